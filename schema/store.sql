@@ -1,0 +1,205 @@
+-- The store: the input contract between the system that imports tournaments and build-api.
+--
+-- build-api opens this file read-only and never changes it. `build-api init-store <file>` creates
+-- an empty store from this file. The schema version is PRAGMA user_version; build-api refuses a
+-- store whose version it does not know.
+--
+-- Conventions
+--   * Timestamps are ISO 8601 text in UTC with a "Z" suffix: 2026-11-22T12:00:00Z (fractional
+--     seconds allowed). Dates are YYYY-MM-DD.
+--   * Booleans are INTEGER 0 or 1.
+--   * Text columns marked "contract" reach the published API as they are; columns marked
+--     "private" are for the importer and operators only and never reach the snapshot.
+--   * Slugs, tags and languages become URL path segments and must match these patterns:
+--       slug      ^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$   (not a reserved path word)
+--       tag       ^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$   (not a reserved path word)
+--       language  ^[a-z]{2,3}(?:-[A-Z]{2})?$              (BCP 47 language, optional region)
+--     Reserved path words: tag, language, rounds, standings, live, recaps, tournaments, openapi.json.
+
+PRAGMA user_version = 1;
+
+-- A club that may publish a catalog under /api/clubs/{slug}/tournaments.
+CREATE TABLE clubs (
+  club_id          INTEGER PRIMARY KEY,            -- private: local row id
+  uuid             TEXT    NOT NULL UNIQUE,        -- contract: clubId (UUID)
+  slug             TEXT    NOT NULL UNIQUE,        -- contract: slug, the URL segment
+  name             TEXT    NOT NULL,               -- contract
+  description      TEXT,                           -- contract
+  logo_path        TEXT,                           -- contract: logoPath
+  website_url      TEXT,                           -- contract: websiteUrl
+  contact_email    TEXT,                           -- contract: contactEmail
+  default_language TEXT,                           -- contract: defaultLanguage
+  time_zone        TEXT,                           -- contract: timeZone (IANA name)
+  brand_color      TEXT,                           -- contract: brandColor (#rrggbb)
+  enabled          INTEGER NOT NULL DEFAULT 1 CHECK (enabled IN (0, 1)), -- a disabled club publishes nothing
+  internal_notes   TEXT                            -- private: operator notes
+);
+
+-- A tournament as retrieved from the original results source.
+CREATE TABLE tournaments (
+  tournament_id            INTEGER PRIMARY KEY,    -- private: local row id
+  external_id              INTEGER NOT NULL UNIQUE,-- contract: externalId / id / tournamentId (int64)
+  source_url               TEXT    NOT NULL,       -- contract: sourceUrl
+  name                     TEXT    NOT NULL,       -- contract
+  location                 TEXT,                   -- contract
+  federation               TEXT,                   -- contract
+  organizer                TEXT,                   -- contract
+  tournament_director      TEXT,                   -- contract
+  chief_arbiter            TEXT,                   -- contract
+  deputy_chief_arbiter     TEXT,                   -- contract
+  arbiters                 TEXT,                   -- contract
+  time_control             TEXT,                   -- contract
+  tournament_type          TEXT,                   -- contract: the source's own wording
+  rating_calculation       TEXT,                   -- contract
+  fide_event_id            INTEGER,                -- contract (int64)
+  average_rating           INTEGER,                -- contract (int32)
+  average_age              INTEGER,                -- contract (int32)
+  pairing_program          TEXT,                   -- contract
+  source_last_updated      TEXT,                   -- contract: free text as the source prints it
+  source_creator           TEXT,                   -- contract
+  start_date               TEXT,                   -- contract: YYYY-MM-DD
+  end_date                 TEXT,                   -- contract: YYYY-MM-DD
+  total_rounds             INTEGER,                -- contract: published number of rounds
+  tracking_enabled         INTEGER NOT NULL DEFAULT 0 CHECK (tracking_enabled IN (0, 1)), -- contract
+  refresh_interval_seconds INTEGER,                -- contract
+  next_refresh_at          TEXT,                   -- contract: timestamp
+  created_at               TEXT    NOT NULL,       -- contract: first local snapshot
+  last_scraped_at          TEXT    NOT NULL,       -- contract: last fetch of the source
+  last_source_change_at    TEXT,                   -- contract: last meaningful source change
+  is_draft                 INTEGER NOT NULL DEFAULT 0 CHECK (is_draft IN (0, 1)), -- drafts are never published
+  pairing_system           TEXT    NOT NULL DEFAULT 'swiss' CHECK (pairing_system IN ('swiss', 'round-robin')),
+  tiebreaks                TEXT    NOT NULL DEFAULT '', -- FIDE C.07 acronyms, comma separated, in order: 'DE,BH-C1,BH'
+  tiebreak_rules           TEXT    NOT NULL DEFAULT 'fide-2023' CHECK (tiebreak_rules IN ('fide-2023', 'fide-2026', 'pre-2023')),
+  points_win               REAL    NOT NULL DEFAULT 1,
+  points_draw              REAL    NOT NULL DEFAULT 0.5,
+  points_loss              REAL    NOT NULL DEFAULT 0,
+  points_forfeit_win       REAL    NOT NULL DEFAULT 1,
+  points_forfeit_loss      REAL    NOT NULL DEFAULT 0,
+  points_pairing_bye       REAL    NOT NULL DEFAULT 1,   -- pairing-allocated bye (TRF U)
+  points_full_bye          REAL    NOT NULL DEFAULT 1,   -- requested full-point bye (TRF F)
+  points_half_bye          REAL    NOT NULL DEFAULT 0.5, -- half-point bye (TRF H)
+  points_zero_bye          REAL    NOT NULL DEFAULT 0,   -- zero-point bye / absent (TRF Z)
+  internal_notes           TEXT                    -- private: operator notes
+);
+
+-- Players: the tournament-local player directory.
+CREATE TABLE players (
+  tournament_id        INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  source_player_number INTEGER NOT NULL,           -- contract: tournament-local identifier (> 0)
+  starting_rank        INTEGER,                    -- contract
+  fide_id              INTEGER,                    -- contract (int64)
+  name                 TEXT    NOT NULL,           -- contract
+  title                TEXT,                       -- contract: GM, IM, WGM, FM, ...
+  rating               INTEGER,                    -- contract: international rating
+  national_rating      INTEGER,                    -- contract (computed standings)
+  federation           TEXT,                       -- contract
+  club                 TEXT,                       -- contract
+  gender               TEXT,                       -- contract (computed standings): as the source writes it
+  player_type          TEXT,                       -- contract (computed standings): e.g. U18, S50
+  player_group         TEXT,                       -- contract (computed standings)
+  birth_date           TEXT,                       -- private: never published
+  email                TEXT,                       -- private: never published
+  PRIMARY KEY (tournament_id, source_player_number)
+) WITHOUT ROWID;
+
+-- Rounds as retrieved. A round without games has no published pairings yet.
+CREATE TABLE rounds (
+  tournament_id         INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  round_number          INTEGER NOT NULL,          -- contract: source round number (>= 1)
+  first_scraped_at      TEXT    NOT NULL,          -- contract
+  last_scraped_at       TEXT    NOT NULL,          -- contract
+  last_source_change_at TEXT,                      -- contract
+  PRIMARY KEY (tournament_id, round_number)
+) WITHOUT ROWID;
+
+-- Boards of a round: pairings, bye rows (one player, result 'Bye') and their results.
+CREATE TABLE games (
+  tournament_id       INTEGER NOT NULL,
+  round_number        INTEGER NOT NULL,
+  board_number        INTEGER NOT NULL,            -- contract: positive, unique within the round
+  white_player_number INTEGER,                     -- contract: null when not assigned
+  black_player_number INTEGER,                     -- contract: null when not assigned
+  raw_result          TEXT,                        -- contract: the source's text, unmodified
+  result              TEXT,                        -- contract: normalized GameResult; NULL = normalize raw_result at build time
+  bye_kind            TEXT CHECK (bye_kind IN ('pab', 'full', 'half', 'zero')), -- how a Bye scores; NULL = from raw_result
+  provisional_points  REAL,                        -- contract: source-published points of an unfinished game
+  first_seen_at       TEXT    NOT NULL,            -- contract
+  last_seen_at        TEXT    NOT NULL,            -- contract
+  result_changed_at   TEXT,                        -- contract
+  PRIMARY KEY (tournament_id, round_number, board_number),
+  FOREIGN KEY (tournament_id, round_number) REFERENCES rounds (tournament_id, round_number)
+) WITHOUT ROWID;
+
+-- The source's own standings after a round (header labels of the tie-break columns).
+CREATE TABLE source_standings (
+  tournament_id    INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  after_round      INTEGER NOT NULL,
+  retrieved_at     TEXT    NOT NULL,
+  tie_break_labels TEXT    NOT NULL,               -- JSON array of strings: ["TB1", "TB2"]
+  PRIMARY KEY (tournament_id, after_round)
+) WITHOUT ROWID;
+
+-- One row of the source's standings table.
+CREATE TABLE source_standing_rows (
+  tournament_id        INTEGER NOT NULL,
+  after_round          INTEGER NOT NULL,
+  source_player_number INTEGER NOT NULL,
+  rank                 INTEGER NOT NULL,
+  name                 TEXT    NOT NULL,
+  title                TEXT,
+  international_rating INTEGER,
+  national_rating      INTEGER,
+  gender               TEXT,
+  player_type          TEXT,
+  player_group         TEXT,
+  federation           TEXT,
+  club                 TEXT,
+  points               REAL,
+  tie_break_values     TEXT    NOT NULL,           -- JSON array of strings, one per label
+  PRIMARY KEY (tournament_id, after_round, source_player_number),
+  FOREIGN KEY (tournament_id, after_round) REFERENCES source_standings (tournament_id, after_round)
+) WITHOUT ROWID;
+
+-- Stored narratives. build-api only reads them; drafts never reach the snapshot.
+CREATE TABLE recaps (
+  recap_id      INTEGER PRIMARY KEY,               -- private: local row id, also the tie order
+  tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  language      TEXT    NOT NULL,                  -- contract: see the language pattern
+  kind          TEXT    NOT NULL CHECK (kind IN ('Preview', 'Round', 'Final')), -- contract
+  round_number  INTEGER,                           -- contract: round; set for kind 'Round'
+  headline      TEXT    NOT NULL,                  -- contract
+  preview       TEXT,                              -- contract: teaser text
+  paragraphs    TEXT    NOT NULL,                  -- contract: JSON array of strings
+  is_draft      INTEGER NOT NULL DEFAULT 0 CHECK (is_draft IN (0, 1)),
+  generator     TEXT                               -- private: what wrote the recap
+);
+
+-- A club's catalog: which tournaments an (enabled) club lists, in which order.
+CREATE TABLE club_tournaments (
+  club_id       INTEGER NOT NULL REFERENCES clubs (club_id),
+  tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  display_order INTEGER NOT NULL DEFAULT 0,       -- contract: ascending order in the catalog
+  PRIMARY KEY (club_id, tournament_id)
+) WITHOUT ROWID;
+
+CREATE TABLE club_tournament_tags (
+  club_id       INTEGER NOT NULL,
+  tournament_id INTEGER NOT NULL,
+  tag           TEXT    NOT NULL,                  -- contract: see the tag pattern
+  PRIMARY KEY (club_id, tournament_id, tag),
+  FOREIGN KEY (club_id, tournament_id) REFERENCES club_tournaments (club_id, tournament_id)
+) WITHOUT ROWID;
+
+-- The operator's publications on the global surface /api/public/v1.
+CREATE TABLE publications (
+  tournament_id INTEGER PRIMARY KEY REFERENCES tournaments (tournament_id),
+  published_at  TEXT NOT NULL                      -- private: audit only
+);
+
+CREATE TABLE publication_tags (
+  tournament_id INTEGER NOT NULL REFERENCES publications (tournament_id),
+  tag           TEXT    NOT NULL,                  -- contract: see the tag pattern
+  PRIMARY KEY (tournament_id, tag)
+) WITHOUT ROWID;
+
+CREATE INDEX recaps_by_tournament ON recaps (tournament_id, language);

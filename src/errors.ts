@@ -1,0 +1,60 @@
+// One user-facing error type. Each problem says what is wrong, where, and how to fix it; a
+// BuildError carries every problem found, not only the first, and the exit code of its class.
+
+/** Process exit codes, one per class of failure. Documented in the README. */
+export const EXIT = {
+  ok: 0,
+  /** Unexpected internal failure (a bug). */
+  internal: 1,
+  /** Bad command-line usage or option value. */
+  usage: 2,
+  /** The store file is missing, not SQLite, corrupt or truncated. */
+  storeUnreadable: 3,
+  /** The store has a different or newer schema version, or tables/columns are missing. */
+  storeSchema: 4,
+  /** Rows in the store are invalid (types, references, duplicates, patterns, sizes). */
+  storeData: 5,
+  /** The output directory is unsafe to write or replace. */
+  unsafeOutput: 6,
+  /** Another build holds the lock on the output directory. */
+  locked: 7,
+  /** An emitted file failed validation against its JSON Schema (a bug in build-api). */
+  invalidOutput: 8,
+  /** A TRF file could not be parsed or imported. */
+  trf: 9,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface Problem {
+  /** What is wrong, in one sentence. */
+  what: string;
+  /** Where: file, table, row, column, line, path ... */
+  where?: string;
+  /** How to fix it. */
+  fix?: string;
+}
+
+export class BuildError extends Error {
+  readonly problems: Problem[];
+  readonly exitCode: ExitCode;
+
+  constructor(summary: string, problems: Problem[], exitCode: ExitCode) {
+    super(formatMessage(summary, problems));
+    this.name = "BuildError";
+    this.problems = problems;
+    this.exitCode = exitCode;
+  }
+}
+
+export function formatProblem(p: Problem): string {
+  let s = p.where ? `${p.where}: ${p.what}` : p.what;
+  if (p.fix) s += ` (fix: ${p.fix})`;
+  return s;
+}
+
+function formatMessage(summary: string, problems: Problem[]): string {
+  if (problems.length === 0) return summary;
+  const shown = problems.slice(0, 50).map((p) => `  - ${formatProblem(p)}`);
+  if (problems.length > 50) shown.push(`  ... and ${problems.length - 50} more`);
+  return `${summary}\n${shown.join("\n")}`;
+}
