@@ -1,0 +1,5 @@
+// Importing this module registers every response schema in `contracts`.
+export * from "./wire.ts";
+export * from "./club.ts";
+export * from "./public.ts";
+export * from "./problem.ts";

@@ -1,0 +1,180 @@
+// Result normalization: every raw result text the source publishes becomes a GameResult with a
+// display text. A text that is not recognized becomes "Unknown"; it is never guessed.
+//
+// Display forms (one per outcome, always the same):
+//   WhiteWin "1 - 0"      BlackWin "0 - 1"        Draw "½ - ½"
+//   WhiteForfeitWin "+ - -"  BlackForfeitWin "- - +"  DoubleForfeit "- - -"
+//   Unplayed "0 - 0"      Pending ""              Adjourned "adj"       Unknown "?"
+//   Bye by kind: pab "bye", full "bye (1)", half "bye (½)", zero "bye (0)"
+import type { ByeKind, GameResult } from "./types.ts";
+
+export interface NormalizedResult {
+  result: GameResult;
+  text: string;
+  byeKind: ByeKind | null;
+}
+
+const TWO_SIDED_TEXT: Record<Exclude<GameResult, "Bye">, string> = {
+  Pending: "",
+  WhiteWin: "1 - 0",
+  Draw: "½ - ½",
+  BlackWin: "0 - 1",
+  WhiteForfeitWin: "+ - -",
+  BlackForfeitWin: "- - +",
+  DoubleForfeit: "- - -",
+  Unplayed: "0 - 0",
+  Adjourned: "adj",
+  Unknown: "?",
+};
+
+const BYE_TEXT: Record<ByeKind, string> = {
+  pab: "bye",
+  full: "bye (1)",
+  half: "bye (½)",
+  zero: "bye (0)",
+};
+
+export function resultDisplayText(result: GameResult, byeKind: ByeKind | null): string {
+  if (result === "Bye") return byeKind ? BYE_TEXT[byeKind] : BYE_TEXT.pab;
+  return TWO_SIDED_TEXT[result];
+}
+
+/** Pending, Adjourned and Unknown results can still change; everything else is final. */
+export function isFinalResult(result: GameResult): boolean {
+  return result !== "Pending" && result !== "Adjourned" && result !== "Unknown";
+}
+
+// Compact form of a two-player result: spaces removed, halves written "½", ":" read as "-".
+const COMPACT_RESULTS: Record<string, Exclude<GameResult, "Bye">> = {
+  "1-0": "WhiteWin",
+  "0-1": "BlackWin",
+  "½-½": "Draw",
+  "=-=": "Draw",
+  "+-": "WhiteForfeitWin",
+  "+--": "WhiteForfeitWin",
+  "1f-0f": "WhiteForfeitWin",
+  "1f-0": "WhiteForfeitWin",
+  "1-0f": "WhiteForfeitWin",
+  "-+": "BlackForfeitWin",
+  "--+": "BlackForfeitWin",
+  "0f-1f": "BlackForfeitWin",
+  "0-1f": "BlackForfeitWin",
+  "0f-1": "BlackForfeitWin",
+  "--": "DoubleForfeit",
+  "---": "DoubleForfeit",
+  "0f-0f": "DoubleForfeit",
+  "0-0": "Unplayed",
+  adj: "Adjourned",
+  adjourned: "Adjourned",
+  "*": "Pending",
+};
+
+function compact(raw: string): string {
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, "")
+    .replace(/1\/2|0[.,]5/g, "½")
+    .replace(/:/g, "-");
+}
+
+// Words that mark a bye row's opponent cell, and what a score-less row of that kind is worth.
+const BYE_WORDS: [RegExp, ByeKind][] = [
+  [/not\s*paired|nicht\s*ausgelost|unpaired|absent|no\s*show/, "zero"],
+  [/half[-\s]*point|halbe?r?\s*punkt/, "half"],
+  [/bye|spielfrei|freilos|exempt|libre|pab/, "pab"],
+];
+
+// Score tokens of a bye row (the present player's score).
+function byeKindFromScore(token: string): ByeKind | null {
+  switch (token) {
+    case "1":
+    case "+":
+    case "u":
+      return "pab";
+    case "f":
+      return "full";
+    case "½":
+    case "=":
+    case "h":
+      return "half";
+    case "0":
+    case "-":
+    case "z":
+      return "zero";
+    default:
+      return null;
+  }
+}
+
+function bye(kind: ByeKind): NormalizedResult {
+  return { result: "Bye", text: BYE_TEXT[kind], byeKind: kind };
+}
+
+const UNKNOWN: NormalizedResult = { result: "Unknown", text: TWO_SIDED_TEXT.Unknown, byeKind: null };
+
+function byeFromTwoSided(result: GameResult, whitePresent: boolean): NormalizedResult {
+  switch (result) {
+    case "WhiteWin":
+    case "WhiteForfeitWin":
+      return bye(whitePresent ? "pab" : "zero");
+    case "BlackWin":
+    case "BlackForfeitWin":
+      return bye(whitePresent ? "zero" : "pab");
+    case "Draw":
+      return bye("half");
+    case "DoubleForfeit":
+    case "Unplayed":
+      return bye("zero");
+    case "Pending":
+      return { result: "Pending", text: "", byeKind: null };
+    case "Adjourned":
+      return { result: "Adjourned", text: TWO_SIDED_TEXT.Adjourned, byeKind: null };
+    default:
+      return UNKNOWN;
+  }
+}
+
+function normalizeByeRow(raw: string, whitePresent: boolean): NormalizedResult {
+  const text = raw.trim().toLowerCase();
+  if (text === "") return { result: "Pending", text: "", byeKind: null };
+  // A two-sided text on a bye row: the present player's side is what the bye is worth.
+  const twoSided = COMPACT_RESULTS[compact(text)];
+  if (twoSided) return byeFromTwoSided(twoSided, whitePresent);
+  // "bye 1", "spielfrei", "not paired 0", "1", "½" ...
+  const scoreMatch = /(?:^|\s)(1\/2|0[.,]5|½|[10+\-=])$/.exec(text);
+  const scoreToken = scoreMatch ? compact(scoreMatch[1]!) : null;
+  const words = scoreMatch ? text.slice(0, scoreMatch.index).trim() : text;
+  let wordKind: ByeKind | null = null;
+  if (words !== "") {
+    for (const [re, kind] of BYE_WORDS) {
+      if (re.test(words)) {
+        wordKind = kind;
+        break;
+      }
+    }
+    if (!wordKind) return UNKNOWN;
+  }
+  if (scoreToken !== null) {
+    const kind = byeKindFromScore(scoreToken);
+    return kind ? bye(kind) : UNKNOWN;
+  }
+  const single = byeKindFromScore(text);
+  if (words === "" && single) return bye(single);
+  return wordKind ? bye(wordKind) : UNKNOWN;
+}
+
+/** Normalizes a raw result. A row with exactly one player is a bye row. */
+export function normalizeGameResult(input: {
+  raw: string | null;
+  hasWhite: boolean;
+  hasBlack: boolean;
+}): NormalizedResult {
+  const raw = input.raw ?? "";
+  if (input.hasWhite !== input.hasBlack) return normalizeByeRow(raw, input.hasWhite);
+  if (!input.hasWhite) return UNKNOWN;
+  if (raw.trim() === "") return { result: "Pending", text: "", byeKind: null };
+  const result = COMPACT_RESULTS[compact(raw)];
+  if (!result) return UNKNOWN;
+  return { result, text: TWO_SIDED_TEXT[result], byeKind: null };
+}

@@ -1,0 +1,168 @@
+// Standings after the newest complete round: the source's own table when the store has it for
+// that round, else computed from the games (points, then the tournament's tie-break list).
+//
+// Computed order: points, then each tie-break in turn (higher first; an undefined value last),
+// then starting rank (else player number) for display. Players equal on points and on every
+// tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
+import type { SourceStandingRow, Tournament } from "./types.ts";
+import { isFinalResult } from "./results.ts";
+import { pointsAfterRound } from "./scoring.ts";
+import { TiebreakEngine } from "./tiebreaks.ts";
+
+export interface StandingsOutcome {
+  afterRound: number | null;
+  lastUpdatedAt: string;
+  tieBreakLabels: string[];
+  rows: SourceStandingRow[];
+  origin: "source" | "computed";
+  warnings: string[];
+}
+
+/** A tie-break value as text: as few decimals as needed ("31.5", "0", "7.25"); "" when undefined. */
+export function formatTiebreakValue(value: number | null): string {
+  if (value === null || !Number.isFinite(value)) return "";
+  return String(Number(value.toFixed(6)));
+}
+
+/** The newest round that has games, all of them with a final result; null when there is none. */
+export function newestCompleteRound(t: Tournament): number | null {
+  let newest: number | null = null;
+  for (const r of t.rounds) {
+    if (r.games.length > 0 && r.games.every((g) => isFinalResult(g.result))) {
+      if (newest === null || r.roundNumber > newest) newest = r.roundNumber;
+    }
+  }
+  return newest;
+}
+
+export interface ComputedRow extends SourceStandingRow {
+  /** The numeric tie-break values behind tieBreakValues (null = undefined). */
+  tieBreakNumbers: (number | null)[];
+}
+
+function compareValues(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return Math.abs(a - b) < 1e-9 ? 0 : b - a;
+}
+
+/** Standings computed from the games of rounds 1..afterRound. */
+export function computeStandings(t: Tournament, afterRound: number): ComputedRow[] {
+  const points = pointsAfterRound(t, afterRound);
+  const engine = new TiebreakEngine(t, afterRound);
+  const players = [...t.players];
+  const values = new Map<number, (number | null)[]>();
+  for (const p of players) values.set(p.sourcePlayerNumber, []);
+
+  // Groups of players still tied; each tie-break is computed with the groups it has to break
+  // (DE depends on them), then splits them.
+  const byPoints = new Map<number, number[]>();
+  for (const p of players) {
+    const key = points.get(p.sourcePlayerNumber) ?? 0;
+    byPoints.set(key, [...(byPoints.get(key) ?? []), p.sourcePlayerNumber]);
+  }
+  let groups: number[][] = [...byPoints.values()];
+  for (const acronym of t.tiebreaks) {
+    const v = engine.values(acronym, groups);
+    for (const g of groups) for (const p of g) values.get(p)!.push(v.get(p) ?? null);
+    const next: number[][] = [];
+    for (const g of groups) {
+      const split = new Map<string, number[]>();
+      for (const p of g) {
+        const key = formatTiebreakValue(v.get(p) ?? null);
+        split.set(key, [...(split.get(key) ?? []), p]);
+      }
+      next.push(...split.values());
+    }
+    groups = next;
+  }
+
+  const order = (n: number) => t.players.find((p) => p.sourcePlayerNumber === n)?.startingRank ?? n;
+  const sorted = [...players].sort((a, b) => {
+    const pa = points.get(a.sourcePlayerNumber) ?? 0;
+    const pb = points.get(b.sourcePlayerNumber) ?? 0;
+    if (pa !== pb) return pb - pa;
+    const va = values.get(a.sourcePlayerNumber)!;
+    const vb = values.get(b.sourcePlayerNumber)!;
+    for (let i = 0; i < va.length; i++) {
+      const c = compareValues(va[i]!, vb[i]!);
+      if (c !== 0) return c;
+    }
+    return order(a.sourcePlayerNumber) - order(b.sourcePlayerNumber) || a.sourcePlayerNumber - b.sourcePlayerNumber;
+  });
+
+  const rows: ComputedRow[] = [];
+  sorted.forEach((p, i) => {
+    const nums = values.get(p.sourcePlayerNumber)!;
+    const pts = points.get(p.sourcePlayerNumber) ?? 0;
+    const prev = rows[i - 1];
+    const tiedWithPrev =
+      prev !== undefined &&
+      prev.points === pts &&
+      prev.tieBreakNumbers.every((v, k) => compareValues(v, nums[k]!) === 0);
+    rows.push({
+      rank: tiedWithPrev ? prev.rank : i + 1,
+      sourcePlayerNumber: p.sourcePlayerNumber,
+      name: p.name,
+      title: p.title,
+      internationalRating: p.rating,
+      nationalRating: p.nationalRating,
+      gender: p.gender,
+      type: p.type,
+      group: p.group,
+      federation: p.federation,
+      club: p.club,
+      points: pts,
+      tieBreakValues: nums.map(formatTiebreakValue),
+      tieBreakNumbers: nums,
+    });
+  });
+  return rows;
+}
+
+export function currentStandings(t: Tournament): StandingsOutcome {
+  const afterRound = newestCompleteRound(t);
+  if (afterRound === null) {
+    return {
+      afterRound: null,
+      lastUpdatedAt: t.lastScrapedAt,
+      tieBreakLabels: [...t.tiebreaks],
+      rows: [],
+      origin: "computed",
+      warnings: [],
+    };
+  }
+  const computed = computeStandings(t, afterRound);
+  const source = t.sourceStandings.find((s) => s.afterRound === afterRound);
+  if (source) {
+    const computedPoints = new Map(computed.map((r) => [r.sourcePlayerNumber, r.points]));
+    const warnings: string[] = [];
+    for (const row of source.rows) {
+      const mine = computedPoints.get(row.sourcePlayerNumber);
+      if (row.points !== null && mine !== undefined && mine !== null && Math.abs(mine - row.points) > 1e-9) {
+        warnings.push(
+          `tournament ${t.externalId}, round ${afterRound}: player ${row.sourcePlayerNumber} (${row.name}) ` +
+            `has ${row.points} points in the source's standings but ${mine} from the games`,
+        );
+      }
+    }
+    return {
+      afterRound,
+      lastUpdatedAt: source.retrievedAt,
+      tieBreakLabels: [...source.tieBreakLabels],
+      rows: source.rows.map((r) => ({ ...r, tieBreakValues: [...r.tieBreakValues] })),
+      origin: "source",
+      warnings,
+    };
+  }
+  const round = t.rounds.find((r) => r.roundNumber === afterRound)!;
+  return {
+    afterRound,
+    lastUpdatedAt: round.lastScrapedAt,
+    tieBreakLabels: [...t.tiebreaks],
+    rows: computed.map(({ tieBreakNumbers: _numbers, ...row }) => row),
+    origin: "computed",
+    warnings: [],
+  };
+}

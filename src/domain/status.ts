@@ -1,0 +1,84 @@
+// Tournament status at a given instant: the README's status table, first match wins.
+// Pure: the instant comes in as a value (`now`, epoch milliseconds).
+import type { TournamentStatus } from "./types.ts";
+import { isFinalResult } from "./results.ts";
+
+export interface StatusOptions {
+  /** How overdue nextRefreshAt may be before the tournament counts as UpdateDelayed. */
+  graceMs: number;
+  /** How long after its last change a round with unfinished games still counts as Live. */
+  resultsWindowMs: number;
+}
+
+export const DEFAULT_STATUS_OPTIONS: StatusOptions = {
+  graceMs: 30 * 60_000,
+  resultsWindowMs: 6 * 3_600_000,
+};
+
+/** What the status depends on; derived from a Tournament by `statusInput`. */
+export interface StatusInput {
+  trackingEnabled: boolean;
+  nextRefreshAt: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  totalRounds: number | null;
+  /** The newest round with published pairings, or null when no round has any. */
+  newestRound: {
+    roundNumber: number;
+    complete: boolean;
+    /** When its data last changed (lastSourceChangeAt, else firstScrapedAt). */
+    changedAt: string;
+  } | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A calendar date is past once the whole day is over in UTC; an unknown date never is. */
+function isDatePast(date: string | null, now: number): boolean {
+  return date !== null && Date.parse(date) + DAY_MS <= now;
+}
+
+export function deriveStatus(
+  input: StatusInput,
+  now: number,
+  options: StatusOptions = DEFAULT_STATUS_OPTIONS,
+): TournamentStatus {
+  const newest = input.newestRound;
+  const finalRoundDone =
+    newest !== null && input.totalRounds !== null && newest.roundNumber >= input.totalRounds && newest.complete;
+  const endDatePast = isDatePast(input.endDate, now);
+  if (finalRoundDone || (endDatePast && newest !== null && newest.complete)) return "Complete";
+
+  if (
+    input.trackingEnabled &&
+    input.nextRefreshAt !== null &&
+    now - Date.parse(input.nextRefreshAt) > options.graceMs
+  ) {
+    return "UpdateDelayed";
+  }
+
+  if (newest === null) {
+    if (!isDatePast(input.startDate, now) || input.trackingEnabled) return "Upcoming";
+  }
+
+  if (!input.trackingEnabled) return "Imported";
+
+  // From here on tracking is enabled, so a tournament without pairings was Upcoming above.
+  if (newest === null) return "Upcoming";
+  if (!newest.complete) {
+    return now - Date.parse(newest.changedAt) <= options.resultsWindowMs ? "Live" : "ResultsPending";
+  }
+  // Complete newest round; more rounds remain (or the total is unknown).
+  return "AwaitingNextRound";
+}
+
+/** The round a status, the live view and currentRound are about: the newest with games. */
+export function newestPairedRound<R extends { roundNumber: number; games: unknown[] }>(rounds: R[]): R | null {
+  let newest: R | null = null;
+  for (const r of rounds) if (r.games.length > 0 && (newest === null || r.roundNumber > newest.roundNumber)) newest = r;
+  return newest;
+}
+
+export function isRoundComplete(round: { games: { result: Parameters<typeof isFinalResult>[0] }[] }): boolean {
+  return round.games.every((g) => isFinalResult(g.result));
+}

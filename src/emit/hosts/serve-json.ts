@@ -1,0 +1,48 @@
+// serve.json for serve / serve-handler (the local preview). serve reads only this file.
+// Rewrites chain in serve-handler, so every parameter is constrained to one segment without a
+// dot: the rewritten ".../index.json" can then never match another rule.
+import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../cache.ts";
+import type { HostRules } from "../rules.ts";
+
+const SEGMENT = "([^/.]+)";
+
+function toServePattern(url: string): string {
+  return url.replace(/\{(\w+)\}/g, (_, name: string) => `:${name}${SEGMENT}`);
+}
+
+function toServeTarget(url: string): string {
+  return url.replace(/\{(\w+)\}/g, (_, name: string) => `:${name}`);
+}
+
+/** Header sources match the resolved file path relative to the root, without a leading slash. */
+function toFileGlob(file: string): string {
+  return file.slice(1).replace(/\{\w+\}/g, "*");
+}
+
+export function renderServeJson(rules: HostRules): string {
+  const headers: { source: string; headers: { key: string; value: string }[] }[] = [
+    {
+      source: "**/*.json",
+      headers: [
+        { key: "Content-Type", value: "application/json; charset=utf-8" },
+        { key: "X-Content-Type-Options", value: "nosniff" },
+      ],
+    },
+    { source: "404.json", headers: [{ key: "Cache-Control", value: ERROR_CACHE_POLICY }] },
+  ];
+  for (const rule of [...rules.paths, ...rules.files.map((f) => ({ ...f, file: f.url }))]) {
+    const h = [{ key: "Cache-Control", value: CACHE_POLICY[rule.cache] }];
+    if (rule.cors) h.push({ key: "Access-Control-Allow-Origin", value: "*" });
+    headers.push({ source: toFileGlob(rule.file), headers: h });
+  }
+  const config = {
+    cleanUrls: false,
+    directoryListing: false,
+    trailingSlash: undefined,
+    etag: true,
+    symlinks: true,
+    rewrites: rules.paths.map((r) => ({ source: toServePattern(r.url), destination: toServeTarget(r.file) })),
+    headers,
+  };
+  return JSON.stringify(config, null, 2) + "\n";
+}

@@ -1,0 +1,4 @@
+// The publication layer: atomic, locked, incremental snapshot output. See publish.ts for the design.
+export { publishSnapshot, type PublishOptions, type PublishReport, type SnapshotWriter } from "./publish.ts";
+export { safeRelativePath } from "./safe-path.ts";
+export { MANIFEST_NAME, MARKER_NAME, readManifest } from "./manifest.ts";

@@ -1,0 +1,140 @@
+// One build at a time per output directory. The lock is a file created with O_EXCL ("wx"), so
+// exactly one process can create it; it holds "<pid> <hostname>". A lock whose process is no longer
+// alive (on this host) is stale, e.g. after a SIGKILL, and is taken over.
+//
+// Taking over must not let two processes each delete the other's fresh lock, so it is serialised by
+// a second O_EXCL file ("<lock>.takeover"): its holder re-reads the lock and deletes it only if it
+// still holds the same stale content, then everyone races for the lock again with O_EXCL.
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { BuildError, EXIT } from "../errors.ts";
+
+export interface Lock {
+  readonly path: string;
+  release(): void;
+}
+
+/** A lock file with no content yet is given this long to be filled in before it counts as stale. */
+const EMPTY_GRACE_MS = 5_000;
+const POLL_MS = 100;
+
+/**
+ * Takes the lock at `lockPath`, waiting up to `waitMs` for a live holder to finish. Throws a
+ * BuildError (EXIT.locked) naming the holder when the lock is still held after that.
+ */
+export async function acquireLock(lockPath: string, target: string, waitMs = 0): Promise<Lock> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const result = tryAcquire(lockPath);
+    if (typeof result !== "string") return result;
+    if (Date.now() >= deadline) {
+      throw new BuildError(
+        `Another build is writing to ${target}.`,
+        [
+          {
+            what: `the lock is held by ${result}`,
+            where: lockPath,
+            fix: "wait for that build to finish; if no build is running, delete the lock file",
+          },
+        ],
+        EXIT.locked,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** Returns the lock, or a description of its live holder. */
+function tryAcquire(lockPath: string): Lock | string {
+  const content = `${process.pid} ${hostname()}\n`;
+  for (;;) {
+    if (createExclusive(lockPath, content)) {
+      return { path: lockPath, release: () => releaseIfOurs(lockPath, content) };
+    }
+    const held = readHolder(lockPath);
+    if (held === undefined) continue; // released between our open and our read: try again
+    if (isAlive(lockPath, held)) return describe(held);
+    if (!takeOverStale(lockPath, held)) return "a build that is taking over a stale lock";
+  }
+}
+
+function createExclusive(file: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, "wx");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function readHolder(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+function isAlive(file: string, held: string): boolean {
+  const match = /^(\d+) (\S+)\n$/.exec(held);
+  if (!match) {
+    // Empty or torn: its writer died between creating and filling it, or is about to fill it.
+    try {
+      return Date.now() - statSync(file).mtimeMs < EMPTY_GRACE_MS;
+    } catch {
+      return false;
+    }
+  }
+  // A process on another host cannot be checked from here: assume it is alive.
+  if (match[2] !== hostname()) return true;
+  try {
+    process.kill(Number(match[1]), 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function describe(held: string): string {
+  const match = /^(\d+) (\S+)\n$/.exec(held);
+  return match ? `process ${match[1]} on ${match[2]}` : "a process that is still starting";
+}
+
+/** Removes the stale lock; false when another live process is busy taking it over. */
+function takeOverStale(lockPath: string, staleContent: string): boolean {
+  const takeover = `${lockPath}.takeover`;
+  if (!createExclusive(takeover, `${process.pid} ${hostname()}\n`)) {
+    // Someone else is taking over. If they died doing it, clear their file so we can retry.
+    const held = readHolder(takeover);
+    if (held === undefined) return true;
+    if (isAlive(takeover, held)) return false;
+    unlinkQuiet(takeover);
+    return true;
+  }
+  try {
+    if (readHolder(lockPath) === staleContent) unlinkQuiet(lockPath);
+  } finally {
+    unlinkQuiet(takeover);
+  }
+  return true;
+}
+
+function releaseIfOurs(lockPath: string, content: string): void {
+  if (readHolder(lockPath) === content) unlinkQuiet(lockPath);
+}
+
+function unlinkQuiet(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+}

@@ -1,0 +1,143 @@
+// Writes one snapshot into its staging directory. A file whose bytes equal the previous
+// snapshot's (same path, same sha256 and size in the previous manifest) is hard-linked from the
+// previous snapshot instead of written, so it keeps its inode and mtime and sync tools skip it.
+import { createHash } from "node:crypto";
+import { linkSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { BuildError, EXIT } from "../errors.ts";
+import {
+  entryValue,
+  MANIFEST_NAME,
+  MARKER_CONTENT,
+  MARKER_NAME,
+  writeManifest,
+  type ManifestEntries,
+} from "./manifest.ts";
+import { safeRelativePath } from "./safe-path.ts";
+
+export interface SnapshotWriter {
+  /** relPath uses "/" separators, e.g. "api/public/v1/tournaments/42/index.json" or "_headers". */
+  write(relPath: string, data: string | Uint8Array): void;
+}
+
+export interface WriteCounts {
+  filesWritten: number;
+  filesUnchanged: number;
+  filesRemoved: number;
+  bytesWritten: number;
+  bytesTotal: number;
+  files: number;
+}
+
+function pathError(relPath: string, what: string): BuildError {
+  return new BuildError(
+    `Cannot write output path ${JSON.stringify(relPath)}.`,
+    [{ what, where: JSON.stringify(relPath) }],
+    EXIT.unsafeOutput,
+  );
+}
+
+export class StagingWriter implements SnapshotWriter {
+  private readonly entries: ManifestEntries = new Map();
+  /** Lower-cased paths: two paths differing only in case would clash on macOS, Windows and many hosts. */
+  private readonly folded = new Set<string>();
+  private readonly madeDirs = new Set<string>();
+  private sealed = false;
+  private readonly counts: WriteCounts = {
+    filesWritten: 0,
+    filesUnchanged: 0,
+    filesRemoved: 0,
+    bytesWritten: 0,
+    bytesTotal: 0,
+    files: 0,
+  };
+
+  constructor(
+    private readonly root: string,
+    private readonly previousDir: string | undefined,
+    private readonly previous: ManifestEntries | undefined,
+    private readonly step: (step: string) => void,
+  ) {
+    this.madeDirs.add(root);
+  }
+
+  write(relPath: string, data: string | Uint8Array): void {
+    if (this.sealed) throw new Error(`write(${JSON.stringify(relPath)}) after the snapshot was finished`);
+    safeRelativePath(relPath);
+    const abs = path.resolve(this.root, relPath);
+    if (!abs.startsWith(this.root + path.sep)) throw pathError(relPath, "it resolves outside the snapshot");
+    if (this.entries.has(relPath)) throw pathError(relPath, "it was written twice in one build");
+    const folded = relPath.toLowerCase();
+    if (this.folded.has(folded)) throw pathError(relPath, "another path differs from it only in letter case");
+    this.folded.add(folded);
+
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    const value = entryValue(createHash("sha256").update(bytes).digest("hex"), bytes.length);
+    this.makeDir(relPath, path.dirname(abs));
+    const before = this.previous?.get(relPath);
+    if (before === value && this.linkPrevious(relPath, abs, bytes.length)) {
+      this.entries.set(relPath, before);
+      this.counts.filesUnchanged++;
+    } else {
+      try {
+        writeFileSync(abs, bytes, { flag: "wx" });
+      } catch (e) {
+        throw this.conflict(relPath, e);
+      }
+      this.entries.set(relPath, value);
+      this.counts.filesWritten++;
+      this.counts.bytesWritten += bytes.length;
+    }
+    this.counts.bytesTotal += bytes.length;
+    this.counts.files++;
+    this.step(`file ${relPath}`);
+  }
+
+  /** Seals the writer and writes the manifest, then the marker. Returns the counts. */
+  finish(): WriteCounts {
+    this.sealed = true;
+    writeManifest(path.join(this.root, MANIFEST_NAME), this.entries);
+    this.step("manifest-written");
+    writeFileSync(path.join(this.root, MARKER_NAME), MARKER_CONTENT, { flag: "wx" });
+    this.step("marker-written");
+    if (this.previous) {
+      for (const p of this.previous.keys()) if (!this.entries.has(p)) this.counts.filesRemoved++;
+    }
+    return { ...this.counts };
+  }
+
+  private makeDir(relPath: string, dir: string): void {
+    if (this.madeDirs.has(dir)) return;
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw this.conflict(relPath, e);
+    }
+    this.madeDirs.add(dir);
+  }
+
+  /** Hard-links the previous snapshot's copy; false (write it instead) when that is not possible. */
+  private linkPrevious(relPath: string, abs: string, size: number): boolean {
+    if (this.previousDir === undefined) return false;
+    const source = path.join(this.previousDir, relPath);
+    try {
+      const st = lstatSync(source);
+      if (!st.isFile() || st.size !== size) return false;
+      linkSync(source, abs);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private conflict(relPath: string, e: unknown): Error {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOTDIR" || code === "EISDIR") {
+      return pathError(
+        relPath,
+        "it clashes with another output path (a file where a directory is needed, or the reverse)",
+      );
+    }
+    return e as Error;
+  }
+}

@@ -1,0 +1,190 @@
+// The columns build-api reads from each table: contract fields and computation inputs only.
+// Private columns (internal_notes, birth_date, email, generator, published_at) are never selected.
+//
+// The number is the longest text accepted in that column (null: not a text column). SELECT lists
+// are generated from this table and cut every text at limit + 1 characters inside SQLite, so a
+// hostile store with a huge string cannot exhaust memory, and the check still sees it is too long.
+import {
+  MAX_HEADLINE_LENGTH,
+  MAX_JSON_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_TEXT_LENGTH,
+  MAX_URL_LENGTH,
+} from "./limits.ts";
+
+const NAME = MAX_NAME_LENGTH;
+const TEXT = MAX_TEXT_LENGTH;
+const LINK = MAX_URL_LENGTH;
+const JSON_ = MAX_JSON_LENGTH;
+/** Slugs, tags and languages: long enough to show a bad value, short enough to stay cheap. */
+const SEGMENT = NAME;
+
+export const COLUMNS = {
+  clubs: {
+    club_id: null,
+    uuid: NAME,
+    slug: SEGMENT,
+    name: NAME,
+    description: TEXT,
+    logo_path: LINK,
+    website_url: LINK,
+    contact_email: NAME,
+    default_language: SEGMENT,
+    time_zone: NAME,
+    brand_color: NAME,
+    enabled: null,
+  },
+  tournaments: {
+    tournament_id: null,
+    external_id: null,
+    source_url: LINK,
+    name: NAME,
+    location: TEXT,
+    federation: NAME,
+    organizer: TEXT,
+    tournament_director: TEXT,
+    chief_arbiter: TEXT,
+    deputy_chief_arbiter: TEXT,
+    arbiters: TEXT,
+    time_control: TEXT,
+    tournament_type: TEXT,
+    rating_calculation: TEXT,
+    fide_event_id: null,
+    average_rating: null,
+    average_age: null,
+    pairing_program: TEXT,
+    source_last_updated: TEXT,
+    source_creator: TEXT,
+    start_date: NAME,
+    end_date: NAME,
+    total_rounds: null,
+    tracking_enabled: null,
+    refresh_interval_seconds: null,
+    next_refresh_at: NAME,
+    created_at: NAME,
+    last_scraped_at: NAME,
+    last_source_change_at: NAME,
+    is_draft: null,
+    pairing_system: NAME,
+    tiebreaks: TEXT,
+    tiebreak_rules: NAME,
+    points_win: null,
+    points_draw: null,
+    points_loss: null,
+    points_forfeit_win: null,
+    points_forfeit_loss: null,
+    points_pairing_bye: null,
+    points_full_bye: null,
+    points_half_bye: null,
+    points_zero_bye: null,
+  },
+  players: {
+    tournament_id: null,
+    source_player_number: null,
+    starting_rank: null,
+    fide_id: null,
+    name: NAME,
+    title: NAME,
+    rating: null,
+    national_rating: null,
+    federation: NAME,
+    club: NAME,
+    gender: NAME,
+    player_type: NAME,
+    player_group: NAME,
+  },
+  rounds: {
+    tournament_id: null,
+    round_number: null,
+    first_scraped_at: NAME,
+    last_scraped_at: NAME,
+    last_source_change_at: NAME,
+  },
+  games: {
+    tournament_id: null,
+    round_number: null,
+    board_number: null,
+    white_player_number: null,
+    black_player_number: null,
+    raw_result: NAME,
+    result: NAME,
+    bye_kind: NAME,
+    provisional_points: null,
+    first_seen_at: NAME,
+    last_seen_at: NAME,
+    result_changed_at: NAME,
+  },
+  source_standings: {
+    tournament_id: null,
+    after_round: null,
+    retrieved_at: NAME,
+    tie_break_labels: JSON_,
+  },
+  source_standing_rows: {
+    tournament_id: null,
+    after_round: null,
+    source_player_number: null,
+    rank: null,
+    name: NAME,
+    title: NAME,
+    international_rating: null,
+    national_rating: null,
+    gender: NAME,
+    player_type: NAME,
+    player_group: NAME,
+    federation: NAME,
+    club: NAME,
+    points: null,
+    tie_break_values: JSON_,
+  },
+  recaps: {
+    recap_id: null,
+    tournament_id: null,
+    language: SEGMENT,
+    kind: NAME,
+    round_number: null,
+    headline: MAX_HEADLINE_LENGTH,
+    preview: TEXT,
+    paragraphs: JSON_,
+    is_draft: null,
+  },
+  club_tournaments: {
+    club_id: null,
+    tournament_id: null,
+    display_order: null,
+  },
+  club_tournament_tags: {
+    club_id: null,
+    tournament_id: null,
+    tag: SEGMENT,
+  },
+  publications: {
+    tournament_id: null,
+  },
+  publication_tags: {
+    tournament_id: null,
+    tag: SEGMENT,
+  },
+} as const satisfies Record<string, Record<string, number | null>>;
+
+export type TableName = keyof typeof COLUMNS;
+export type ColumnOf<T extends TableName> = keyof (typeof COLUMNS)[T] & string;
+
+/** Longest text accepted in a column, or null when it is not a text column. */
+export function textLimit<T extends TableName>(table: T, column: ColumnOf<T>): number | null {
+  return (COLUMNS[table] as Record<string, number | null>)[column] ?? null;
+}
+
+/** One SELECT-list item; text columns are cut at limit + 1 characters (type kept: substr of a
+ * BLOB is a BLOB, and numbers are never that long). */
+export function selectColumn<T extends TableName>(table: T, column: ColumnOf<T>, alias?: string): string {
+  const ref = alias ? `${alias}.${column}` : column;
+  const limit = textLimit(table, column);
+  if (limit === null) return `${ref} AS ${column}`;
+  return `CASE WHEN length(${ref}) > ${limit} THEN substr(${ref}, 1, ${limit + 1}) ELSE ${ref} END AS ${column}`;
+}
+
+/** The SELECT list of every column read from `table`. */
+export function selectAll<T extends TableName>(table: T, alias?: string): string {
+  return (Object.keys(COLUMNS[table]) as ColumnOf<T>[]).map((c) => selectColumn(table, c, alias)).join(", ");
+}

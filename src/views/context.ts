@@ -1,0 +1,56 @@
+// Everything the views of one tournament share, computed once per tournament.
+import { currentStandings, type StandingsOutcome } from "../domain/standings.ts";
+import {
+  deriveStatus,
+  isRoundComplete,
+  newestPairedRound,
+  type StatusOptions,
+} from "../domain/status.ts";
+import type { Player, PublishedTournament, Round, Tournament, TournamentStatus } from "../domain/types.ts";
+
+export interface TournamentContext {
+  published: PublishedTournament;
+  t: Tournament;
+  status: TournamentStatus;
+  /** Rounds with published pairings (at least one game), ascending. */
+  pairedRounds: Round[];
+  /** The newest round with published pairings. */
+  liveRound: Round | null;
+  standings: StandingsOutcome;
+  players: Map<number, Player>;
+}
+
+export function tournamentContext(
+  published: PublishedTournament,
+  now: number,
+  statusOptions: StatusOptions,
+): TournamentContext {
+  const t = published.tournament;
+  const pairedRounds = t.rounds.filter((r) => r.games.length > 0);
+  const liveRound = newestPairedRound(pairedRounds);
+  const status = deriveStatus(
+    {
+      trackingEnabled: t.trackingEnabled,
+      nextRefreshAt: t.nextRefreshAt,
+      startDate: t.startDate,
+      endDate: t.endDate,
+      totalRounds: t.totalRounds,
+      newestRound: liveRound && {
+        roundNumber: liveRound.roundNumber,
+        complete: isRoundComplete(liveRound),
+        changedAt: liveRound.lastSourceChangeAt ?? liveRound.firstScrapedAt,
+      },
+    },
+    now,
+    statusOptions,
+  );
+  return {
+    published,
+    t,
+    status,
+    pairedRounds,
+    liveRound,
+    standings: currentStandings(t),
+    players: new Map(t.players.map((p) => [p.sourcePlayerNumber, p])),
+  };
+}
