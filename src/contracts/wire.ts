@@ -8,8 +8,8 @@ export const contracts = z.registry<{ id: string; description: string }>();
 /** int64: a JSON integer when it is exactly representable (|n| <= 2^53 - 1), otherwise a
  * string of decimal digits, so a value beyond 2^53 is never rounded by a client's parser. */
 export const int64 = z
-  .union([z.int(), z.string().regex(/^-?(0|[1-9][0-9]*)$/)])
-  .meta({ format: "int64", description: "int64: JSON integer, or a decimal string beyond 2^53" });
+  .union([z.int().meta({ format: "int64" }), z.string().regex(/^-?(0|[1-9][0-9]*)$/)])
+  .meta({ description: "int64: a JSON integer, or a string of decimal digits beyond 2^53" });
 
 /** int32: always emitted as a JSON integer. */
 export const int32 = z.int32();

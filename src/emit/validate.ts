@@ -17,6 +17,9 @@ export class SnapshotValidator {
   constructor(schemaDir: URL = SCHEMA_DIR) {
     this.ajv = new Ajv2020({ allErrors: true, strict: true });
     addFormats(this.ajv);
+    // OpenAPI's numeric formats; the integer bounds are in the schemas themselves.
+    this.ajv.addFormat("int64", { type: "number", validate: Number.isSafeInteger });
+    this.ajv.addFormat("int32", { type: "number", validate: Number.isInteger });
     this.ajv.addKeyword("example");
     for (const name of readdirSync(schemaDir).sort()) {
       if (!name.endsWith(".json") || name === "openapi.json") continue;

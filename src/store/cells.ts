@@ -4,7 +4,7 @@
 // discards the whole object once any problem was added, so placeholders never reach the output.
 import type { Problem } from "../errors.ts";
 import { textLimit, type ColumnOf, type TableName } from "./columns.ts";
-import { controlCharacter } from "./formats.ts";
+import { controlCharacter, type TextFormat } from "./formats.ts";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "./limits.ts";
 import { quote, segmentProblem, type SegmentKind } from "./patterns.ts";
 
@@ -15,15 +15,6 @@ export type SqlRow = Record<string, SqlValue>;
 export interface Range {
   min?: number;
   max?: number;
-}
-
-/** A format that a text cell must have, with words for the message. */
-export interface TextFormat {
-  test: (value: string) => boolean;
-  /** e.g. "a calendar date YYYY-MM-DD" */
-  expected: string;
-  /** e.g. "write the date as 2026-11-22" */
-  fix: string;
 }
 
 export interface TextOptions {

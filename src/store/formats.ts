@@ -80,3 +80,54 @@ export function controlCharacter(value: string): string | null {
   if (m === null) return null;
   return `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
 }
+
+/** A format that a text cell must have, with the words a problem message uses. */
+export interface TextFormat {
+  test: (value: string) => boolean;
+  /** What was expected, e.g. "a calendar date YYYY-MM-DD". */
+  expected: string;
+  /** How to fix a bad value. */
+  fix: string;
+}
+
+export const DATE_FORMAT: TextFormat = {
+  test: isIsoDate,
+  expected: "a calendar date YYYY-MM-DD",
+  fix: "write a real calendar date such as 2026-11-22",
+};
+
+export const TIMESTAMP_FORMAT: TextFormat = {
+  test: isUtcTimestamp,
+  expected: "an ISO 8601 UTC timestamp ending in Z",
+  fix: "write a real UTC time such as 2026-11-22T12:00:00Z",
+};
+
+export const UUID_FORMAT: TextFormat = {
+  test: isUuid,
+  expected: "a UUID",
+  fix: "write a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+};
+
+export const HTTP_URL_FORMAT: TextFormat = {
+  test: isHttpUrl,
+  expected: "an absolute http or https URL",
+  fix: "write a URL such as https://example.org/page",
+};
+
+export const EMAIL_FORMAT: TextFormat = {
+  test: isEmail,
+  expected: "an e-mail address",
+  fix: "write an address such as info@example.org",
+};
+
+export const BRAND_COLOR_FORMAT: TextFormat = {
+  test: isBrandColor,
+  expected: "a colour #rrggbb",
+  fix: "write a colour such as #1a2b3c",
+};
+
+export const TIME_ZONE_FORMAT: TextFormat = {
+  test: isTimeZone,
+  expected: "an IANA time-zone name",
+  fix: "write a name such as Europe/Madrid",
+};

@@ -1,0 +1,101 @@
+// The build is SIGKILLed at every step it reports, in a child process. After each kill the
+// target must serve one complete snapshot, byte for byte: the previous one if the kill came before
+// the switch, the new one after it. The next build must then succeed and leave no leftovers.
+import { cpSync, lstatSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { publishSnapshot } from "../../src/publish/publish.ts";
+import { expectNoLeftovers, expectSnapshot, hashTree, tempDir, writeAll } from "./helpers.ts";
+import { inPool, startChild } from "./run-child.ts";
+import { sampleFiles } from "./sample-files.ts";
+
+const POOL = Math.max(2, Math.min(8, availableParallelism()));
+
+/** The steps a build from `prepare`'s state to variant 1 reports, found by an in-process run. */
+async function stepsOfBuild(prepare: (out: string) => Promise<void>): Promise<string[]> {
+  const out = path.join(tempDir(), "dist");
+  await prepare(out);
+  const steps: string[] = [];
+  await publishSnapshot({ outDir: out, onStep: (s) => steps.push(s) }, writeAll(sampleFiles(1)));
+  return steps;
+}
+
+/** An older build's output: a real directory with the marker, not a link. */
+async function realDirectorySnapshot(out: string): Promise<void> {
+  const elsewhere = path.join(tempDir(), "dist");
+  await publishSnapshot({ outDir: elsewhere }, writeAll(sampleFiles(0)));
+  cpSync(elsewhere, out, { recursive: true, dereference: true });
+}
+
+async function linkedSnapshot(out: string): Promise<void> {
+  await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+}
+
+describe("publishSnapshot under SIGKILL", () => {
+  it("keeps the previous snapshot servable byte for byte at every kill point", async () => {
+    const steps = await stepsOfBuild(linkedSnapshot);
+    expect(steps.length).toBeGreaterThanOrEqual(20);
+    const switchedAt = steps.indexOf("switched");
+    expect(switchedAt).toBeGreaterThan(steps.indexOf("staged"));
+
+    const killed = await inPool(
+      POOL,
+      steps.map((step, i) => async () => {
+        const out = path.join(tempDir(), "dist");
+        await linkedSnapshot(out);
+        const previous = hashTree(out);
+        const result = await startChild(out, 1, i).done;
+        expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
+
+        if (i < switchedAt) expect(hashTree(out), `killed after ${step}`).toEqual(previous);
+        else expectSnapshot(out, sampleFiles(1));
+
+        await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+        expectSnapshot(out, sampleFiles(2));
+        expectNoLeftovers(path.dirname(out));
+        return step;
+      }),
+    );
+    expect(killed).toEqual(steps);
+  });
+
+  it("survives a kill at every step of the one-time move from a real directory to a link", async () => {
+    const steps = await stepsOfBuild(realDirectorySnapshot);
+    const movedAt = steps.indexOf("target-moved");
+    const switchedAt = steps.indexOf("switched");
+    expect(movedAt).toBe(switchedAt - 1);
+
+    await inPool(
+      POOL,
+      steps.map((step, i) => async () => {
+        const out = path.join(tempDir(), "dist");
+        await realDirectorySnapshot(out);
+        const previous = hashTree(out);
+        const result = await startChild(out, 1, i).done;
+        expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
+
+        if (i === movedAt) {
+          // The one window between the two renames: the target is missing...
+          expect(lstatSync(out, { throwIfNoEntry: false })).toBeUndefined();
+        } else if (i < switchedAt) {
+          expect(hashTree(out), `killed after ${step}`).toEqual(previous);
+        } else {
+          expectSnapshot(out, sampleFiles(1));
+        }
+        // ...and the next build, even one that fails, first puts the previous snapshot back.
+        await expect(
+          publishSnapshot({ outDir: out }, () => {
+            throw new Error("bad store");
+          }),
+        ).rejects.toThrow("bad store");
+        if (i < switchedAt) expect(hashTree(out), `after recovery from ${step}`).toEqual(previous);
+        else expectSnapshot(out, sampleFiles(1));
+
+        await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+        expectSnapshot(out, sampleFiles(2));
+        expectNoLeftovers(path.dirname(out));
+      }),
+    );
+  });
+});
