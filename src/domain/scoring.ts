@@ -140,8 +140,18 @@ export function playerRounds(t: Tournament, afterRound: number): Map<number, Rou
       } else if (w !== null || b !== null) {
         const player = (w ?? b)!;
         const outcome: RoundOutcome =
-          g.result === "Bye" ? BYE_OUTCOME[g.byeKind ?? "pab"] : isFinalResult(g.result) ? "absent" : "pending";
-        put(player, { round: r, outcome, opponent: null, colour: null, points: outcomePoints(outcome, t.scoring) });
+          g.result === "Bye"
+            ? BYE_OUTCOME[g.byeKind ?? "pab"]
+            : isFinalResult(g.result)
+              ? "absent"
+              : "pending";
+        put(player, {
+          round: r,
+          outcome,
+          opponent: null,
+          colour: null,
+          points: outcomePoints(outcome, t.scoring),
+        });
       }
     }
   }

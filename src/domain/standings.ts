@@ -89,7 +89,9 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
       const c = compareValues(va[i]!, vb[i]!);
       if (c !== 0) return c;
     }
-    return order(a.sourcePlayerNumber) - order(b.sourcePlayerNumber) || a.sourcePlayerNumber - b.sourcePlayerNumber;
+    return (
+      order(a.sourcePlayerNumber) - order(b.sourcePlayerNumber) || a.sourcePlayerNumber - b.sourcePlayerNumber
+    );
   });
 
   const rows: ComputedRow[] = [];

@@ -134,11 +134,7 @@ function isVoluntarilyUnplayed(e: RoundEntry): boolean {
   return e.outcome === "forfeitLoss" || isRequestedByeOrAbsence(e);
 }
 
-function buildContext(
-  t: Tournament,
-  entries: Map<number, RoundEntry[]>,
-  rounds: number,
-): Context {
+function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, rounds: number): Context {
   const standard = t.tiebreakRules === "fide-2026";
   const winValue = standard ? 1 : t.scoring.win;
   const drawValue = standard ? 0.5 : t.scoring.draw;
@@ -191,9 +187,7 @@ function foreEntries(ctx: Context, t: Tournament): Map<number, RoundEntry[]> {
     out.set(
       player,
       list.map((e) =>
-        e.round === ctx.rounds && e.opponent !== null
-          ? { ...e, outcome: "draw", points: t.scoring.draw }
-          : e,
+        e.round === ctx.rounds && e.opponent !== null ? { ...e, outcome: "draw", points: t.scoring.draw } : e,
       ),
     );
   }
@@ -213,9 +207,8 @@ interface Item {
 function ownUnplayedValue(ctx: Context, player: number, e: RoundEntry, list: RoundEntry[]): number {
   if (ctx.rules !== "pre-2023") return ctx.score.get(player)!;
   // Virtual opponent: score before the round + the opposite result + ½ per later round.
-  const standard = ctx.rules === ("fide-2026" as TiebreakRuleSet);
   let before = 0;
-  for (const x of list) if (x.round < e.round) before += standard ? standardPoints(x.outcome) : x.points;
+  for (const x of list) if (x.round < e.round) before += x.points;
   const own = standardPoints(e.outcome) * ctx.winValue;
   return before + (ctx.winValue - own) + ctx.drawValue * (ctx.rounds - e.round);
 }
@@ -332,11 +325,7 @@ function perfectPerformance(ctx: Context, player: number): number | null {
   return lo;
 }
 
-function averageOver(
-  ctx: Context,
-  player: number,
-  of: (opponent: number) => number | null,
-): number | null {
+function averageOver(ctx: Context, player: number, of: (opponent: number) => number | null): number | null {
   const values: number[] = [];
   for (const g of ratedGames(ctx, player)) {
     const v = of(g.opponent);

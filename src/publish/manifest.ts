@@ -91,7 +91,9 @@ export function readManifest(file: string): ManifestEntries | undefined {
       typeof e.bytes !== "number" ||
       !Number.isSafeInteger(e.bytes) ||
       e.bytes < 0 ||
-      entries.has(e.path)
+      entries.has(e.path) ||
+      // Only the canonical form: then equal entries mean equal manifest bytes.
+      JSON.stringify({ path: e.path, sha256: e.sha256, bytes: e.bytes }) !== line
     ) {
       return undefined;
     }

@@ -2,7 +2,7 @@
 // snapshot's (same path, same sha256 and size in the previous manifest) is hard-linked from the
 // previous snapshot instead of written, so it keeps its inode and mtime and sync tools skip it.
 import { createHash } from "node:crypto";
-import { linkSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BuildError, EXIT } from "../errors.ts";
 import {
@@ -96,9 +96,16 @@ export class StagingWriter implements SnapshotWriter {
   /** Seals the writer and writes the manifest, then the marker. Returns the counts. */
   finish(): WriteCounts {
     this.sealed = true;
-    writeManifest(path.join(this.root, MANIFEST_NAME), this.entries);
+    // The manifest and marker are kept too when unchanged, so a no-change rebuild touches nothing.
+    const manifest = path.join(this.root, MANIFEST_NAME);
+    if (!(this.sameAsPrevious() && this.linkPrevious(MANIFEST_NAME, manifest, undefined))) {
+      writeManifest(manifest, this.entries);
+    }
     this.step("manifest-written");
-    writeFileSync(path.join(this.root, MARKER_NAME), MARKER_CONTENT, { flag: "wx" });
+    const marker = path.join(this.root, MARKER_NAME);
+    if (!this.linkPrevious(MARKER_NAME, marker, undefined, MARKER_CONTENT)) {
+      writeFileSync(marker, MARKER_CONTENT, { flag: "wx" });
+    }
     this.step("marker-written");
     if (this.previous) {
       for (const p of this.previous.keys()) if (!this.entries.has(p)) this.counts.filesRemoved++;
@@ -116,13 +123,25 @@ export class StagingWriter implements SnapshotWriter {
     this.madeDirs.add(dir);
   }
 
-  /** Hard-links the previous snapshot's copy; false (write it instead) when that is not possible. */
-  private linkPrevious(relPath: string, abs: string, size: number): boolean {
+  /** The previous manifest (canonical, see readManifest) lists exactly the files of this build. */
+  private sameAsPrevious(): boolean {
+    const previous = this.previous;
+    if (!previous || previous.size !== this.entries.size) return false;
+    for (const [p, v] of this.entries) if (previous.get(p) !== v) return false;
+    return true;
+  }
+
+  /**
+   * Hard-links the previous snapshot's copy of relPath, if it is a regular file of `size` bytes
+   * (or exactly `content`). False, and the caller writes the file, when that is not possible.
+   */
+  private linkPrevious(relPath: string, abs: string, size: number | undefined, content?: string): boolean {
     if (this.previousDir === undefined) return false;
     const source = path.join(this.previousDir, relPath);
     try {
       const st = lstatSync(source);
-      if (!st.isFile() || st.size !== size) return false;
+      if (!st.isFile() || (size !== undefined && st.size !== size)) return false;
+      if (content !== undefined && readFileSync(source, "utf8") !== content) return false;
       linkSync(source, abs);
       return true;
     } catch {

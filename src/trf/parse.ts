@@ -71,7 +71,13 @@ function parseIntField(
   const raw = slice(line, from, to).trim();
   if (raw === "") return null;
   if (!/^\d+$/.test(raw)) {
-    fail(fileName, lineNo, from, `${label} "${raw}" is not a whole number`, `columns ${from}-${to} hold the ${label}`);
+    fail(
+      fileName,
+      lineNo,
+      from,
+      `${label} "${raw}" is not a whole number`,
+      `columns ${from}-${to} hold the ${label}`,
+    );
   }
   return Number(raw);
 }
@@ -95,7 +101,13 @@ function parsePlayer(fileName: string, lineNo: number, line: string): TrfPlayer 
   }
   const pointsRaw = slice(line, 81, 84).trim().replace(",", ".");
   if (pointsRaw !== "" && !/^\d+(\.\d+)?$/.test(pointsRaw)) {
-    fail(fileName, lineNo, 81, `points "${pointsRaw}" are not a number`, "columns 81-84 hold the points, e.g. 4.5");
+    fail(
+      fileName,
+      lineNo,
+      81,
+      `points "${pointsRaw}" are not a number`,
+      "columns 81-84 hold the points, e.g. 4.5",
+    );
   }
   const rank = parseIntField(fileName, lineNo, line, 86, 89, "rank");
 
@@ -105,7 +117,13 @@ function parsePlayer(fileName: string, lineNo: number, line: string): TrfPlayer 
     if (line.length < col || line.slice(col - 1).trim() === "") break;
     const oppRaw = slice(line, col, col + 3).trim();
     if (oppRaw !== "" && !/^\d+$/.test(oppRaw)) {
-      fail(fileName, lineNo, col, `round ${r}: opponent "${oppRaw}" is not a start number`, `columns ${col}-${col + 3}`);
+      fail(
+        fileName,
+        lineNo,
+        col,
+        `round ${r}: opponent "${oppRaw}" is not a start number`,
+        `columns ${col}-${col + 3}`,
+      );
     }
     const colourRaw = slice(line, col + 5, col + 5).toLowerCase();
     if (!["w", "b", "-", " ", ""].includes(colourRaw)) {

@@ -52,7 +52,9 @@ export function trfDate(raw: string | null): string | null {
 function valid(date: string): string | null {
   const [y, mo, d] = date.split("-").map(Number) as [number, number, number];
   const probe = new Date(Date.UTC(y, mo - 1, d));
-  return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d ? date : null;
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d
+    ? date
+    : null;
 }
 
 /** Points of a result code for the checks of the file's own totals (1 / ½ / 0). */
@@ -123,6 +125,7 @@ function gameResult(white: Outcome, black: Outcome): GameResult | null {
     "forfeitWin/forfeitLoss": "WhiteForfeitWin",
     "forfeitLoss/forfeitWin": "BlackForfeitWin",
     "forfeitLoss/forfeitLoss": "DoubleForfeit",
+    "null/null": "Pending",
     // One side only written: take it.
     "win/null": "WhiteWin",
     "loss/null": "BlackWin",
@@ -267,7 +270,11 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     organizer: null,
     tournamentDirector: null,
     chiefArbiter: header(f, "102"),
-    deputyChiefArbiter: f.headers.get("112")?.filter((v) => v !== "").join(", ") || null,
+    deputyChiefArbiter:
+      f.headers
+        .get("112")
+        ?.filter((v) => v !== "")
+        .join(", ") || null,
     arbiters: null,
     timeControl: header(f, "122"),
     tournamentType: header(f, "092"),
@@ -280,7 +287,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     sourceCreator: null,
     startDate: trfDate(header(f, "042")),
     endDate: trfDate(header(f, "052")),
-    totalRounds: Number.isFinite(declaredRounds) && declaredRounds > 0 ? declaredRounds : f.roundColumns || null,
+    totalRounds:
+      Number.isFinite(declaredRounds) && declaredRounds > 0 ? declaredRounds : f.roundColumns || null,
     trackingEnabled: false,
     refreshIntervalSeconds: null,
     nextRefreshAt: null,

@@ -73,7 +73,10 @@ describe("publishSnapshot: incremental rebuilds", () => {
     const forward = path.join(tempDir(), "dist");
     const backward = path.join(tempDir(), "dist");
     await publishSnapshot({ outDir: forward }, writeAll(files));
-    await publishSnapshot({ outDir: backward }, writeAll(Object.fromEntries(Object.entries(files).reverse())));
+    await publishSnapshot(
+      { outDir: backward },
+      writeAll(Object.fromEntries(Object.entries(files).reverse())),
+    );
     expect(hashTree(backward)).toEqual(hashTree(forward));
 
     const manifest = readFileSync(path.join(forward, MANIFEST_NAME), "utf8");

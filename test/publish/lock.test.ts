@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -71,12 +71,7 @@ describe("publishSnapshot lock", () => {
       const [a, b] = await Promise.all([startChild(out, 1).done, startChild(out, 2).done]);
       for (const r of [a, b]) expect([0, EXIT.locked], r.stderr).toContain(r.code);
       expect([a.code, b.code]).toContain(0);
-      const tree = hashTree(out);
-      const winner = tree["api/public/v1/index.json"] === hashTree(path.join(out))["api/public/v1/index.json"];
-      expect(winner).toBe(true);
-      const variant = JSON.parse(
-        (await import("node:fs")).readFileSync(path.join(out, "api/public/v1/index.json"), "utf8"),
-      ).version;
+      const variant = JSON.parse(readFileSync(path.join(out, "api/public/v1/index.json"), "utf8")).version;
       expect([1, 2]).toContain(variant);
       expectSnapshot(out, sampleFiles(variant));
       expectNoLeftovers(path.dirname(out));

@@ -7,7 +7,10 @@ export function sampleFiles(variant: number): Record<string, string> {
   };
   for (let t = 1; t <= 6; t++) {
     files[`api/public/v1/tournaments/${t}/index.json`] = JSON.stringify({ id: t, name: `Open ${t}` });
-    files[`api/public/v1/tournaments/${t}/standings.json`] = JSON.stringify({ id: t, v: t <= 2 ? variant : 0 });
+    files[`api/public/v1/tournaments/${t}/standings.json`] = JSON.stringify({
+      id: t,
+      v: t <= 2 ? variant : 0,
+    });
   }
   if (variant === 0) files["api/public/v1/old.json"] = "{}";
   else files["api/public/v1/new.json"] = JSON.stringify({ v: variant });

@@ -1,0 +1,227 @@
+// `build-api import-trf`: reads a TRF file and writes the tournament, its players, rounds and games
+// into an existing store, in one transaction: a failed import leaves the store as it was. Checks
+// the points and ranks written in the file against the standings computed from the games.
+import { existsSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
+import Database from "better-sqlite3";
+import { BuildError, EXIT } from "../errors.ts";
+import type { TiebreakRuleSet, Tournament } from "../domain/types.ts";
+import { validateTiebreaks } from "../domain/tiebreaks.ts";
+import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
+import { parseTrf, type TrfFile } from "./parse.ts";
+import { convertTrf } from "./to-tournament.ts";
+import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
+import { tiebreaksFromTrfHeader } from "./tiebreak-codes.ts";
+
+export interface ImportTrfOptions {
+  file: string;
+  db: string;
+  externalId: bigint;
+  tiebreaks?: string[];
+  rules?: TiebreakRuleSet;
+  publish?: boolean;
+  club?: string;
+  now: string;
+}
+
+export interface ImportReport {
+  externalId: bigint;
+  name: string;
+  players: number;
+  rounds: number;
+  games: number;
+  byes: number;
+  tiebreaks: string[];
+  rules: TiebreakRuleSet;
+  /** The round the file's points were checked after (the last round with games), or null. */
+  checkedAfterRound: number | null;
+  /** Points and ranks written in the file that the computation does not reproduce. */
+  mismatches: DeclaredMismatch[];
+  warnings: string[];
+  published: boolean;
+  club: string | null;
+}
+
+function usage(what: string, fix?: string): BuildError {
+  return new BuildError("Cannot import the TRF file.", [fix ? { what, fix } : { what }], EXIT.usage);
+}
+
+function chooseTiebreaks(f: TrfFile, given: string[] | undefined, warnings: string[]): string[] {
+  if (given) {
+    const problems = validateTiebreaks(given);
+    if (problems.length > 0) {
+      throw new BuildError(
+        "Cannot import the TRF file: the tie-break list is invalid.",
+        problems.map((what) => ({ what, where: "--tiebreaks" })),
+        EXIT.usage,
+      );
+    }
+    return given;
+  }
+  const fromHeader = tiebreaksFromTrfHeader(f);
+  warnings.push(...fromHeader.warnings);
+  return fromHeader.tiebreaks;
+}
+
+/** Imports a TRF file into a store. Throws a BuildError; the store is unchanged on failure. */
+export function importTrf(opts: ImportTrfOptions): ImportReport {
+  if (!existsSync(opts.file)) throw usage(`TRF file ${opts.file} does not exist`);
+  if (!existsSync(opts.db)) {
+    throw new BuildError(
+      `Cannot import into ${opts.db}: the store does not exist.`,
+      [{ what: "the store file is missing", where: opts.db, fix: "create it with build-api init-store" }],
+      EXIT.storeUnreadable,
+    );
+  }
+  const text = readFileSync(opts.file, "utf8");
+  const parsed = parseTrf(text, basename(opts.file));
+  const warnings: string[] = [];
+  const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
+  const rules = opts.rules ?? "fide-2023";
+  const conversion = convertTrf(parsed, { externalId: opts.externalId, tiebreaks, rules, now: opts.now });
+  warnings.push(...conversion.warnings);
+  const t = conversion.tournament;
+  const check = checkDeclaredStandings(parsed, t);
+
+  let db: Database.Database;
+  try {
+    db = new Database(opts.db, { fileMustExist: true });
+  } catch (e) {
+    throw new BuildError(
+      `Cannot open the store ${opts.db}.`,
+      [{ what: (e as Error).message, where: opts.db }],
+      EXIT.storeUnreadable,
+    );
+  }
+  try {
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version !== STORE_SCHEMA_VERSION) {
+      throw new BuildError(
+        `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
+        [],
+        EXIT.storeSchema,
+      );
+    }
+    db.transaction(() => writeTournament(db, t, opts))();
+  } finally {
+    db.close();
+  }
+
+  const games = t.rounds.reduce((n, r) => n + r.games.filter((g) => g.result !== "Bye").length, 0);
+  const byes = t.rounds.reduce((n, r) => n + r.games.filter((g) => g.result === "Bye").length, 0);
+  return {
+    externalId: t.externalId,
+    name: t.name,
+    players: t.players.length,
+    rounds: t.rounds.length,
+    games,
+    byes,
+    tiebreaks,
+    rules,
+    checkedAfterRound: check.afterRound,
+    mismatches: check.mismatches,
+    warnings,
+    published: opts.publish === true,
+    club: opts.club ?? null,
+  };
+}
+
+function writeTournament(db: Database.Database, t: Tournament, opts: ImportTrfOptions): void {
+  const existing = db.prepare("SELECT 1 FROM tournaments WHERE external_id = ?").get(t.externalId);
+  if (existing) {
+    throw usage(
+      `the store already holds a tournament with external id ${t.externalId}`,
+      "choose another --id",
+    );
+  }
+  let clubId: number | bigint | null = null;
+  if (opts.club !== undefined) {
+    const row = db.prepare("SELECT club_id FROM clubs WHERE slug = ?").get(opts.club) as
+      { club_id: number | bigint } | undefined;
+    if (!row)
+      throw usage(`no club with slug "${opts.club}" in the store`, "create the club first or fix --club");
+    clubId = row.club_id;
+  }
+  const info = db
+    .prepare(
+      `INSERT INTO tournaments (external_id, source_url, name, location, federation, chief_arbiter,
+         deputy_chief_arbiter, time_control, tournament_type, start_date, end_date, total_rounds,
+         created_at, last_scraped_at, pairing_system, tiebreaks, tiebreak_rules)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      t.externalId,
+      t.sourceUrl,
+      t.name,
+      t.location,
+      t.federation,
+      t.chiefArbiter,
+      t.deputyChiefArbiter,
+      t.timeControl,
+      t.tournamentType,
+      t.startDate,
+      t.endDate,
+      t.totalRounds,
+      t.createdAt,
+      t.lastScrapedAt,
+      t.system,
+      t.tiebreaks.join(","),
+      t.tiebreakRules,
+    );
+  const id = info.lastInsertRowid;
+  const insertPlayer = db.prepare(
+    `INSERT INTO players (tournament_id, source_player_number, starting_rank, fide_id, name, title,
+       rating, federation, gender) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const p of t.players) {
+    insertPlayer.run(
+      id,
+      p.sourcePlayerNumber,
+      p.startingRank,
+      p.fideId,
+      p.name,
+      p.title,
+      p.rating,
+      p.federation,
+      p.gender,
+    );
+  }
+  const insertRound = db.prepare(
+    `INSERT INTO rounds (tournament_id, round_number, first_scraped_at, last_scraped_at) VALUES (?, ?, ?, ?)`,
+  );
+  const insertGame = db.prepare(
+    `INSERT INTO games (tournament_id, round_number, board_number, white_player_number,
+       black_player_number, raw_result, result, bye_kind, first_seen_at, last_seen_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const r of t.rounds) {
+    insertRound.run(id, r.roundNumber, r.firstScrapedAt, r.lastScrapedAt);
+    for (const g of r.games) {
+      insertGame.run(
+        id,
+        r.roundNumber,
+        g.boardNumber,
+        g.whitePlayerNumber,
+        g.blackPlayerNumber,
+        g.rawResult,
+        g.result,
+        g.byeKind,
+        g.firstSeenAt,
+        g.lastSeenAt,
+      );
+    }
+  }
+  if (opts.publish) {
+    db.prepare("INSERT INTO publications (tournament_id, published_at) VALUES (?, ?)").run(id, opts.now);
+  }
+  if (clubId !== null) {
+    const next = db
+      .prepare("SELECT COALESCE(MAX(display_order), -1) + 1 AS n FROM club_tournaments WHERE club_id = ?")
+      .get(clubId) as { n: number };
+    db.prepare("INSERT INTO club_tournaments (club_id, tournament_id, display_order) VALUES (?, ?, ?)").run(
+      clubId,
+      id,
+      next.n,
+    );
+  }
+}
