@@ -10,7 +10,7 @@
 --    3  Imported            tracking off; a snapshot after round 4 of 9, end date not yet past
 --    4  UpdateDelayed       tracking on; next_refresh_at 02:10Z is ~10 h overdue (grace 30 min)
 --    5  ResultsPending      round 6 has an adjourned and a pending game; last change 2026-11-17 (> 6 h ago)
---    6  AwaitingNextRound   rounds 1-4 of 7 complete; round 5 not paired yet; refresh due 12:10Z
+--    6  AwaitingNextRound   rounds 1-4 of 7 complete; round 5 (a week later) not paired; refresh due 12:10Z
 --    7  Upcoming            no round has games (round 1 exists without pairings); starts 2026-12-19
 --    8  Live                round 4 in play; last change 11:42Z (< 6 h ago); refresh due 12:03Z
 --
@@ -816,9 +816,10 @@ INSERT INTO games (tournament_id, round_number, board_number, white_player_numbe
   (5, 6, 4, 1, 6, '', NULL, NULL, NULL, '2026-11-17T07:05:00Z', '2026-11-22T11:20:00Z', NULL);
 
 -- ---------------------------------------------------------------------------------------------
--- 6. Keshmat Circuit - Rapid - November 2026: Swiss, 73 players, rounds 1-4 of 7, one day
---    (2026-11-22 in Beirut). Status: AwaitingNextRound: round 4 is complete, round 5 starts after
---    lunch (12:30Z) and is not paired yet; tracking on, next refresh 12:10Z.
+-- 6. Keshmat Circuit - Rapid - November 2026: Swiss, 73 players, 7 rounds over two Sundays in
+--    Beirut (rounds 1-4 on 2026-11-22, rounds 5-7 on 2026-11-29). Status: AwaitingNextRound:
+--    round 4 is complete, round 5 is not paired yet and the end date is a week away; tracking on,
+--    next refresh 12:10Z.
 --    Published globally; also listed by the disabled club keshmat-chess (that listing never appears).
 --    Players and games: ../shared/data/real/keshmat-rapid-2025-02.trf (2025, moved to 2026).
 --    #7, #17 and #34 withdrew (not paired); adaptation: round 3 pairs #17 v #34, a double forfeit.
@@ -827,7 +828,7 @@ INSERT INTO tournaments (tournament_id, external_id, source_url, name, location,
   (6, 1270466, 'https://chess-results.com/tnr1270466.aspx?lan=1', 'Keshmat Circuit - Rapid - November 2026',
    'Dekweneh', 'LBN', 'Keshmat', NULL, 'IA Abou Jaoude, Elias (5301920)', NULL, NULL,
    '10 minutes + 3 secs per move', 'Individual: Swiss-System', 'FIDE Rapid', 493020, 1604, NULL,
-   'Swiss-Manager 14.0.0.12', 'Last update 22.11.2026 13:55:02', 'Keshmat', '2026-11-22', '2026-11-22', 7,
+   'Swiss-Manager 14.0.0.12', 'Last update 22.11.2026 13:55:02', 'Keshmat', '2026-11-22', '2026-11-29', 7,
    1, 900, '2026-11-22T12:10:00Z', '2026-11-18T16:00:00Z', '2026-11-22T11:55:00Z', '2026-11-22T11:10:00Z',
    0, 'swiss', 'DE,BH-C1,BH', 'pre-2023', 'PRIVATE-NOTE-t6: prize fund paid in cash, see ledger');
 INSERT INTO players (tournament_id, source_player_number, starting_rank, fide_id, name, title, rating, national_rating, federation, club, gender, player_type, player_group, birth_date, email) VALUES

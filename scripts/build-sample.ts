@@ -29,7 +29,9 @@ export function buildSample(out: string, sqlPath: string = SAMPLE_SQL_PATH): voi
     }
     const violations = db.pragma("foreign_key_check") as unknown[];
     if (violations.length > 0) {
-      throw new Error(`data/sample.sql breaks ${violations.length} foreign key(s): ${JSON.stringify(violations[0])}`);
+      throw new Error(
+        `data/sample.sql breaks ${violations.length} foreign key(s): ${JSON.stringify(violations[0])}`,
+      );
     }
     // Rewrites the file compactly so that its bytes depend only on its contents.
     db.exec("VACUUM");

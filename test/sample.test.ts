@@ -28,7 +28,12 @@ function all<T>(sql: string, ...params: unknown[]): T[] {
   return db.prepare(sql).all(...params) as T[];
 }
 function count(sql: string, ...params: unknown[]): number {
-  return (db.prepare(sql).pluck().get(...params) as number) ?? 0;
+  return (
+    (db
+      .prepare(sql)
+      .pluck()
+      .get(...params) as number) ?? 0
+  );
 }
 
 beforeAll(() => {
@@ -52,9 +57,13 @@ describe("embedded sample", () => {
   });
 
   it("has three clubs with valid uuids and slugs, one of them disabled with its own catalog", () => {
-    const clubs = all<{ club_id: number; uuid: string; slug: string; enabled: number; default_language: string }>(
-      "SELECT * FROM clubs",
-    );
+    const clubs = all<{
+      club_id: number;
+      uuid: string;
+      slug: string;
+      enabled: number;
+      default_language: string;
+    }>("SELECT * FROM clubs");
     expect(clubs).toHaveLength(3);
     for (const club of clubs) {
       expect(club.uuid).toMatch(UUID);
@@ -64,8 +73,12 @@ describe("embedded sample", () => {
     }
     const disabled = clubs.filter((c) => c.enabled === 0);
     expect(disabled).toHaveLength(1);
-    expect(count("SELECT count(*) FROM club_tournaments WHERE club_id = ?", disabled[0]!.club_id)).toBeGreaterThan(0);
-    expect(count("SELECT count(*) FROM club_tournament_tags WHERE club_id = ?", disabled[0]!.club_id)).toBeGreaterThan(0);
+    expect(
+      count("SELECT count(*) FROM club_tournaments WHERE club_id = ?", disabled[0]!.club_id),
+    ).toBeGreaterThan(0);
+    expect(
+      count("SELECT count(*) FROM club_tournament_tags WHERE club_id = ?", disabled[0]!.club_id),
+    ).toBeGreaterThan(0);
   });
 
   it("has at least eight published non-draft tournaments", () => {
@@ -92,14 +105,19 @@ describe("embedded sample", () => {
   it("publishes both pairing systems, several tie-break lists and rule sets", () => {
     const systems = all<{ pairing_system: string }>(`SELECT DISTINCT pairing_system FROM (${PUBLISHED})`);
     expect(systems.map((s) => s.pairing_system).sort()).toEqual(["round-robin", "swiss"]);
-    expect(count(`SELECT count(DISTINCT tiebreaks) FROM (${PUBLISHED}) WHERE tiebreaks <> ''`)).toBeGreaterThan(2);
+    expect(
+      count(`SELECT count(DISTINCT tiebreaks) FROM (${PUBLISHED}) WHERE tiebreaks <> ''`),
+    ).toBeGreaterThan(2);
     expect(count(`SELECT count(DISTINCT tiebreak_rules) FROM (${PUBLISHED})`)).toBeGreaterThan(1);
   });
 
   it("has byes of every written kind, forfeits, unplayed games and double forfeits", () => {
-    const byes = all<{ white_player_number: number | null; black_player_number: number | null; raw_result: string; bye_kind: string }>(
-      "SELECT * FROM games WHERE result = 'Bye'",
-    );
+    const byes = all<{
+      white_player_number: number | null;
+      black_player_number: number | null;
+      raw_result: string;
+      bye_kind: string;
+    }>("SELECT * FROM games WHERE result = 'Bye'");
     expect(byes.length).toBeGreaterThan(0);
     for (const bye of byes) {
       // A bye row holds exactly one player.
@@ -108,14 +126,18 @@ describe("embedded sample", () => {
       expect(bye.raw_result).not.toBe("");
     }
     expect(new Set(byes.map((b) => b.bye_kind))).toEqual(new Set(["pab", "half", "zero"]));
-    expect(count("SELECT count(*) FROM games WHERE result = 'WhiteForfeitWin' AND raw_result = '+ - -'")).toBeGreaterThan(0);
+    expect(
+      count("SELECT count(*) FROM games WHERE result = 'WhiteForfeitWin' AND raw_result = '+ - -'"),
+    ).toBeGreaterThan(0);
     expect(count("SELECT count(*) FROM games WHERE result = 'BlackForfeitWin'")).toBeGreaterThan(0);
     expect(count("SELECT count(*) FROM games WHERE result = 'DoubleForfeit'")).toBeGreaterThan(0);
     expect(count("SELECT count(*) FROM games WHERE result = 'Unplayed'")).toBeGreaterThan(0);
   });
 
   it("has unfinished games: pending with and without a stored result, provisional points, adjourned", () => {
-    expect(count("SELECT count(*) FROM games WHERE raw_result = '' AND result = 'Pending'")).toBeGreaterThan(0);
+    expect(count("SELECT count(*) FROM games WHERE raw_result = '' AND result = 'Pending'")).toBeGreaterThan(
+      0,
+    );
     expect(count("SELECT count(*) FROM games WHERE raw_result = '' AND result IS NULL")).toBeGreaterThan(0);
     expect(count("SELECT count(*) FROM games WHERE provisional_points IS NOT NULL")).toBeGreaterThan(0);
     expect(count("SELECT count(*) FROM games WHERE result = 'Adjourned'")).toBeGreaterThan(0);
@@ -160,16 +182,25 @@ describe("embedded sample", () => {
         s.tournament_id,
         s.after_round,
       );
-      expect(rows.length).toBe(count("SELECT count(*) FROM players WHERE tournament_id = ?", s.tournament_id));
+      expect(rows.length).toBe(
+        count("SELECT count(*) FROM players WHERE tournament_id = ?", s.tournament_id),
+      );
       for (const row of rows) expect(JSON.parse(row.tie_break_values)).toHaveLength(labels.length);
     }
-    expect(count(`SELECT count(*) FROM (${PUBLISHED}) WHERE tournament_id NOT IN (SELECT tournament_id FROM source_standings)`)).toBeGreaterThan(0);
+    expect(
+      count(
+        `SELECT count(*) FROM (${PUBLISHED}) WHERE tournament_id NOT IN (SELECT tournament_id FROM source_standings)`,
+      ),
+    ).toBeGreaterThan(0);
   });
 
   it("has recaps in es and en of every kind, and a draft recap", () => {
-    const published = all<{ language: string; kind: string; round_number: number | null; paragraphs: string }>(
-      "SELECT * FROM recaps WHERE is_draft = 0",
-    );
+    const published = all<{
+      language: string;
+      kind: string;
+      round_number: number | null;
+      paragraphs: string;
+    }>("SELECT * FROM recaps WHERE is_draft = 0");
     expect(new Set(published.map((r) => r.language))).toEqual(new Set(["es", "en"]));
     expect(new Set(published.map((r) => r.kind))).toEqual(new Set(["Preview", "Round", "Final"]));
     for (const recap of published) {
@@ -224,7 +255,9 @@ describe("embedded sample", () => {
       ["publications", "published_at"],
     ];
     for (const [table, column] of columns) {
-      for (const value of all<{ v: string }>(`SELECT ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`)) {
+      for (const value of all<{ v: string }>(
+        `SELECT ${column} AS v FROM ${table} WHERE ${column} IS NOT NULL`,
+      )) {
         expect(value.v, `${table}.${column}`).toMatch(TIMESTAMP);
       }
     }

@@ -55,20 +55,117 @@ export function seedFrom(seed: string | number): number {
 }
 
 export const FIRST_NAMES = [
-  "Ana", "Mikel", "Iker", "Laura", "Javier", "Lucía", "Carlos", "Elena", "Ahmad", "Rania", "Karim", "Nadia",
-  "Liam", "Olivia", "Noah", "Chloe", "Jack", "Mia", "Aarav", "Priya", "Wei", "Mei", "Lukas", "Hannah",
-  "Jonas", "Lea", "Mateo", "Sofía", "Ivan", "Olga", "Dmitri", "Anya", "Sean", "Aoife", "Ciarán", "Niamh",
-  "Luca", "Giulia", "Pierre", "Camille", "Mehmet", "Elif", "Kenji", "Yuki", "Tomasz", "Zofia", "Arjun", "Kavya",
+  "Ana",
+  "Mikel",
+  "Iker",
+  "Laura",
+  "Javier",
+  "Lucía",
+  "Carlos",
+  "Elena",
+  "Ahmad",
+  "Rania",
+  "Karim",
+  "Nadia",
+  "Liam",
+  "Olivia",
+  "Noah",
+  "Chloe",
+  "Jack",
+  "Mia",
+  "Aarav",
+  "Priya",
+  "Wei",
+  "Mei",
+  "Lukas",
+  "Hannah",
+  "Jonas",
+  "Lea",
+  "Mateo",
+  "Sofía",
+  "Ivan",
+  "Olga",
+  "Dmitri",
+  "Anya",
+  "Sean",
+  "Aoife",
+  "Ciarán",
+  "Niamh",
+  "Luca",
+  "Giulia",
+  "Pierre",
+  "Camille",
+  "Mehmet",
+  "Elif",
+  "Kenji",
+  "Yuki",
+  "Tomasz",
+  "Zofia",
+  "Arjun",
+  "Kavya",
 ];
 
 export const LAST_NAMES = [
-  "Etxeberria", "Zubiria", "García", "Fernández", "López", "Martínez", "Haddad", "Khoury", "Nassar", "Saad",
-  "Smith", "Nguyen", "Wilson", "Taylor", "Patel", "Sharma", "Chen", "Wang", "Müller", "Schmidt", "Fischer",
-  "Rossi", "Bianchi", "Dubois", "Moreau", "Ivanov", "Petrova", "Kowalski", "Nowak", "Murphy", "O'Brien",
-  "Kelly", "Yılmaz", "Demir", "Tanaka", "Sato", "Costa", "Silva", "Novak", "Horvat", "Jensen", "Larsen",
+  "Etxeberria",
+  "Zubiria",
+  "García",
+  "Fernández",
+  "López",
+  "Martínez",
+  "Haddad",
+  "Khoury",
+  "Nassar",
+  "Saad",
+  "Smith",
+  "Nguyen",
+  "Wilson",
+  "Taylor",
+  "Patel",
+  "Sharma",
+  "Chen",
+  "Wang",
+  "Müller",
+  "Schmidt",
+  "Fischer",
+  "Rossi",
+  "Bianchi",
+  "Dubois",
+  "Moreau",
+  "Ivanov",
+  "Petrova",
+  "Kowalski",
+  "Nowak",
+  "Murphy",
+  "O'Brien",
+  "Kelly",
+  "Yılmaz",
+  "Demir",
+  "Tanaka",
+  "Sato",
+  "Costa",
+  "Silva",
+  "Novak",
+  "Horvat",
+  "Jensen",
+  "Larsen",
 ];
 
-export const FEDERATIONS = ["ESP", "AUS", "LBN", "IRL", "FRA", "GER", "ITA", "IND", "CHN", "POL", "TUR", "USA", "ENG", "NED"];
+export const FEDERATIONS = [
+  "ESP",
+  "AUS",
+  "LBN",
+  "IRL",
+  "FRA",
+  "GER",
+  "ITA",
+  "IND",
+  "CHN",
+  "POL",
+  "TUR",
+  "USA",
+  "ENG",
+  "NED",
+];
 
 /** Clubs: city, language, time zone, federation. */
 export const CITIES: readonly { city: string; language: string; timeZone: string; federation: string }[] = [
@@ -82,7 +179,18 @@ export const CITIES: readonly { city: string; language: string; timeZone: string
   { city: "chennai", language: "en", timeZone: "Asia/Kolkata", federation: "IND" },
 ];
 
-export const TAGS = ["rapid", "blitz", "classical", "juniors", "open", "women", "seniors", "2026", "weekend", "league"];
+export const TAGS = [
+  "rapid",
+  "blitz",
+  "classical",
+  "juniors",
+  "open",
+  "women",
+  "seniors",
+  "2026",
+  "weekend",
+  "league",
+];
 
 export const TIEBREAK_LISTS = {
   swiss: ["DE,BH-C1,BH", "BH-C1,BH,SB", "BH,BH-C1,SB", "BH-C1,BH,PS"],
@@ -159,7 +267,9 @@ export function pairSwiss(players: SwissPlayer[]): { pairs: Pairing[]; bye: numb
     taken.add(a.number).add(partner.number);
     // The player who had white less often gets white.
     const aWhite = a.whites < partner.whites || (a.whites === partner.whites && a.score >= partner.score);
-    pairs.push(aWhite ? { white: a.number, black: partner.number } : { white: partner.number, black: a.number });
+    pairs.push(
+      aWhite ? { white: a.number, black: partner.number } : { white: partner.number, black: a.number },
+    );
   }
   return { pairs, bye };
 }

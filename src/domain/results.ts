@@ -78,11 +78,11 @@ function compact(raw: string): string {
     .replace(/:/g, "-");
 }
 
-// Words that mark a bye row's opponent cell, and what a score-less row of that kind is worth.
+// Whole opponent-cell phrases of a bye row, and what a score-less row of that kind is worth.
 const BYE_WORDS: [RegExp, ByeKind][] = [
-  [/not\s*paired|nicht\s*ausgelost|unpaired|absent|no\s*show/, "zero"],
-  [/half[-\s]*point|halbe?r?\s*punkt/, "half"],
-  [/bye|spielfrei|freilos|exempt|libre|pab/, "pab"],
+  [/^(not paired|nicht ausgelost|unpaired|absent|no show)$/, "zero"],
+  [/^(half[- ]point bye|halbe?r? punkt)$/, "half"],
+  [/^(bye|spielfrei|freilos|exempt|libre|pab|pairing[- ]allocated bye)$/, "pab"],
 ];
 
 // Score tokens of a bye row (the present player's score).
@@ -141,27 +141,16 @@ function normalizeByeRow(raw: string, whitePresent: boolean): NormalizedResult {
   // A two-sided text on a bye row: the present player's side is what the bye is worth.
   const twoSided = COMPACT_RESULTS[compact(text)];
   if (twoSided) return byeFromTwoSided(twoSided, whitePresent);
-  // "bye 1", "spielfrei", "not paired 0", "1", "½" ...
-  const scoreMatch = /(?:^|\s)(1\/2|0[.,]5|½|[10+\-=])$/.exec(text);
-  const scoreToken = scoreMatch ? compact(scoreMatch[1]!) : null;
-  const words = scoreMatch ? text.slice(0, scoreMatch.index).trim() : text;
-  let wordKind: ByeKind | null = null;
-  if (words !== "") {
-    for (const [re, kind] of BYE_WORDS) {
-      if (re.test(words)) {
-        wordKind = kind;
-        break;
-      }
-    }
-    if (!wordKind) return UNKNOWN;
-  }
-  if (scoreToken !== null) {
-    const kind = byeKindFromScore(scoreToken);
-    return kind ? bye(kind) : UNKNOWN;
-  }
-  const single = byeKindFromScore(text);
-  if (words === "" && single) return bye(single);
-  return wordKind ? bye(wordKind) : UNKNOWN;
+  // A bare score ("1", "½", "+", a TRF code), else "bye 1", "spielfrei", "not paired 0" ...
+  const single = byeKindFromScore(compact(text));
+  if (single) return bye(single);
+  const scoreMatch = /\s(1\/2|0[.,]5|½|[10+\-=])$/.exec(text);
+  const words = (scoreMatch ? text.slice(0, scoreMatch.index) : text).trim().replace(/\s+/g, " ");
+  const entry = BYE_WORDS.find(([re]) => re.test(words));
+  if (!entry) return UNKNOWN;
+  if (!scoreMatch) return bye(entry[1]);
+  const kind = byeKindFromScore(compact(scoreMatch[1]!));
+  return kind ? bye(kind) : UNKNOWN;
 }
 
 /** Normalizes a raw result. A row with exactly one player is a bye row. */

@@ -68,6 +68,7 @@ export function rowWhere(file: string, table: string, key: readonly (readonly [s
 export class RowCheck<T extends TableName> {
   private readonly before: number;
   private readonly rowPlace: string;
+  private readonly failedColumns = new Set<string>();
 
   constructor(
     readonly file: string,
@@ -93,7 +94,14 @@ export class RowCheck<T extends TableName> {
     return column ? `${this.rowPlace}, column ${column}` : this.rowPlace;
   }
 
+  /** True when a problem was reported on `column`: its value is a placeholder, so checks that
+   * compare it with other rows must skip it rather than report an echo. */
+  failed(column: ColumnOf<T>): boolean {
+    return this.failedColumns.has(column);
+  }
+
   report(column: ColumnOf<T> | null, what: string, fix: string): void {
+    if (column !== null) this.failedColumns.add(column);
     this.sink.push({ where: this.where(column ?? undefined), what, fix });
   }
 

@@ -54,6 +54,11 @@ function danglingSql(r: Reference): string {
     ORDER BY ref`;
 }
 
+/** "1 row references" / "3 rows reference" */
+function rows(n: string, singular: string, plural: string): string {
+  return n === "1" ? `1 row ${singular}` : `${n} rows ${plural}`;
+}
+
 export function checkStore(db: Database.Database, file: string): Problem[] {
   const problems: Problem[] = [];
   const all = (sql: string): SqlRow[] => db.prepare<unknown[], SqlRow>(sql).safeIntegers(true).all();
@@ -116,8 +121,8 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
         where: `${file}: table ${r.table}, rows (${r.column}=${showValue(ref)}), column ${r.column}`,
         what:
           ref === null
-            ? `${n} rows have no ${r.column}`
-            : `${n} rows reference ${r.noun} ${showValue(ref)}, which does not exist in table ${r.target}`,
+            ? `${rows(n, "has", "have")} no ${r.column}`
+            : `${rows(n, "references", "reference")} ${r.noun} ${showValue(ref)}, which does not exist in table ${r.target}`,
         fix: `add the missing ${r.target} row, or correct or delete these rows`,
       });
     }
@@ -127,7 +132,7 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
       GROUP BY club_id, tournament_id ORDER BY club_id, tournament_id`)) {
     problems.push({
       where: `${file}: table club_tournament_tags, rows (club_id=${showValue(row["club_id"] ?? null)}, tournament_id=${showValue(row["tournament_id"] ?? null)})`,
-      what: `${showValue(row["n"]!)} tags belong to a catalog entry that does not exist in table club_tournaments`,
+      what: `${rows(showValue(row["n"]!), "(a tag) belongs", "(tags) belong")} to a catalog entry that does not exist in table club_tournaments`,
       fix: "add the catalog entry, or delete these tags",
     });
   }

@@ -14,13 +14,12 @@ import {
   type PublishedTournament,
   type Recap,
   type Round,
-  type Scoring,
   type SourceStandingRow,
   type SourceStandings,
   type Tournament,
 } from "../domain/types.ts";
 import { RowCheck, showValue, type SqlRow } from "./cells.ts";
-import { DATE_FORMAT, HTTP_URL_FORMAT, TIMESTAMP_FORMAT } from "./formats.ts";
+import { DATE_FORMAT, HTTP_URL_FORMAT, TIMESTAMP_FORMAT, isIsoDate } from "./formats.ts";
 import {
   MAX_BOARD,
   MAX_NAME_LENGTH,
@@ -97,25 +96,9 @@ export function assembleTournament(
 
 type Header = Omit<Tournament, "players" | "rounds" | "sourceStandings" | "recaps">;
 
+// Columns are read in schema order, so problems come out in the order of the table.
 function tournamentHeader(t: RowCheck<"tournaments">): Header {
-  const startDate = t.optText("start_date", { format: DATE_FORMAT });
-  const endDate = t.optText("end_date", { format: DATE_FORMAT });
-  if (t.ok && startDate !== null && endDate !== null && endDate < startDate) {
-    t.report("end_date", `${endDate} is before start_date ${startDate}`, "correct one of the two dates");
-  }
-  const tiebreaks = readTiebreakList(t);
-  const scoring: Scoring = {
-    win: t.real("points_win", MAX_POINTS_PER_GAME),
-    draw: t.real("points_draw", MAX_POINTS_PER_GAME),
-    loss: t.real("points_loss", MAX_POINTS_PER_GAME),
-    forfeitWin: t.real("points_forfeit_win", MAX_POINTS_PER_GAME),
-    forfeitLoss: t.real("points_forfeit_loss", MAX_POINTS_PER_GAME),
-    pairingAllocatedBye: t.real("points_pairing_bye", MAX_POINTS_PER_GAME),
-    fullBye: t.real("points_full_bye", MAX_POINTS_PER_GAME),
-    halfBye: t.real("points_half_bye", MAX_POINTS_PER_GAME),
-    zeroBye: t.real("points_zero_bye", MAX_POINTS_PER_GAME),
-  };
-  return {
+  const header: Header = {
     externalId: t.int64("external_id"),
     sourceUrl: t.text("source_url", { format: HTTP_URL_FORMAT }),
     name: t.text("name"),
@@ -135,8 +118,8 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
     pairingProgram: t.optText("pairing_program"),
     sourceLastUpdated: t.optText("source_last_updated"),
     sourceCreator: t.optText("source_creator"),
-    startDate,
-    endDate,
+    startDate: t.optText("start_date", { format: DATE_FORMAT }),
+    endDate: t.optText("end_date", { format: DATE_FORMAT }),
     totalRounds: t.optInt32("total_rounds", ROUND_NUMBER),
     trackingEnabled: t.flag("tracking_enabled"),
     refreshIntervalSeconds: t.optInt32("refresh_interval_seconds", { min: 1 }),
@@ -145,10 +128,26 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
     lastScrapedAt: t.text("last_scraped_at", { format: TIMESTAMP_FORMAT }),
     lastSourceChangeAt: t.optText("last_source_change_at", { format: TIMESTAMP_FORMAT }),
     system: t.choice("pairing_system", PAIRING_SYSTEMS),
-    tiebreaks,
+    tiebreaks: readTiebreakList(t),
     tiebreakRules: t.choice("tiebreak_rules", TIEBREAK_RULE_SETS),
-    scoring,
+    scoring: {
+      win: t.real("points_win", MAX_POINTS_PER_GAME),
+      draw: t.real("points_draw", MAX_POINTS_PER_GAME),
+      loss: t.real("points_loss", MAX_POINTS_PER_GAME),
+      forfeitWin: t.real("points_forfeit_win", MAX_POINTS_PER_GAME),
+      forfeitLoss: t.real("points_forfeit_loss", MAX_POINTS_PER_GAME),
+      pairingAllocatedBye: t.real("points_pairing_bye", MAX_POINTS_PER_GAME),
+      fullBye: t.real("points_full_bye", MAX_POINTS_PER_GAME),
+      halfBye: t.real("points_half_bye", MAX_POINTS_PER_GAME),
+      zeroBye: t.real("points_zero_bye", MAX_POINTS_PER_GAME),
+    },
   };
+  const { startDate, endDate } = header;
+  // Placeholders of bad dates are not dates; compare only two real ones.
+  if (startDate !== null && endDate !== null && isIsoDate(startDate) && isIsoDate(endDate) && endDate < startDate) {
+    t.report("end_date", `${endDate} is before start_date ${startDate}`, "correct one of the two dates");
+  }
+  return header;
 }
 
 /** The comma-separated tiebreaks column: "DE,BH-C1,BH"; empty means none. */
@@ -175,7 +174,7 @@ function readPlayers(file: string, rows: SqlRow[], problems: Problem[]): Player[
   for (const row of rows) {
     const c = new RowCheck(file, "players", row, ["tournament_id", "source_player_number"], problems);
     const number = c.int32("source_player_number", PLAYER_NUMBER);
-    if (c.ok && number === previous) {
+    if (!c.failed("source_player_number") && number === previous) {
       c.report(null, `player ${number} appears more than once`, "keep one row per player number");
     }
     previous = number;
@@ -209,14 +208,14 @@ function readRounds(
   for (const row of rows.rounds) {
     const c = new RowCheck(file, "rounds", row, ["tournament_id", "round_number"], problems);
     const number = c.int32("round_number", ROUND_NUMBER);
-    if (c.ok && totalRounds !== null && number > totalRounds) {
+    if (!c.failed("round_number") && totalRounds !== null && number > totalRounds) {
       c.report(
         "round_number",
         `round ${number} is beyond total_rounds ${totalRounds} of the tournament`,
         "correct the round number or raise total_rounds in table tournaments",
       );
     }
-    if (c.ok && byNumber.has(number)) {
+    if (!c.failed("round_number") && byNumber.has(number)) {
       c.report(null, `round ${number} appears more than once`, "keep one row per round");
     }
     const round: Round = {
@@ -243,11 +242,11 @@ function readRounds(
   const seated = new Map<number, Map<number, number>>();
   for (const row of rows.games) {
     const c = new RowCheck(file, "games", row, ["tournament_id", "round_number", "board_number"], problems);
-    const game = readGame(c, players);
     const roundNumber = c.int32("round_number", ROUND_NUMBER);
+    const game = readGame(c, players);
     const round = byNumber.get(roundNumber);
     if (!round) {
-      if (c.ok) {
+      if (!c.failed("round_number")) {
         c.report(
           "round_number",
           `round ${roundNumber} does not exist in the tournament (no row in table rounds)`,
@@ -262,7 +261,7 @@ function readRounds(
       ["white_player_number", game.whitePlayerNumber],
       ["black_player_number", game.blackPlayerNumber],
     ] as const) {
-      if (player === null) continue;
+      if (player === null || c.failed(column) || c.failed("board_number")) continue;
       const board = seats.get(player);
       if (board !== undefined && board !== game.boardNumber) {
         c.report(
@@ -287,7 +286,7 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
     ["white_player_number", white],
     ["black_player_number", black],
   ] as const) {
-    if (player !== null && player > 0 && !players.has(player)) {
+    if (player !== null && !c.failed(column) && !players.has(player)) {
       c.report(
         column,
         `player ${player} does not exist in tournament ${showValue(c.value("tournament_id"))}`,
@@ -295,7 +294,7 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
       );
     }
   }
-  if (white !== null && white === black) {
+  if (white !== null && white === black && !c.failed("white_player_number")) {
     c.report("black_player_number", `white and black are both player ${white}`, "correct one of the two numbers");
   }
   const rawResult = c.optText("raw_result", { allowBlank: true });
@@ -342,17 +341,19 @@ function readStandings(
 ): SourceStandings[] {
   const list: SourceStandings[] = [];
   const byRound = new Map<number, SourceStandings>();
+  // Headers whose labels could not be read: their rows are not compared with them (no echo).
+  const badHeaders = new Set<SourceStandings>();
   for (const row of rows.standings) {
     const c = new RowCheck(file, "source_standings", row, ["tournament_id", "after_round"], problems);
     const afterRound = c.int32("after_round", ROUND_NUMBER);
-    if (c.ok && totalRounds !== null && afterRound > totalRounds) {
+    if (!c.failed("after_round") && totalRounds !== null && afterRound > totalRounds) {
       c.report(
         "after_round",
         `round ${afterRound} is beyond total_rounds ${totalRounds} of the tournament`,
         "correct the round number or raise total_rounds in table tournaments",
       );
     }
-    if (c.ok && byRound.has(afterRound)) {
+    if (!c.failed("after_round") && byRound.has(afterRound)) {
       c.report(null, `standings after round ${afterRound} appear more than once`, "keep one row per round");
     }
     const standings: SourceStandings = {
@@ -362,6 +363,7 @@ function readStandings(
       rows: [],
     };
     if (!byRound.has(afterRound)) byRound.set(afterRound, standings);
+    if (c.failed("tie_break_labels")) badHeaders.add(standings);
     list.push(standings);
   }
 
@@ -391,7 +393,7 @@ function readStandings(
       points: c.optReal("points", MAX_POINTS),
       tieBreakValues: c.jsonStrings("tie_break_values", MAX_TIEBREAK_COLUMNS, MAX_NAME_LENGTH),
     };
-    if (!c.ok) continue;
+    if (c.failed("after_round")) continue;
     const standings = byRound.get(afterRound);
     if (!standings) {
       c.report(
@@ -401,6 +403,7 @@ function readStandings(
       );
       continue;
     }
+    if (c.failed("source_player_number")) continue;
     if (!players.has(player)) {
       c.report("source_player_number", `player ${player} does not exist in the tournament`, "add the player or correct the number");
     }
@@ -410,7 +413,7 @@ function readStandings(
     }
     seen.add(key);
     const labels = standings.tieBreakLabels.length;
-    if (standingRow.tieBreakValues.length !== labels) {
+    if (!badHeaders.has(standings) && !c.failed("tie_break_values") && standingRow.tieBreakValues.length !== labels) {
       c.report(
         "tie_break_values",
         `has ${standingRow.tieBreakValues.length} values but the standings have ${labels} tie-break labels`,
@@ -430,10 +433,10 @@ function readRecaps(file: string, rows: SqlRow[], totalRounds: number | null, pr
     c.flag("is_draft");
     const kind = c.choice("kind", RECAP_KINDS);
     const round = c.optInt32("round_number", ROUND_NUMBER);
-    if (c.ok && kind === "Round" && round === null) {
+    if (!c.failed("kind") && kind === "Round" && round === null) {
       c.report("round_number", "is NULL but a recap of kind Round needs its round", "set the round number");
     }
-    if (c.ok && round !== null && totalRounds !== null && round > totalRounds) {
+    if (!c.failed("round_number") && round !== null && totalRounds !== null && round > totalRounds) {
       c.report(
         "round_number",
         `round ${round} is beyond total_rounds ${totalRounds} of the tournament`,

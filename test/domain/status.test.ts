@@ -15,23 +15,91 @@ const base: StatusInput = {
 };
 
 const cases: [string, Partial<StatusInput>, TournamentStatus][] = [
-  ["final round paired and complete", { newestRound: { roundNumber: 7, complete: true, changedAt: at("2026-11-22T11:00:00Z") } }, "Complete"],
-  ["final round complete beats an overdue refresh", { nextRefreshAt: at("2026-11-20T00:00:00Z"), newestRound: { roundNumber: 7, complete: true, changedAt: at("2026-11-20T00:00:00Z") } }, "Complete"],
-  ["end date past and newest round complete", { endDate: "2026-11-21", newestRound: { roundNumber: 5, complete: true, changedAt: at("2026-11-21T20:00:00Z") } }, "Complete"],
-  ["end date is today: not past yet", { endDate: "2026-11-22", newestRound: { roundNumber: 5, complete: true, changedAt: at("2026-11-22T11:00:00Z") } }, "AwaitingNextRound"],
-  ["final round with a pending game", { newestRound: { roundNumber: 7, complete: false, changedAt: at("2026-11-22T11:00:00Z") } }, "Live"],
-  ["refresh overdue by more than the grace period", { nextRefreshAt: at("2026-11-22T11:29:59Z") }, "UpdateDelayed"],
+  [
+    "final round paired and complete",
+    { newestRound: { roundNumber: 7, complete: true, changedAt: at("2026-11-22T11:00:00Z") } },
+    "Complete",
+  ],
+  [
+    "final round complete beats an overdue refresh",
+    {
+      nextRefreshAt: at("2026-11-20T00:00:00Z"),
+      newestRound: { roundNumber: 7, complete: true, changedAt: at("2026-11-20T00:00:00Z") },
+    },
+    "Complete",
+  ],
+  [
+    "end date past and newest round complete",
+    {
+      endDate: "2026-11-21",
+      newestRound: { roundNumber: 5, complete: true, changedAt: at("2026-11-21T20:00:00Z") },
+    },
+    "Complete",
+  ],
+  [
+    "end date is today: not past yet",
+    {
+      endDate: "2026-11-22",
+      newestRound: { roundNumber: 5, complete: true, changedAt: at("2026-11-22T11:00:00Z") },
+    },
+    "AwaitingNextRound",
+  ],
+  [
+    "final round with a pending game",
+    { newestRound: { roundNumber: 7, complete: false, changedAt: at("2026-11-22T11:00:00Z") } },
+    "Live",
+  ],
+  [
+    "refresh overdue by more than the grace period",
+    { nextRefreshAt: at("2026-11-22T11:29:59Z") },
+    "UpdateDelayed",
+  ],
   ["refresh overdue by exactly the grace period", { nextRefreshAt: at("2026-11-22T11:30:00Z") }, "Live"],
-  ["no pairings, start in the future, tracking off", { trackingEnabled: false, nextRefreshAt: null, startDate: "2026-12-01", newestRound: null }, "Upcoming"],
-  ["no pairings, start unknown, tracking off", { trackingEnabled: false, nextRefreshAt: null, startDate: null, newestRound: null }, "Upcoming"],
+  [
+    "no pairings, start in the future, tracking off",
+    { trackingEnabled: false, nextRefreshAt: null, startDate: "2026-12-01", newestRound: null },
+    "Upcoming",
+  ],
+  [
+    "no pairings, start unknown, tracking off",
+    { trackingEnabled: false, nextRefreshAt: null, startDate: null, newestRound: null },
+    "Upcoming",
+  ],
   ["no pairings, start past, tracking on", { startDate: "2026-11-01", newestRound: null }, "Upcoming"],
-  ["no pairings, start past, tracking off", { trackingEnabled: false, nextRefreshAt: null, startDate: "2026-11-01", newestRound: null }, "Imported"],
+  [
+    "no pairings, start past, tracking off",
+    { trackingEnabled: false, nextRefreshAt: null, startDate: "2026-11-01", newestRound: null },
+    "Imported",
+  ],
   ["tracking off with rounds", { trackingEnabled: false, nextRefreshAt: null }, "Imported"],
-  ["tracking off ignores nextRefreshAt", { trackingEnabled: false, nextRefreshAt: at("2026-01-01T00:00:00Z") }, "Imported"],
-  ["unfinished round changed within the window", { newestRound: { roundNumber: 3, complete: false, changedAt: at("2026-11-22T06:00:00Z") } }, "Live"],
-  ["unfinished round, window passed", { newestRound: { roundNumber: 3, complete: false, changedAt: at("2026-11-22T05:59:59Z") } }, "ResultsPending"],
-  ["complete round, more to come", { newestRound: { roundNumber: 3, complete: true, changedAt: at("2026-11-22T11:00:00Z") } }, "AwaitingNextRound"],
-  ["complete round, total unknown", { totalRounds: null, newestRound: { roundNumber: 3, complete: true, changedAt: at("2026-11-22T11:00:00Z") } }, "AwaitingNextRound"],
+  [
+    "tracking off ignores nextRefreshAt",
+    { trackingEnabled: false, nextRefreshAt: at("2026-01-01T00:00:00Z") },
+    "Imported",
+  ],
+  [
+    "unfinished round changed within the window",
+    { newestRound: { roundNumber: 3, complete: false, changedAt: at("2026-11-22T06:00:00Z") } },
+    "Live",
+  ],
+  [
+    "unfinished round, window passed",
+    { newestRound: { roundNumber: 3, complete: false, changedAt: at("2026-11-22T05:59:59Z") } },
+    "ResultsPending",
+  ],
+  [
+    "complete round, more to come",
+    { newestRound: { roundNumber: 3, complete: true, changedAt: at("2026-11-22T11:00:00Z") } },
+    "AwaitingNextRound",
+  ],
+  [
+    "complete round, total unknown",
+    {
+      totalRounds: null,
+      newestRound: { roundNumber: 3, complete: true, changedAt: at("2026-11-22T11:00:00Z") },
+    },
+    "AwaitingNextRound",
+  ],
   ["tracking on, nextRefreshAt unknown, unfinished", { nextRefreshAt: null }, "Live"],
 ];
 
@@ -43,9 +111,16 @@ describe("deriveStatus: the status table, first match wins", () => {
   it("honours the thresholds passed in", () => {
     const input = { ...base, nextRefreshAt: at("2026-11-22T11:50:00Z") };
     expect(deriveStatus(input, NOW)).toBe("Live");
-    expect(deriveStatus(input, NOW, { ...DEFAULT_STATUS_OPTIONS, graceMs: 5 * 60_000 })).toBe("UpdateDelayed");
-    const stale = { ...base, newestRound: { roundNumber: 3, complete: false, changedAt: at("2026-11-22T10:00:00Z") } };
-    expect(deriveStatus(stale, NOW, { ...DEFAULT_STATUS_OPTIONS, resultsWindowMs: 3_600_000 })).toBe("ResultsPending");
+    expect(deriveStatus(input, NOW, { ...DEFAULT_STATUS_OPTIONS, graceMs: 5 * 60_000 })).toBe(
+      "UpdateDelayed",
+    );
+    const stale = {
+      ...base,
+      newestRound: { roundNumber: 3, complete: false, changedAt: at("2026-11-22T10:00:00Z") },
+    };
+    expect(deriveStatus(stale, NOW, { ...DEFAULT_STATUS_OPTIONS, resultsWindowMs: 3_600_000 })).toBe(
+      "ResultsPending",
+    );
   });
 });
 
@@ -53,20 +128,46 @@ describe("deriveStatus: the status table, first match wins", () => {
 const DAY = 86_400_000;
 const past = (d: string | null, now: number) => d !== null && Date.parse(d) + DAY <= now;
 const rows: [TournamentStatus, (i: StatusInput, now: number) => boolean][] = [
-  ["Complete", (i, now) => {
-    const r = i.newestRound;
-    return r !== null && r.complete && ((i.totalRounds !== null && r.roundNumber >= i.totalRounds) || past(i.endDate, now));
-  }],
-  ["UpdateDelayed", (i, now) => i.trackingEnabled && i.nextRefreshAt !== null && now - Date.parse(i.nextRefreshAt) > 30 * 60_000],
+  [
+    "Complete",
+    (i, now) => {
+      const r = i.newestRound;
+      return (
+        r !== null &&
+        r.complete &&
+        ((i.totalRounds !== null && r.roundNumber >= i.totalRounds) || past(i.endDate, now))
+      );
+    },
+  ],
+  [
+    "UpdateDelayed",
+    (i, now) =>
+      i.trackingEnabled && i.nextRefreshAt !== null && now - Date.parse(i.nextRefreshAt) > 30 * 60_000,
+  ],
   ["Upcoming", (i, now) => i.newestRound === null && (!past(i.startDate, now) || i.trackingEnabled)],
   ["Imported", (i) => !i.trackingEnabled],
-  ["Live", (i, now) => i.newestRound !== null && !i.newestRound.complete && now - Date.parse(i.newestRound.changedAt) <= 6 * 3_600_000],
+  [
+    "Live",
+    (i, now) =>
+      i.newestRound !== null &&
+      !i.newestRound.complete &&
+      now - Date.parse(i.newestRound.changedAt) <= 6 * 3_600_000,
+  ],
   ["ResultsPending", (i) => i.newestRound !== null && !i.newestRound.complete],
-  ["AwaitingNextRound", (i) => i.newestRound !== null && i.newestRound.complete && (i.totalRounds === null || i.newestRound.roundNumber < i.totalRounds)],
+  [
+    "AwaitingNextRound",
+    (i) =>
+      i.newestRound !== null &&
+      i.newestRound.complete &&
+      (i.totalRounds === null || i.newestRound.roundNumber < i.totalRounds),
+  ],
 ];
 
 describe("deriveStatus: every input gets exactly one status", () => {
-  const time = fc.integer({ min: Date.parse("2026-01-01T00:00:00Z"), max: Date.parse("2027-01-01T00:00:00Z") });
+  const time = fc.integer({
+    min: Date.parse("2026-01-01T00:00:00Z"),
+    max: Date.parse("2027-01-01T00:00:00Z"),
+  });
   const iso = time.map((t) => new Date(t).toISOString());
   const day = time.map((t) => new Date(t).toISOString().slice(0, 10));
   const input: fc.Arbitrary<StatusInput> = fc.record({

@@ -11,10 +11,18 @@ import {
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../src/errors.ts";
 import { publishSnapshot, type PublishOptions } from "../../src/publish/publish.ts";
-import { expectNoLeftovers, expectSnapshot, fileIdentities, hashTree, tempDir, writeAll } from "./helpers.ts";
+import {
+  expectNoLeftovers,
+  expectSnapshot,
+  fileIdentities,
+  hashTree,
+  removeTempDirs,
+  tempDir,
+  writeAll,
+} from "./helpers.ts";
 import { sampleFiles } from "./sample-files.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -38,6 +46,8 @@ async function expectRefused(opts: PublishOptions, reason: RegExp): Promise<void
   expect(e.exitCode).toBe(EXIT.unsafeOutput);
   expect(e.message).toMatch(reason);
 }
+
+afterAll(removeTempDirs);
 
 describe("publishSnapshot output guards", () => {
   it("refuses /, the home directory and its ancestors, even with force, creating nothing", async () => {

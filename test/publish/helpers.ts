@@ -1,7 +1,7 @@
 // Shared test helpers: temp dirs, whole-tree hashes read through the target path, and checks that
 // a published snapshot is complete and that no build leftovers remain.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
@@ -9,8 +9,17 @@ import { MANIFEST_NAME, MARKER_NAME, readManifest } from "../../src/publish/mani
 import type { SnapshotWriter } from "../../src/publish/publish.ts";
 import { parseEntryValue } from "../../src/publish/manifest.ts";
 
+const made: string[] = [];
+
 export function tempDir(): string {
-  return mkdtempSync(path.join(tmpdir(), "build-api-publish-"));
+  const dir = mkdtempSync(path.join(tmpdir(), "build-api-publish-"));
+  made.push(dir);
+  return dir;
+}
+
+/** For afterAll: deletes every directory tempDir made in this test file. */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 export function writeAll(files: Record<string, string>): (w: SnapshotWriter) => void {
@@ -56,8 +65,11 @@ export function expectSnapshot(dir: string, files: Record<string, string>): void
     Object.entries(files).map(([p, d]) => [p, createHash("sha256").update(d).digest("hex")]),
   );
   expect(listed).toEqual(expected);
-  const { [MANIFEST_NAME]: _m, [MARKER_NAME]: marker, ...rest } = tree;
-  expect(marker).toBeDefined();
+  expect(tree[MARKER_NAME]).toBeDefined();
+  expect(tree[MANIFEST_NAME]).toBeDefined();
+  const rest = Object.fromEntries(
+    Object.entries(tree).filter(([p]) => p !== MARKER_NAME && p !== MANIFEST_NAME),
+  );
   expect(rest).toEqual(expected);
 }
 

@@ -4,12 +4,14 @@
 import { cpSync, lstatSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { publishSnapshot } from "../../src/publish/publish.ts";
-import { expectNoLeftovers, expectSnapshot, hashTree, tempDir, writeAll } from "./helpers.ts";
+import { expectNoLeftovers, expectSnapshot, hashTree, removeTempDirs, tempDir, writeAll } from "./helpers.ts";
 import { inPool, startChild } from "./run-child.ts";
 import { sampleFiles } from "./sample-files.ts";
 
+/** Each case spawns about thirty Node processes. */
+const TIMEOUT_MS = 240_000;
 const POOL = Math.max(2, Math.min(8, availableParallelism()));
 
 /** The steps a build from `prepare`'s state to variant 1 reports, found by an in-process run. */
@@ -32,70 +34,80 @@ async function linkedSnapshot(out: string): Promise<void> {
   await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
 }
 
+afterAll(removeTempDirs);
+
 describe("publishSnapshot under SIGKILL", () => {
-  it("keeps the previous snapshot servable byte for byte at every kill point", async () => {
-    const steps = await stepsOfBuild(linkedSnapshot);
-    expect(steps.length).toBeGreaterThanOrEqual(20);
-    const switchedAt = steps.indexOf("switched");
-    expect(switchedAt).toBeGreaterThan(steps.indexOf("staged"));
+  it(
+    "keeps the previous snapshot servable byte for byte at every kill point",
+    async () => {
+      const steps = await stepsOfBuild(linkedSnapshot);
+      expect(steps.length).toBeGreaterThanOrEqual(20);
+      const switchedAt = steps.indexOf("switched");
+      expect(switchedAt).toBeGreaterThan(steps.indexOf("staged"));
 
-    const killed = await inPool(
-      POOL,
-      steps.map((step, i) => async () => {
-        const out = path.join(tempDir(), "dist");
-        await linkedSnapshot(out);
-        const previous = hashTree(out);
-        const result = await startChild(out, 1, i).done;
-        expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
+      const killed = await inPool(
+        POOL,
+        steps.map((step, i) => async () => {
+          const out = path.join(tempDir(), "dist");
+          await linkedSnapshot(out);
+          const previous = hashTree(out);
+          const result = await startChild(out, 1, i).done;
+          expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
 
-        if (i < switchedAt) expect(hashTree(out), `killed after ${step}`).toEqual(previous);
-        else expectSnapshot(out, sampleFiles(1));
+          if (i < switchedAt) expect(hashTree(out), `killed after ${step}`).toEqual(previous);
+          else expectSnapshot(out, sampleFiles(1));
 
-        await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
-        expectSnapshot(out, sampleFiles(2));
-        expectNoLeftovers(path.dirname(out));
-        return step;
-      }),
-    );
-    expect(killed).toEqual(steps);
-  });
+          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+          expectSnapshot(out, sampleFiles(2));
+          expectNoLeftovers(path.dirname(out));
+          return step;
+        }),
+      );
+      expect(killed).toEqual(steps);
+    },
+    TIMEOUT_MS,
+  );
 
-  it("survives a kill at every step of the one-time move from a real directory to a link", async () => {
-    const steps = await stepsOfBuild(realDirectorySnapshot);
-    const movedAt = steps.indexOf("target-moved");
-    const switchedAt = steps.indexOf("switched");
-    expect(movedAt).toBe(switchedAt - 1);
+  it(
+    "survives a kill at every step of the one-time move from a real directory to a link",
+    async () => {
+      const steps = await stepsOfBuild(realDirectorySnapshot);
+      const movedAt = steps.indexOf("target-moved");
+      const switchedAt = steps.indexOf("switched");
+      expect(movedAt).toBe(switchedAt - 1);
 
-    await inPool(
-      POOL,
-      steps.map((step, i) => async () => {
-        const out = path.join(tempDir(), "dist");
-        await realDirectorySnapshot(out);
-        const previous = hashTree(out);
-        const result = await startChild(out, 1, i).done;
-        expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
+      await inPool(
+        POOL,
+        steps.map((step, i) => async () => {
+          const out = path.join(tempDir(), "dist");
+          await realDirectorySnapshot(out);
+          const previous = hashTree(out);
+          const result = await startChild(out, 1, i).done;
+          expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
 
-        if (i === movedAt) {
-          // The one window between the two renames: the target is missing...
-          expect(lstatSync(out, { throwIfNoEntry: false })).toBeUndefined();
-        } else if (i < switchedAt) {
-          expect(hashTree(out), `killed after ${step}`).toEqual(previous);
-        } else {
-          expectSnapshot(out, sampleFiles(1));
-        }
-        // ...and the next build, even one that fails, first puts the previous snapshot back.
-        await expect(
-          publishSnapshot({ outDir: out }, () => {
-            throw new Error("bad store");
-          }),
-        ).rejects.toThrow("bad store");
-        if (i < switchedAt) expect(hashTree(out), `after recovery from ${step}`).toEqual(previous);
-        else expectSnapshot(out, sampleFiles(1));
+          if (i === movedAt) {
+            // The one window between the two renames: the target is missing...
+            expect(lstatSync(out, { throwIfNoEntry: false })).toBeUndefined();
+          } else if (i < switchedAt) {
+            expect(hashTree(out), `killed after ${step}`).toEqual(previous);
+          } else {
+            expectSnapshot(out, sampleFiles(1));
+          }
+          // ...and the next build, even one that fails, first puts the previous snapshot back.
+          await expect(
+            publishSnapshot({ outDir: out }, () => {
+              throw new Error("bad store");
+            }),
+          ).rejects.toThrow("bad store");
+          if (i < switchedAt) expect(hashTree(out), `after recovery from ${step}`).toEqual(previous);
+          else expectSnapshot(out, sampleFiles(1));
 
-        await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
-        expectSnapshot(out, sampleFiles(2));
-        expectNoLeftovers(path.dirname(out));
-      }),
-    );
-  });
+          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+          expectSnapshot(out, sampleFiles(2));
+          expectNoLeftovers(path.dirname(out));
+        }),
+      );
+    },
+    TIMEOUT_MS,
+  );
 });

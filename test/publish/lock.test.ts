@@ -2,10 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../src/errors.ts";
 import { publishSnapshot } from "../../src/publish/publish.ts";
-import { expectNoLeftovers, expectSnapshot, hashTree, tempDir, writeAll } from "./helpers.ts";
+import { expectNoLeftovers, expectSnapshot, hashTree, removeTempDirs, tempDir, writeAll } from "./helpers.ts";
 import { startChild } from "./run-child.ts";
 import { sampleFiles } from "./sample-files.ts";
 
@@ -31,6 +31,8 @@ async function lockedError(out: string): Promise<BuildError> {
   }
   throw new Error("the build was not refused");
 }
+
+afterAll(removeTempDirs);
 
 describe("publishSnapshot lock", () => {
   it("refuses a second build while one holds the lock; the first completes one valid snapshot", async () => {
@@ -65,18 +67,22 @@ describe("publishSnapshot lock", () => {
     expectNoLeftovers(path.dirname(out));
   });
 
-  it("two builds started together end with exactly one of their snapshots", async () => {
-    for (let round = 0; round < 3; round++) {
-      const out = path.join(tempDir(), "dist");
-      const [a, b] = await Promise.all([startChild(out, 1).done, startChild(out, 2).done]);
-      for (const r of [a, b]) expect([0, EXIT.locked], r.stderr).toContain(r.code);
-      expect([a.code, b.code]).toContain(0);
-      const variant = JSON.parse(readFileSync(path.join(out, "api/public/v1/index.json"), "utf8")).version;
-      expect([1, 2]).toContain(variant);
-      expectSnapshot(out, sampleFiles(variant));
-      expectNoLeftovers(path.dirname(out));
-    }
-  });
+  it(
+    "two builds started together end with exactly one of their snapshots",
+    { timeout: 120_000 },
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const out = path.join(tempDir(), "dist");
+        const [a, b] = await Promise.all([startChild(out, 1).done, startChild(out, 2).done]);
+        for (const r of [a, b]) expect([0, EXIT.locked], r.stderr).toContain(r.code);
+        expect([a.code, b.code]).toContain(0);
+        const variant = JSON.parse(readFileSync(path.join(out, "api/public/v1/index.json"), "utf8")).version;
+        expect([1, 2]).toContain(variant);
+        expectSnapshot(out, sampleFiles(variant));
+        expectNoLeftovers(path.dirname(out));
+      }
+    },
+  );
 
   it("takes over a lock left by a dead process, and an empty lock file that is old", async () => {
     const out = path.join(tempDir(), "dist");

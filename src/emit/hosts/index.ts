@@ -1,8 +1,22 @@
-// Every host configuration file of the snapshot, rendered from the one rule list.
-import { hostRules } from "../rules.ts";
+// Every host configuration file of the snapshot, rendered from the one rule list. Netlify can
+// only enumerate query values, so the stored vocabulary makes its ?tag=/?language= rules exact.
+import { hostRules, type Vocabulary } from "../rules.ts";
+import { renderCloudflareWorker } from "./cloudflare-worker.ts";
+import { renderHeaders } from "./headers.ts";
+import { renderNginx, renderNginxHttp } from "./nginx.ts";
+import { renderNotFoundPage } from "./not-found-page.ts";
+import { renderRedirects } from "./redirects.ts";
 import { renderServeJson } from "./serve-json.ts";
 
-export function hostFiles(): Map<string, string> {
+export function hostFiles(vocab?: Vocabulary): Map<string, string> {
   const rules = hostRules();
-  return new Map([["serve.json", renderServeJson(rules)]]);
+  return new Map([
+    ["serve.json", renderServeJson(rules)],
+    ["_redirects", renderRedirects(rules, vocab)],
+    ["_headers", renderHeaders(rules)],
+    ["_worker.js", renderCloudflareWorker(rules)],
+    ["404.html", renderNotFoundPage()],
+    ["nginx.conf", renderNginx(rules)],
+    ["nginx-http.conf", renderNginxHttp(rules)],
+  ]);
 }

@@ -1,0 +1,746 @@
+// `npm run gen-store -- --tournaments <n> --seed <s> --out <file>`: writes a synthetic store of
+// any size with realistic shapes, for benchmarks and scale tests. The same seed gives the same
+// rows. Statuses are set up relative to the fixed reference time REFERENCE_NOW, so a build with
+// `--now 2026-11-22T12:00:00Z` shows all seven of them (from 7 tournaments up).
+import { rmSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { createStore } from "../src/store/init.ts";
+import type { TournamentStatus } from "../src/domain/types.ts";
+import {
+  bergerRounds,
+  CITIES,
+  FEDERATIONS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  pairSwiss,
+  playGame,
+  RAW_RESULT,
+  Rng,
+  seedFrom,
+  TAGS,
+  TIEBREAK_LISTS,
+  type Outcome,
+  type Pairing,
+  type SwissPlayer,
+} from "./lib/synthetic.ts";
+
+export const REFERENCE_NOW = "2026-11-22T12:00:00Z";
+const NOW = Date.parse(REFERENCE_NOW);
+const MINUTE = 60_000;
+const DAY = 1440 * MINUTE;
+
+/** Status i % 7 is the one tournament i is set up to show. */
+const STATUS_CYCLE: readonly TournamentStatus[] = [
+  "Complete",
+  "Live",
+  "AwaitingNextRound",
+  "ResultsPending",
+  "UpdateDelayed",
+  "Upcoming",
+  "Imported",
+];
+
+/** Round spacing and game length, in minutes: one-day rapid, daily open, weekly club event. */
+const SCHEDULES = [
+  { gap: 75, duration: 55, timeControl: "15 min + 10 s per move" },
+  { gap: 1440, duration: 240, timeControl: "90 min + 30 s per move" },
+  { gap: 10080, duration: 210, timeControl: "60 min + 30 s per move" },
+] as const;
+
+export interface GenerateOptions {
+  tournaments: number;
+  seed: string | number;
+  out: string;
+}
+
+export interface GenerateReport {
+  tournaments: number;
+  players: number;
+  games: number;
+  milliseconds: number;
+  bytes: number;
+}
+
+const iso = (ms: number): string =>
+  new Date(Math.round(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+const date = (ms: number): string => iso(ms).slice(0, 10);
+
+interface Prepared {
+  club: Database.Statement;
+  tournament: Database.Statement;
+  player: Database.Statement;
+  round: Database.Statement;
+  game: Database.Statement;
+  standings: Database.Statement;
+  standingRow: Database.Statement;
+  recap: Database.Statement;
+  catalog: Database.Statement;
+  catalogTag: Database.Statement;
+  publication: Database.Statement;
+  publicationTag: Database.Statement;
+}
+
+function prepare(db: Database.Database): Prepared {
+  const insert = (table: string, columns: string[]): Database.Statement =>
+    db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+  return {
+    club: insert("clubs", [
+      "club_id",
+      "uuid",
+      "slug",
+      "name",
+      "description",
+      "logo_path",
+      "website_url",
+      "contact_email",
+      "default_language",
+      "time_zone",
+      "brand_color",
+      "enabled",
+      "internal_notes",
+    ]),
+    tournament: insert("tournaments", [
+      "tournament_id",
+      "external_id",
+      "source_url",
+      "name",
+      "location",
+      "federation",
+      "organizer",
+      "tournament_director",
+      "chief_arbiter",
+      "deputy_chief_arbiter",
+      "arbiters",
+      "time_control",
+      "tournament_type",
+      "rating_calculation",
+      "fide_event_id",
+      "average_rating",
+      "average_age",
+      "pairing_program",
+      "source_last_updated",
+      "source_creator",
+      "start_date",
+      "end_date",
+      "total_rounds",
+      "tracking_enabled",
+      "refresh_interval_seconds",
+      "next_refresh_at",
+      "created_at",
+      "last_scraped_at",
+      "last_source_change_at",
+      "is_draft",
+      "pairing_system",
+      "tiebreaks",
+      "tiebreak_rules",
+      "internal_notes",
+    ]),
+    player: insert("players", [
+      "tournament_id",
+      "source_player_number",
+      "starting_rank",
+      "fide_id",
+      "name",
+      "title",
+      "rating",
+      "national_rating",
+      "federation",
+      "club",
+      "gender",
+      "player_type",
+      "player_group",
+      "birth_date",
+      "email",
+    ]),
+    round: insert("rounds", [
+      "tournament_id",
+      "round_number",
+      "first_scraped_at",
+      "last_scraped_at",
+      "last_source_change_at",
+    ]),
+    game: insert("games", [
+      "tournament_id",
+      "round_number",
+      "board_number",
+      "white_player_number",
+      "black_player_number",
+      "raw_result",
+      "result",
+      "bye_kind",
+      "provisional_points",
+      "first_seen_at",
+      "last_seen_at",
+      "result_changed_at",
+    ]),
+    standings: insert("source_standings", [
+      "tournament_id",
+      "after_round",
+      "retrieved_at",
+      "tie_break_labels",
+    ]),
+    standingRow: insert("source_standing_rows", [
+      "tournament_id",
+      "after_round",
+      "source_player_number",
+      "rank",
+      "name",
+      "title",
+      "international_rating",
+      "national_rating",
+      "gender",
+      "player_type",
+      "player_group",
+      "federation",
+      "club",
+      "points",
+      "tie_break_values",
+    ]),
+    recap: insert("recaps", [
+      "tournament_id",
+      "language",
+      "kind",
+      "round_number",
+      "headline",
+      "preview",
+      "paragraphs",
+      "is_draft",
+      "generator",
+    ]),
+    catalog: insert("club_tournaments", ["club_id", "tournament_id", "display_order"]),
+    catalogTag: insert("club_tournament_tags", ["club_id", "tournament_id", "tag"]),
+    publication: insert("publications", ["tournament_id", "published_at"]),
+    publicationTag: insert("publication_tags", ["tournament_id", "tag"]),
+  };
+}
+
+function uuid(rng: Rng): string {
+  const hex = Array.from({ length: 32 }, () => rng.int(0, 15).toString(16));
+  hex[12] = "4";
+  hex[16] = "89ab"[rng.int(0, 3)]!;
+  const s = hex.join("");
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+interface Club {
+  id: number;
+  enabled: boolean;
+  language: string;
+  city: string;
+  federation: string;
+}
+
+function insertClubs(rng: Rng, st: Prepared, tournaments: number): Club[] {
+  const count = 3 + Math.min(CITIES.length - 3, Math.floor(tournaments / 400));
+  const clubs: Club[] = [];
+  for (let k = 0; k < count; k++) {
+    const city = CITIES[k]!;
+    const slug = `${city.city}-chess-club`;
+    // The third club is disabled: its catalog must never be published.
+    const enabled = k !== 2;
+    st.club.run(
+      k + 1,
+      uuid(rng),
+      slug,
+      `${capitalize(city.city)} Chess Club`,
+      `Rated tournaments and weekly club nights in ${capitalize(city.city)}.`,
+      `/logos/${slug}.svg`,
+      `https://${slug}.example`,
+      `tournaments@${slug}.example`,
+      city.language,
+      city.timeZone,
+      `#${rng.int(0, 0xffffff).toString(16).padStart(6, "0")}`,
+      enabled ? 1 : 0,
+      `PRIVATE-NOTE-club-${k + 1}`,
+    );
+    clubs.push({ id: k + 1, enabled, language: city.language, city: city.city, federation: city.federation });
+  }
+  return clubs;
+}
+
+interface RoundPlan {
+  start: number;
+  /** Games of the newest round that are still unfinished, as a share of its boards. */
+  pendingShare: number;
+  /** Results of the newest round arrived up to this time. */
+  lastChange: number | null;
+}
+
+/** The time frame that makes a tournament show `status` at REFERENCE_NOW. */
+function plan(rng: Rng, status: TournamentStatus, total: number, gap: number, duration: number) {
+  let played = status === "Complete" ? total : status === "Upcoming" ? 0 : rng.int(1, total - 1);
+  let tracking = true;
+  let interval: number | null = rng.pick([300, 900, 1800, 3600]);
+  let nextRefresh: number | null = NOW + rng.int(1, interval / 60) * MINUTE;
+  let lastScraped = NOW - rng.int(1, 10) * MINUTE;
+  let newestStart: number;
+  let pendingShare = 0;
+  let lastChange: number | null = null;
+  switch (status) {
+    case "Complete":
+      newestStart = NOW - rng.int(2, 300) * DAY;
+      lastScraped = newestStart + (duration + rng.int(30, 1440)) * MINUTE;
+      if (rng.chance(0.7)) {
+        tracking = false;
+        interval = null;
+        nextRefresh = null;
+      }
+      break;
+    case "Live":
+      newestStart = NOW - Math.round(duration * (0.3 + 0.6 * rng.next())) * MINUTE;
+      lastChange = Math.max(newestStart + MINUTE, lastScraped - rng.int(0, 30) * MINUTE);
+      lastChange = Math.min(lastChange, lastScraped);
+      pendingShare = 0.2 + 0.5 * rng.next();
+      break;
+    case "ResultsPending":
+      newestStart = NOW - (duration + rng.int(7 * 60, 5 * 1440)) * MINUTE;
+      lastChange = newestStart + Math.round(duration * 0.8) * MINUTE;
+      pendingShare = 0.05 + 0.2 * rng.next();
+      break;
+    case "AwaitingNextRound":
+      newestStart = NOW - rng.int(duration + 15, gap - 1) * MINUTE;
+      break;
+    case "UpdateDelayed":
+      nextRefresh = NOW - rng.int(45, 2 * 1440) * MINUTE;
+      lastScraped = nextRefresh - (interval ?? 0) * 1000;
+      newestStart = lastScraped - rng.int(10, duration) * MINUTE;
+      // Results stop at the last successful scrape; the round may or may not be finished.
+      lastChange = lastScraped - rng.int(0, 9) * MINUTE;
+      pendingShare = rng.chance(0.6) ? 0.3 + 0.5 * rng.next() : 0;
+      break;
+    case "Upcoming":
+      newestStart = NOW + rng.int(1, 90) * DAY;
+      played = 0;
+      break;
+    case "Imported":
+      tracking = false;
+      interval = null;
+      nextRefresh = null;
+      newestStart = NOW - (duration + rng.int(60, 60 * 1440)) * MINUTE;
+      lastScraped = Math.min(NOW - MINUTE, newestStart + (duration + 30) * MINUTE);
+      break;
+  }
+  const firstStart = newestStart - Math.max(played - 1, 0) * gap * MINUTE;
+  const rounds: RoundPlan[] = [];
+  for (let r = 1; r <= played; r++) {
+    rounds.push({
+      start: firstStart + (r - 1) * gap * MINUTE,
+      pendingShare: r === played ? pendingShare : 0,
+      lastChange: r === played ? lastChange : null,
+    });
+  }
+  const lastStart = firstStart + (total - 1) * gap * MINUTE;
+  // A round that is complete while the event goes on must not look finished by its end date.
+  const endDate = status === "Complete" ? date(lastStart) : date(Math.max(lastStart, NOW + DAY));
+  return { played, tracking, interval, nextRefresh, lastScraped, rounds, firstStart, endDate };
+}
+
+function makePlayers(rng: Rng, count: number, club: Club) {
+  const drafts = Array.from({ length: count }, () => {
+    const rated = rng.chance(0.9);
+    return {
+      rating: rated ? rng.normal(1750, 1100, 1000, 2780) : null,
+      name: `${rng.pick(LAST_NAMES)}, ${rng.pick(FIRST_NAMES)}`,
+      gender: rng.chance(0.2) ? "w" : "m",
+      federation: rng.chance(0.75) ? club.federation : rng.pick(FEDERATIONS),
+      fideId: rng.chance(0.7) ? rng.int(100_000, 99_999_999) : null,
+      birthYear: rng.int(1945, 2018),
+    };
+  });
+  // Starting numbers follow the rating, as pairing programs assign them.
+  drafts.sort((a, b) => (b.rating ?? 0) - (a.rating ?? 0));
+  return drafts.map((p, i) => {
+    const r = p.rating ?? 0;
+    const title = r >= 2500 ? "GM" : r >= 2400 ? "IM" : r >= 2300 ? "FM" : r >= 2200 ? "CM" : null;
+    const age = 2026 - p.birthYear;
+    return {
+      ...p,
+      number: i + 1,
+      title: p.gender === "w" && title !== null && title !== "GM" ? `W${title}` : title,
+      type: age < 18 ? `U${age < 12 ? 12 : age < 14 ? 14 : age < 16 ? 16 : 18}` : age >= 65 ? "S65" : null,
+      birthDate: `${p.birthYear}-${String(rng.int(1, 12)).padStart(2, "0")}-${String(rng.int(1, 28)).padStart(2, "0")}`,
+    };
+  });
+}
+
+interface GameRow {
+  white: number | null;
+  black: number | null;
+  raw: string;
+  result: string | null;
+  byeKind: string | null;
+  provisional: number | null;
+  changedAt: number | null;
+}
+
+/** Unfinished results in their different store spellings. */
+function unfinished(rng: Rng): Pick<GameRow, "raw" | "result" | "provisional"> {
+  const u = rng.next();
+  const provisional = rng.chance(0.2) ? 0.5 : null;
+  if (u < 0.45) return { raw: "", result: "Pending", provisional };
+  if (u < 0.85) return { raw: "", result: null, provisional };
+  if (u < 0.95) return { raw: "adj", result: "Adjourned", provisional: null };
+  return { raw: "?", result: "Unknown", provisional: null };
+}
+
+function generateTournament(
+  rng: Rng,
+  st: Prepared,
+  i: number,
+  clubs: Club[],
+  counts: { players: number; games: number },
+) {
+  const id = i + 1;
+  const status = STATUS_CYCLE[i % STATUS_CYCLE.length]!;
+  const isDraft = i % 31 === 17;
+  const unpublished = !isDraft && i % 37 === 23;
+  const club = clubs[i % clubs.length]!;
+  const roundRobin = rng.chance(0.2);
+  const playerCount = roundRobin ? rng.pick([10, 12, 14]) : 10 + Math.floor(rng.next() ** 2 * 291);
+  const total = roundRobin ? playerCount - 1 : Math.min(rng.int(5, 13), playerCount - 1);
+  const schedule = rng.pick(SCHEDULES);
+  const p = plan(rng, status, total, schedule.gap, schedule.duration);
+  const players = makePlayers(rng, playerCount, club);
+  const ratings = players.map((pl) => pl.rating).filter((r): r is number => r !== null);
+  const kind = roundRobin
+    ? "Invitational"
+    : rng.pick(["Open", "Rapid", "Weekender", "Championship", "Juniors Cup"]);
+  const createdAt = Math.min(p.firstStart, p.lastScraped - DAY) - rng.int(1, 30) * DAY;
+
+  // Games first, so that the tournament's last change is known.
+  const perRound: GameRow[][] = [];
+  const swiss: SwissPlayer[] = players.map((pl) => ({
+    number: pl.number,
+    rating: pl.rating ?? 0,
+    score: 0,
+    whites: 0,
+    opponents: new Set(),
+    hadBye: false,
+  }));
+  const berger = roundRobin ? bergerRounds(playerCount) : [];
+  for (let r = 1; r <= p.played; r++) {
+    const rp = p.rounds[r - 1]!;
+    const rows: GameRow[] = [];
+    const absent = new Set<number>();
+    let pairs: Pairing[];
+    let pab: number | null = null;
+    if (roundRobin) {
+      pairs = berger[r - 1]!;
+    } else {
+      const present = swiss.filter((s) => {
+        if (!rng.chance(0.03)) return true;
+        absent.add(s.number);
+        return false;
+      });
+      ({ pairs, bye: pab } = pairSwiss(present));
+    }
+    const finishedBy = (share: number): number =>
+      rp.lastChange !== null
+        ? rp.start + Math.round((rp.lastChange - rp.start) * share)
+        : rp.start + Math.round(schedule.duration * (0.4 + 0.6 * share)) * MINUTE;
+    for (const pair of pairs) {
+      if (rp.pendingShare > 0 && (rng.chance(rp.pendingShare) || rows.length === 0)) {
+        rows.push({
+          white: pair.white,
+          black: pair.black,
+          byeKind: null,
+          changedAt: null,
+          ...unfinished(rng),
+        });
+        continue;
+      }
+      const outcome: Outcome = playGame(rng, swiss[pair.white - 1]!.rating, swiss[pair.black - 1]!.rating);
+      const res = RAW_RESULT[outcome];
+      // Some finished results are left for the build to normalize from raw_result.
+      const stored =
+        outcome.length === 1 && outcome !== "+" && outcome !== "-" && rng.chance(0.05) ? null : res.result;
+      rows.push({
+        white: pair.white,
+        black: pair.black,
+        raw: res.raw,
+        result: stored,
+        byeKind: null,
+        provisional: null,
+        changedAt: finishedBy(rng.next()),
+      });
+      const w = swiss[pair.white - 1]!;
+      const b = swiss[pair.black - 1]!;
+      w.score += res.white;
+      b.score += res.black;
+      w.whites++;
+      w.opponents.add(b.number);
+      b.opponents.add(w.number);
+    }
+    const byeAt = rp.start - 20 * MINUTE;
+    if (pab !== null) {
+      rows.push({
+        white: pab,
+        black: null,
+        raw: "bye",
+        result: "Bye",
+        byeKind: "pab",
+        provisional: null,
+        changedAt: byeAt,
+      });
+      swiss[pab - 1]!.score += 1;
+      swiss[pab - 1]!.hadBye = true;
+    }
+    for (const number of absent) {
+      // Requested half-point byes, zero-point byes, or simply not paired (no row).
+      const u = rng.next();
+      if (u < 0.5) {
+        rows.push({
+          white: number,
+          black: null,
+          raw: "½",
+          result: "Bye",
+          byeKind: "half",
+          provisional: null,
+          changedAt: byeAt,
+        });
+        swiss[number - 1]!.score += 0.5;
+      } else if (u < 0.75) {
+        rows.push({
+          white: number,
+          black: null,
+          raw: "0",
+          result: "Bye",
+          byeKind: "zero",
+          provisional: null,
+          changedAt: byeAt,
+        });
+      }
+    }
+    perRound.push(rows);
+  }
+
+  let lastChange: number | null = null;
+  const roundChanges = perRound.map((rows, index) => {
+    const rp = p.rounds[index]!;
+    const times = rows.map((g) => g.changedAt).filter((t): t is number => t !== null);
+    const change = rp.lastChange ?? (times.length > 0 ? Math.max(...times) : rp.start - 20 * MINUTE);
+    lastChange = Math.max(lastChange ?? 0, change);
+    return change;
+  });
+  if (p.played === 0) lastChange = Math.min(p.lastScraped, createdAt + rng.int(1, 48) * 60 * MINUTE);
+
+  const externalId = i === 0 ? 2n ** 53n + 1n : BigInt(1_000_000 + i * 13);
+  const name = `${capitalize(club.city)} ${kind} 2026 · ${id}`;
+  st.tournament.run(
+    id,
+    externalId,
+    `https://chess-results.com/tnr${externalId}.aspx?lan=1`,
+    isDraft ? `DRAFT ${name}` : name,
+    capitalize(club.city),
+    club.federation,
+    `${capitalize(club.city)} Chess Club`,
+    rng.pick(LAST_NAMES),
+    `IA ${rng.pick(LAST_NAMES)}, ${rng.pick(FIRST_NAMES)}`,
+    rng.chance(0.4) ? `FA ${rng.pick(LAST_NAMES)}` : null,
+    null,
+    schedule.timeControl,
+    roundRobin ? "Individual: Single Round Robin" : "Individual: Swiss-System",
+    rng.chance(0.6) ? "FIDE" : null,
+    rng.chance(0.5) ? rng.int(100_000, 999_999) : null,
+    ratings.length > 0 ? Math.round(ratings.reduce((a, b) => a + b, 0) / ratings.length) : null,
+    null,
+    rng.pick(["Swiss-Manager 14.0.0.12", "Vega 8.2", "JaVaFo"]),
+    `Last update ${iso(p.lastScraped)}`,
+    null,
+    date(p.firstStart),
+    p.endDate,
+    total,
+    p.tracking ? 1 : 0,
+    p.interval,
+    p.nextRefresh === null ? null : iso(p.nextRefresh),
+    iso(createdAt),
+    iso(p.lastScraped),
+    lastChange === null ? null : iso(lastChange),
+    isDraft ? 1 : 0,
+    roundRobin ? "round-robin" : "swiss",
+    rng.pick(TIEBREAK_LISTS[roundRobin ? "round-robin" : "swiss"]),
+    rng.pick(["fide-2023", "fide-2026", "pre-2023"]),
+    `PRIVATE-NOTE-t${id}`,
+  );
+
+  for (const pl of players) {
+    st.player.run(
+      id,
+      pl.number,
+      pl.number,
+      pl.fideId,
+      pl.name,
+      pl.title,
+      pl.rating,
+      pl.rating === null ? null : pl.rating - rng.int(0, 60),
+      pl.federation,
+      rng.chance(0.5) ? `${capitalize(club.city)} CC` : null,
+      pl.gender,
+      pl.type,
+      rng.chance(0.1) ? "Group B" : null,
+      pl.birthDate,
+      rng.chance(0.3) ? `private.player${pl.number}.t${id}@example.invalid` : null,
+    );
+  }
+  counts.players += players.length;
+
+  const lastSeen = iso(p.lastScraped);
+  if (p.played === 0 && rng.chance(0.3)) {
+    // Round 1 announced, pairings not published yet.
+    st.round.run(id, 1, iso(createdAt), lastSeen, null);
+  }
+  perRound.forEach((rows, index) => {
+    const r = index + 1;
+    const firstSeen = iso(p.rounds[index]!.start - 20 * MINUTE);
+    st.round.run(id, r, firstSeen, lastSeen, iso(roundChanges[index]!));
+    rows.forEach((g, board) => {
+      st.game.run(
+        id,
+        r,
+        board + 1,
+        g.white,
+        g.black,
+        g.raw,
+        g.result,
+        g.byeKind,
+        g.provisional,
+        firstSeen,
+        lastSeen,
+        g.changedAt === null ? null : iso(g.changedAt),
+      );
+    });
+    counts.games += rows.length;
+  });
+
+  // The source's own standings after the newest complete round, for some tournaments.
+  const newestComplete = p.played > 0 && p.rounds[p.played - 1]!.pendingShare === 0;
+  if (newestComplete && rng.chance(0.4)) {
+    st.standings.run(id, p.played, lastSeen, JSON.stringify(["TB1", "TB2", "TB3"]));
+    const buchholz = (s: SwissPlayer): number =>
+      [...s.opponents].reduce((sum, o) => sum + swiss[o - 1]!.score, 0);
+    const ranked = [...swiss].sort(
+      (a, b) => b.score - a.score || buchholz(b) - buchholz(a) || a.number - b.number,
+    );
+    ranked.forEach((s, index) => {
+      const pl = players[s.number - 1]!;
+      const bh = buchholz(s);
+      const cut = s.opponents.size > 0 ? Math.min(...[...s.opponents].map((o) => swiss[o - 1]!.score)) : 0;
+      st.standingRow.run(
+        id,
+        p.played,
+        s.number,
+        index + 1,
+        pl.name,
+        pl.title,
+        pl.rating,
+        null,
+        pl.gender,
+        pl.type,
+        null,
+        pl.federation,
+        null,
+        s.score,
+        JSON.stringify(["0", (bh - cut).toFixed(1), bh.toFixed(1)]),
+      );
+    });
+  }
+
+  const languages = club.language === "en" ? ["en", "es"] : [club.language, "en"];
+  const headline = (lang: string, text: string): string => (lang === "en" ? text : `[${lang}] ${text}`);
+  for (const lang of languages) {
+    const recap = (kindName: string, round: number | null, text: string, draft = false): void => {
+      st.recap.run(
+        id,
+        lang,
+        kindName,
+        round,
+        headline(lang, text),
+        rng.chance(0.7) ? `${name}: ${text.toLowerCase()}` : null,
+        JSON.stringify([`${text}.`, `${players.length} players, ${total} rounds.`]),
+        draft ? 1 : 0,
+        `PRIVATE-GENERATOR synthetic seed-run ${id}`,
+      );
+    };
+    recap("Preview", null, `${name} preview`);
+    if (p.played > 0) recap("Round", p.played, `Round ${p.played} report`);
+    if (status === "Complete") recap("Final", null, `${name} final report`);
+    if (rng.chance(0.1)) recap("Round", Math.max(p.played, 1), "Unreviewed draft", true);
+  }
+
+  // Where it is published. The first seven are always global so that every status shows.
+  if (unpublished) return;
+  const global = isDraft || i < 7 || rng.chance(0.85);
+  const listed = isDraft || rng.chance(0.6) || !global;
+  if (listed) {
+    st.catalog.run(club.id, id, i);
+    for (const tag of rng.sample(TAGS, rng.int(0, 2))) st.catalogTag.run(club.id, id, tag);
+  }
+  if (global) {
+    st.publication.run(id, iso(createdAt + rng.int(1, 600) * MINUTE + 17_000));
+    for (const tag of rng.sample(TAGS, rng.int(1, 3))) st.publicationTag.run(id, tag);
+  }
+}
+
+/** Writes a synthetic store with `tournaments` tournaments to `out` (replacing it). */
+export function generateStore({ tournaments, seed, out }: GenerateOptions): GenerateReport {
+  if (!Number.isInteger(tournaments) || tournaments < 1) {
+    throw new Error(`--tournaments must be a positive integer, got ${tournaments}`);
+  }
+  const started = performance.now();
+  for (const file of [out, `${out}-journal`]) rmSync(file, { force: true });
+  createStore(out);
+  const db = new Database(out);
+  let counts = { players: 0, games: 0 };
+  try {
+    // A fresh scratch file: durability during generation buys nothing.
+    db.pragma("journal_mode = MEMORY");
+    db.pragma("synchronous = OFF");
+    const st = prepare(db);
+    const rng = new Rng(seedFrom(seed));
+    counts = { players: 0, games: 0 };
+    const clubs = db.transaction(() => insertClubs(rng, st, tournaments))();
+    // One transaction per 100 tournaments keeps memory small and inserts fast.
+    const batch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) generateTournament(rng, st, i, clubs, counts);
+    });
+    for (let from = 0; from < tournaments; from += 100) batch(from, Math.min(from + 100, tournaments));
+    db.pragma("journal_mode = DELETE");
+  } finally {
+    db.close();
+  }
+  return {
+    tournaments,
+    ...counts,
+    milliseconds: Math.round(performance.now() - started),
+    bytes: statSync(out).size,
+  };
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      tournaments: { type: "string", default: "50" },
+      seed: { type: "string", default: "1" },
+      out: { type: "string" },
+    },
+    strict: true,
+  });
+  if (values.out === undefined) {
+    console.error("usage: npm run gen-store -- --tournaments <n> --seed <s> --out <file>");
+    process.exit(2);
+  }
+  const tournaments = Number(values.tournaments);
+  const report = generateStore({ tournaments, seed: values.seed, out: values.out });
+  console.log(
+    `${values.out}: ${report.tournaments} tournaments, ${report.players} players, ${report.games} games, ` +
+      `${(report.bytes / 1e6).toFixed(1)} MB in ${(report.milliseconds / 1000).toFixed(2)} s`,
+  );
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main();
+}

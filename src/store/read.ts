@@ -1,0 +1,180 @@
+// The read side of an open store: what the build asks for, one tournament at a time.
+import { basename } from "node:path";
+import type Database from "better-sqlite3";
+import { BuildError, EXIT, type Problem } from "../errors.ts";
+import type { Club, PublishedTournament } from "../domain/types.ts";
+import { RowCheck, rowWhere, type SqlRow } from "./cells.ts";
+import { checkStore } from "./check-store.ts";
+import { readClub } from "./clubs.ts";
+import { isValidSegment, type SegmentKind } from "./patterns.ts";
+import { prepareQueries, type Queries } from "./queries.ts";
+import { assembleTournament } from "./tournament.ts";
+
+export interface CatalogClub extends Club {
+  /** Ordered by displayOrder, then externalId. */
+  entries: { externalId: bigint; tags: string[]; displayOrder: number }[];
+}
+
+export interface Store {
+  readonly file: string;
+  /** Enabled clubs only, ordered by slug, with catalog entries of non-draft tournaments. Rows that
+   * fail their checks are left out here; checkStore() and loadTournament() report them. */
+  clubs(): CatalogClub[];
+  /** Non-draft tournaments that are published on the global surface or in an enabled club's
+   * catalog, ordered by external_id. Lightweight keys only. */
+  publishedTournaments(): { rowId: number; externalId: bigint }[];
+  /** Loads one tournament with players, rounds+games (result normalized), source standings,
+   * non-draft recaps, its global tags (null when not globally published) and its enabled-club
+   * catalog entries. Never throws on bad data: returns every problem found in its rows, tags and
+   * recap languages included. value is null when there are problems. */
+  loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] };
+  /** Store-wide checks that are not per tournament (club rows, broken flags, shared external ids,
+   * dangling references). */
+  checkStore(): Problem[];
+  /** Every tag used on each surface and every language of non-draft recaps of published
+   * tournaments; sorted, without duplicates. Values that are not valid path segments are left out
+   * (loadTournament reports them), so every value here is safe in a path. */
+  vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] };
+  close(): void;
+}
+
+/** An I/O failure in the middle of a read (the file changed or is corrupt) ends the build. */
+function guard<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_")) {
+      throw new BuildError(
+        `Cannot read the store ${file}.`,
+        [{ where: file, what: `reading failed: ${(error as Error).message}`, fix: "restore the store from a good copy" }],
+        EXIT.storeUnreadable,
+      );
+    }
+    throw error;
+  }
+}
+
+export class StoreReader implements Store {
+  private readonly queries: Queries;
+  /** The name problems use; short and the same on every machine. */
+  private readonly name: string;
+
+  constructor(
+    private readonly db: Database.Database,
+    readonly file: string,
+  ) {
+    this.name = basename(file);
+    this.queries = prepareQueries(db);
+  }
+
+  clubs(): CatalogClub[] {
+    return guard(this.file, () => {
+      const clubs: CatalogClub[] = [];
+      const ignored: Problem[] = [];
+      for (const row of this.queries.enabledClubs.all()) {
+        const c = new RowCheck(this.name, "clubs", row, ["club_id"], ignored);
+        const club = readClub(c);
+        if (!c.ok) continue;
+        clubs.push({ ...club, entries: this.catalogEntries(row["club_id"]!) });
+      }
+      return clubs;
+    });
+  }
+
+  private catalogEntries(clubId: SqlRow[string]): CatalogClub["entries"] {
+    const entries: CatalogClub["entries"] = [];
+    let current: { tournamentId: unknown; valid: boolean; entry: CatalogClub["entries"][number] } | null = null;
+    const finish = () => {
+      if (current?.valid) entries.push({ ...current.entry, tags: current.entry.tags.sort() });
+    };
+    for (const row of this.queries.catalog.all(clubId)) {
+      if (current === null || current.tournamentId !== row["tournament_id"]) {
+        finish();
+        const order = row["display_order"];
+        const valid = typeof order === "bigint" && order >= -(2n ** 31n) && order < 2n ** 31n;
+        current = {
+          tournamentId: row["tournament_id"],
+          valid,
+          entry: { externalId: row["external_id"] as bigint, tags: [], displayOrder: Number(order) },
+        };
+      }
+      const tag = row["tag"];
+      if (tag === null) continue;
+      if (isValidSegment("tag", tag)) current.entry.tags.push(tag);
+      else current.valid = false;
+    }
+    finish();
+    return entries;
+  }
+
+  publishedTournaments(): { rowId: number; externalId: bigint }[] {
+    return guard(this.file, () =>
+      this.queries.publishedTournaments
+        .all()
+        .filter((row) => {
+          const id = row["tournament_id"];
+          return typeof id === "bigint" && id >= -(2n ** 53n) + 1n && id <= 2n ** 53n - 1n;
+        })
+        .map((row) => ({ rowId: Number(row["tournament_id"]), externalId: row["external_id"] as bigint })),
+    );
+  }
+
+  loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] } {
+    return guard(this.file, () => {
+      const q = this.queries;
+      const tournament = q.tournament.get(rowId);
+      if (!tournament) {
+        return {
+          value: null,
+          problems: [
+            {
+              where: rowWhere(this.name, "tournaments", [["tournament_id", BigInt(rowId)]]),
+              what: "no such tournament",
+              fix: "load only the tournaments publishedTournaments() returns",
+            },
+          ],
+        };
+      }
+      return assembleTournament(this.name, {
+        tournament,
+        players: q.players.all(rowId),
+        rounds: q.rounds.all(rowId),
+        games: q.games.all(rowId),
+        duplicateBoards: q.duplicateBoards.all(rowId),
+        standings: q.standings.all(rowId),
+        standingRows: q.standingRows.all(rowId),
+        recaps: q.recaps.all(rowId),
+        publication: q.publication.all(rowId),
+        clubEntries: q.clubEntries.all(rowId),
+      });
+    });
+  }
+
+  checkStore(): Problem[] {
+    return guard(this.file, () => checkStore(this.db, this.name));
+  }
+
+  vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] } {
+    return guard(this.file, () => {
+      const q = this.queries;
+      const values = (rows: SqlRow[], column: string, kind: SegmentKind): string[] => {
+        const set = new Set<string>();
+        for (const row of rows) {
+          const v = row[column];
+          if (isValidSegment(kind, v)) set.add(v);
+        }
+        return [...set].sort();
+      };
+      return {
+        globalTags: values(q.globalTags.all(), "tag", "tag"),
+        clubTags: values(q.clubTags.all(), "tag", "tag"),
+        languages: values(q.languages.all(), "language", "language"),
+      };
+    });
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
