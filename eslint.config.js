@@ -9,7 +9,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
   },
   {
@@ -22,8 +25,14 @@ export default tseslint.config(
       ],
       "no-restricted-syntax": [
         "error",
-        { selector: "MemberExpression[object.name='Date'][property.name='now']", message: "The domain takes the time as a value." },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "The domain takes the time as a value." },
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: "The domain takes the time as a value.",
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: "The domain takes the time as a value.",
+        },
       ],
     },
   },

@@ -59,8 +59,18 @@ program
   .requiredOption("--db <file>", "the SQLite store to read (opened read-only)")
   .requiredOption("--out <dir>", "the snapshot directory to create or replace")
   .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
-  .option("--grace-minutes <n>", "UpdateDelayed after nextRefreshAt is overdue by this long", positiveNumber, 30)
-  .option("--results-window-hours <n>", "Live while the newest round changed within this window", positiveNumber, 6)
+  .option(
+    "--grace-minutes <n>",
+    "UpdateDelayed after nextRefreshAt is overdue by this long",
+    positiveNumber,
+    30,
+  )
+  .option(
+    "--results-window-hours <n>",
+    "Live while the newest round changed within this window",
+    positiveNumber,
+    6,
+  )
   .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--json", "print the build report as JSON on stdout")
@@ -79,7 +89,9 @@ program
       force: Boolean(o.force),
     });
     if (o.json) {
-      process.stdout.write(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n");
+      process.stdout.write(
+        JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
+      );
       return;
     }
     const r = report.render;
@@ -88,7 +100,8 @@ program
       `built ${o.out}: ${r.tournaments} tournaments, ${p.files} files ` +
         `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
     );
-    if (r.unknownResults > 0) console.error(`warning: ${r.unknownResults} game result(s) not recognized (Unknown)`);
+    if (r.unknownResults > 0)
+      console.error(`warning: ${r.unknownResults} game result(s) not recognized (Unknown)`);
     for (const w of r.warnings) console.error(`warning: ${w}`);
     for (const s of r.skipped) {
       console.error(`skipped tournament ${s.externalId}:`);
@@ -124,6 +137,7 @@ program
   .argument("<file>", "the TRF file")
   .requiredOption("--db <store>", "the store to write")
   .requiredOption("--id <externalId>", "the tournament's id at the results source (int64)", externalId)
+  .requiredOption("--source-url <url>", "the tournament's page at the results source")
   .option("--tiebreaks <list>", "FIDE C.07 tie-breaks in order, comma separated, e.g. DE,BH-C1,BH")
   .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
   .option("--publish", "publish on the global surface")
@@ -134,10 +148,15 @@ program
       file,
       db: o.db,
       externalId: o.id,
-      tiebreaks: o.tiebreaks ? String(o.tiebreaks).split(",").map((s: string) => s.trim()) : undefined,
+      tiebreaks: o.tiebreaks
+        ? String(o.tiebreaks)
+            .split(",")
+            .map((s: string) => s.trim())
+        : undefined,
       rules: o.rules,
       publish: Boolean(o.publish),
       club: o.club,
+      sourceUrl: o.sourceUrl,
       now: new Date(o.now ?? Date.now()).toISOString(),
     });
     console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));

@@ -82,7 +82,8 @@ export function createProgress(opts: ProgressOptions): Progress {
       if (!last && lastDraw !== undefined && t - lastDraw < MIN_REDRAW_MS) return;
       lastDraw = t;
       const elapsed = t - phaseStart;
-      const speed = files === undefined ? `${rate(done, elapsed)} tournaments/s` : `${rate(files, elapsed)} files/s`;
+      const speed =
+        files === undefined ? `${rate(done, elapsed)} tournaments/s` : `${rate(files, elapsed)} files/s`;
       const label = phaseName ? `${phaseName}: ` : "";
       draw(`${label}${done}/${total} tournaments, ${speed}`);
     },

@@ -7,7 +7,14 @@ import { toJson } from "./emit/json.ts";
 import { schemaId } from "./emit/jsonschema.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "./emit/problem.ts";
 import type { SnapshotValidator } from "./emit/validate.ts";
-import { instanceFile, OPENAPI_PATH, ROUTES, type ListContext, type Route, type SiteContext } from "./routes.ts";
+import {
+  instanceFile,
+  OPENAPI_PATH,
+  ROUTES,
+  type ListContext,
+  type Route,
+  type SiteContext,
+} from "./routes.ts";
 import type { Store } from "./store/open.ts";
 import { compareCatalogEntries, tournamentSummary, type CatalogEntry } from "./views/club.ts";
 import { tournamentContext } from "./views/context.ts";
@@ -62,7 +69,8 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     const loaded = store.loadTournament(key.rowId);
     done++;
     if (!loaded.value) {
-      if (opts.skipInvalid) report.skipped.push({ externalId: key.externalId.toString(), problems: loaded.problems });
+      if (opts.skipInvalid)
+        report.skipped.push({ externalId: key.externalId.toString(), problems: loaded.problems });
       else problems.push(...loaded.problems);
       continue;
     }

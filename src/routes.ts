@@ -94,7 +94,13 @@ export const ROUTES: readonly Route[] = [
         emit({ slug: cl.slug }, club.clubCatalog(cl, entries));
         // Path forms for every club tag of the store, plus "" (no tag matches: the empty list).
         for (const tag of ["", ...lists.clubTags]) {
-          emit({ slug: cl.slug, tag }, club.clubCatalog(cl, entries.filter((e) => e.tags.includes(tag))));
+          emit(
+            { slug: cl.slug, tag },
+            club.clubCatalog(
+              cl,
+              entries.filter((e) => e.tags.includes(tag)),
+            ),
+          );
         }
       }
     },
@@ -166,7 +172,10 @@ export const ROUTES: readonly Route[] = [
     render(lists, emit) {
       emit({}, lists.publicSummaries);
       for (const tag of ["", ...lists.globalTags]) {
-        emit({ tag }, lists.publicSummaries.filter((s) => s.tags.includes(tag)));
+        emit(
+          { tag },
+          lists.publicSummaries.filter((s) => s.tags.includes(tag)),
+        );
       }
     },
   },
@@ -207,7 +216,8 @@ export const ROUTES: readonly Route[] = [
     summary: "A round with its games and unpaired players",
     render(c, _site, emit) {
       if (!c.published.globalTags) return;
-      for (const r of c.pairedRounds) emit({ id: idOf(c), round: String(r.roundNumber) }, pub.publicRound(c, r));
+      for (const r of c.pairedRounds)
+        emit({ id: idOf(c), round: String(r.roundNumber) }, pub.publicRound(c, r));
     },
   },
   {
@@ -254,7 +264,8 @@ export function instancePath(route: Route, params: Params): string {
     return v;
   });
   const q = route.query;
-  if (q && params[q.name] !== undefined) path += `/${q.segment}` + (params[q.name] ? `/${params[q.name]}` : "");
+  if (q && params[q.name] !== undefined)
+    path += `/${q.segment}` + (params[q.name] ? `/${params[q.name]}` : "");
   return path;
 }
 

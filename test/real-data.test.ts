@@ -1,26 +1,19 @@
 // Real tournaments (../shared/data/real): each TRF file is imported into a fresh store with
-// importTrf, read back, and its computed standings are compared with the published ones in
+// importTrf, built into a snapshot with the real build, and the standings endpoint is compared with the published ones in
 // `<stem>.expected.json` (points, ranks and every listed tie-break, to the printed decimals).
 // Every departure is listed below by file, with its reason; there is no blanket tolerance.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import type { z } from "zod";
+import { build } from "../src/build.ts";
+import { PublicStandingsResponse } from "../src/contracts/public.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore } from "../src/store/init.ts";
 import { importTrf } from "../src/trf/import.ts";
 import { compareWithExpected, type ExpectedFile, type KnownDepartures } from "../src/trf/compare-expected.ts";
-import { currentStandings } from "../src/domain/standings.ts";
-import {
-  DEFAULT_SCORING,
-  type ByeKind,
-  type GameResult,
-  type PairingSystem,
-  type TiebreakRuleSet,
-  type Tournament,
-} from "../src/domain/types.ts";
-import { resultDisplayText } from "../src/domain/results.ts";
+import type { TiebreakRuleSet } from "../src/domain/types.ts";
 
 const REAL = fileURLToPath(new URL("../../shared/data/real/", import.meta.url));
 const NOW = "2026-11-22T12:00:00Z";
@@ -102,105 +95,15 @@ function rulesFor(expected: ExpectedFile): TiebreakRuleSet {
   return expected.rules === "unknown" ? "fide-2023" : expected.rules;
 }
 
-/** Reads one tournament back from the store: only what standings need (a minimal loader). */
-function loadTournament(dbFile: string, externalId: bigint): Tournament {
-  const db = new Database(dbFile, { readonly: true });
-  db.defaultSafeIntegers(true);
-  try {
-    const num = (v: unknown) => (v === null ? null : Number(v as bigint));
-    const t = db.prepare("SELECT * FROM tournaments WHERE external_id = ?").get(externalId) as Record<
-      string,
-      unknown
-    >;
-    const id = t.tournament_id;
-    const players = (
-      db
-        .prepare("SELECT * FROM players WHERE tournament_id = ? ORDER BY source_player_number")
-        .all(id) as Record<string, unknown>[]
-    ).map((p) => ({
-      sourcePlayerNumber: num(p.source_player_number)!,
-      startingRank: num(p.starting_rank),
-      fideId: (p.fide_id as bigint | null) ?? null,
-      name: p.name as string,
-      title: (p.title as string | null) ?? null,
-      rating: num(p.rating),
-      nationalRating: num(p.national_rating),
-      federation: (p.federation as string | null) ?? null,
-      club: (p.club as string | null) ?? null,
-      gender: (p.gender as string | null) ?? null,
-      type: (p.player_type as string | null) ?? null,
-      group: (p.player_group as string | null) ?? null,
-    }));
-    const games = db
-      .prepare("SELECT * FROM games WHERE tournament_id = ? ORDER BY round_number, board_number")
-      .all(id) as Record<string, unknown>[];
-    const rounds = (
-      db.prepare("SELECT * FROM rounds WHERE tournament_id = ? ORDER BY round_number").all(id) as Record<
-        string,
-        unknown
-      >[]
-    ).map((r) => ({
-      roundNumber: num(r.round_number)!,
-      firstScrapedAt: r.first_scraped_at as string,
-      lastScrapedAt: r.last_scraped_at as string,
-      lastSourceChangeAt: null,
-      games: games
-        .filter((g) => g.round_number === r.round_number)
-        .map((g) => ({
-          boardNumber: num(g.board_number)!,
-          whitePlayerNumber: num(g.white_player_number),
-          blackPlayerNumber: num(g.black_player_number),
-          result: g.result as GameResult,
-          resultText: resultDisplayText(g.result as GameResult, g.bye_kind as ByeKind | null),
-          rawResult: (g.raw_result as string | null) ?? null,
-          byeKind: (g.bye_kind as ByeKind | null) ?? null,
-          provisionalPoints: null,
-          firstSeenAt: g.first_seen_at as string,
-          lastSeenAt: g.last_seen_at as string,
-          resultChangedAt: null,
-        })),
-    }));
-    return {
-      externalId,
-      sourceUrl: t.source_url as string,
-      name: t.name as string,
-      location: null,
-      federation: null,
-      organizer: null,
-      tournamentDirector: null,
-      chiefArbiter: null,
-      deputyChiefArbiter: null,
-      arbiters: null,
-      timeControl: null,
-      tournamentType: null,
-      ratingCalculation: null,
-      fideEventId: null,
-      averageRating: null,
-      averageAge: null,
-      pairingProgram: null,
-      sourceLastUpdated: null,
-      sourceCreator: null,
-      startDate: null,
-      endDate: null,
-      totalRounds: num(t.total_rounds),
-      trackingEnabled: false,
-      refreshIntervalSeconds: null,
-      nextRefreshAt: null,
-      createdAt: t.created_at as string,
-      lastScrapedAt: t.last_scraped_at as string,
-      lastSourceChangeAt: null,
-      system: t.pairing_system as PairingSystem,
-      tiebreaks: (t.tiebreaks as string) === "" ? [] : (t.tiebreaks as string).split(","),
-      tiebreakRules: t.tiebreak_rules as TiebreakRuleSet,
-      scoring: { ...DEFAULT_SCORING },
-      players,
-      rounds,
-      sourceStandings: [],
-      recaps: [],
-    };
-  } finally {
-    db.close();
-  }
+/** Builds the snapshot of a store and reads the global standings endpoint, as a client would. */
+async function standingsEndpoint(
+  dbFile: string,
+  id: string,
+): Promise<z.output<typeof PublicStandingsResponse>> {
+  const out = join(work, `${id}-${Math.random().toString(36).slice(2)}`, "dist");
+  await build({ db: dbFile, out, now: Date.parse(NOW) });
+  const text = readFileSync(join(out, "api/public/v1/tournaments", id, "standings/index.json"), "utf8");
+  return PublicStandingsResponse.parse(JSON.parse(text));
 }
 
 const stems = readdirSync(REAL)
@@ -223,7 +126,7 @@ describe("real tournaments reproduce their published standings", () => {
     expect(total).toBe(55);
   });
 
-  it.each(stems)("%s", (stem) => {
+  it.each(stems)("%s", async (stem) => {
     const expected = JSON.parse(readFileSync(join(REAL, `${stem}.expected.json`), "utf8")) as ExpectedFile;
     const db = join(work, `${stem}.sqlite`);
     createStore(db);
@@ -235,6 +138,7 @@ describe("real tournaments reproduce their published standings", () => {
       rules: rulesFor(expected),
       publish: true,
       now: NOW,
+      sourceUrl: `https://example.org/real/${stem}`,
     });
     const departures = KNOWN_DEPARTURES[stem] ?? null;
 
@@ -246,8 +150,7 @@ describe("real tournaments reproduce their published standings", () => {
         .sort((a, b) => a - b),
     );
 
-    const standings = currentStandings(loadTournament(db, 1000n));
-    expect(standings.origin).toBe("computed");
+    const standings = await standingsEndpoint(db, "1000");
     expect(standings.tieBreakLabels).toEqual(expected.tiebreaks);
     const result = compareWithExpected(expected, standings.rows, departures);
     expect(result.failures).toEqual([]);

@@ -4,7 +4,9 @@ import { jsonSchemaFiles } from "./jsonschema.ts";
 import { openApiDocument } from "./openapi.ts";
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
   return pkg.version;
 }
 

@@ -96,8 +96,14 @@ export function openApiDocument(version: string): Record<string, unknown> {
     components: {
       schemas: componentSchemas(),
       headers: {
-        ETag: { description: "Strong validator of the body; send it back in If-None-Match.", schema: { type: "string" } },
-        AccessControlAllowOrigin: { description: "Always *: anonymous cross-origin GET.", schema: { type: "string", const: "*" } },
+        ETag: {
+          description: "Strong validator of the body; send it back in If-None-Match.",
+          schema: { type: "string" },
+        },
+        AccessControlAllowOrigin: {
+          description: "Always *: anonymous cross-origin GET.",
+          schema: { type: "string", const: "*" },
+        },
       },
       responses: {
         NotFound: {

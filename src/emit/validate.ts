@@ -57,7 +57,11 @@ export class SnapshotValidator {
   assert(file: string, schemaId: string, bytes: string): void {
     const problems = this.check(file, schemaId, bytes);
     if (problems.length > 0) {
-      throw new BuildError("An emitted file does not match its schema (a bug in build-api).", problems, EXIT.invalidOutput);
+      throw new BuildError(
+        "An emitted file does not match its schema (a bug in build-api).",
+        problems,
+        EXIT.invalidOutput,
+      );
     }
   }
 }

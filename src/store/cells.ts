@@ -67,22 +67,18 @@ export function rowWhere(file: string, table: string, key: readonly (readonly [s
 
 export class RowCheck<T extends TableName> {
   private readonly before: number;
-  private readonly rowPlace: string;
+  // Formatted only when a problem needs it: most rows are fine.
+  private rowPlace: string | null = null;
   private readonly failedColumns = new Set<string>();
 
   constructor(
     readonly file: string,
     readonly table: T,
     readonly row: SqlRow,
-    keyColumns: readonly ColumnOf<T>[],
+    private readonly keyColumns: readonly ColumnOf<T>[],
     private readonly sink: Problem[],
   ) {
     this.before = sink.length;
-    this.rowPlace = rowWhere(
-      file,
-      table,
-      keyColumns.map((c) => [c, row[c] ?? null] as const),
-    );
   }
 
   /** True while no problem was found in this row. */
@@ -91,6 +87,11 @@ export class RowCheck<T extends TableName> {
   }
 
   where(column?: string): string {
+    this.rowPlace ??= rowWhere(
+      this.file,
+      this.table,
+      this.keyColumns.map((c) => [c, this.row[c] ?? null] as const),
+    );
     return column ? `${this.rowPlace}, column ${column}` : this.rowPlace;
   }
 
@@ -174,7 +175,11 @@ export class RowCheck<T extends TableName> {
       return 0;
     }
     if (!Number.isFinite(n) || Math.abs(n) > limit) {
-      this.report(column, `is ${n}, outside -${limit}..${limit}`, `store a number from -${limit} to ${limit}`);
+      this.report(
+        column,
+        `is ${n}, outside -${limit}..${limit}`,
+        `store a number from -${limit} to ${limit}`,
+      );
       return 0;
     }
     return n;
@@ -229,7 +234,11 @@ export class RowCheck<T extends TableName> {
     const v = this.value(column);
     if (v === null) return null;
     if (typeof v === "string" && (values as readonly string[]).includes(v)) return v as V;
-    this.report(column, `holds ${describe(v)}, expected one of ${values.join(", ")}`, "use one of those values");
+    this.report(
+      column,
+      `holds ${describe(v)}, expected one of ${values.join(", ")}`,
+      "use one of those values",
+    );
     return values[0]!;
   }
 
@@ -265,25 +274,45 @@ export class RowCheck<T extends TableName> {
     try {
       parsed = JSON.parse(text);
     } catch {
-      this.report(column, `is not valid JSON: ${quote(text)}`, 'store a JSON array of strings, e.g. ["a", "b"]');
+      this.report(
+        column,
+        `is not valid JSON: ${quote(text)}`,
+        'store a JSON array of strings, e.g. ["a", "b"]',
+      );
       return [];
     }
     if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string")) {
-      this.report(column, `is not a JSON array of strings: ${quote(text)}`, 'store a JSON array of strings, e.g. ["a", "b"]');
+      this.report(
+        column,
+        `is not a JSON array of strings: ${quote(text)}`,
+        'store a JSON array of strings, e.g. ["a", "b"]',
+      );
       return [];
     }
     if (parsed.length > maxItems) {
-      this.report(column, `has ${parsed.length} items, more than ${maxItems}`, `keep at most ${maxItems} items`);
+      this.report(
+        column,
+        `has ${parsed.length} items, more than ${maxItems}`,
+        `keep at most ${maxItems} items`,
+      );
       return [];
     }
     for (const [i, item] of (parsed as string[]).entries()) {
       if (isTooLong(item, maxItemLength)) {
-        this.report(column, `item ${i} is longer than ${maxItemLength} characters`, `shorten it to at most ${maxItemLength} characters`);
+        this.report(
+          column,
+          `item ${i} is longer than ${maxItemLength} characters`,
+          `shorten it to at most ${maxItemLength} characters`,
+        );
         return [];
       }
       const control = controlCharacter(item);
       if (control !== null) {
-        this.report(column, `item ${i} contains the control character ${control}`, "remove control characters");
+        this.report(
+          column,
+          `item ${i} contains the control character ${control}`,
+          "remove control characters",
+        );
         return [];
       }
     }

@@ -21,16 +21,86 @@ interface Reference {
 }
 
 const REFERENCES: Reference[] = [
-  { table: "players", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "rounds", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "games", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "source_standings", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "source_standing_rows", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "recaps", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "publications", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: true, noun: "tournament" },
-  { table: "publication_tags", column: "tournament_id", target: "publications", targetColumn: "tournament_id", leading: true, noun: "publication of tournament" },
-  { table: "club_tournaments", column: "club_id", target: "clubs", targetColumn: "club_id", leading: true, noun: "club" },
-  { table: "club_tournaments", column: "tournament_id", target: "tournaments", targetColumn: "tournament_id", leading: false, noun: "tournament" },
+  {
+    table: "players",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "rounds",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "games",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "source_standings",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "source_standing_rows",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "recaps",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "publications",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "tournament",
+  },
+  {
+    table: "publication_tags",
+    column: "tournament_id",
+    target: "publications",
+    targetColumn: "tournament_id",
+    leading: true,
+    noun: "publication of tournament",
+  },
+  {
+    table: "club_tournaments",
+    column: "club_id",
+    target: "clubs",
+    targetColumn: "club_id",
+    leading: true,
+    noun: "club",
+  },
+  {
+    table: "club_tournaments",
+    column: "tournament_id",
+    target: "tournaments",
+    targetColumn: "tournament_id",
+    leading: false,
+    noun: "tournament",
+  },
 ];
 
 /** Dangling values of one reference with their row counts. */
@@ -64,11 +134,16 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
   const all = (sql: string): SqlRow[] => db.prepare<unknown[], SqlRow>(sql).safeIntegers(true).all();
 
   // Clubs: every row's enabled flag; every enabled club in full. A disabled club publishes nothing.
-  for (const row of db.prepare<unknown[], SqlRow>(`SELECT ${selectAll("clubs")} FROM clubs ORDER BY club_id`).safeIntegers(true).iterate()) {
+  for (const row of db
+    .prepare<unknown[], SqlRow>(`SELECT ${selectAll("clubs")} FROM clubs ORDER BY club_id`)
+    .safeIntegers(true)
+    .iterate()) {
     const c = new RowCheck(file, "clubs", row, ["club_id"], problems);
     if (c.flag("enabled")) readClub(c);
   }
-  for (const row of all(`SELECT slug, count(*) AS n FROM clubs WHERE enabled = 1 GROUP BY slug HAVING count(*) > 1 ORDER BY slug`)) {
+  for (const row of all(
+    `SELECT slug, count(*) AS n FROM clubs WHERE enabled = 1 GROUP BY slug HAVING count(*) > 1 ORDER BY slug`,
+  )) {
     problems.push({
       where: `${file}: table clubs, rows (slug=${showValue(row["slug"]!)}), column slug`,
       what: `${showValue(row["n"]!)} enabled clubs share the slug ${showValue(row["slug"]!)}`,
@@ -98,7 +173,8 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
   for (const row of all(`SELECT tournament_id FROM tournaments
       WHERE ${published} AND abs(tournament_id) > 9007199254740991 ORDER BY tournament_id`)) {
     problems.push({
-      where: rowWhere(file, "tournaments", [["tournament_id", row["tournament_id"]!]]) + ", column tournament_id",
+      where:
+        rowWhere(file, "tournaments", [["tournament_id", row["tournament_id"]!]]) + ", column tournament_id",
       what: "the row id is beyond 2^53",
       fix: "renumber the tournament with a smaller tournament_id",
     });

@@ -107,7 +107,10 @@ export function openStore(file: string): Store {
     size = stat.size;
   } catch (error) {
     if (error instanceof BuildError) throw error;
-    throw unreadable(file, `the store file cannot be found or read (${(error as NodeJS.ErrnoException).code})`);
+    throw unreadable(
+      file,
+      `the store file cannot be found or read (${(error as NodeJS.ErrnoException).code})`,
+    );
   }
   // SQLite treats an empty file as an empty database; for a store it means truncated.
   if (size === 0) throw unreadable(file, "the file is empty (0 bytes)", "restore the store from a good copy");
@@ -134,10 +137,15 @@ export function openStore(file: string): Store {
       );
     }
     const version = versionProblem(file, db.pragma("user_version", { simple: true }) as number);
-    if (version) throw new BuildError(`The store ${file} has the wrong schema version.`, [version], EXIT.storeSchema);
+    if (version)
+      throw new BuildError(`The store ${file} has the wrong schema version.`, [version], EXIT.storeSchema);
     const missing = schemaProblems(file, db);
     if (missing.length > 0) {
-      throw new BuildError(`The store ${file} lacks tables or columns of the schema.`, missing, EXIT.storeSchema);
+      throw new BuildError(
+        `The store ${file} lacks tables or columns of the schema.`,
+        missing,
+        EXIT.storeSchema,
+      );
     }
     return new StoreReader(db, file);
   } catch (error) {
@@ -150,6 +158,10 @@ export function openStore(file: string): Store {
         : code === "SQLITE_CORRUPT"
           ? "is corrupt or truncated (database disk image is malformed)"
           : `cannot be read: ${(error as Error).message}`;
-    throw unreadable(file, `the file ${what}`, code === "SQLITE_NOTADB" ? CREATE_HINT : "restore the store from a good copy");
+    throw unreadable(
+      file,
+      `the file ${what}`,
+      code === "SQLITE_NOTADB" ? CREATE_HINT : "restore the store from a good copy",
+    );
   }
 }

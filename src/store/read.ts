@@ -47,7 +47,13 @@ function guard<T>(file: string, read: () => T): T {
     if (typeof code === "string" && code.startsWith("SQLITE_")) {
       throw new BuildError(
         `Cannot read the store ${file}.`,
-        [{ where: file, what: `reading failed: ${(error as Error).message}`, fix: "restore the store from a good copy" }],
+        [
+          {
+            where: file,
+            what: `reading failed: ${(error as Error).message}`,
+            fix: "restore the store from a good copy",
+          },
+        ],
         EXIT.storeUnreadable,
       );
     }
@@ -84,7 +90,8 @@ export class StoreReader implements Store {
 
   private catalogEntries(clubId: SqlRow[string]): CatalogClub["entries"] {
     const entries: CatalogClub["entries"] = [];
-    let current: { tournamentId: unknown; valid: boolean; entry: CatalogClub["entries"][number] } | null = null;
+    let current: { tournamentId: unknown; valid: boolean; entry: CatalogClub["entries"][number] } | null =
+      null;
     const finish = () => {
       if (current?.valid) entries.push({ ...current.entry, tags: current.entry.tags.sort() });
     };

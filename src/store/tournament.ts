@@ -144,7 +144,13 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
   };
   const { startDate, endDate } = header;
   // Placeholders of bad dates are not dates; compare only two real ones.
-  if (startDate !== null && endDate !== null && isIsoDate(startDate) && isIsoDate(endDate) && endDate < startDate) {
+  if (
+    startDate !== null &&
+    endDate !== null &&
+    isIsoDate(startDate) &&
+    isIsoDate(endDate) &&
+    endDate < startDate
+  ) {
     t.report("end_date", `${endDate} is before start_date ${startDate}`, "correct one of the two dates");
   }
   return header;
@@ -295,7 +301,11 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
     }
   }
   if (white !== null && white === black && !c.failed("white_player_number")) {
-    c.report("black_player_number", `white and black are both player ${white}`, "correct one of the two numbers");
+    c.report(
+      "black_player_number",
+      `white and black are both player ${white}`,
+      "correct one of the two numbers",
+    );
   }
   const rawResult = c.optText("raw_result", { allowBlank: true });
   const stored = c.optChoice("result", GAME_RESULTS);
@@ -310,10 +320,18 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
   if (result === "Bye") {
     byeKind = storedByeKind ?? normalized.byeKind ?? "pab";
     if (stored === "Bye" && hasWhite === hasBlack) {
-      c.report("result", "is Bye but a bye row has exactly one player", "set one player, or correct the result");
+      c.report(
+        "result",
+        "is Bye but a bye row has exactly one player",
+        "set one player, or correct the result",
+      );
     }
   } else if (storedByeKind !== null) {
-    c.report("bye_kind", `is ${storedByeKind} but the result is ${result}, not Bye`, "clear bye_kind or correct the result");
+    c.report(
+      "bye_kind",
+      `is ${storedByeKind} but the result is ${result}, not Bye`,
+      "clear bye_kind or correct the result",
+    );
   }
   const resultText =
     stored === null && storedByeKind === null ? normalized.text : resultDisplayText(result, byeKind);
@@ -405,15 +423,27 @@ function readStandings(
     }
     if (c.failed("source_player_number")) continue;
     if (!players.has(player)) {
-      c.report("source_player_number", `player ${player} does not exist in the tournament`, "add the player or correct the number");
+      c.report(
+        "source_player_number",
+        `player ${player} does not exist in the tournament`,
+        "add the player or correct the number",
+      );
     }
     const key = `${afterRound}/${player}`;
     if (seen.has(key)) {
-      c.report(null, `player ${player} appears more than once in the standings after round ${afterRound}`, "keep one row per player");
+      c.report(
+        null,
+        `player ${player} appears more than once in the standings after round ${afterRound}`,
+        "keep one row per player",
+      );
     }
     seen.add(key);
     const labels = standings.tieBreakLabels.length;
-    if (!badHeaders.has(standings) && !c.failed("tie_break_values") && standingRow.tieBreakValues.length !== labels) {
+    if (
+      !badHeaders.has(standings) &&
+      !c.failed("tie_break_values") &&
+      standingRow.tieBreakValues.length !== labels
+    ) {
       c.report(
         "tie_break_values",
         `has ${standingRow.tieBreakValues.length} values but the standings have ${labels} tie-break labels`,

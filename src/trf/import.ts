@@ -21,6 +21,8 @@ export interface ImportTrfOptions {
   rules?: TiebreakRuleSet;
   publish?: boolean;
   club?: string;
+  /** The tournament's page at the original results source (TRF files carry no URL). */
+  sourceUrl: string;
   now: string;
 }
 
@@ -66,6 +68,12 @@ function chooseTiebreaks(f: TrfFile, given: string[] | undefined, warnings: stri
 /** Imports a TRF file into a store. Throws a BuildError; the store is unchanged on failure. */
 export function importTrf(opts: ImportTrfOptions): ImportReport {
   if (!existsSync(opts.file)) throw usage(`TRF file ${opts.file} does not exist`);
+  if (!/^https?:\/\/[^\s/]+/.test(opts.sourceUrl)) {
+    throw usage(
+      `--source-url ${JSON.stringify(opts.sourceUrl)} is not an absolute http(s) URL`,
+      "pass the tournament's page at the results source, e.g. https://chess-results.com/tnr123456.aspx",
+    );
+  }
   if (!existsSync(opts.db)) {
     throw new BuildError(
       `Cannot import into ${opts.db}: the store does not exist.`,
@@ -78,7 +86,13 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   const warnings: string[] = [];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
   const rules = opts.rules ?? "fide-2023";
-  const conversion = convertTrf(parsed, { externalId: opts.externalId, tiebreaks, rules, now: opts.now });
+  const conversion = convertTrf(parsed, {
+    externalId: opts.externalId,
+    tiebreaks,
+    rules,
+    now: opts.now,
+    sourceUrl: opts.sourceUrl,
+  });
   warnings.push(...conversion.warnings);
   const t = conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);

@@ -54,7 +54,11 @@ export function clubCatalog(club: Club, entries: CatalogEntry[]): Out<typeof Clu
     clubId: club.clubId,
     slug: club.slug,
     name: club.name,
-    tournaments: entries.map((e) => ({ tournament: e.tournament, tags: e.tags, displayOrder: e.displayOrder })),
+    tournaments: entries.map((e) => ({
+      tournament: e.tournament,
+      tags: e.tags,
+      displayOrder: e.displayOrder,
+    })),
     description: club.description,
     logoPath: club.logoPath,
     websiteUrl: club.websiteUrl,
@@ -163,7 +167,13 @@ export function liveRound(c: TournamentContext, r: Round): Out<typeof LiveRoundR
     const p = c.players.get(n);
     // The store reader rejects games that name unknown players, so p is always found.
     if (!p) throw new Error(`player ${n} missing from tournament ${c.t.externalId}`);
-    return { sourcePlayerNumber: n, name: p.name, rating: p.rating, title: p.title, federation: p.federation };
+    return {
+      sourcePlayerNumber: n,
+      name: p.name,
+      rating: p.rating,
+      title: p.title,
+      federation: p.federation,
+    };
   };
   return {
     tournamentId: toInt64(c.t.externalId),

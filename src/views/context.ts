@@ -1,11 +1,6 @@
 // Everything the views of one tournament share, computed once per tournament.
 import { currentStandings, type StandingsOutcome } from "../domain/standings.ts";
-import {
-  deriveStatus,
-  isRoundComplete,
-  newestPairedRound,
-  type StatusOptions,
-} from "../domain/status.ts";
+import { deriveStatus, isRoundComplete, newestPairedRound, type StatusOptions } from "../domain/status.ts";
 import type { Player, PublishedTournament, Round, Tournament, TournamentStatus } from "../domain/types.ts";
 
 export interface TournamentContext {

@@ -44,7 +44,10 @@ export function comparePublicSummaries(a: PublicSummary, b: PublicSummary): numb
   );
 }
 
-export function publicDetail(c: TournamentContext, tags: string[]): Out<typeof PublicTournamentDetailResponse> {
+export function publicDetail(
+  c: TournamentContext,
+  tags: string[],
+): Out<typeof PublicTournamentDetailResponse> {
   return {
     ...publicSummary(c, tags),
     sourceUrl: c.t.sourceUrl,
@@ -119,7 +122,16 @@ export function publicRecaps(c: TournamentContext, language: string): Out<typeof
   const items = c.t.recaps
     .map((r, i) => ({ r, i }))
     .filter(({ r }) => r.language === language)
-    .sort((a, b) => KIND_ORDER[a.r.kind] - KIND_ORDER[b.r.kind] || (a.r.round ?? 0) - (b.r.round ?? 0) || a.i - b.i)
-    .map(({ r }) => ({ kind: r.kind, round: r.round, headline: r.headline, preview: r.preview, paragraphs: r.paragraphs }));
+    .sort(
+      (a, b) =>
+        KIND_ORDER[a.r.kind] - KIND_ORDER[b.r.kind] || (a.r.round ?? 0) - (b.r.round ?? 0) || a.i - b.i,
+    )
+    .map(({ r }) => ({
+      kind: r.kind,
+      round: r.round,
+      headline: r.headline,
+      preview: r.preview,
+      paragraphs: r.paragraphs,
+    }));
   return { tournamentId: toInt64(c.t.externalId), language, items };
 }

@@ -66,7 +66,10 @@ describe("crawl of the sample through the preview", () => {
         expect(t.currentRound).toBe(s.currentRound);
         const numbers = new Set(t.players.map((p) => p.sourcePlayerNumber));
 
-        const standings = await get(`/api/clubs/${slug}/tournaments/${id}/standings`, C.CurrentStandingsResponse);
+        const standings = await get(
+          `/api/clubs/${slug}/tournaments/${id}/standings`,
+          C.CurrentStandingsResponse,
+        );
         expect(String(standings.tournamentId)).toBe(id);
         for (const row of standings.rows) {
           expect(numbers.has(row.sourcePlayerNumber)).toBe(true);
@@ -88,7 +91,8 @@ describe("crawl of the sample through the preview", () => {
           const boards = round.games.map((g) => g.boardNumber);
           expect(new Set(boards).size).toBe(boards.length);
           for (const g of round.games) {
-            for (const n of [g.whitePlayerNumber, g.blackPlayerNumber]) if (n !== null) expect(numbers.has(n)).toBe(true);
+            for (const n of [g.whitePlayerNumber, g.blackPlayerNumber])
+              if (n !== null) expect(numbers.has(n)).toBe(true);
           }
           if (r === t.currentRound) {
             expect(live.games.map((g) => g.boardNumber)).toEqual(boards);
@@ -106,24 +110,38 @@ describe("crawl of the sample through the preview", () => {
     for (const s of list) {
       const id = String(s.id);
       const d = await get(`/api/public/v1/tournaments/${id}`, C.PublicTournamentDetailResponse);
-      expect({ ...d, sourceUrl: undefined, availableRounds: undefined }).toEqual({ ...s, sourceUrl: undefined, availableRounds: undefined });
+      expect({ ...d, sourceUrl: undefined, availableRounds: undefined }).toEqual({
+        ...s,
+        sourceUrl: undefined,
+        availableRounds: undefined,
+      });
       expect(d.currentRound).toBe(d.availableRounds.length ? Math.max(...d.availableRounds) : null);
       const standings = await get(`/api/public/v1/tournaments/${id}/standings`, C.PublicStandingsResponse);
       expect(String(standings.tournamentId)).toBe(id);
       for (const r of d.availableRounds) {
         const round = await get(`/api/public/v1/tournaments/${id}/rounds/${r}`, C.PublicRoundResponse);
         expect(round.roundNumber).toBe(r);
-        const paired = round.games.flatMap((g) => [g.white, g.black]).filter((p) => p !== null).map((p) => p.sourcePlayerNumber);
+        const paired = round.games
+          .flatMap((g) => [g.white, g.black])
+          .filter((p) => p !== null)
+          .map((p) => p.sourcePlayerNumber);
         for (const u of round.unpairedPlayers) expect(paired).not.toContain(u.sourcePlayerNumber);
         expect(paired.length + round.unpairedPlayers.length).toBe(d.playerCount);
         for (const g of round.games) expect(g.isBye).toBe(g.result === "Bye");
       }
       if (d.currentRound === null) await expect404(`/api/public/v1/tournaments/${id}/live`);
-      else expect((await get(`/api/public/v1/tournaments/${id}/live`, C.PublicRoundResponse)).roundNumber).toBe(d.currentRound);
+      else
+        expect((await get(`/api/public/v1/tournaments/${id}/live`, C.PublicRoundResponse)).roundNumber).toBe(
+          d.currentRound,
+        );
       const es = await get(`/api/public/v1/tournaments/${id}/recaps`, C.PublicRecapsResponse);
       expect(es.language).toBe("es");
-      expect(await get(`/api/public/v1/tournaments/${id}/recaps?language=es`, C.PublicRecapsResponse)).toEqual(es);
-      expect((await get(`/api/public/v1/tournaments/${id}/recaps?language=en`, C.PublicRecapsResponse)).language).toBe("en");
+      expect(
+        await get(`/api/public/v1/tournaments/${id}/recaps?language=es`, C.PublicRecapsResponse),
+      ).toEqual(es);
+      expect(
+        (await get(`/api/public/v1/tournaments/${id}/recaps?language=en`, C.PublicRecapsResponse)).language,
+      ).toBe("en");
     }
   });
 

@@ -22,7 +22,10 @@ export function makeSampleStore(dir: string): string {
   return file;
 }
 
-export async function buildSample(dir: string, out = path.join(dir, "dist")): Promise<{ db: string; out: string; report: BuildReport }> {
+export async function buildSample(
+  dir: string,
+  out = path.join(dir, "dist"),
+): Promise<{ db: string; out: string; report: BuildReport }> {
   const db = makeSampleStore(dir);
   const report = await build({ db, out, now: SAMPLE_NOW });
   return { db, out, report };

@@ -43,7 +43,8 @@ describe("the sample snapshot", () => {
 
   it("contains no draft, unpublished tournament, disabled club, draft recap or private column", () => {
     const d = new Database(db, { readonly: true });
-    const col = (sql: string) => (d.prepare(sql).pluck().all() as unknown[]).filter((v) => v !== null).map(String);
+    const col = (sql: string) =>
+      (d.prepare(sql).pluck().all() as unknown[]).filter((v) => v !== null).map(String);
     const secrets = [
       ...col("SELECT internal_notes FROM clubs"),
       ...col("SELECT internal_notes FROM tournaments"),
@@ -69,7 +70,8 @@ describe("the sample snapshot", () => {
     expect(disabledSlugs.length).toBe(1);
     for (const [file, text] of tree) {
       for (const s of secrets) expect(text.includes(s), `${JSON.stringify(s)} in ${file}`).toBe(false);
-      for (const id of hiddenIds) expect(file.includes(`/${id}/`), `hidden tournament ${id} in ${file}`).toBe(false);
+      for (const id of hiddenIds)
+        expect(file.includes(`/${id}/`), `hidden tournament ${id} in ${file}`).toBe(false);
       for (const slug of disabledSlugs) expect(file.startsWith(`api/clubs/${slug}/`), file).toBe(false);
     }
   });

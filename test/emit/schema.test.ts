@@ -9,7 +9,9 @@ import { ROUTES } from "../../src/routes.ts";
 describe("generated schema/ files", () => {
   it("are up to date with the zod contracts and the route table (run npm run gen-schema)", () => {
     const expected = generatedSchemaFiles();
-    const onDisk = readdirSync(SCHEMA_DIR).filter((n) => n.endsWith(".json")).sort();
+    const onDisk = readdirSync(SCHEMA_DIR)
+      .filter((n) => n.endsWith(".json"))
+      .sort();
     expect(onDisk).toEqual([...expected.keys()].sort());
     for (const [name, text] of expected) {
       expect(readFileSync(new URL(name, SCHEMA_DIR), "utf8"), `schema/${name} is stale`).toBe(text);
@@ -42,10 +44,15 @@ describe("the OpenAPI 3.1 document", () => {
   });
 
   it("declares the query parameters of the spec", () => {
-    const params = (path: string) => doc.paths[path].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+    const params = (path: string) =>
+      doc.paths[path].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
     expect(params("/api/clubs/{slug}/tournaments")).toEqual(["path:slug", "query:tag"]);
     expect(params("/api/public/v1/tournaments/{id}/recaps")).toEqual(["path:id", "query:language"]);
-    expect(params("/api/clubs/{slug}/tournaments/{id}/rounds/{round}")).toEqual(["path:slug", "path:id", "path:round"]);
+    expect(params("/api/clubs/{slug}/tournaments/{id}/rounds/{round}")).toEqual([
+      "path:slug",
+      "path:id",
+      "path:round",
+    ]);
   });
 });
 
@@ -53,9 +60,20 @@ describe("int64 on the wire", () => {
   const v = new SnapshotValidator();
   const detail = (id: unknown) =>
     JSON.stringify({
-      id, name: "x", location: null, startDate: null, endDate: null, status: "Imported", currentRound: null,
-      totalRounds: null, playerCount: 0, lastScrapedAt: "2026-11-22T12:00:00Z", lastSourceChangeAt: null,
-      tags: [], sourceUrl: "https://example.org", availableRounds: [],
+      id,
+      name: "x",
+      location: null,
+      startDate: null,
+      endDate: null,
+      status: "Imported",
+      currentRound: null,
+      totalRounds: null,
+      playerCount: 0,
+      lastScrapedAt: "2026-11-22T12:00:00Z",
+      lastSourceChangeAt: null,
+      tags: [],
+      sourceUrl: "https://example.org",
+      availableRounds: [],
     });
 
   it("accepts a safe integer and a decimal string, rejects a rounded number beyond 2^53", () => {

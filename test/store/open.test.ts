@@ -49,7 +49,11 @@ describe("openStore: unreadable files", () => {
     const good = makeStore((db) => {
       // Enough rows to spread the tables over many pages.
       for (let n = 100; n < 2000; n++) {
-        insert(db, "players", { tournament_id: 3, source_player_number: n, name: `Player ${n} ${"x".repeat(80)}` });
+        insert(db, "players", {
+          tournament_id: 3,
+          source_player_number: n,
+          name: `Player ${n} ${"x".repeat(80)}`,
+        });
       }
     });
     const bytes = readFileSync(good);
@@ -98,8 +102,12 @@ describe("openStore: schema", () => {
     expect(lines).toHaveLength(4);
     expect(lines).toContainEqual(expect.stringMatching(/table recaps: the table is missing/));
     expect(lines).toContainEqual(expect.stringMatching(/table publication_tags: the table is missing/));
-    expect(lines).toContainEqual(expect.stringMatching(/table players, column rating: the column is missing/));
-    expect(lines).toContainEqual(expect.stringMatching(/table clubs, column brand_color: the column is missing/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/table players, column rating: the column is missing/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/table clubs, column brand_color: the column is missing/),
+    );
   });
 
   it("refuses a view that stands in for a table", () => {
@@ -110,7 +118,9 @@ describe("openStore: schema", () => {
       }),
     );
     expect(error.exitCode).toBe(EXIT.storeSchema);
-    expect(error.problems.map(formatProblem)).toEqual([expect.stringMatching(/table games: is a view, not a table/)]);
+    expect(error.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/table games: is a view, not a table/),
+    ]);
   });
 
   it("opens a good store", () => {
@@ -142,9 +152,9 @@ describe("reading never changes the store", () => {
   it("opens the file read-only", () => {
     const store = openStore(makeStore());
     // Reaches into the reader's connection: SQLite itself must refuse any write.
-    expect(() => (store as unknown as { db: { exec(sql: string): void } }).db.exec("DELETE FROM clubs")).toThrow(
-      /readonly/,
-    );
+    expect(() =>
+      (store as unknown as { db: { exec(sql: string): void } }).db.exec("DELETE FROM clubs"),
+    ).toThrow(/readonly/);
     store.close();
   });
 });

@@ -43,10 +43,9 @@ describe("publishedTournaments", () => {
     expect(big!.externalId).toBe(9_007_199_254_740_993n);
     const t = load(
       makeStore((db) =>
-        db.prepare("UPDATE players SET fide_id = ? WHERE tournament_id = ? AND source_player_number = 1").run(
-          2n ** 63n - 1n,
-          IDS.published,
-        ),
+        db
+          .prepare("UPDATE players SET fide_id = ? WHERE tournament_id = ? AND source_player_number = 1")
+          .run(2n ** 63n - 1n, IDS.published),
       ),
       IDS.published,
     ).tournament;
@@ -70,7 +69,12 @@ describe("loadTournament", () => {
         afterRound: 1,
         tieBreakLabels: ["BH", "SB"],
         rows: [
-          expect.objectContaining({ rank: 1, sourcePlayerNumber: 1, points: 1, tieBreakValues: ["1", "0.5"] }),
+          expect.objectContaining({
+            rank: 1,
+            sourcePlayerNumber: 1,
+            points: 1,
+            tieBreakValues: ["1", "0.5"],
+          }),
           expect.objectContaining({ rank: 2, sourcePlayerNumber: 3 }),
         ],
       }),
@@ -79,7 +83,9 @@ describe("loadTournament", () => {
 
   it("normalizes raw results when result is NULL", () => {
     const { tournament: t } = load(baseline, IDS.published);
-    const games = t.rounds.flatMap((r) => r.games.map((g) => [r.roundNumber, g.boardNumber, g.result, g.resultText, g.byeKind]));
+    const games = t.rounds.flatMap((r) =>
+      r.games.map((g) => [r.roundNumber, g.boardNumber, g.result, g.resultText, g.byeKind]),
+    );
     expect(games).toEqual([
       [1, 1, "WhiteWin", "1 - 0", null],
       [1, 2, "Draw", "½ - ½", null],
@@ -92,19 +98,41 @@ describe("loadTournament", () => {
 
   it("prefers the stored result and bye_kind over raw_result", () => {
     const file = makeStore((db) => {
-      db.exec(`UPDATE games SET result = 'BlackWin' WHERE tournament_id = ${IDS.published} AND round_number = 1 AND board_number = 1`);
-      db.exec(`UPDATE games SET bye_kind = 'half' WHERE tournament_id = ${IDS.published} AND round_number = 2 AND board_number = 3`);
+      db.exec(
+        `UPDATE games SET result = 'BlackWin' WHERE tournament_id = ${IDS.published} AND round_number = 1 AND board_number = 1`,
+      );
+      db.exec(
+        `UPDATE games SET bye_kind = 'half' WHERE tournament_id = ${IDS.published} AND round_number = 2 AND board_number = 3`,
+      );
     });
     const { tournament: t } = load(file, IDS.published);
-    expect(t.rounds[0]!.games[0]).toMatchObject({ result: "BlackWin", resultText: "0 - 1", rawResult: "1 - 0" });
+    expect(t.rounds[0]!.games[0]).toMatchObject({
+      result: "BlackWin",
+      resultText: "0 - 1",
+      rawResult: "1 - 0",
+    });
     expect(t.rounds[1]!.games[2]).toMatchObject({ result: "Bye", resultText: "bye (½)", byeKind: "half" });
   });
 
   it("returns non-draft recaps only, in recap_id order", () => {
     const { tournament: t } = load(baseline, IDS.published);
     expect(t.recaps).toEqual([
-      { language: "es", kind: "Round", round: 1, headline: "Headline 31", preview: null, paragraphs: ["First paragraph.", "Second."] },
-      { language: "en", kind: "Preview", round: null, headline: "Headline 32", preview: null, paragraphs: ["First paragraph.", "Second."] },
+      {
+        language: "es",
+        kind: "Round",
+        round: 1,
+        headline: "Headline 31",
+        preview: null,
+        paragraphs: ["First paragraph.", "Second."],
+      },
+      {
+        language: "en",
+        kind: "Preview",
+        round: null,
+        headline: "Headline 32",
+        preview: null,
+        paragraphs: ["First paragraph.", "Second."],
+      },
     ]);
   });
 
@@ -115,9 +143,15 @@ describe("loadTournament", () => {
 
   it("gives the catalog entries of enabled clubs only", () => {
     const file = makeStore((db) =>
-      insert(db, "club_tournaments", { club_id: IDS.disabledClub, tournament_id: IDS.published, display_order: 9 }),
+      insert(db, "club_tournaments", {
+        club_id: IDS.disabledClub,
+        tournament_id: IDS.published,
+        display_order: 9,
+      }),
     );
-    expect(load(file, IDS.published).clubs).toEqual([{ slug: "madrid-chess", tags: ["youth"], displayOrder: 2 }]);
+    expect(load(file, IDS.published).clubs).toEqual([
+      { slug: "madrid-chess", tags: ["youth"], displayOrder: 2 },
+    ]);
   });
 
   it("refuses drafts, unpublished and unknown tournaments", () => {
@@ -176,7 +210,12 @@ describe("clubs", () => {
 
   it("orders clubs by slug and leaves out a club whose row is invalid", () => {
     const file = makeStore((db) => {
-      insert(db, "clubs", { club_id: 10, uuid: "323e4567-e89b-12d3-a456-426614174000", slug: "a-club", name: "A" });
+      insert(db, "clubs", {
+        club_id: 10,
+        uuid: "323e4567-e89b-12d3-a456-426614174000",
+        slug: "a-club",
+        name: "A",
+      });
       insert(db, "clubs", { club_id: 11, uuid: "not-a-uuid", slug: "b-club", name: "B" });
     });
     expect(withStore(file, (store) => store.clubs().map((c) => c.slug))).toEqual(["a-club", "madrid-chess"]);
@@ -198,8 +237,14 @@ describe("vocabulary", () => {
       insert(db, "publication_tags", { tournament_id: IDS.published, tag: "rounds" });
     });
     expect(withStore(file, (store) => store.vocabulary().globalTags)).toEqual(["elite", "open"]);
-    expect(tournamentProblems((db) => insert(db, "publication_tags", { tournament_id: IDS.published, tag: "../etc" }))).toEqual([
-      expect.stringContaining('table publication_tags, row (tournament_id=3, tag="../etc"), column tag: tag "../etc" does not match'),
+    expect(
+      tournamentProblems((db) =>
+        insert(db, "publication_tags", { tournament_id: IDS.published, tag: "../etc" }),
+      ),
+    ).toEqual([
+      expect.stringContaining(
+        'table publication_tags, row (tournament_id=3, tag="../etc"), column tag: tag "../etc" does not match',
+      ),
     ]);
   });
 });
@@ -211,9 +256,20 @@ describe("no private value reaches the domain", () => {
       vocabulary: store.vocabulary(),
       tournaments: store.publishedTournaments().map((t) => store.loadTournament(t.rowId)),
     }));
-    const json = JSON.stringify(everything, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+    const json = JSON.stringify(everything, (_key, value: unknown) =>
+      typeof value === "bigint" ? value.toString() : value,
+    );
     expect(json).toContain("Madrid Chess");
-    for (const secret of ["SECRET", "secret", "1990-01-01", "Headline 33", "draft-only-tag", "draft-club-tag", "hidden", "Closed Club"]) {
+    for (const secret of [
+      "SECRET",
+      "secret",
+      "1990-01-01",
+      "Headline 33",
+      "draft-only-tag",
+      "draft-club-tag",
+      "hidden",
+      "Closed Club",
+    ]) {
       expect(json).not.toContain(secret);
     }
   });

@@ -9,6 +9,7 @@ import { importTrf } from "../../src/trf/import.ts";
 
 const work = mkdtempSync(join(tmpdir(), "import-trf-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+const SOURCE_URL = "https://chess-results.com/tnr1.aspx";
 const NOW = "2026-11-22T12:00:00Z";
 const TEC = new URL("../../../shared/data/real/fide-tec-2023-swiss16.trf", import.meta.url);
 
@@ -64,6 +65,7 @@ describe("importTrf", () => {
       publish: true,
       club: "hobsons-bay",
       now: NOW,
+      sourceUrl: SOURCE_URL,
     });
     expect(report).toMatchObject({
       players: 16,
@@ -126,7 +128,14 @@ describe("importTrf", () => {
         "Alyx                              2200                             4.0   16",
       ),
     );
-    const report = importTrf({ file, db, externalId: 1n, tiebreaks: ["BH"], now: NOW });
+    const report = importTrf({
+      file,
+      db,
+      externalId: 1n,
+      tiebreaks: ["BH"],
+      now: NOW,
+      sourceUrl: SOURCE_URL,
+    });
     expect(report.mismatches).toEqual([
       { player: 1, name: "Alyx", field: "points", declared: 4, computed: "3.5" },
       { player: 1, name: "Alyx", field: "rank", declared: 16, computed: "1" },
@@ -136,7 +145,14 @@ describe("importTrf", () => {
   it("rejects an unknown tie-break before touching the store", () => {
     const db = freshStore();
     const e = errorOf(() =>
-      importTrf({ file: tecFile(), db, externalId: 1n, tiebreaks: ["BH", "XX"], now: NOW }),
+      importTrf({
+        file: tecFile(),
+        db,
+        externalId: 1n,
+        tiebreaks: ["BH", "XX"],
+        now: NOW,
+        sourceUrl: SOURCE_URL,
+      }),
     );
     expect(e.exitCode).toBe(EXIT.usage);
     expect(e.message).toMatch(/unknown tie-break "XX"/);
@@ -148,7 +164,15 @@ describe("importTrf", () => {
     const before = join(work, "before.sqlite");
     copyFileSync(db, before);
     const e = errorOf(() =>
-      importTrf({ file: tecFile(), db, externalId: 1n, club: "nobody", publish: true, now: NOW }),
+      importTrf({
+        file: tecFile(),
+        db,
+        externalId: 1n,
+        club: "nobody",
+        publish: true,
+        now: NOW,
+        sourceUrl: SOURCE_URL,
+      }),
     );
     expect(e.exitCode).toBe(EXIT.usage);
     expect(e.message).toMatch(/no club with slug "nobody"/);
@@ -159,8 +183,10 @@ describe("importTrf", () => {
 
   it("refuses a second tournament with the same external id", () => {
     const db = freshStore();
-    importTrf({ file: tecFile(), db, externalId: 7n, now: NOW });
-    const e = errorOf(() => importTrf({ file: tecFile(), db, externalId: 7n, now: NOW }));
+    importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL });
+    const e = errorOf(() =>
+      importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL }),
+    );
     expect(e.message).toMatch(/already holds a tournament with external id 7/);
     expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(1);
     expect(count(db, "SELECT COUNT(*) AS n FROM players")).toBe(16);
@@ -169,7 +195,7 @@ describe("importTrf", () => {
   it("fails on a malformed line with its line and column, importing nothing", () => {
     const db = freshStore();
     const file = tecFile((t) => t.replace("10 b 1     7 w 1", "10 b 1     7 w 7"));
-    const e = errorOf(() => importTrf({ file, db, externalId: 1n, now: NOW }));
+    const e = errorOf(() => importTrf({ file, db, externalId: 1n, now: NOW, sourceUrl: SOURCE_URL }));
     expect(e.exitCode).toBe(EXIT.trf);
     expect(e.problems[0]!.where).toMatch(/^tec-\d+\.trf:7:109$/);
     expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(0);
@@ -177,8 +203,26 @@ describe("importTrf", () => {
 
   it("needs an existing store", () => {
     const e = errorOf(() =>
-      importTrf({ file: tecFile(), db: join(work, "missing.sqlite"), externalId: 1n, now: NOW }),
+      importTrf({
+        file: tecFile(),
+        db: join(work, "missing.sqlite"),
+        externalId: 1n,
+        now: NOW,
+        sourceUrl: SOURCE_URL,
+      }),
     );
     expect(e.exitCode).toBe(EXIT.storeUnreadable);
+  });
+});
+
+describe("importTrf source URL", () => {
+  it("refuses a source URL that is not absolute http(s), leaving the store as it was", () => {
+    const db = freshStore(true);
+    const before = readFileSync(db);
+    const e = errorOf(() =>
+      importTrf({ file: tecFile(), db, externalId: 3n, now: NOW, sourceUrl: "file:x.trf" }),
+    );
+    expect(e.message).toMatch(/--source-url "file:x.trf" is not an absolute http\(s\) URL/);
+    expect(readFileSync(db).equals(before)).toBe(true);
   });
 });

@@ -1,0 +1,118 @@
+// CORS in a real browser: headless Chromium opens a page on one loopback origin and fetches the
+// snapshot, served by the preview, from another. Club endpoints must be readable, global ones
+// blocked. playwright-core comes from the separate scripts/hosts project (npm ci --prefix).
+//   node --import tsx scripts/browser-cors.ts --dir DIR [--chromium /usr/bin/chromium]
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createPreviewServer } from "../src/preview.ts";
+
+/** The little of playwright-core this script uses (the root project has no types for it). */
+interface Page {
+  goto(url: string): Promise<unknown>;
+  evaluate<T>(fn: (url: string) => Promise<T>, arg: string): Promise<T>;
+}
+interface Browser {
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+interface Chromium {
+  launchPersistentContext(
+    userDataDir: string,
+    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
+  ): Promise<Browser>;
+}
+
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** In the page: what a cross-origin fetch gives, "ok <status> <bytes>" or "blocked: <error>". */
+async function fetchFromPage(url: string): Promise<string> {
+  try {
+    const res = await fetch(url);
+    const text = await res.text();
+    return `ok ${res.status} ${text.length}`;
+  } catch (err) {
+    return `blocked: ${String(err)}`;
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { dir: { type: "string" }, chromium: { type: "string", default: "/usr/bin/chromium" } },
+  });
+  if (!values.dir) throw new Error("usage: browser-cors.ts --dir DIR [--chromium PATH]");
+  const require = createRequire(path.resolve(import.meta.dirname, "hosts/package.json"));
+  const { chromium } = require("playwright-core") as { chromium: Chromium };
+
+  const slug = readdirSync(path.join(values.dir, "api/clubs"))[0];
+  if (!slug) throw new Error("the snapshot has no club catalog");
+  const api = createPreviewServer(values.dir);
+  const page = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end("<!doctype html><title>cors probe</title>");
+  });
+  const apiPort = await listen(api);
+  const pagePort = await listen(page);
+  // Two origins on the loopback interface: a page on 127.0.0.1, the API on localhost.
+  const apiOrigin = `http://localhost:${apiPort}`;
+  const profile = mkdtempSync(path.join(tmpdir(), "build-api-chromium-"));
+  let passed = 0;
+  let failed = 0;
+  let browser: Browser | undefined;
+  try {
+    // A new profile directory each run: nothing cached from an earlier run can answer.
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: values.chromium,
+      args: FLAGS,
+      headless: true,
+      timeout: 60_000,
+    });
+    const tab = await browser.newPage();
+    await tab.goto(`http://127.0.0.1:${pagePort}/`);
+    const cases: [string, boolean][] = [
+      [`/api/clubs/${slug}/tournaments`, true],
+      [`/api/clubs/${slug}/tournaments?tag=no-such-tag-zz`, true],
+      ["/api/public/v1/tournaments", false],
+      ["/api/public/v1/openapi.json", false],
+    ];
+    for (const [p, readable] of cases) {
+      const got = await tab.evaluate(fetchFromPage, apiOrigin + p);
+      const ok = readable ? got.startsWith("ok 200") : got.startsWith("blocked");
+      if (ok) passed++;
+      else failed++;
+      console.log(`${ok ? "ok  " : "FAIL"} [chromium] fetch ${apiOrigin}${p} from http://127.0.0.1:${pagePort}: ${got}`);
+    }
+  } finally {
+    await browser?.close();
+    api.close();
+    page.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+main().catch((err: unknown) => {
+  console.error(`browser-cors: ${(err as Error).message}`);
+  process.exitCode = 2;
+});
