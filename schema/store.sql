@@ -203,3 +203,4 @@ CREATE TABLE publication_tags (
 ) WITHOUT ROWID;
 
 CREATE INDEX recaps_by_tournament ON recaps (tournament_id, language);
+CREATE INDEX club_tournaments_by_tournament ON club_tournaments (tournament_id);

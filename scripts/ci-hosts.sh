@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Host conformance: builds the sample snapshot, serves it with the preview, nginx (Debian
+# nginx-light), `wrangler pages dev` and `netlify dev`, runs scripts/probe.ts against each, then
+# checks CORS in headless Chromium. Every server listens on loopback only and is killed on exit.
+# The heavy tools come from the separate npm project scripts/hosts, never the root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+START=$SECONDS
+WORK=$(mktemp -d /tmp/build-api-hosts.XXXXXX)
+SNAP=$WORK/dist
+PGIDS=()
+RESULTS=()
+FAILED=0
+
+cleanup() {
+  for pgid in "${PGIDS[@]}"; do kill -TERM -- "-$pgid" 2>/dev/null || true; done
+  sleep 1
+  for pgid in "${PGIDS[@]}"; do kill -KILL -- "-$pgid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "== [hosts $((SECONDS - START))s] $*"; }
+
+free_port() {
+  node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+# Waits until URL answers (any status), at most $2 seconds.
+wait_http() {
+  local url=$1 limit=$2 i
+  for ((i = 0; i < limit * 2; i++)); do
+    if curl -s -o /dev/null --max-time 2 "$url"; then return 0; fi
+    sleep 0.5
+  done
+  echo "no answer from $url after ${limit}s" >&2
+  return 1
+}
+
+# Starts a command in its own process group (so its children die with it); logs to $WORK/$1.log.
+start() {
+  local name=$1
+  shift
+  setsid "$@" >"$WORK/$name.log" 2>&1 &
+  PGIDS+=("$!")
+}
+
+stop_last() {
+  local pgid=${PGIDS[-1]}
+  kill -TERM -- "-$pgid" 2>/dev/null || true
+  for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 -- "-$pgid" 2>/dev/null || return 0; sleep 0.3; done
+  kill -KILL -- "-$pgid" 2>/dev/null || true
+}
+
+# probe NAME KIND BASE: one probe run, its summary kept for the end.
+probe() {
+  local name=$1 kind=$2 base=$3 t0=$SECONDS rc=0
+  timeout 300 node --import tsx scripts/probe.ts --base "$base" --dir "$SNAP" --host-kind "$kind" >"$WORK/probe-$name.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/probe-$name.txt" || true
+  record "$name" "$rc" "$(tail -n 1 "$WORK/probe-$name.txt")" $((SECONDS - t0))
+}
+
+record() {
+  RESULTS+=("$1: $3 (exit $2, $4s)")
+  if [ "$2" != 0 ]; then FAILED=1; fi
+  log "$1: $3 (exit $2)"
+}
+
+# --- tools ----------------------------------------------------------------------------------
+APT_UPDATED=0
+apt_install() {
+  if [ "$APT_UPDATED" = 0 ]; then apt-get update -qq; APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+command -v nginx >/dev/null || { log "installing nginx-light"; apt_install nginx-light; }
+command -v chromium >/dev/null || { log "installing chromium"; apt_install chromium; }
+log "npm ci --prefix scripts/hosts (wrangler, netlify-cli, playwright-core)"
+npm ci --prefix scripts/hosts --no-audit --no-fund --loglevel=error >/dev/null
+BIN=$ROOT/scripts/hosts/node_modules/.bin
+
+# --- snapshot -------------------------------------------------------------------------------
+log "building the sample snapshot"
+npm run -s sample
+node bin/build-api.js build --db data/sample.sqlite --out "$SNAP" --now 2026-11-22T12:00:00Z
+
+# --- preview --------------------------------------------------------------------------------
+PORT=$(free_port)
+start preview node bin/build-api.js preview --dir "$SNAP" --port "$PORT"
+wait_http "http://127.0.0.1:$PORT/" 30
+probe preview preview "http://127.0.0.1:$PORT"
+stop_last
+
+# --- nginx ----------------------------------------------------------------------------------
+PORT=$(free_port)
+NGX=$WORK/nginx
+mkdir -p "$NGX/logs" "$NGX/tmp"
+cat >"$NGX/nginx.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $NGX/nginx.pid;
+error_log $NGX/logs/error.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $NGX/tmp; proxy_temp_path $NGX/tmp; fastcgi_temp_path $NGX/tmp;
+    uwsgi_temp_path $NGX/tmp; scgi_temp_path $NGX/tmp;
+    include $SNAP/nginx-http.conf;
+    server {
+        listen 127.0.0.1:$PORT;
+        root $SNAP;
+        include $SNAP/nginx.conf;
+    }
+}
+EOF
+nginx -t -q -p "$NGX" -c "$NGX/nginx.conf"
+start nginx nginx -p "$NGX" -c "$NGX/nginx.conf"
+wait_http "http://127.0.0.1:$PORT/" 30
+probe nginx nginx "http://127.0.0.1:$PORT"
+stop_last
+
+# --- Cloudflare Pages: wrangler pages dev (runs the generated _worker.js) ---------------------
+PORT=$(free_port)
+INSPECT=$(free_port)
+start wrangler env WRANGLER_SEND_METRICS=false CI=true HOME="$WORK" XDG_CONFIG_HOME="$WORK/.config" \
+  "$BIN/wrangler" pages dev "$SNAP" --ip 127.0.0.1 --port "$PORT" --inspector-port "$INSPECT" \
+  --compatibility-date 2025-01-01
+if wait_http "http://127.0.0.1:$PORT/" 120; then
+  probe wrangler wrangler "http://127.0.0.1:$PORT"
+else
+  tail -n 30 "$WORK/wrangler.log"
+  record wrangler 1 "wrangler pages dev did not start" 0
+fi
+stop_last
+
+# --- Netlify: netlify dev --offline ------------------------------------------------------------
+# netlify dev listens on every interface and has no option to bind loopback only, so it runs in
+# a network namespace of its own whose only interface is loopback, together with its probe.
+SITE=$WORK/netlify-site
+mkdir -p "$SITE"
+printf '[dev]\nframework = "#static"\n' >"$SITE/netlify.toml"
+PORT=$(free_port)
+if unshare -n true 2>/dev/null; then
+  t0=$SECONDS
+  rc=0
+  timeout 600 unshare -n bash -c '
+    set -u
+    ip link set lo up 2>/dev/null || true
+    cd "$1"
+    NETLIFY_TELEMETRY_DISABLED=1 HOME="$2" setsid "$3/netlify" dev --offline --internal-disable-edge-functions \
+      --dir "$4" --port "$5" >"$2/netlify.log" 2>&1 &
+    pid=$!
+    trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
+    for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5/" && break; sleep 0.5; done
+    cd "$6" && node --import tsx scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4" --host-kind netlify
+  ' netlify-ns "$SITE" "$WORK" "$BIN" "$SNAP" "$PORT" "$ROOT" >"$WORK/probe-netlify.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/probe-netlify.txt" || true
+  [ "$rc" = 0 ] || tail -n 20 "$WORK/netlify.log" || true
+  record netlify "$rc" "$(tail -n 1 "$WORK/probe-netlify.txt")" $((SECONDS - t0))
+else
+  record netlify 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
+fi
+
+# --- CORS in a real browser ---------------------------------------------------------------------
+t0=$SECONDS
+rc=0
+timeout 180 node --import tsx scripts/browser-cors.ts --dir "$SNAP" >"$WORK/chromium.txt" 2>&1 || rc=$?
+cat "$WORK/chromium.txt"
+record chromium "$rc" "$(tail -n 1 "$WORK/chromium.txt")" $((SECONDS - t0))
+
+echo "== host conformance summary ($((SECONDS - START))s)"
+printf '   %s\n' "${RESULTS[@]}"
+exit "$FAILED"
