@@ -45,7 +45,10 @@ export function deriveStatus(
 ): TournamentStatus {
   const newest = input.newestRound;
   const finalRoundDone =
-    newest !== null && input.totalRounds !== null && newest.roundNumber >= input.totalRounds && newest.complete;
+    newest !== null &&
+    input.totalRounds !== null &&
+    newest.roundNumber >= input.totalRounds &&
+    newest.complete;
   const endDatePast = isDatePast(input.endDate, now);
   if (finalRoundDone || (endDatePast && newest !== null && newest.complete)) return "Complete";
 
@@ -73,12 +76,17 @@ export function deriveStatus(
 }
 
 /** The round a status, the live view and currentRound are about: the newest with games. */
-export function newestPairedRound<R extends { roundNumber: number; games: unknown[] }>(rounds: R[]): R | null {
+export function newestPairedRound<R extends { roundNumber: number; games: unknown[] }>(
+  rounds: R[],
+): R | null {
   let newest: R | null = null;
-  for (const r of rounds) if (r.games.length > 0 && (newest === null || r.roundNumber > newest.roundNumber)) newest = r;
+  for (const r of rounds)
+    if (r.games.length > 0 && (newest === null || r.roundNumber > newest.roundNumber)) newest = r;
   return newest;
 }
 
-export function isRoundComplete(round: { games: { result: Parameters<typeof isFinalResult>[0] }[] }): boolean {
+export function isRoundComplete(round: {
+  games: { result: Parameters<typeof isFinalResult>[0] }[];
+}): boolean {
   return round.games.every((g) => isFinalResult(g.result));
 }
