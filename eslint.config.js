@@ -3,7 +3,20 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist", "dist/", ".dist.*/", "node_modules/", "coverage/", ".tmp/", "schema/"] },
+  {
+    ignores: [
+      "dist",
+      "dist/",
+      ".dist.*/",
+      ".wrangler/",
+      ".netlify/",
+      "scripts/hosts/node_modules/",
+      "node_modules/",
+      "coverage/",
+      ".tmp/",
+      "schema/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
