@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 START=$SECONDS
 WORK=$(mktemp -d /tmp/build-api-hosts.XXXXXX)
+# nginx workers run as an unprivileged user: they must be able to read the snapshot.
+chmod 0755 "$WORK"
 SNAP=$WORK/dist
 PGIDS=()
 RESULTS=()
