@@ -100,7 +100,9 @@ async function main(): Promise<void> {
       const ok = readable ? got.startsWith("ok 200") : got.startsWith("blocked");
       if (ok) passed++;
       else failed++;
-      console.log(`${ok ? "ok  " : "FAIL"} [chromium] fetch ${apiOrigin}${p} from http://127.0.0.1:${pagePort}: ${got}`);
+      console.log(
+        `${ok ? "ok  " : "FAIL"} [chromium] fetch ${apiOrigin}${p} from http://127.0.0.1:${pagePort}: ${got}`,
+      );
     }
   } finally {
     await browser?.close();

@@ -12,7 +12,7 @@ import type {
   TournamentSummaryResponse,
 } from "../contracts/club.ts";
 import { toInt64 } from "../contracts/wire.ts";
-import type { TournamentContext } from "./context.ts";
+import { playerOf, type TournamentContext } from "./context.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
 
@@ -163,17 +163,16 @@ export function round(r: Round): Out<typeof RoundResponse> {
 
 export function liveRound(c: TournamentContext, r: Round): Out<typeof LiveRoundResponse> {
   const player = (n: number | null): Out<typeof LivePlayer> | null => {
-    if (n === null) return null;
-    const p = c.players.get(n);
-    // The store reader rejects games that name unknown players, so p is always found.
-    if (!p) throw new Error(`player ${n} missing from tournament ${c.t.externalId}`);
-    return {
-      sourcePlayerNumber: n,
-      name: p.name,
-      rating: p.rating,
-      title: p.title,
-      federation: p.federation,
-    };
+    const p = playerOf(c, n);
+    return (
+      p && {
+        sourcePlayerNumber: p.sourcePlayerNumber,
+        name: p.name,
+        rating: p.rating,
+        title: p.title,
+        federation: p.federation,
+      }
+    );
   };
   return {
     tournamentId: toInt64(c.t.externalId),

@@ -49,3 +49,12 @@ export function tournamentContext(
     players: new Map(t.players.map((p) => [p.sourcePlayerNumber, p])),
   };
 }
+
+/** The directory entry of a player named by a game; null for an unassigned side. */
+export function playerOf(c: TournamentContext, n: number | null): Player | null {
+  if (n === null) return null;
+  const p = c.players.get(n);
+  // The store reader rejects games that name unknown players, so this is a bug if it happens.
+  if (!p) throw new Error(`player ${n} missing from tournament ${c.t.externalId}`);
+  return p;
+}

@@ -12,7 +12,7 @@ import type {
 } from "../contracts/public.ts";
 import { toInt64 } from "../contracts/wire.ts";
 import { compareInt64, compareStartDateDesc } from "./club.ts";
-import type { TournamentContext } from "./context.ts";
+import { playerOf, type TournamentContext } from "./context.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
 export type PublicSummary = Out<typeof PublicTournamentSummaryResponse>;
@@ -77,17 +77,17 @@ export function publicStandings(c: TournamentContext): Out<typeof PublicStanding
 
 export function publicRound(c: TournamentContext, r: Round): Out<typeof PublicRoundResponse> {
   const player = (n: number | null): Out<typeof PublicPlayerResponse> | null => {
-    if (n === null) return null;
-    const p = c.players.get(n);
-    if (!p) throw new Error(`player ${n} missing from tournament ${c.t.externalId}`);
-    return {
-      sourcePlayerNumber: n,
-      name: p.name,
-      rating: p.rating,
-      title: p.title,
-      federation: p.federation,
-      club: p.club,
-    };
+    const p = playerOf(c, n);
+    return (
+      p && {
+        sourcePlayerNumber: p.sourcePlayerNumber,
+        name: p.name,
+        rating: p.rating,
+        title: p.title,
+        federation: p.federation,
+        club: p.club,
+      }
+    );
   };
   const paired = new Set<number>();
   for (const g of r.games) {

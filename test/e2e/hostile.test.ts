@@ -1,0 +1,552 @@
+// Issue 5, hostile and broken stores, through the real CLI in a child process: every broken store
+// gets the exit code of its class and a message naming file, table, row and column, and the
+// snapshot already in --out stays byte for byte what it was. Also: every problem of a store is
+// reported, --skip-invalid, unsafe --out paths and bad usage.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT } from "../../src/errors.ts";
+import { MARKER_NAME } from "../../src/publish/manifest.ts";
+import {
+  hashTree,
+  inPool,
+  readTree,
+  REPO_ROOT,
+  removeTempDirs,
+  runCli,
+  tempDir,
+  type CliResult,
+} from "./fixtures/run.ts";
+import { BASE, baseRows, cloneRows, makeStore, TS, type StoreRows } from "./fixtures/store.ts";
+
+afterAll(removeTempDirs);
+
+const NOW = "2026-11-22T12:00:00Z";
+/** Broken-store builds run in this many lanes at once, each lane with its own --out. */
+const LANES = 3;
+
+interface Case {
+  name: string;
+  code: number;
+  /** Writes the broken store to `file`. */
+  make(file: string): void;
+  /** What stderr must contain besides the file name. */
+  stderr: (string | RegExp)[];
+  /** Problems the message lists (lines "  - "), when the case fixes the count. */
+  problems?: number;
+}
+
+/** A base store with `edit` applied to its rows and then `sql` run on it. */
+function store(edit: (rows: StoreRows) => void, change?: (db: Database.Database) => void) {
+  return (file: string): void => {
+    const rows = cloneRows(baseRows());
+    edit(rows);
+    makeStore(file, rows, change);
+  };
+}
+
+/** A good store's bytes, to break at the byte level. */
+function goodBytes(dir: string): Buffer {
+  const file = path.join(dir, `good-${Math.random().toString(36).slice(2)}.sqlite`);
+  makeStore(file, baseRows());
+  return readFileSync(file);
+}
+
+/** The root page of `table` in a store file. */
+function rootPage(bytes: Buffer, dir: string, table: string): number {
+  const file = path.join(dir, `probe-${table}.sqlite`);
+  if (!existsSync(file)) writeFileSync(file, bytes);
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").pluck().get(table) as number;
+  } finally {
+    db.close();
+  }
+}
+
+const row = (where: string, column: string): string => `${where}, column ${column}`;
+
+const CASES: Case[] = [
+  // --- EXIT.storeUnreadable: not SQLite, truncated, corrupt ---
+  {
+    name: "a text file that is not SQLite",
+    code: EXIT.storeUnreadable,
+    make: (file) => writeFileSync(file, "club;tournament;player\nriver;open;ann\n".repeat(300)),
+    stderr: ["is not a SQLite database"],
+  },
+  {
+    name: "a store truncated to 0 bytes",
+    code: EXIT.storeUnreadable,
+    make: (file) => writeFileSync(file, ""),
+    stderr: ["empty (0 bytes)"],
+  },
+  {
+    name: "a store truncated to half its size",
+    code: EXIT.storeUnreadable,
+    make: (file) => {
+      const bytes = goodBytes(path.dirname(file));
+      writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    },
+    stderr: [/corrupt|truncated|malformed/],
+  },
+  {
+    name: "a store whose players table page header is overwritten",
+    code: EXIT.storeUnreadable,
+    make: (file) => {
+      const bytes = goodBytes(path.dirname(file));
+      const pageSize = bytes.readUInt16BE(16);
+      const page = rootPage(bytes, path.dirname(file), "players");
+      const start = (page - 1) * pageSize;
+      bytes.fill(0xa5, start, start + 16);
+      writeFileSync(file, bytes);
+    },
+    stderr: [/corrupt|malformed/],
+  },
+  // --- EXIT.storeSchema: versions, missing tables and columns ---
+  ...[0, 2, 99].map(
+    (version): Case => ({
+      name: `a store with user_version ${version}`,
+      code: EXIT.storeSchema,
+      make: store(
+        () => {},
+        (db) => db.pragma(`user_version = ${version}`),
+      ),
+      stderr: ["PRAGMA user_version", new RegExp(`\\b${version === 0 ? "no schema version \\(0\\)" : version}\\b`)],
+    }),
+  ),
+  {
+    name: "a store without the recaps table",
+    code: EXIT.storeSchema,
+    make: store(
+      (rows) => delete rows.recaps,
+      (db) => db.exec("DROP TABLE recaps"),
+    ),
+    stderr: ["table recaps: the table is missing"],
+    problems: 1,
+  },
+  {
+    name: "a store without the players.club column",
+    code: EXIT.storeSchema,
+    make: store(
+      () => {},
+      (db) => db.exec("ALTER TABLE players DROP COLUMN club"),
+    ),
+    stderr: ["table players, column club: the column is missing"],
+    problems: 1,
+  },
+  // --- EXIT.storeData: one bad cell or row each ---
+  {
+    name: "text in an INTEGER column (wrong type)",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.players![1]!.rating = "high")),
+    stderr: [
+      row("table players, row (tournament_id=1, source_player_number=2)", "rating"),
+      'holds the text "high", expected an integer',
+    ],
+    problems: 1,
+  },
+  {
+    name: "a game pointing to a player that does not exist",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.games![0]!.white_player_number = 99)),
+    stderr: [
+      row("table games, row (tournament_id=1, round_number=1, board_number=1)", "white_player_number"),
+      "player 99 does not exist",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a catalog entry pointing to a tournament that does not exist",
+    code: EXIT.storeData,
+    make: store((rows) => rows.club_tournaments!.push({ club_id: 1, tournament_id: 77, display_order: 9 })),
+    stderr: [row("table club_tournaments, rows (tournament_id=77)", "tournament_id"), "does not exist"],
+    problems: 1,
+  },
+  {
+    name: "duplicate board numbers in a foreign store without the primary key",
+    code: EXIT.storeData,
+    make: store(
+      () => {},
+      (db) => {
+        // Same columns and user_version, but no primary key: a duplicate board can be stored.
+        db.exec(`CREATE TABLE loose AS SELECT * FROM games; DROP TABLE games; ALTER TABLE loose RENAME TO games;
+          INSERT INTO games SELECT * FROM games WHERE tournament_id = 2 AND round_number = 2 AND board_number = 1;`);
+      },
+    ),
+    stderr: [
+      row("table games, row (tournament_id=2, round_number=2, board_number=1)", "board_number"),
+      "board 1 occurs 2 times in round 2",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a negative round number",
+    code: EXIT.storeData,
+    make: store((rows) =>
+      rows.rounds!.push({ tournament_id: 1, round_number: -1, first_scraped_at: TS, last_scraped_at: TS }),
+    ),
+    stderr: [row("table rounds, row (tournament_id=1, round_number=-1)", "round_number"), "outside"],
+    problems: 1,
+  },
+  {
+    name: "an absurd round number",
+    code: EXIT.storeData,
+    make: store((rows) =>
+      rows.rounds!.push({ tournament_id: 2, round_number: 100_000, first_scraped_at: TS, last_scraped_at: TS }),
+    ),
+    stderr: [row("table rounds, row (tournament_id=2, round_number=100000)", "round_number"), "outside"],
+    problems: 1,
+  },
+  {
+    name: "a date that is not a calendar day",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.tournaments![0]!.start_date = "2026-02-30")),
+    stderr: [row("table tournaments, row (tournament_id=1)", "start_date"), '"2026-02-30"'],
+    problems: 1,
+  },
+  {
+    name: "a timestamp that is not UTC ISO 8601",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.games![3]!.first_seen_at = "20/11/2026 10:00")),
+    stderr: [row("table games, row (tournament_id=1, round_number=2, board_number=2)", "first_seen_at")],
+    problems: 1,
+  },
+  {
+    name: "a one-megabyte player name",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.players![4]!.name = "Ä".repeat(1 << 20))),
+    stderr: [
+      row("table players, row (tournament_id=2, source_player_number=1)", "name"),
+      "longer than 200 characters",
+    ],
+    problems: 1,
+  },
+  {
+    name: 'a club slug ".."',
+    code: EXIT.storeData,
+    make: store((rows) => (rows.clubs![0]!.slug = "..")),
+    stderr: [row("table clubs, row (club_id=1)", "slug"), 'slug ".." does not match'],
+    problems: 1,
+  },
+  {
+    name: 'a reserved-word club slug "tag"',
+    code: EXIT.storeData,
+    make: store((rows) => (rows.clubs![0]!.slug = "tag")),
+    stderr: [row("table clubs, row (club_id=1)", "slug"), "reserved path word"],
+    problems: 1,
+  },
+  {
+    name: "a club slug with a Cyrillic look-alike letter",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.clubs![0]!.slug = "river-\u0441lub")),
+    stderr: [row("table clubs, row (club_id=1)", "slug"), "does not match"],
+    problems: 1,
+  },
+  {
+    name: 'a club tag with "/"',
+    code: EXIT.storeData,
+    make: store((rows) => (rows.club_tournament_tags![0]!.tag = "junior/open")),
+    stderr: [
+      row('table club_tournament_tags, row (club_id=1, tournament_id=2, tag="junior/open")', "tag"),
+      "does not match the tag pattern",
+    ],
+    problems: 1,
+  },
+  {
+    name: 'a global tag with ".." and "\\"',
+    code: EXIT.storeData,
+    make: store((rows) => (rows.publication_tags![0]!.tag = "..\\open")),
+    stderr: [row("table publication_tags, row (tournament_id=1", "tag"), "does not match the tag pattern"],
+    problems: 1,
+  },
+  {
+    name: 'a recap language "%2e"',
+    code: EXIT.storeData,
+    make: store((rows) => (rows.recaps![0]!.language = "%2e")),
+    stderr: [row("table recaps, row (recap_id=1)", "language"), 'language "%2e" does not match'],
+    problems: 1,
+  },
+];
+
+/** Problem lines of a BuildError message on stderr. */
+function problemLines(stderr: string): string[] {
+  return stderr.split("\n").filter((l) => l.startsWith("  - "));
+}
+
+interface Lane {
+  out: string;
+  good: Record<string, string>;
+}
+
+async function goodSnapshot(dir: string): Promise<Lane> {
+  const db = makeStore(path.join(dir, "good.sqlite"), baseRows());
+  const out = path.join(dir, "dist");
+  const built = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
+  expect(built.stderr).toContain("built");
+  expect(built.code).toBe(EXIT.ok);
+  return { out, good: hashTree(out) };
+}
+
+describe("hostile and broken stores leave the previous snapshot untouched", () => {
+  const results = new Map<string, { db: string; run: CliResult; after: Record<string, string> }>();
+  const lanes: Lane[] = [];
+
+  beforeAll(async () => {
+    const dirs = Array.from({ length: LANES }, (_, i) => tempDir(`hostile-lane${i}`));
+    lanes.push(...(await Promise.all(dirs.map(goodSnapshot))));
+    // Each lane builds its share of the broken stores one after another into its own --out.
+    await Promise.all(
+      lanes.map(async (lane, i) => {
+        for (const c of CASES.filter((_, k) => k % LANES === i)) {
+          const db = path.join(dirs[i]!, `${c.name.replace(/[^a-z0-9]+/gi, "-")}.sqlite`);
+          c.make(db);
+          const run = await runCli(["build", "--db", db, "--out", lane.out, "--now", NOW]);
+          results.set(c.name, { db, run, after: hashTree(lane.out) });
+        }
+      }),
+    );
+  }, 120_000);
+
+  it("the good snapshot is a real one", () => {
+    for (const lane of lanes) {
+      expect(lane.good[MARKER_NAME]).toBeDefined();
+      expect(lane.good[`api/public/v1/tournaments/${BASE.published}/index.json`]).toBeDefined();
+      expect(lane.good[`api/clubs/river-club/tournaments/${BASE.clubOnly}/index.json`]).toBeDefined();
+    }
+  });
+
+  it.each(CASES.map((c, i) => [c.name, c, i] as const))("%s", (_name, c, i) => {
+    const r = results.get(c.name)!;
+    expect(r.run.stdout).toBe("");
+    expect({ code: r.run.code, stderr: r.run.stderr }).toMatchObject({ code: c.code });
+    expect(r.run.stderr).toMatch(/^build-api: /);
+    // The file: its full path for open failures, its base name in row problems.
+    expect(r.run.stderr).toContain(c.code === EXIT.storeData ? path.basename(r.db) : r.db);
+    for (const s of c.stderr) {
+      if (typeof s === "string") expect(r.run.stderr).toContain(s);
+      else expect(r.run.stderr).toMatch(s);
+    }
+    if (c.problems !== undefined) expect(problemLines(r.run.stderr)).toHaveLength(c.problems);
+    // A megabyte value never floods the terminal.
+    expect(r.run.stderr.length).toBeLessThan(4_000);
+    // Read through --out: the snapshot the target points to is byte for byte the good one.
+    expect(r.after).toEqual(lanes[i % LANES]!.good);
+  });
+
+  it("leaves no staging directory, temporary link or lock behind", () => {
+    for (const lane of lanes) {
+      const parent = path.dirname(lane.out);
+      const entries = readdirSync(parent).filter((e) => !e.endsWith(".sqlite"));
+      expect(entries.sort()).toEqual([".dist.snapshots", "dist"]);
+      const versions = readdirSync(path.join(parent, ".dist.snapshots")).filter((e) => !e.startsWith("."));
+      expect(versions).toHaveLength(1);
+    }
+  });
+});
+
+describe("a store with many problems", () => {
+  /** Seven independent problems in five tables and both tournaments. */
+  function manyProblems(file: string): void {
+    const rows = cloneRows(baseRows());
+    rows.clubs![0]!.brand_color = "red";
+    rows.tournaments![1]!.end_date = "2026-11-31";
+    rows.players![2]!.rating = 12.5;
+    rows.games![1]!.black_player_number = 42;
+    rows.recaps![1]!.language = "EN";
+    rows.publication_tags!.push({ tournament_id: 1, tag: "tournaments" });
+    rows.rounds!.push({ tournament_id: 2, round_number: 0, first_scraped_at: TS, last_scraped_at: TS });
+    makeStore(file, rows);
+  }
+
+  const expected = [
+    row("table clubs, row (club_id=1)", "brand_color"),
+    row("table tournaments, row (tournament_id=2)", "end_date"),
+    row("table players, row (tournament_id=1, source_player_number=3)", "rating"),
+    row("table games, row (tournament_id=1, round_number=1, board_number=2)", "black_player_number"),
+    row("table recaps, row (recap_id=2)", "language"),
+    row('table publication_tags, row (tournament_id=1, tag="tournaments")', "tag"),
+    row("table rounds, row (tournament_id=2, round_number=0)", "round_number"),
+  ];
+
+  it("reports every one of them, not only the first, and publishes nothing", async () => {
+    const dir = tempDir("many");
+    const { out, good } = await goodSnapshot(dir);
+    const db = path.join(dir, "many.sqlite");
+    manyProblems(db);
+    const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
+    expect(r.code).toBe(EXIT.storeData);
+    expect(r.stderr).toContain(`The store has ${expected.length} problem(s)`);
+    const lines = problemLines(r.stderr);
+    expect(lines).toHaveLength(expected.length);
+    for (const where of expected) {
+      expect(
+        lines.filter((l) => l.includes(`many.sqlite: ${where}:`)),
+        where,
+      ).toHaveLength(1);
+    }
+    expect(hashTree(out)).toEqual(good);
+  });
+});
+
+describe("--skip-invalid", () => {
+  it("publishes the valid tournaments and lists the skipped ones with their problems", async () => {
+    const dir = tempDir("skip");
+    const { out, good } = await goodSnapshot(dir);
+    const rows = cloneRows(baseRows());
+    rows.tournaments![1]!.start_date = "2026-13-01"; // tournament 5002
+    rows.players![5]!.rating = "high"; // tournament 5002, player 2
+    const db = makeStore(path.join(dir, "half-bad.sqlite"), rows);
+
+    const [strict, skipping] = await Promise.all([
+      runCli(["build", "--db", db, "--out", path.join(dir, "strict", "dist"), "--now", NOW]),
+      runCli(["build", "--db", db, "--out", out, "--now", NOW, "--skip-invalid"]),
+    ]);
+    expect(strict.code).toBe(EXIT.storeData);
+    expect(strict.stderr).toContain("--skip-invalid");
+    expect(existsSync(path.join(dir, "strict", "dist"))).toBe(false);
+
+    expect(skipping.code).toBe(EXIT.ok);
+    expect(skipping.stderr).toContain("1 tournaments");
+    const at = skipping.stderr.indexOf(`skipped tournament ${BASE.clubOnly}:`);
+    expect(at).toBeGreaterThan(0);
+    const skipped = skipping.stderr.slice(at);
+    expect(problemLines(skipped)).toEqual([
+      expect.stringContaining(row("table tournaments, row (tournament_id=2)", "start_date")),
+      expect.stringContaining(row("table players, row (tournament_id=2, source_player_number=2)", "rating")),
+    ]);
+
+    const tree = readTree(out);
+    const files = [...tree.keys()];
+    expect(files).toContain(`api/public/v1/tournaments/${BASE.published}/index.json`);
+    expect(files).toContain(`api/clubs/river-club/tournaments/${BASE.published}/index.json`);
+    expect(files.filter((f) => f.includes(`/${BASE.clubOnly}`))).toEqual([]);
+    const catalog = JSON.parse(tree.get("api/clubs/river-club/tournaments/index.json")!.toString("utf8")) as {
+      tournaments: { tournament: { tournamentId: number } }[];
+    };
+    expect(catalog.tournaments.map((e) => e.tournament.tournamentId)).toEqual([BASE.published]);
+    // The skipped tournament was in the previous snapshot; it is gone from the new one.
+    expect(Object.keys(good).some((f) => f.includes(`/${BASE.clubOnly}/`))).toBe(true);
+  });
+
+  it("lists the skipped tournaments in the --json report", async () => {
+    const dir = tempDir("skip-json");
+    const rows = cloneRows(baseRows());
+    rows.games![0]!.white_player_number = 99; // tournament 5001
+    const db = makeStore(path.join(dir, "half-bad.sqlite"), rows);
+    const r = await runCli([
+      "build",
+      "--db",
+      db,
+      "--out",
+      path.join(dir, "dist"),
+      "--now",
+      NOW,
+      "--skip-invalid",
+      "--json",
+    ]);
+    expect(r.code).toBe(EXIT.ok);
+    const report = JSON.parse(r.stdout) as {
+      render: { tournaments: number; skipped: { externalId: string; problems: { where: string }[] }[] };
+    };
+    expect(report.render.tournaments).toBe(1);
+    expect(report.render.skipped).toEqual([
+      {
+        externalId: String(BASE.published),
+        problems: [
+          expect.objectContaining({
+            where: row(
+              "half-bad.sqlite: table games, row (tournament_id=1, round_number=1, board_number=1)",
+              "white_player_number",
+            ),
+          }),
+        ],
+      },
+    ]);
+  });
+});
+
+describe("unsafe --out", () => {
+  let db: string;
+  beforeAll(() => {
+    db = makeStore(path.join(tempDir("unsafe-db"), "good.sqlite"), baseRows());
+  });
+
+  const build = (out: string, extra: string[] = [], opts: Parameters<typeof runCli>[1] = {}) =>
+    runCli(["build", "--db", db, "--out", out, "--now", NOW, ...extra], opts);
+
+  /** Writes a few files of someone else's under `dir` and returns their hashes. */
+  function someoneElses(dir: string): Record<string, string> {
+    mkdirSync(path.join(dir, "photos"), { recursive: true });
+    writeFileSync(path.join(dir, "notes.txt"), "mine\n");
+    writeFileSync(path.join(dir, "photos", "cat.jpg"), "meow");
+    return hashTree(dir);
+  }
+
+  it("refuses the file system root, the home directory and the repository root", async () => {
+    const home = path.join(tempDir("home"), "alice");
+    const homeFiles = someoneElses(home);
+    const fakeRepo = path.join(tempDir("repo"), "project");
+    mkdirSync(path.join(fakeRepo, ".git"), { recursive: true });
+    const repoFiles = someoneElses(fakeRepo);
+    const elsewhere = tempDir("cwd");
+
+    const [root, homeForced, repoRoot, otherRepoForced] = await inPool(4, [
+      () => build("/"),
+      // HOME points at a scratch home, so a broken guard could never touch the real one.
+      () => build(home, ["--force"], { env: { ...process.env, HOME: home }, cwd: elsewhere }),
+      () => build(REPO_ROOT),
+      () => build(fakeRepo, ["--force"], { cwd: elsewhere }),
+    ]);
+    expect(root.code).toBe(EXIT.unsafeOutput);
+    expect(root.stderr).toContain("file system root");
+    expect(homeForced.code).toBe(EXIT.unsafeOutput);
+    expect(homeForced.stderr).toContain("home directory");
+    expect(hashTree(home)).toEqual(homeFiles);
+    expect(repoRoot.code).toBe(EXIT.unsafeOutput);
+    expect(repoRoot.stderr).toMatch(/current directory|\.git/);
+    expect(otherRepoForced.code).toBe(EXIT.unsafeOutput);
+    expect(otherRepoForced.stderr).toContain(".git");
+    expect(hashTree(fakeRepo)).toEqual(repoFiles);
+    expect(readdirSync(path.dirname(fakeRepo))).toEqual(["project"]);
+    expect(readdirSync(path.dirname(home))).toEqual(["alice"]);
+  });
+
+  it("refuses a non-empty directory without the marker, and replaces it with --force", async () => {
+    const out = path.join(tempDir("nonempty"), "site");
+    const theirs = someoneElses(out);
+    const refused = await build(out);
+    expect(refused.code).toBe(EXIT.unsafeOutput);
+    expect(refused.stderr).toContain(out);
+    expect(refused.stderr).toContain("non-empty directory without the snapshot marker");
+    expect(refused.stderr).toContain("--force");
+    expect(hashTree(out)).toEqual(theirs);
+    expect(readdirSync(path.dirname(out))).toEqual(["site"]);
+
+    const forced = await build(out, ["--force"]);
+    expect(forced.code).toBe(EXIT.ok);
+    const files = Object.keys(hashTree(out));
+    expect(files).toContain(MARKER_NAME);
+    expect(files).toContain(`api/public/v1/tournaments/${BASE.published}/index.json`);
+    expect(files).not.toContain("notes.txt");
+  });
+});
+
+describe("bad usage", () => {
+  it("exits with the usage code for a missing --db, a bad --now and an unknown option", async () => {
+    const out = path.join(tempDir("usage"), "dist");
+    const db = path.join(path.dirname(out), "never-read.sqlite");
+    const runs = await inPool(4, [
+      () => runCli(["build", "--out", out, "--now", NOW]),
+      () => runCli(["build", "--db", db, "--out", out, "--now", "yesterday"]),
+      () => runCli(["build", "--db", db, "--out", out, "--now", "2026-11-22"]),
+      () => runCli(["build", "--db", db, "--out", out, "--now", NOW, "--colour"]),
+    ]);
+    for (const r of runs) expect(r.code, r.stderr).toBe(EXIT.usage);
+    expect(runs[0]!.stderr).toContain("--db");
+    expect(runs[1]!.stderr).toContain("--now");
+    expect(runs[2]!.stderr).toContain("with a zone");
+    expect(runs[3]!.stderr).toContain("--colour");
+    expect(readdirSync(path.dirname(out))).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+// One test over every route: each produces files, each file validates against the route's
+// schema, each route is in the OpenAPI document and in the README.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_STATUS_OPTIONS } from "../src/domain/status.ts";
+import { hostFiles } from "../src/emit/hosts/index.ts";
+import { schemaId } from "../src/emit/jsonschema.ts";
+import { SnapshotValidator } from "../src/emit/validate.ts";
+import { renderSnapshot } from "../src/render.ts";
+import { instanceFile, instancePath, ROUTES, type Route } from "../src/routes.ts";
+import { openStore, type Store } from "../src/store/open.ts";
+import { makeSampleStore, SAMPLE_NOW, tempDir } from "./e2e/helpers.ts";
+
+let store: Store;
+const files = new Map<string, string>();
+const validator = new SnapshotValidator();
+
+beforeAll(() => {
+  store = openStore(makeSampleStore(tempDir("routes")));
+  renderSnapshot(
+    store,
+    { write: (p, d) => void files.set(p, d) },
+    {
+      now: SAMPLE_NOW,
+      statusOptions: DEFAULT_STATUS_OPTIONS,
+      skipInvalid: false,
+      validator,
+      openApi: "{}",
+      hostFiles: hostFiles(),
+    },
+  );
+});
+afterAll(() => store.close());
+
+/** The files of one route: its path template with every parameter as one segment. */
+function filesOf(route: Route): string[] {
+  // Ids and rounds are digits, so they never collide with the reserved words beside them.
+  const segment = "[^/]+";
+  const base = route.path
+    .slice(1)
+    .replace(/\{(id|round)\}/g, "\\d+")
+    .replace(/\{\w+\}/g, segment);
+  const forms = [base];
+  if (route.query) forms.push(`${base}/${route.query.segment}(?:/${segment})?`);
+  const re = new RegExp(`^(?:${forms.join("|")})/index\\.json$`);
+  return [...files.keys()].filter((f) => re.test(f));
+}
+
+describe.each(ROUTES.map((r) => [r.id, r] as const))("route %s", (_id, route) => {
+  it("produces files for the sample, each valid against its schema", () => {
+    const mine = filesOf(route);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const f of mine) expect(validator.check(f, schemaId(route.schema), files.get(f)!)).toEqual([]);
+  });
+
+  it("is in the OpenAPI document with a summary, and in the README", () => {
+    const doc = JSON.parse(readFileSync(new URL("../schema/openapi.json", import.meta.url), "utf8"));
+    expect(doc.paths[route.path].get.summary).toBe(route.summary);
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    expect(readme).toContain(`| ${route.n} | \`${route.path}\` |`);
+  });
+});
+
+describe("instance paths", () => {
+  const byId = (id: string) => ROUTES.find((r) => r.id === id)!;
+
+  it("fill the spec's path and add the query's path form", () => {
+    expect(instancePath(byId("publicRound"), { id: "42", round: "3" })).toBe(
+      "/api/public/v1/tournaments/42/rounds/3",
+    );
+    expect(instanceFile(byId("clubCatalog"), { slug: "hbcc", tag: "rapid" })).toBe(
+      "api/clubs/hbcc/tournaments/tag/rapid/index.json",
+    );
+    // The empty tag is the list no tag matches: the fallback for unknown tags.
+    expect(instanceFile(byId("publicTournaments"), { tag: "" })).toBe(
+      "api/public/v1/tournaments/tag/index.json",
+    );
+    expect(instanceFile(byId("publicRecaps"), { id: "7", language: "en" })).toBe(
+      "api/public/v1/tournaments/7/recaps/language/en/index.json",
+    );
+  });
+
+  it("refuse a missing parameter", () => {
+    expect(() => instancePath(byId("clubTournament"), { slug: "x" })).toThrow(/missing parameter id/);
+  });
+
+  it("every file of the snapshot belongs to exactly one route, or is a top-level file", () => {
+    const owned = new Map<string, string[]>();
+    for (const route of ROUTES)
+      for (const f of filesOf(route)) owned.set(f, [...(owned.get(f) ?? []), route.id]);
+    for (const f of files.keys()) {
+      if (!f.startsWith("api/") || f === "api/public/v1/openapi.json") continue;
+      expect(owned.get(f), f).toHaveLength(1);
+    }
+  });
+});
