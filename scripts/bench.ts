@@ -6,7 +6,10 @@
 //             written with plain mkdirSync(recursive) + writeFileSync into a fresh directory;
 //   full    - a full build into a fresh --out, in a child process (`node bin/build-api.js build`),
 //             wall time and peak RSS;
-//   rebuild - a no-change rebuild into the same --out, wall time and files written (must be 0).
+//   rebuild - a no-change rebuild into the same --out, wall time and files written (must be 0);
+//   link floor - right after the floor: the same tree again, every file hard-linked from the floor
+//             (mkdirSync + linkSync): what any complete new tree of hard links costs, the bound of
+//             a no-change rebuild that publishes a whole new version directory.
 // Each round runs floor/full/rebuild (every other round: full/rebuild/floor), after a `sync` so
 // that no step pays for the previous one's writeback. The figures are the medians over the rounds;
 // peak RSS is the largest over the full builds. One line per size on stdout; details on stderr.
@@ -18,6 +21,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  linkSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -55,6 +59,7 @@ interface ChildRun {
 
 interface Round {
   floor: number;
+  linkFloor: number;
   full: ChildRun;
   rebuild: ChildRun;
 }
@@ -133,6 +138,22 @@ function writeFloor(snapshot: Snapshot, dir: string): number {
   return (performance.now() - start) / 1000;
 }
 
+/** The link floor: the tree of `from` again in `dir`, every file hard-linked. Seconds. */
+function linkFloor(snapshot: Snapshot, from: string, dir: string): number {
+  const start = performance.now();
+  const made = new Set<string>();
+  for (const f of snapshot.files) {
+    const abs = path.join(dir, f.rel);
+    const parent = path.dirname(abs);
+    if (!made.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      made.add(parent);
+    }
+    linkSync(path.join(from, f.rel), abs);
+  }
+  return (performance.now() - start) / 1000;
+}
+
 /** Deletes a build output: the link, the versions and the lock (see src/publish/publish.ts). */
 function removeOut(out: string): void {
   const parent = path.dirname(out);
@@ -180,12 +201,17 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
 
   const results: Round[] = [];
   const floorDir = path.join(dir, "floor");
+  const linkDir = path.join(dir, "floor-links");
   for (let r = 0; r < rounds; r++) {
     let floor = 0;
+    let links = 0;
     const measureFloor = (): void => {
       rmSync(floorDir, { recursive: true, force: true });
+      rmSync(linkDir, { recursive: true, force: true });
       syncDisk();
       floor = writeFloor(snapshot, floorDir);
+      syncDisk();
+      links = linkFloor(snapshot, floorDir, linkDir);
     };
     const measureBuilds = (): { full: ChildRun; rebuild: ChildRun } => {
       removeOut(out);
@@ -204,20 +230,22 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
       measureFloor();
     }
     const { full, rebuild } = runs;
-    results.push({ floor, full, rebuild });
+    results.push({ floor, linkFloor: links, full, rebuild });
     const inProcess = Object.values(full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000;
     console.error(
-      `[${label}] round ${r + 1}: floor ${fmt(floor)} s, full ${fmt(full.seconds)} s ` +
+      `[${label}] round ${r + 1}: floor ${fmt(floor)} s, link floor ${fmt(links)} s, full ${fmt(full.seconds)} s ` +
         `(in-process ${fmt(inProcess)} s, ${fmt(full.rssMb, 0)} MB), rebuild ${fmt(rebuild.seconds)} s ` +
         `(${rebuild.report.publish.filesWritten} written, ${fmt(rebuild.rssMb, 0)} MB)`,
     );
     rmSync(floorDir, { recursive: true, force: true });
+    rmSync(linkDir, { recursive: true, force: true });
     removeOut(out);
   }
 
   const full = median(results.map((x) => x.full.seconds));
   const floor = median(results.map((x) => x.floor));
   const rebuild = median(results.map((x) => x.rebuild.seconds));
+  const links = median(results.map((x) => x.linkFloor));
   const inProcess = median(
     results.map((x) => Object.values(x.full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000),
   );
@@ -230,6 +258,7 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
     `full ${fmt(full)} s (in-process ${fmt(inProcess)} s), floor ${fmt(floor)} s, ` +
     `full/floor ${fmt(full / floor)} (in-process ${fmt(inProcess / floor)}), ` +
     `no-change rebuild ${fmt(rebuild)} s, rebuild/full ${fmt(rebuild / full)}, ` +
+    `link floor ${fmt(links)} s (link floor/full ${fmt(links / full)}), ` +
     `files written on rebuild ${written}`
   );
 }
@@ -258,7 +287,7 @@ function main(): void {
   const base = mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));
   console.log(`machine: ${machine(base)}`);
   console.log(
-    `method: ${rounds} interleaved rounds per size (floor, full build, no-change rebuild; medians), ` +
+    `method: ${rounds} interleaved rounds per size (floor + link floor, full build, no-change rebuild; medians), ` +
       `seed ${values.seed}, peak RSS ${useGnuTime ? "by GNU time %M" : "by process.resourceUsage().maxRSS"}`,
   );
   try {

@@ -36,7 +36,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         skipInvalid: opts.skipInvalid ?? false,
         validator,
         openApi: openApiText(),
-        hostFiles: hostFiles(),
+        hostFiles: hostFiles(store.vocabulary()),
         onProgress: opts.onProgress,
       });
     });

@@ -26,7 +26,7 @@ beforeAll(() => {
       skipInvalid: false,
       validator,
       openApi: "{}",
-      hostFiles: hostFiles(),
+      hostFiles: hostFiles(store.vocabulary()),
     },
   );
 });

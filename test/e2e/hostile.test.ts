@@ -76,12 +76,6 @@ const CASES: Case[] = [
     stderr: ["is not a SQLite database"],
   },
   {
-    name: "a store truncated to 0 bytes",
-    code: EXIT.storeUnreadable,
-    make: (file) => writeFileSync(file, ""),
-    stderr: ["empty (0 bytes)"],
-  },
-  {
     name: "a store truncated to half its size",
     code: EXIT.storeUnreadable,
     make: (file) => {
@@ -112,28 +106,23 @@ const CASES: Case[] = [
         () => {},
         (db) => db.pragma(`user_version = ${version}`),
       ),
-      stderr: ["PRAGMA user_version", new RegExp(`\\b${version === 0 ? "no schema version \\(0\\)" : version}\\b`)],
+      stderr: [
+        "PRAGMA user_version",
+        version === 0
+          ? "no schema version (0)"
+          : `schema version ${version}, ${version > 1 ? "newer" : "different"}`,
+      ],
     }),
   ),
   {
-    name: "a store without the recaps table",
+    name: "a store without the recaps table and without the players.club column",
     code: EXIT.storeSchema,
     make: store(
       (rows) => delete rows.recaps,
-      (db) => db.exec("DROP TABLE recaps"),
+      (db) => db.exec("DROP TABLE recaps; ALTER TABLE players DROP COLUMN club"),
     ),
-    stderr: ["table recaps: the table is missing"],
-    problems: 1,
-  },
-  {
-    name: "a store without the players.club column",
-    code: EXIT.storeSchema,
-    make: store(
-      () => {},
-      (db) => db.exec("ALTER TABLE players DROP COLUMN club"),
-    ),
-    stderr: ["table players, column club: the column is missing"],
-    problems: 1,
+    stderr: ["table players, column club: the column is missing", "table recaps: the table is missing"],
+    problems: 2,
   },
   // --- EXIT.storeData: one bad cell or row each ---
   {
@@ -157,13 +146,6 @@ const CASES: Case[] = [
     problems: 1,
   },
   {
-    name: "a catalog entry pointing to a tournament that does not exist",
-    code: EXIT.storeData,
-    make: store((rows) => rows.club_tournaments!.push({ club_id: 1, tournament_id: 77, display_order: 9 })),
-    stderr: [row("table club_tournaments, rows (tournament_id=77)", "tournament_id"), "does not exist"],
-    problems: 1,
-  },
-  {
     name: "duplicate board numbers in a foreign store without the primary key",
     code: EXIT.storeData,
     make: store(
@@ -181,35 +163,25 @@ const CASES: Case[] = [
     problems: 1,
   },
   {
-    name: "a negative round number",
+    name: "a negative and an absurd round number",
     code: EXIT.storeData,
     make: store((rows) =>
-      rows.rounds!.push({ tournament_id: 1, round_number: -1, first_scraped_at: TS, last_scraped_at: TS }),
+      rows.rounds!.push(
+        { tournament_id: 1, round_number: -1, first_scraped_at: TS, last_scraped_at: TS },
+        { tournament_id: 2, round_number: 100_000, first_scraped_at: TS, last_scraped_at: TS },
+      ),
     ),
-    stderr: [row("table rounds, row (tournament_id=1, round_number=-1)", "round_number"), "outside"],
-    problems: 1,
-  },
-  {
-    name: "an absurd round number",
-    code: EXIT.storeData,
-    make: store((rows) =>
-      rows.rounds!.push({ tournament_id: 2, round_number: 100_000, first_scraped_at: TS, last_scraped_at: TS }),
-    ),
-    stderr: [row("table rounds, row (tournament_id=2, round_number=100000)", "round_number"), "outside"],
-    problems: 1,
+    stderr: [
+      row("table rounds, row (tournament_id=1, round_number=-1)", "round_number") + ": is -1, outside",
+      row("table rounds, row (tournament_id=2, round_number=100000)", "round_number") + ": is 100000, outside",
+    ],
+    problems: 2,
   },
   {
     name: "a date that is not a calendar day",
     code: EXIT.storeData,
     make: store((rows) => (rows.tournaments![0]!.start_date = "2026-02-30")),
     stderr: [row("table tournaments, row (tournament_id=1)", "start_date"), '"2026-02-30"'],
-    problems: 1,
-  },
-  {
-    name: "a timestamp that is not UTC ISO 8601",
-    code: EXIT.storeData,
-    make: store((rows) => (rows.games![3]!.first_seen_at = "20/11/2026 10:00")),
-    stderr: [row("table games, row (tournament_id=1, round_number=2, board_number=2)", "first_seen_at")],
     problems: 1,
   },
   {
@@ -237,13 +209,6 @@ const CASES: Case[] = [
     problems: 1,
   },
   {
-    name: "a club slug with a Cyrillic look-alike letter",
-    code: EXIT.storeData,
-    make: store((rows) => (rows.clubs![0]!.slug = "river-\u0441lub")),
-    stderr: [row("table clubs, row (club_id=1)", "slug"), "does not match"],
-    problems: 1,
-  },
-  {
     name: 'a club tag with "/"',
     code: EXIT.storeData,
     make: store((rows) => (rows.club_tournament_tags![0]!.tag = "junior/open")),
@@ -251,13 +216,6 @@ const CASES: Case[] = [
       row('table club_tournament_tags, row (club_id=1, tournament_id=2, tag="junior/open")', "tag"),
       "does not match the tag pattern",
     ],
-    problems: 1,
-  },
-  {
-    name: 'a global tag with ".." and "\\"',
-    code: EXIT.storeData,
-    make: store((rows) => (rows.publication_tags![0]!.tag = "..\\open")),
-    stderr: [row("table publication_tags, row (tournament_id=1", "tag"), "does not match the tag pattern"],
     problems: 1,
   },
   {
@@ -269,12 +227,51 @@ const CASES: Case[] = [
   },
 ];
 
+/** Ten independent problems in six tables, both tournaments and a second club. */
+const MANY: Case = {
+  name: "a store with ten problems",
+  code: EXIT.storeData,
+  make: store((rows) => {
+    rows.clubs![0]!.brand_color = "red";
+    rows.clubs!.push({
+      club_id: 2,
+      uuid: "7a2d3b63-4e1f-4c9f-8b68-3a7e2d1c0f22",
+      slug: "river-\u0441lub", // a Cyrillic look-alike "с"
+      name: "Look-alike Club",
+    });
+    rows.club_tournaments!.push({ club_id: 1, tournament_id: 77, display_order: 9 });
+    rows.tournaments![1]!.end_date = "2026-11-31";
+    rows.players![2]!.rating = 12.5;
+    rows.games![1]!.black_player_number = 42;
+    rows.games![3]!.first_seen_at = "20/11/2026 10:00";
+    rows.recaps![1]!.language = "EN";
+    rows.publication_tags!.push({ tournament_id: 1, tag: "tournaments" });
+    rows.rounds!.push({ tournament_id: 2, round_number: 0, first_scraped_at: TS, last_scraped_at: TS });
+  }),
+  stderr: [
+    "The store has 10 problem(s)",
+    row("table clubs, row (club_id=1)", "brand_color"),
+    row("table clubs, row (club_id=2)", "slug"),
+    row("table club_tournaments, rows (tournament_id=77)", "tournament_id"),
+    row("table tournaments, row (tournament_id=2)", "end_date"),
+    row("table players, row (tournament_id=1, source_player_number=3)", "rating"),
+    row("table games, row (tournament_id=1, round_number=1, board_number=2)", "black_player_number"),
+    row("table games, row (tournament_id=1, round_number=2, board_number=2)", "first_seen_at"),
+    row("table recaps, row (recap_id=2)", "language"),
+    row('table publication_tags, row (tournament_id=1, tag="tournaments")', "tag"),
+    row("table rounds, row (tournament_id=2, round_number=0)", "round_number"),
+  ],
+  problems: 10,
+};
+CASES.push(MANY);
+
 /** Problem lines of a BuildError message on stderr. */
 function problemLines(stderr: string): string[] {
   return stderr.split("\n").filter((l) => l.startsWith("  - "));
 }
 
 interface Lane {
+  dir: string;
   out: string;
   good: Record<string, string>;
 }
@@ -285,29 +282,29 @@ async function goodSnapshot(dir: string): Promise<Lane> {
   const built = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
   expect(built.stderr).toContain("built");
   expect(built.code).toBe(EXIT.ok);
-  return { out, good: hashTree(out) };
+  return { dir, out, good: hashTree(out) };
 }
 
+const lanes: Lane[] = [];
+const results = new Map<string, { db: string; run: CliResult; after: Record<string, string> }>();
+
+beforeAll(async () => {
+  const dirs = Array.from({ length: LANES }, (_, i) => tempDir(`hostile-lane${i}`));
+  lanes.push(...(await Promise.all(dirs.map(goodSnapshot))));
+  // Each lane builds its share of the broken stores one after another into its own --out.
+  await Promise.all(
+    lanes.map(async (lane, i) => {
+      for (const c of CASES.filter((_, k) => k % LANES === i)) {
+        const db = path.join(lane.dir, `${c.name.replace(/[^a-z0-9]+/gi, "-")}.sqlite`);
+        c.make(db);
+        const run = await runCli(["build", "--db", db, "--out", lane.out, "--now", NOW]);
+        results.set(c.name, { db, run, after: hashTree(lane.out) });
+      }
+    }),
+  );
+}, 120_000);
+
 describe("hostile and broken stores leave the previous snapshot untouched", () => {
-  const results = new Map<string, { db: string; run: CliResult; after: Record<string, string> }>();
-  const lanes: Lane[] = [];
-
-  beforeAll(async () => {
-    const dirs = Array.from({ length: LANES }, (_, i) => tempDir(`hostile-lane${i}`));
-    lanes.push(...(await Promise.all(dirs.map(goodSnapshot))));
-    // Each lane builds its share of the broken stores one after another into its own --out.
-    await Promise.all(
-      lanes.map(async (lane, i) => {
-        for (const c of CASES.filter((_, k) => k % LANES === i)) {
-          const db = path.join(dirs[i]!, `${c.name.replace(/[^a-z0-9]+/gi, "-")}.sqlite`);
-          c.make(db);
-          const run = await runCli(["build", "--db", db, "--out", lane.out, "--now", NOW]);
-          results.set(c.name, { db, run, after: hashTree(lane.out) });
-        }
-      }),
-    );
-  }, 120_000);
-
   it("the good snapshot is a real one", () => {
     for (const lane of lanes) {
       expect(lane.good[MARKER_NAME]).toBeDefined();
@@ -319,7 +316,7 @@ describe("hostile and broken stores leave the previous snapshot untouched", () =
   it.each(CASES.map((c, i) => [c.name, c, i] as const))("%s", (_name, c, i) => {
     const r = results.get(c.name)!;
     expect(r.run.stdout).toBe("");
-    expect({ code: r.run.code, stderr: r.run.stderr }).toMatchObject({ code: c.code });
+    expect(r.run.code, r.run.stderr).toBe(c.code);
     expect(r.run.stderr).toMatch(/^build-api: /);
     // The file: its full path for open failures, its base name in row problems.
     expect(r.run.stderr).toContain(c.code === EXIT.storeData ? path.basename(r.db) : r.db);
@@ -329,140 +326,52 @@ describe("hostile and broken stores leave the previous snapshot untouched", () =
     }
     if (c.problems !== undefined) expect(problemLines(r.run.stderr)).toHaveLength(c.problems);
     // A megabyte value never floods the terminal.
-    expect(r.run.stderr.length).toBeLessThan(4_000);
+    expect(r.run.stderr.length).toBeLessThan(5_000);
     // Read through --out: the snapshot the target points to is byte for byte the good one.
     expect(r.after).toEqual(lanes[i % LANES]!.good);
   });
 
   it("leaves no staging directory, temporary link or lock behind", () => {
     for (const lane of lanes) {
-      const parent = path.dirname(lane.out);
-      const entries = readdirSync(parent).filter((e) => !e.endsWith(".sqlite"));
+      const entries = readdirSync(lane.dir).filter((e) => !e.endsWith(".sqlite"));
       expect(entries.sort()).toEqual([".dist.snapshots", "dist"]);
-      const versions = readdirSync(path.join(parent, ".dist.snapshots")).filter((e) => !e.startsWith("."));
+      const versions = readdirSync(path.join(lane.dir, ".dist.snapshots")).filter((e) => !e.startsWith("."));
       expect(versions).toHaveLength(1);
     }
   });
 });
 
-describe("a store with many problems", () => {
-  /** Seven independent problems in five tables and both tournaments. */
-  function manyProblems(file: string): void {
-    const rows = cloneRows(baseRows());
-    rows.clubs![0]!.brand_color = "red";
-    rows.tournaments![1]!.end_date = "2026-11-31";
-    rows.players![2]!.rating = 12.5;
-    rows.games![1]!.black_player_number = 42;
-    rows.recaps![1]!.language = "EN";
-    rows.publication_tags!.push({ tournament_id: 1, tag: "tournaments" });
-    rows.rounds!.push({ tournament_id: 2, round_number: 0, first_scraped_at: TS, last_scraped_at: TS });
-    makeStore(file, rows);
-  }
-
-  const expected = [
-    row("table clubs, row (club_id=1)", "brand_color"),
-    row("table tournaments, row (tournament_id=2)", "end_date"),
-    row("table players, row (tournament_id=1, source_player_number=3)", "rating"),
-    row("table games, row (tournament_id=1, round_number=1, board_number=2)", "black_player_number"),
-    row("table recaps, row (recap_id=2)", "language"),
-    row('table publication_tags, row (tournament_id=1, tag="tournaments")', "tag"),
-    row("table rounds, row (tournament_id=2, round_number=0)", "round_number"),
-  ];
-
-  it("reports every one of them, not only the first, and publishes nothing", async () => {
-    const dir = tempDir("many");
-    const { out, good } = await goodSnapshot(dir);
-    const db = path.join(dir, "many.sqlite");
-    manyProblems(db);
-    const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
-    expect(r.code).toBe(EXIT.storeData);
-    expect(r.stderr).toContain(`The store has ${expected.length} problem(s)`);
-    const lines = problemLines(r.stderr);
-    expect(lines).toHaveLength(expected.length);
-    for (const where of expected) {
-      expect(
-        lines.filter((l) => l.includes(`many.sqlite: ${where}:`)),
-        where,
-      ).toHaveLength(1);
-    }
-    expect(hashTree(out)).toEqual(good);
-  });
-});
-
 describe("--skip-invalid", () => {
-  it("publishes the valid tournaments and lists the skipped ones with their problems", async () => {
-    const dir = tempDir("skip");
-    const { out, good } = await goodSnapshot(dir);
+  it("publishes the valid tournaments into the same --out and lists the skipped ones", async () => {
+    const { dir, out, good } = lanes[0]!;
     const rows = cloneRows(baseRows());
     rows.tournaments![1]!.start_date = "2026-13-01"; // tournament 5002
     rows.players![5]!.rating = "high"; // tournament 5002, player 2
     const db = makeStore(path.join(dir, "half-bad.sqlite"), rows);
 
-    const [strict, skipping] = await Promise.all([
-      runCli(["build", "--db", db, "--out", path.join(dir, "strict", "dist"), "--now", NOW]),
-      runCli(["build", "--db", db, "--out", out, "--now", NOW, "--skip-invalid"]),
-    ]);
-    expect(strict.code).toBe(EXIT.storeData);
-    expect(strict.stderr).toContain("--skip-invalid");
-    expect(existsSync(path.join(dir, "strict", "dist"))).toBe(false);
-
-    expect(skipping.code).toBe(EXIT.ok);
-    expect(skipping.stderr).toContain("1 tournaments");
-    const at = skipping.stderr.indexOf(`skipped tournament ${BASE.clubOnly}:`);
+    const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--skip-invalid"]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(r.stderr).toContain("1 tournaments");
+    const at = r.stderr.indexOf(`skipped tournament ${BASE.clubOnly}:`);
     expect(at).toBeGreaterThan(0);
-    const skipped = skipping.stderr.slice(at);
-    expect(problemLines(skipped)).toEqual([
-      expect.stringContaining(row("table tournaments, row (tournament_id=2)", "start_date")),
-      expect.stringContaining(row("table players, row (tournament_id=2, source_player_number=2)", "rating")),
+    expect(problemLines(r.stderr.slice(at))).toEqual([
+      expect.stringContaining(row("half-bad.sqlite: table tournaments, row (tournament_id=2)", "start_date")),
+      expect.stringContaining(
+        row("half-bad.sqlite: table players, row (tournament_id=2, source_player_number=2)", "rating"),
+      ),
     ]);
 
     const tree = readTree(out);
     const files = [...tree.keys()];
     expect(files).toContain(`api/public/v1/tournaments/${BASE.published}/index.json`);
     expect(files).toContain(`api/clubs/river-club/tournaments/${BASE.published}/index.json`);
-    expect(files.filter((f) => f.includes(`/${BASE.clubOnly}`))).toEqual([]);
+    // The skipped tournament was in the previous snapshot; it is gone from the new one.
+    expect(Object.keys(good).filter((f) => f.includes(`/${BASE.clubOnly}/`)).length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.includes(`/${BASE.clubOnly}/`))).toEqual([]);
     const catalog = JSON.parse(tree.get("api/clubs/river-club/tournaments/index.json")!.toString("utf8")) as {
       tournaments: { tournament: { tournamentId: number } }[];
     };
     expect(catalog.tournaments.map((e) => e.tournament.tournamentId)).toEqual([BASE.published]);
-    // The skipped tournament was in the previous snapshot; it is gone from the new one.
-    expect(Object.keys(good).some((f) => f.includes(`/${BASE.clubOnly}/`))).toBe(true);
-  });
-
-  it("lists the skipped tournaments in the --json report", async () => {
-    const dir = tempDir("skip-json");
-    const rows = cloneRows(baseRows());
-    rows.games![0]!.white_player_number = 99; // tournament 5001
-    const db = makeStore(path.join(dir, "half-bad.sqlite"), rows);
-    const r = await runCli([
-      "build",
-      "--db",
-      db,
-      "--out",
-      path.join(dir, "dist"),
-      "--now",
-      NOW,
-      "--skip-invalid",
-      "--json",
-    ]);
-    expect(r.code).toBe(EXIT.ok);
-    const report = JSON.parse(r.stdout) as {
-      render: { tournaments: number; skipped: { externalId: string; problems: { where: string }[] }[] };
-    };
-    expect(report.render.tournaments).toBe(1);
-    expect(report.render.skipped).toEqual([
-      {
-        externalId: String(BASE.published),
-        problems: [
-          expect.objectContaining({
-            where: row(
-              "half-bad.sqlite: table games, row (tournament_id=1, round_number=1, board_number=1)",
-              "white_player_number",
-            ),
-          }),
-        ],
-      },
-    ]);
   });
 });
 
@@ -486,30 +395,23 @@ describe("unsafe --out", () => {
   it("refuses the file system root, the home directory and the repository root", async () => {
     const home = path.join(tempDir("home"), "alice");
     const homeFiles = someoneElses(home);
-    const fakeRepo = path.join(tempDir("repo"), "project");
-    mkdirSync(path.join(fakeRepo, ".git"), { recursive: true });
-    const repoFiles = someoneElses(fakeRepo);
     const elsewhere = tempDir("cwd");
-
-    const [root, homeForced, repoRoot, otherRepoForced] = await inPool(4, [
-      () => build("/"),
+    const [root, homeForced, repoRoot] = await Promise.all([
+      build("/"),
       // HOME points at a scratch home, so a broken guard could never touch the real one.
-      () => build(home, ["--force"], { env: { ...process.env, HOME: home }, cwd: elsewhere }),
-      () => build(REPO_ROOT),
-      () => build(fakeRepo, ["--force"], { cwd: elsewhere }),
+      build(home, ["--force"], { env: { ...process.env, HOME: home }, cwd: elsewhere }),
+      // The real repository root, without --force: refused for what it is, not for being non-empty.
+      build(REPO_ROOT),
     ]);
-    expect(root.code).toBe(EXIT.unsafeOutput);
+    expect(root.code, root.stderr).toBe(EXIT.unsafeOutput);
     expect(root.stderr).toContain("file system root");
-    expect(homeForced.code).toBe(EXIT.unsafeOutput);
+    expect(homeForced.code, homeForced.stderr).toBe(EXIT.unsafeOutput);
     expect(homeForced.stderr).toContain("home directory");
     expect(hashTree(home)).toEqual(homeFiles);
-    expect(repoRoot.code).toBe(EXIT.unsafeOutput);
-    expect(repoRoot.stderr).toMatch(/current directory|\.git/);
-    expect(otherRepoForced.code).toBe(EXIT.unsafeOutput);
-    expect(otherRepoForced.stderr).toContain(".git");
-    expect(hashTree(fakeRepo)).toEqual(repoFiles);
-    expect(readdirSync(path.dirname(fakeRepo))).toEqual(["project"]);
     expect(readdirSync(path.dirname(home))).toEqual(["alice"]);
+    expect(repoRoot.code, repoRoot.stderr).toBe(EXIT.unsafeOutput);
+    expect(repoRoot.stderr).toMatch(/current directory|contains \.git/);
+    expect(repoRoot.stderr).not.toContain("non-empty directory");
   });
 
   it("refuses a non-empty directory without the marker, and replaces it with --force", async () => {
@@ -533,20 +435,18 @@ describe("unsafe --out", () => {
 });
 
 describe("bad usage", () => {
-  it("exits with the usage code for a missing --db, a bad --now and an unknown option", async () => {
+  it("exits with the usage code for a missing --db and for a --now without a zone", async () => {
     const out = path.join(tempDir("usage"), "dist");
     const db = path.join(path.dirname(out), "never-read.sqlite");
-    const runs = await inPool(4, [
-      () => runCli(["build", "--out", out, "--now", NOW]),
-      () => runCli(["build", "--db", db, "--out", out, "--now", "yesterday"]),
-      () => runCli(["build", "--db", db, "--out", out, "--now", "2026-11-22"]),
-      () => runCli(["build", "--db", db, "--out", out, "--now", NOW, "--colour"]),
+    const [noDb, badNow] = await Promise.all([
+      runCli(["build", "--out", out, "--now", NOW]),
+      runCli(["build", "--db", db, "--out", out, "--now", "2026-11-22"]),
     ]);
-    for (const r of runs) expect(r.code, r.stderr).toBe(EXIT.usage);
-    expect(runs[0]!.stderr).toContain("--db");
-    expect(runs[1]!.stderr).toContain("--now");
-    expect(runs[2]!.stderr).toContain("with a zone");
-    expect(runs[3]!.stderr).toContain("--colour");
+    expect(noDb.code, noDb.stderr).toBe(EXIT.usage);
+    expect(noDb.stderr).toContain("--db");
+    expect(badNow.code, badNow.stderr).toBe(EXIT.usage);
+    expect(badNow.stderr).toContain("--now");
+    expect(badNow.stderr).toContain("with a zone");
     expect(readdirSync(path.dirname(out))).toEqual([]);
   });
 });
