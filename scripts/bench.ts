@@ -29,6 +29,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { MANIFEST_NAME } from "../src/publish/manifest.ts";
 import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -217,8 +218,17 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
       removeOut(out);
       syncDisk();
       const full = runBuild(db, out, dir);
+      const before = readFileSync(path.join(out, MANIFEST_NAME), "utf8");
       syncDisk();
       const rebuild = runBuild(db, out, dir);
+      if (rebuild.report.publish.filesWritten > 0) {
+        // Name the files that changed, to tell nondeterminism from a bug in the incremental write.
+        const after = new Set(readFileSync(path.join(out, MANIFEST_NAME), "utf8").split("\n"));
+        const changed = before.split("\n").filter((line) => !after.has(line));
+        console.error(
+          `[${label}] the no-change rebuild wrote files; changed manifest lines:\n${changed.join("\n")}`,
+        );
+      }
       return { full, rebuild };
     };
     let runs: { full: ChildRun; rebuild: ChildRun };

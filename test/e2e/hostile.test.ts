@@ -10,7 +10,6 @@ import { EXIT } from "../../src/errors.ts";
 import { MARKER_NAME } from "../../src/publish/manifest.ts";
 import {
   hashTree,
-  inPool,
   readTree,
   REPO_ROOT,
   removeTempDirs,
@@ -98,22 +97,20 @@ const CASES: Case[] = [
     stderr: [/corrupt|malformed/],
   },
   // --- EXIT.storeSchema: versions, missing tables and columns ---
-  ...[0, 2, 99].map(
-    (version): Case => ({
-      name: `a store with user_version ${version}`,
-      code: EXIT.storeSchema,
-      make: store(
-        () => {},
-        (db) => db.pragma(`user_version = ${version}`),
-      ),
-      stderr: [
-        "PRAGMA user_version",
-        version === 0
-          ? "no schema version (0)"
-          : `schema version ${version}, ${version > 1 ? "newer" : "different"}`,
-      ],
-    }),
-  ),
+  ...[0, 2, 99].map((version): Case => ({
+    name: `a store with user_version ${version}`,
+    code: EXIT.storeSchema,
+    make: store(
+      () => {},
+      (db) => db.pragma(`user_version = ${version}`),
+    ),
+    stderr: [
+      "PRAGMA user_version",
+      version === 0
+        ? "no schema version (0)"
+        : `schema version ${version}, ${version > 1 ? "newer" : "different"}`,
+    ],
+  })),
   {
     name: "a store without the recaps table and without the players.club column",
     code: EXIT.storeSchema,
@@ -173,7 +170,8 @@ const CASES: Case[] = [
     ),
     stderr: [
       row("table rounds, row (tournament_id=1, round_number=-1)", "round_number") + ": is -1, outside",
-      row("table rounds, row (tournament_id=2, round_number=100000)", "round_number") + ": is 100000, outside",
+      row("table rounds, row (tournament_id=2, round_number=100000)", "round_number") +
+        ": is 100000, outside",
     ],
     problems: 2,
   },
