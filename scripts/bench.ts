@@ -11,8 +11,10 @@
 //             (mkdirSync + linkSync): what any complete new tree of hard links costs, the bound of
 //             a no-change rebuild that publishes a whole new version directory.
 // Each round runs floor/full/rebuild (every other round: full/rebuild/floor), after a `sync` so
-// that no step pays for the previous one's writeback. The figures are the medians over the rounds;
-// peak RSS is the largest over the full builds. One line per size on stdout; details on stderr.
+// that no step pays for the previous one's writeback. Times are medians over the rounds, ratios
+// medians of the per-round ratios; peak RSS is the largest over the rounds. Build times are wall
+// times of the child (node + tsx start-up included); "in-process" is the sum of the build report's
+// phases. One line per size on stdout; every round on stderr.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -252,24 +254,30 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
     removeOut(out);
   }
 
+  // Times: medians over the rounds. Ratios: medians of the per-round ratios, whose two terms ran
+  // back to back, so a slow spell of the machine weighs on both.
+  const inProcessOf = (x: Round): number =>
+    Object.values(x.full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000;
   const full = median(results.map((x) => x.full.seconds));
   const floor = median(results.map((x) => x.floor));
   const rebuild = median(results.map((x) => x.rebuild.seconds));
   const links = median(results.map((x) => x.linkFloor));
-  const inProcess = median(
-    results.map((x) => Object.values(x.full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000),
-  );
+  const inProcess = median(results.map(inProcessOf));
+  const fullToFloor = median(results.map((x) => x.full.seconds / x.floor));
+  const inProcessToFloor = median(results.map((x) => inProcessOf(x) / x.floor));
+  const rebuildToFull = median(results.map((x) => x.rebuild.seconds / x.full.seconds));
+  const linksToFull = median(results.map((x) => x.linkFloor / x.full.seconds));
   const rss = Math.max(...results.map((x) => x.full.rssMb));
+  const rebuildRss = Math.max(...results.map((x) => x.rebuild.rssMb));
   const written = Math.max(...results.map((x) => x.rebuild.report.publish.filesWritten));
   const files = snapshot.files.length;
   return (
     `${label} (${tournaments} tournaments): ${files} files, ${(snapshot.bytes / 1e6).toFixed(1)} MB, ` +
-    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MB, ` +
+    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MB (rebuild ${fmt(rebuildRss, 0)} MB), ` +
     `full ${fmt(full)} s (in-process ${fmt(inProcess)} s), floor ${fmt(floor)} s, ` +
-    `full/floor ${fmt(full / floor)} (in-process ${fmt(inProcess / floor)}), ` +
-    `no-change rebuild ${fmt(rebuild)} s, rebuild/full ${fmt(rebuild / full)}, ` +
-    `link floor ${fmt(links)} s (link floor/full ${fmt(links / full)}), ` +
-    `files written on rebuild ${written}`
+    `full/floor ${fmt(fullToFloor)} (in-process ${fmt(inProcessToFloor)}), ` +
+    `no-change rebuild ${fmt(rebuild)} s, rebuild/full ${fmt(rebuildToFull)}, ` +
+    `files written on rebuild ${written}, link floor ${fmt(links)} s (link floor/full ${fmt(linksToFull)})`
   );
 }
 
@@ -297,7 +305,7 @@ function main(): void {
   const base = mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));
   console.log(`machine: ${machine(base)}`);
   console.log(
-    `method: ${rounds} interleaved rounds per size (floor + link floor, full build, no-change rebuild; medians), ` +
+    `method: ${rounds} interleaved rounds per size (floor + link floor, full build, no-change rebuild; medians of times and of per-round ratios), ` +
       `seed ${values.seed}, peak RSS ${useGnuTime ? "by GNU time %M" : "by process.resourceUsage().maxRSS"}`,
   );
   try {

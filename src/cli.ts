@@ -15,7 +15,12 @@ function isoInstant(value: string): number {
     throw new InvalidArgumentError("expected an ISO 8601 time with a zone, e.g. 2026-11-22T12:00:00Z");
   }
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new InvalidArgumentError("not a valid time");
+  // Date.parse rolls 2026-02-30 over to March: the day must exist in its month.
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (Number.isNaN(t) || m < 1 || m > 12 || d < 1 || d > daysInMonth) {
+    throw new InvalidArgumentError("not a valid calendar time");
+  }
   return t;
 }
 

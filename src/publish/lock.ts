@@ -7,6 +7,7 @@
 // still holds the same stale content, then everyone races for the lock again with O_EXCL.
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { performance } from "node:perf_hooks";
 import { BuildError, EXIT } from "../errors.ts";
 
 export interface Lock {
@@ -23,11 +24,12 @@ const POLL_MS = 100;
  * BuildError (EXIT.locked) naming the holder when the lock is still held after that.
  */
 export async function acquireLock(lockPath: string, target: string, waitMs = 0): Promise<Lock> {
-  const deadline = Date.now() + waitMs;
+  // Monotonic time: the build reads the wall clock only when --now is absent.
+  const deadline = performance.now() + waitMs;
   for (;;) {
     const result = tryAcquire(lockPath);
     if (typeof result !== "string") return result;
-    if (Date.now() >= deadline) {
+    if (performance.now() >= deadline) {
       throw new BuildError(
         `Another build is writing to ${target}.`,
         [
@@ -87,6 +89,7 @@ function isAlive(file: string, held: string): boolean {
   const match = /^(\d+) (\S+)\n$/.exec(held);
   if (!match) {
     // Empty or torn: its writer died between creating and filling it, or is about to fill it.
+    // The one wall-clock read of a build, and only on this rare path: the lock's age.
     try {
       return Date.now() - statSync(file).mtimeMs < EMPTY_GRACE_MS;
     } catch {

@@ -83,9 +83,11 @@ export function assembleTournament(
   const header = tournamentHeader(t);
   const players = readPlayers(file, rows.players, problems);
   const numbers = new Set(players.map((p) => p.sourcePlayerNumber));
-  const rounds = readRounds(file, rows, header.totalRounds, numbers, problems);
-  const sourceStandings = readStandings(file, rows, header.totalRounds, numbers, problems);
-  const recaps = readRecaps(file, rows.recaps, header.totalRounds, problems);
+  // An invalid total_rounds is reported once; rounds are then not compared with a placeholder.
+  const totalRounds = t.failed("total_rounds") ? null : header.totalRounds;
+  const rounds = readRounds(file, rows, totalRounds, numbers, problems);
+  const sourceStandings = readStandings(file, rows, totalRounds, numbers, problems);
+  const recaps = readRecaps(file, rows.recaps, totalRounds, problems);
   const globalTags = readGlobalTags(file, rows.publication, problems);
   const clubs = readClubEntries(file, rows.clubEntries, problems);
   if (problems.length > 0) return { value: null, problems };

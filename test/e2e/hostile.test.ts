@@ -2,7 +2,7 @@
 // gets the exit code of its class and a message naming file, table, row and column, and the
 // snapshot already in --out stays byte for byte what it was. Also: every problem of a store is
 // reported, --skip-invalid, unsafe --out paths and bad usage.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +36,7 @@ interface Case {
   problems?: number;
 }
 
-/** A base store with `edit` applied to its rows and then `sql` run on it. */
+/** A base store with `edit` applied to its rows, then `change` run on it. */
 function store(edit: (rows: StoreRows) => void, change?: (db: Database.Database) => void) {
   return (file: string): void => {
     const rows = cloneRows(baseRows());
@@ -45,17 +45,13 @@ function store(edit: (rows: StoreRows) => void, change?: (db: Database.Database)
   };
 }
 
-/** A good store's bytes, to break at the byte level. */
-function goodBytes(dir: string): Buffer {
-  const file = path.join(dir, `good-${Math.random().toString(36).slice(2)}.sqlite`);
-  makeStore(file, baseRows());
-  return readFileSync(file);
+/** A good store beside `file`, to break at the byte level. */
+function goodStore(file: string): string {
+  return makeStore(file.replace(/\.sqlite$/, "-good.sqlite"), baseRows());
 }
 
 /** The root page of `table` in a store file. */
-function rootPage(bytes: Buffer, dir: string, table: string): number {
-  const file = path.join(dir, `probe-${table}.sqlite`);
-  if (!existsSync(file)) writeFileSync(file, bytes);
+function rootPage(file: string, table: string): number {
   const db = new Database(file, { readonly: true });
   try {
     return db.prepare("SELECT rootpage FROM sqlite_schema WHERE name = ?").pluck().get(table) as number;
@@ -78,7 +74,7 @@ const CASES: Case[] = [
     name: "a store truncated to half its size",
     code: EXIT.storeUnreadable,
     make: (file) => {
-      const bytes = goodBytes(path.dirname(file));
+      const bytes = readFileSync(goodStore(file));
       writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
     },
     stderr: [/corrupt|truncated|malformed/],
@@ -87,10 +83,10 @@ const CASES: Case[] = [
     name: "a store whose players table page header is overwritten",
     code: EXIT.storeUnreadable,
     make: (file) => {
-      const bytes = goodBytes(path.dirname(file));
+      const good = goodStore(file);
+      const bytes = readFileSync(good);
       const pageSize = bytes.readUInt16BE(16);
-      const page = rootPage(bytes, path.dirname(file), "players");
-      const start = (page - 1) * pageSize;
+      const start = (rootPage(good, "players") - 1) * pageSize;
       bytes.fill(0xa5, start, start + 16);
       writeFileSync(file, bytes);
     },
@@ -316,11 +312,13 @@ describe("hostile and broken stores leave the previous snapshot untouched", () =
     expect(r.run.stdout).toBe("");
     expect(r.run.code, r.run.stderr).toBe(c.code);
     expect(r.run.stderr).toMatch(/^build-api: /);
-    // The file: its full path for open failures, its base name in row problems.
-    expect(r.run.stderr).toContain(c.code === EXIT.storeData ? path.basename(r.db) : r.db);
+    // The file — its full path for open and schema failures, its base name in row problems —
+    // then table, row and column, on one line.
+    const file = c.code === EXIT.storeData ? path.basename(r.db) : r.db;
+    expect(r.run.stderr).toContain(`${file}: `);
     for (const s of c.stderr) {
-      if (typeof s === "string") expect(r.run.stderr).toContain(s);
-      else expect(r.run.stderr).toMatch(s);
+      if (typeof s !== "string") expect(r.run.stderr).toMatch(s);
+      else expect(r.run.stderr).toContain(s.startsWith("table ") ? `${file}: ${s}` : s);
     }
     if (c.problems !== undefined) expect(problemLines(r.run.stderr)).toHaveLength(c.problems);
     // A megabyte value never floods the terminal.
@@ -436,10 +434,14 @@ describe("bad usage", () => {
   it("exits with the usage code for a missing --db and for a --now without a zone", async () => {
     const out = path.join(tempDir("usage"), "dist");
     const db = path.join(path.dirname(out), "never-read.sqlite");
-    const [noDb, badNow] = await Promise.all([
+    const [noDb, badNow, badDay] = await Promise.all([
       runCli(["build", "--out", out, "--now", NOW]),
       runCli(["build", "--db", db, "--out", out, "--now", "2026-11-22"]),
+      // Date.parse would roll this over to 2 March.
+      runCli(["build", "--db", db, "--out", out, "--now", "2026-02-30T00:00:00Z"]),
     ]);
+    expect(badDay.code, badDay.stderr).toBe(EXIT.usage);
+    expect(badDay.stderr).toContain("not a valid calendar time");
     expect(noDb.code, noDb.stderr).toBe(EXIT.usage);
     expect(noDb.stderr).toContain("--db");
     expect(badNow.code, badNow.stderr).toBe(EXIT.usage);

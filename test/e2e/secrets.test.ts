@@ -192,11 +192,12 @@ describe("secrets planted in the sample store", () => {
       // Each planted date appears in no other cell of the store.
       const dates = privateSecrets.filter((s) => /^1901|^1902/.test(s));
       expect(dates.length).toBeGreaterThan(300);
-      const others = schema.filter((c) => c.type === "TEXT" && !privateText.includes(c));
-      for (const c of others) {
-        const values = new Set(d.prepare(`SELECT ${c.column} FROM ${c.table}`).pluck().all());
-        for (const date of dates) expect(values.has(date), `${date} in ${c.table}.${c.column}`).toBe(false);
-      }
+      const others = schema
+        .filter((c) => c.type === "TEXT" && !privateText.includes(c))
+        .flatMap((c) => d.prepare(`SELECT ${c.column} FROM ${c.table}`).pluck().all())
+        .join("\n");
+      expect(others.length).toBeGreaterThan(10_000);
+      expect(dates.filter((date) => others.includes(date.slice(0, 10)))).toEqual([]);
     } finally {
       d.close();
     }
