@@ -83,6 +83,21 @@ describe("crawl of the sample through the preview", () => {
         const live = await get(`/api/clubs/${slug}/tournaments/${id}/live`, C.LiveRoundResponse);
         expect(live.roundNumber).toBe(t.currentRound);
         expect(live.status).toBe(s.status);
+        // Player display values come from the tournament's directory.
+        const byNumber = new Map(t.players.map((p) => [p.sourcePlayerNumber, p]));
+        for (const g of live.games) {
+          for (const side of [g.white, g.black]) {
+            if (side === null) continue;
+            const p = byNumber.get(side.sourcePlayerNumber)!;
+            expect(side).toEqual({
+              sourcePlayerNumber: p.sourcePlayerNumber,
+              name: p.name,
+              rating: p.rating,
+              title: p.title,
+              federation: p.federation,
+            });
+          }
+        }
         for (let r = 1; r <= t.currentRound; r++) {
           const res = await fetch(`${base}/api/clubs/${slug}/tournaments/${id}/rounds/${r}`);
           if (res.status === 404) continue; // a round without pairings
