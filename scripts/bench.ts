@@ -46,7 +46,7 @@ interface Snapshot {
 
 interface ChildRun {
   seconds: number;
-  /** Peak resident set size of the child, in MB (1 MB = 2^20 bytes). */
+  /** Peak resident set size of the child, in MiB. */
   rssMb: number;
   report: {
     render: { tournaments: number; files: number };
@@ -246,8 +246,8 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
     const inProcess = Object.values(full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000;
     console.error(
       `[${label}] round ${r + 1}: floor ${fmt(floor)} s, link floor ${fmt(links)} s, full ${fmt(full.seconds)} s ` +
-        `(in-process ${fmt(inProcess)} s, ${fmt(full.rssMb, 0)} MB), rebuild ${fmt(rebuild.seconds)} s ` +
-        `(${rebuild.report.publish.filesWritten} written, ${fmt(rebuild.rssMb, 0)} MB)`,
+        `(in-process ${fmt(inProcess)} s, ${fmt(full.rssMb, 0)} MiB), rebuild ${fmt(rebuild.seconds)} s ` +
+        `(${rebuild.report.publish.filesWritten} written, ${fmt(rebuild.rssMb, 0)} MiB)`,
     );
     rmSync(floorDir, { recursive: true, force: true });
     rmSync(linkDir, { recursive: true, force: true });
@@ -273,7 +273,7 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
   const files = snapshot.files.length;
   return (
     `${label} (${tournaments} tournaments): ${files} files, ${(snapshot.bytes / 1e6).toFixed(1)} MB, ` +
-    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MB (rebuild ${fmt(rebuildRss, 0)} MB), ` +
+    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MiB (rebuild ${fmt(rebuildRss, 0)} MiB), ` +
     `full ${fmt(full)} s (in-process ${fmt(inProcess)} s), floor ${fmt(floor)} s, ` +
     `full/floor ${fmt(fullToFloor)} (in-process ${fmt(inProcessToFloor)}), ` +
     `no-change rebuild ${fmt(rebuild)} s, rebuild/full ${fmt(rebuildToFull)}, ` +

@@ -1,4 +1,5 @@
 // Command-line wiring only: options → calls; typed errors → message + exit code.
+import { performance } from "node:perf_hooks";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { build } from "./build.ts";
 import { DEFAULT_STATUS_OPTIONS } from "./domain/status.ts";
@@ -6,6 +7,7 @@ import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "./domain/types.ts";
 import { packageVersion } from "./emit/generated.ts";
 import { BuildError, EXIT } from "./errors.ts";
 import { preview } from "./preview.ts";
+import { createProgress } from "./progress.ts";
 import { createStore } from "./store/init.ts";
 import { importTrf } from "./trf/import.ts";
 
@@ -78,9 +80,11 @@ program
   )
   .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
+  .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
+    const progress = createProgress({ stream: process.stderr, now: () => performance.now() });
     const report = await build({
       db: o.db,
       out: o.out,
@@ -92,19 +96,27 @@ program
       },
       skipInvalid: Boolean(o.skipInvalid),
       force: Boolean(o.force),
+      rebuild: Boolean(o.rebuild),
+      onPhase: (name) => progress.phase(name),
+      onProgress: (done, total, files) => progress.tournament(done, total, files),
+    }).catch((e: unknown) => {
+      progress.end("build failed");
+      throw e;
     });
+    const r = report.render;
+    const p = report.publish;
+    progress.end(
+      report.upToDate
+        ? `${o.out} is up to date (same store and options; no status changes at this instant)`
+        : `built ${o.out}: ${r.tournaments} tournaments, ${p.files} files ` +
+            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
+    );
     if (o.json) {
       process.stdout.write(
         JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
       );
       return;
     }
-    const r = report.render;
-    const p = report.publish;
-    console.error(
-      `built ${o.out}: ${r.tournaments} tournaments, ${p.files} files ` +
-        `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
-    );
     if (r.unknownResults > 0)
       console.error(`warning: ${r.unknownResults} game result(s) not recognized (Unknown)`);
     for (const w of r.warnings) console.error(`warning: ${w}`);

@@ -35,7 +35,7 @@ export interface RenderOptions {
   openApi: string;
   /** Host configuration files (name → text), rendered from the route table. */
   hostFiles: Map<string, string>;
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: (done: number, total: number, files: number) => void;
 }
 
 export interface RenderReport {
@@ -45,11 +45,22 @@ export interface RenderReport {
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;
   files: number;
+  /** The build instants [from, until) that give the same bytes from the same store (ms). */
+  validFrom: number;
+  validUntil: number;
 }
 
 export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions): RenderReport {
   const problems: Problem[] = [...store.checkStore()];
-  const report: RenderReport = { tournaments: 0, skipped: [], warnings: [], unknownResults: 0, files: 0 };
+  const report: RenderReport = {
+    tournaments: 0,
+    skipped: [],
+    warnings: [],
+    unknownResults: 0,
+    files: 0,
+    validFrom: -Infinity,
+    validUntil: Infinity,
+  };
   const vocab = store.vocabulary();
   const site: SiteContext = { languages: vocab.languages };
 
@@ -72,11 +83,14 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
       if (opts.skipInvalid)
         report.skipped.push({ externalId: key.externalId.toString(), problems: loaded.problems });
       else problems.push(...loaded.problems);
+      opts.onProgress?.(done, keys.length, report.files);
       continue;
     }
     const published = loaded.value;
     const c = tournamentContext(published, opts.now, opts.statusOptions);
     report.tournaments++;
+    report.validFrom = Math.max(report.validFrom, c.statusWindow.from);
+    report.validUntil = Math.min(report.validUntil, c.statusWindow.until);
     report.warnings.push(...c.standings.warnings);
     for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") report.unknownResults++;
     for (const route of ROUTES) if (route.scope === "tournament") route.render(c, site, emitter(route));
@@ -87,7 +101,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
       catalog.set(entry.slug, list);
     }
     if (published.globalTags) publicSummaries.push(publicSummary(c, published.globalTags));
-    opts.onProgress?.(done, keys.length);
+    opts.onProgress?.(done, keys.length, report.files);
   }
 
   if (problems.length > 0) {

@@ -90,3 +90,34 @@ export function isRoundComplete(round: {
 }): boolean {
   return round.games.every((g) => isFinalResult(g.result));
 }
+
+/** The instants at which one of the status table's conditions on `now` flips (false → true). */
+function thresholds(input: StatusInput, options: StatusOptions): number[] {
+  const out: number[] = [];
+  if (input.endDate !== null) out.push(Date.parse(input.endDate) + DAY_MS);
+  if (input.startDate !== null) out.push(Date.parse(input.startDate) + DAY_MS);
+  // now - t > grace holds from t + grace + 1 ms on; now - t <= window stops holding there too.
+  if (input.nextRefreshAt !== null) out.push(Date.parse(input.nextRefreshAt) + options.graceMs + 1);
+  if (input.newestRound !== null)
+    out.push(Date.parse(input.newestRound.changedAt) + options.resultsWindowMs + 1);
+  return out;
+}
+
+/**
+ * The interval of instants [from, until) around `now` in which the status cannot change: every
+ * condition of the table compares `now` with a threshold, and none is crossed inside it. A
+ * rebuild at an instant inside the window, from the same store, gives the same bytes.
+ */
+export function statusWindow(
+  input: StatusInput,
+  now: number,
+  options: StatusOptions = DEFAULT_STATUS_OPTIONS,
+): { from: number; until: number } {
+  let from = -Infinity;
+  let until = Infinity;
+  for (const t of thresholds(input, options)) {
+    if (t <= now) from = Math.max(from, t);
+    else until = Math.min(until, t);
+  }
+  return { from, until };
+}

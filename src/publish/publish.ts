@@ -54,6 +54,8 @@ export interface PublishOptions {
   lockWaitMs?: number;
   /** Test hook: called at every step (each file written, manifest, marker, each rename...). */
   onStep?: (step: string) => void;
+  /** Called as each phase starts (lock, prepare, produce, finish, switch, cleanup): progress output. */
+  onPhase?: (name: string) => void;
 }
 
 export interface PublishReport extends WriteCounts {
@@ -71,11 +73,15 @@ export async function publishSnapshot(
   const force = opts.force ?? false;
   const phases: Record<string, number> = {};
   let mark = performance.now();
+  const order = ["lock", "prepare", "produce", "finish", "switch", "cleanup"];
   const phase = (name: string): void => {
     const now = performance.now();
     phases[name] = now - mark;
     mark = now;
+    const next = order[order.indexOf(name) + 1];
+    if (next) opts.onPhase?.(next);
   };
+  opts.onPhase?.("lock");
 
   const layout = resolveLayout(opts.outDir);
   const lock = await acquireLock(layout.lockPath, layout.target, opts.lockWaitMs ?? 0);

@@ -1,12 +1,21 @@
 // Everything the views of one tournament share, computed once per tournament.
 import { currentStandings, type StandingsOutcome } from "../domain/standings.ts";
-import { deriveStatus, isRoundComplete, newestPairedRound, type StatusOptions } from "../domain/status.ts";
+import {
+  deriveStatus,
+  isRoundComplete,
+  newestPairedRound,
+  statusWindow,
+  type StatusInput,
+  type StatusOptions,
+} from "../domain/status.ts";
 import type { Player, PublishedTournament, Round, Tournament, TournamentStatus } from "../domain/types.ts";
 
 export interface TournamentContext {
   published: PublishedTournament;
   t: Tournament;
   status: TournamentStatus;
+  /** The instants [from, until) around the build instant with this same status. */
+  statusWindow: { from: number; until: number };
   /** Rounds with published pairings (at least one game), ascending. */
   pairedRounds: Round[];
   /** The newest round with published pairings. */
@@ -23,26 +32,23 @@ export function tournamentContext(
   const t = published.tournament;
   const pairedRounds = t.rounds.filter((r) => r.games.length > 0);
   const liveRound = newestPairedRound(pairedRounds);
-  const status = deriveStatus(
-    {
-      trackingEnabled: t.trackingEnabled,
-      nextRefreshAt: t.nextRefreshAt,
-      startDate: t.startDate,
-      endDate: t.endDate,
-      totalRounds: t.totalRounds,
-      newestRound: liveRound && {
-        roundNumber: liveRound.roundNumber,
-        complete: isRoundComplete(liveRound),
-        changedAt: liveRound.lastSourceChangeAt ?? liveRound.firstScrapedAt,
-      },
+  const input: StatusInput = {
+    trackingEnabled: t.trackingEnabled,
+    nextRefreshAt: t.nextRefreshAt,
+    startDate: t.startDate,
+    endDate: t.endDate,
+    totalRounds: t.totalRounds,
+    newestRound: liveRound && {
+      roundNumber: liveRound.roundNumber,
+      complete: isRoundComplete(liveRound),
+      changedAt: liveRound.lastSourceChangeAt ?? liveRound.firstScrapedAt,
     },
-    now,
-    statusOptions,
-  );
+  };
   return {
     published,
     t,
-    status,
+    status: deriveStatus(input, now, statusOptions),
+    statusWindow: statusWindow(input, now, statusOptions),
     pairedRounds,
     liveRound,
     standings: currentStandings(t),

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_STATUS_OPTIONS, deriveStatus, type StatusInput } from "../../src/domain/status.ts";
+import {
+  DEFAULT_STATUS_OPTIONS,
+  deriveStatus,
+  statusWindow,
+  type StatusInput,
+} from "../../src/domain/status.ts";
 import { TOURNAMENT_STATUSES, type TournamentStatus } from "../../src/domain/types.ts";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
@@ -192,5 +197,49 @@ describe("deriveStatus: every input gets exactly one status", () => {
       }),
       { seed: 20261122, numRuns: 5000 },
     );
+  });
+});
+
+describe("statusWindow: the instants around now with the same status", () => {
+  const time = fc.integer({
+    min: Date.parse("2026-01-01T00:00:00Z"),
+    max: Date.parse("2027-01-01T00:00:00Z"),
+  });
+  const iso = time.map((t) => new Date(t).toISOString());
+  const day = time.map((t) => new Date(t).toISOString().slice(0, 10));
+  const input: fc.Arbitrary<StatusInput> = fc.record({
+    trackingEnabled: fc.boolean(),
+    nextRefreshAt: fc.option(iso),
+    startDate: fc.option(day),
+    endDate: fc.option(day),
+    totalRounds: fc.option(fc.integer({ min: 1, max: 13 })),
+    newestRound: fc.option(
+      fc.record({ roundNumber: fc.integer({ min: 1, max: 13 }), complete: fc.boolean(), changedAt: iso }),
+    ),
+  });
+
+  it("contains now, and the status is the same at both ends and inside", () => {
+    fc.assert(
+      fc.property(input, time, fc.double({ min: 0, max: 1, noNaN: true }), (i, now, f) => {
+        const w = statusWindow(i, now);
+        expect(w.from).toBeLessThanOrEqual(now);
+        expect(w.until).toBeGreaterThan(now);
+        const status = deriveStatus(i, now);
+        // Any instant inside the window (both ends of it included where finite) has the same status.
+        const lo = Number.isFinite(w.from) ? w.from : now - 400 * 86_400_000;
+        const hi = Number.isFinite(w.until) ? w.until - 1 : now + 400 * 86_400_000;
+        expect(deriveStatus(i, lo)).toBe(status);
+        expect(deriveStatus(i, hi)).toBe(status);
+        expect(deriveStatus(i, Math.floor(lo + (hi - lo) * f))).toBe(status);
+      }),
+      { seed: 7, numRuns: 3000 },
+    );
+  });
+
+  it("ends when the refresh becomes overdue", () => {
+    const w = statusWindow(base, NOW);
+    expect(w.until).toBe(Date.parse("2026-11-22T12:40:00Z") + 1);
+    expect(deriveStatus(base, w.until)).toBe("UpdateDelayed");
+    expect(deriveStatus(base, w.until - 1)).toBe("Live");
   });
 });

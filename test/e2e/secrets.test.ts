@@ -6,6 +6,8 @@
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { INPUTS_FILE } from "../../src/build.ts";
+import { MANIFEST_NAME } from "../../src/publish/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build.ts";
 import { COLUMNS, type TableName } from "../../src/store/columns.ts";
@@ -206,7 +208,7 @@ describe("secrets planted in the sample store", () => {
     const files = everyFile(path.dirname(out));
     expectNoSecret(files, privateSecrets);
     expect([...files.keys()]).toEqual([...original.keys()]);
-    for (const [file, text] of original) expect(files.get(file) === text, file).toBe(true);
+    for (const [file, text] of original) expect(sameOutput(file, files.get(file), text), file).toBe(true);
   });
 
   it("in every field of drafts, hidden tournaments, draft recaps and disabled clubs change nothing either", async () => {
@@ -274,9 +276,20 @@ describe("secrets planted in the sample store", () => {
       for (const slug of hidden.slugs) expect(file.includes(`/clubs/${slug}/`), file).toBe(false);
     }
     expect([...files.keys()]).toEqual([...original.keys()]);
-    for (const [file, text] of original) expect(files.get(file) === text, file).toBe(true);
+    for (const [file, text] of original) expect(sameOutput(file, files.get(file), text), file).toBe(true);
   });
 });
+
+/** Equal bytes, except the hash of the (changed) store that the inputs record names. */
+function sameOutput(file: string, a: string | undefined, b: string): boolean {
+  // The record, and its line in the manifest, differ only by that hash.
+  const mask = (t: string | undefined) =>
+    t
+      ?.replace(/"store": "[0-9a-f]{64}"/, '"store": "…"')
+      .replace(/("path":"_build-api\.json","sha256":")[0-9a-f]{64}/, "$1…");
+  if (!file.endsWith(INPUTS_FILE) && !file.endsWith(MANIFEST_NAME)) return a === b;
+  return mask(a) === mask(b) && a !== b;
+}
 
 /** Fails with the first file that holds a secret. */
 function expectNoSecret(files: Map<string, string>, secrets: string[]): void {
