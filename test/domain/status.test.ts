@@ -168,6 +168,21 @@ const rows: [TournamentStatus, (i: StatusInput, now: number) => boolean][] = [
   ],
 ];
 
+// Random status inputs over one year, for the property tests.
+const time = fc.integer({ min: Date.parse("2026-01-01T00:00:00Z"), max: Date.parse("2027-01-01T00:00:00Z") });
+const iso = time.map((t) => new Date(t).toISOString());
+const day = time.map((t) => new Date(t).toISOString().slice(0, 10));
+const input: fc.Arbitrary<StatusInput> = fc.record({
+  trackingEnabled: fc.boolean(),
+  nextRefreshAt: fc.option(iso),
+  startDate: fc.option(day),
+  endDate: fc.option(day),
+  totalRounds: fc.option(fc.integer({ min: 1, max: 13 })),
+  newestRound: fc.option(
+    fc.record({ roundNumber: fc.integer({ min: 1, max: 13 }), complete: fc.boolean(), changedAt: iso }),
+  ),
+});
+
 describe("deriveStatus: every input gets exactly one status", () => {
   const time = fc.integer({
     min: Date.parse("2026-01-01T00:00:00Z"),
