@@ -184,23 +184,6 @@ const input: fc.Arbitrary<StatusInput> = fc.record({
 });
 
 describe("deriveStatus: every input gets exactly one status", () => {
-  const time = fc.integer({
-    min: Date.parse("2026-01-01T00:00:00Z"),
-    max: Date.parse("2027-01-01T00:00:00Z"),
-  });
-  const iso = time.map((t) => new Date(t).toISOString());
-  const day = time.map((t) => new Date(t).toISOString().slice(0, 10));
-  const input: fc.Arbitrary<StatusInput> = fc.record({
-    trackingEnabled: fc.boolean(),
-    nextRefreshAt: fc.option(iso),
-    startDate: fc.option(day),
-    endDate: fc.option(day),
-    totalRounds: fc.option(fc.integer({ min: 1, max: 13 })),
-    newestRound: fc.option(
-      fc.record({ roundNumber: fc.integer({ min: 1, max: 13 }), complete: fc.boolean(), changedAt: iso }),
-    ),
-  });
-
   it("is one of the seven values and the first row of the table that matches", () => {
     fc.assert(
       fc.property(input, time, (i, now) => {
@@ -216,23 +199,6 @@ describe("deriveStatus: every input gets exactly one status", () => {
 });
 
 describe("statusWindow: the instants around now with the same status", () => {
-  const time = fc.integer({
-    min: Date.parse("2026-01-01T00:00:00Z"),
-    max: Date.parse("2027-01-01T00:00:00Z"),
-  });
-  const iso = time.map((t) => new Date(t).toISOString());
-  const day = time.map((t) => new Date(t).toISOString().slice(0, 10));
-  const input: fc.Arbitrary<StatusInput> = fc.record({
-    trackingEnabled: fc.boolean(),
-    nextRefreshAt: fc.option(iso),
-    startDate: fc.option(day),
-    endDate: fc.option(day),
-    totalRounds: fc.option(fc.integer({ min: 1, max: 13 })),
-    newestRound: fc.option(
-      fc.record({ roundNumber: fc.integer({ min: 1, max: 13 }), complete: fc.boolean(), changedAt: iso }),
-    ),
-  });
-
   it("contains now, and the status is the same at both ends and inside", () => {
     fc.assert(
       fc.property(input, time, fc.double({ min: 0, max: 1, noNaN: true }), (i, now, f) => {
