@@ -3,7 +3,7 @@
 // - the manifest lists every other file with its sha256 and size, sorted by path, one file per
 //   line. It holds no timestamps, so the same files always give the same manifest bytes. The next
 //   build reads it to find the files whose bytes did not change.
-import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
 
 export const MARKER_NAME = ".build-api-snapshot";
 export const MARKER_CONTENT =
@@ -13,20 +13,35 @@ export const MANIFEST_NAME = ".build-api-manifest.json";
 const HEADER = '{"format":"build-api-manifest","version":1,"files":[';
 const FOOTER = "]}";
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+const SHA256_BYTES = 32;
 
 /**
- * path -> "<sha256 hex> <bytes>". A flat string per entry (rather than an object) keeps memory
- * small for hundreds of thousands of files, and an unchanged file can reuse the previous string.
+ * path -> entry value (see entryValue). A flat string per entry (rather than an object) keeps
+ * memory small for hundreds of thousands of files, and an unchanged file can reuse the previous
+ * string. Read a value with parseEntryValue.
  */
 export type ManifestEntries = Map<string, string>;
 
-export function entryValue(sha256: string, bytes: number): string {
-  return `${sha256} ${bytes}`;
+/** Scratch space for building entry values: a digest and up to 16 digits of a byte count. */
+const scratch = Buffer.alloc(SHA256_BYTES + 16);
+
+/**
+ * The entry value for a file: its 32 digest bytes as latin1 characters followed by its byte count
+ * in decimal. Built through a buffer so it is one flat string of about 40 bytes (a hex digest
+ * joined with `${}` would be a tree of three strings of about 170 bytes); equal files give equal
+ * values.
+ */
+export function entryValue(sha256: Uint8Array, bytes: number): string {
+  scratch.set(sha256, 0);
+  const digits = scratch.write(String(bytes), SHA256_BYTES, "latin1");
+  return scratch.toString("latin1", 0, SHA256_BYTES + digits);
 }
 
 export function parseEntryValue(value: string): { sha256: string; bytes: number } {
-  const space = value.indexOf(" ");
-  return { sha256: value.slice(0, space), bytes: Number(value.slice(space + 1)) };
+  return {
+    sha256: Buffer.from(value.slice(0, SHA256_BYTES), "latin1").toString("hex"),
+    bytes: Number(value.slice(SHA256_BYTES)),
+  };
 }
 
 /** Writes the manifest for `entries` to `file` (which must not exist) and returns its size in bytes. */
@@ -57,31 +72,56 @@ export function writeManifest(file: string, entries: ManifestEntries): number {
 }
 
 /**
+ * Calls `line` with each "\n"-terminated line of `file`, decoded as UTF-8, reading it a chunk at a
+ * time so a large manifest is never held whole. Returns false when `line` does (it stops early) and
+ * the text after the last "\n" (empty when the file ends with one); undefined when `file` cannot
+ * be read.
+ */
+function readLines(file: string, line: (text: string) => boolean): string | false | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let rest: Buffer = Buffer.alloc(0);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return rest.toString("utf8");
+      // A "\n" byte is never part of a multi-byte UTF-8 sequence: splitting the bytes at it and
+      // decoding each line gives the same text as decoding the whole file, then splitting it.
+      const data = rest.length > 0 ? Buffer.concat([rest, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let start = 0;
+      for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
+        if (!line(data.toString("utf8", start, end))) return false;
+        start = end + 1;
+      }
+      rest = Buffer.from(data.subarray(start));
+    }
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Reads a manifest written by writeManifest. Returns undefined when the file is missing or not
  * in exactly that format: the caller then treats every file as changed, which is always safe.
  */
 export function readManifest(file: string): ManifestEntries | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  const lines = text.split("\n");
-  if (lines[0] !== HEADER || lines.at(-1) !== "" || lines.at(-2) !== FOOTER) return undefined;
   const entries: ManifestEntries = new Map();
-  for (let i = 1; i < lines.length - 2; i++) {
-    const last = i === lines.length - 3;
-    let line = lines[i];
-    if (!last) {
-      if (!line.endsWith(",")) return undefined;
-      line = line.slice(0, -1);
-    }
+  // Lines: HEADER, the entries (each but the last ending in ","), FOOTER, then the end of the file.
+  let state = "header" as "header" | "entries" | "footer";
+  let pending: string | undefined; // the entry line before the current one: its comma is checked later
+  const entry = (line: string): boolean => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch {
-      return undefined;
+      return false;
     }
     const e = parsed as { path?: unknown; sha256?: unknown; bytes?: unknown };
     if (
@@ -95,9 +135,27 @@ export function readManifest(file: string): ManifestEntries | undefined {
       // Only the canonical form: then equal entries mean equal manifest bytes.
       JSON.stringify({ path: e.path, sha256: e.sha256, bytes: e.bytes }) !== line
     ) {
-      return undefined;
+      return false;
     }
-    entries.set(e.path, entryValue(e.sha256, e.bytes));
-  }
-  return entries;
+    entries.set(e.path, entryValue(Buffer.from(e.sha256, "hex"), e.bytes));
+    return true;
+  };
+  const tail = readLines(file, (line) => {
+    if (state === "header") {
+      state = "entries";
+      return line === HEADER;
+    }
+    if (state === "footer") return false; // a line after FOOTER
+    if (line === FOOTER) {
+      state = "footer";
+      return pending === undefined || entry(pending);
+    }
+    if (pending !== undefined) {
+      if (!pending.endsWith(",")) return false;
+      if (!entry(pending.slice(0, -1))) return false;
+    }
+    pending = line;
+    return true;
+  });
+  return tail === "" && state === "footer" ? entries : undefined;
 }

@@ -39,9 +39,21 @@ function pathError(relPath: string, what: string): BuildError {
 
 export class StagingWriter implements SnapshotWriter {
   private readonly entries: ManifestEntries = new Map();
-  /** Lower-cased paths: two paths differing only in case would clash on macOS, Windows and many hosts. */
+  /**
+   * Two paths differing only in case would clash on macOS, Windows and many hosts. Almost every
+   * path is lower-case already, so only the lower-cased forms of the paths that are not are kept;
+   * a lower-case path's own form is `entries` itself.
+   */
   private readonly folded = new Set<string>();
+  /**
+   * Directories made recently. Files arrive grouped by directory, so a few suffice to skip most
+   * mkdir calls; making a directory again is harmless (recursive mkdir accepts an existing one).
+   */
   private readonly madeDirs = new Set<string>();
+  /** The size of the previous manifest: `previous` loses each path as this build writes it. */
+  private readonly previousSize: number;
+  /** Files written whose value equals the previous manifest's. */
+  private unchangedValues = 0;
   private sealed = false;
   private readonly counts: WriteCounts = {
     filesWritten: 0,
@@ -55,10 +67,12 @@ export class StagingWriter implements SnapshotWriter {
   constructor(
     private readonly root: string,
     private readonly previousDir: string | undefined,
+    /** The previous snapshot's manifest. The writer takes it over: it deletes each path it writes. */
     private readonly previous: ManifestEntries | undefined,
     private readonly step: (step: string) => void,
   ) {
     this.madeDirs.add(root);
+    this.previousSize = previous?.size ?? 0;
   }
 
   write(relPath: string, data: string | Uint8Array): void {
@@ -68,15 +82,23 @@ export class StagingWriter implements SnapshotWriter {
     if (!abs.startsWith(this.root + path.sep)) throw pathError(relPath, "it resolves outside the snapshot");
     if (this.entries.has(relPath)) throw pathError(relPath, "it was written twice in one build");
     const folded = relPath.toLowerCase();
-    if (this.folded.has(folded)) throw pathError(relPath, "another path differs from it only in letter case");
-    this.folded.add(folded);
+    if (this.folded.has(folded) || (folded !== relPath && this.entries.has(folded))) {
+      throw pathError(relPath, "another path differs from it only in letter case");
+    }
+    if (folded !== relPath) this.folded.add(folded);
+    // The key kept for the path. A lower-case path is kept as `folded`, an equal but flat copy:
+    // a path built with `+` or `${}` is a tree of strings that costs about 30 more bytes a file.
+    const key = folded === relPath ? folded : relPath;
 
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    const value = entryValue(createHash("sha256").update(bytes).digest("hex"), bytes.length);
+    const value = entryValue(createHash("sha256").update(bytes).digest(), bytes.length);
     this.makeDir(relPath, path.dirname(abs));
     const before = this.previous?.get(relPath);
+    // Consumed, so that the previous manifest's copy of the path is freed as this build goes.
+    if (before !== undefined) this.previous?.delete(relPath);
+    if (before === value) this.unchangedValues++;
     if (before === value && this.linkPrevious(relPath, abs, bytes.length)) {
-      this.entries.set(relPath, before);
+      this.entries.set(key, before);
       this.counts.filesUnchanged++;
     } else {
       try {
@@ -84,7 +106,7 @@ export class StagingWriter implements SnapshotWriter {
       } catch (e) {
         throw this.conflict(relPath, e);
       }
-      this.entries.set(relPath, value);
+      this.entries.set(key, value);
       this.counts.filesWritten++;
       this.counts.bytesWritten += bytes.length;
     }
@@ -107,14 +129,14 @@ export class StagingWriter implements SnapshotWriter {
       writeFileSync(marker, MARKER_CONTENT, { flag: "wx" });
     }
     this.step("marker-written");
-    if (this.previous) {
-      for (const p of this.previous.keys()) if (!this.entries.has(p)) this.counts.filesRemoved++;
-    }
+    // What is left of the previous manifest are the paths this build did not write.
+    this.counts.filesRemoved = this.previous?.size ?? 0;
     return { ...this.counts };
   }
 
   private makeDir(relPath: string, dir: string): void {
     if (this.madeDirs.has(dir)) return;
+    if (this.madeDirs.size >= 64) this.madeDirs.clear();
     try {
       mkdirSync(dir, { recursive: true });
     } catch (e) {
@@ -125,10 +147,12 @@ export class StagingWriter implements SnapshotWriter {
 
   /** The previous manifest (canonical, see readManifest) lists exactly the files of this build. */
   private sameAsPrevious(): boolean {
-    const previous = this.previous;
-    if (!previous || previous.size !== this.entries.size) return false;
-    for (const [p, v] of this.entries) if (previous.get(p) !== v) return false;
-    return true;
+    // Each write is of a new path (write refuses a repeat), so counting equal values suffices.
+    return (
+      this.previous !== undefined &&
+      this.previousSize === this.entries.size &&
+      this.unchangedValues === this.entries.size
+    );
   }
 
   /**

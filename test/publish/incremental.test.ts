@@ -134,6 +134,9 @@ describe("publishSnapshot: incremental rebuilds", () => {
     const attempts: Array<[string[], RegExp]> = [
       [["a.json", "a.json"], /written twice/],
       [["api/A.json", "api/a.json"], /letter case/],
+      [["api/a.json", "api/A.json"], /letter case/],
+      [["api/Ab.json", "api/aB.json"], /letter case/],
+      [["API/x.json", "api/y.json", "api/X.json"], /letter case/],
       [["api/x", "api/x/y.json"], /clashes/],
       [["api/x/y.json", "api/x"], /clashes/],
       [["api/../../escape.json"], /unsafe output path/],
