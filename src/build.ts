@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import path from "node:path";
+import fg from "fast-glob";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "./domain/status.ts";
 import { openApiText, packageVersion } from "./emit/generated.ts";
@@ -43,6 +44,8 @@ export const INPUTS_FILE = "_build-api.json";
 
 interface Inputs {
   version: string;
+  /** sha256 of build-api's own sources and schemas: a changed program rebuilds even at the same version. */
+  code: string;
   store: string;
   statusOptions: StatusOptions;
   skipInvalid: boolean;
@@ -68,6 +71,21 @@ function sha256File(file: string): string {
   return hash.digest("hex");
 }
 
+const ROOT = new URL("../", import.meta.url);
+
+function codeFingerprint(): string {
+  const hash = createHash("sha256");
+  const files = fg.sync(["src/**/*.ts", "schema/*", "package.json", "package-lock.json"], {
+    cwd: ROOT.pathname,
+    onlyFiles: true,
+  });
+  for (const f of files.sort()) {
+    hash.update(`${f}\0`);
+    hash.update(readFileSync(new URL(f, ROOT)));
+  }
+  return hash.digest("hex");
+}
+
 function readRecord(out: string): InputsRecord | null {
   try {
     return JSON.parse(readFileSync(path.join(out, INPUTS_FILE), "utf8")) as InputsRecord;
@@ -78,8 +96,9 @@ function readRecord(out: string): InputsRecord | null {
 
 function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
   if (!previous || !inputs) return false;
-  const { version, store, statusOptions, skipInvalid } = previous;
-  const same = JSON.stringify({ version, store, statusOptions, skipInvalid }) === JSON.stringify(inputs);
+  const { version, code, store, statusOptions, skipInvalid } = previous;
+  const same =
+    JSON.stringify({ version, code, store, statusOptions, skipInvalid }) === JSON.stringify(inputs);
   return (
     same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
   );
@@ -93,6 +112,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   try {
     inputs = {
       version: packageVersion(),
+      code: codeFingerprint(),
       store: sha256File(opts.db),
       statusOptions,
       skipInvalid: !!opts.skipInvalid,
