@@ -3,7 +3,13 @@
 // cell adds a problem naming file, table, row key and column, and yields a placeholder; the caller
 // discards the whole object once any problem was added, so placeholders never reach the output.
 import type { Problem } from "../errors.ts";
-import { textLimit, type ColumnOf, type TableName } from "./columns.ts";
+import {
+  columnPositions,
+  textLimit,
+  type ColumnOf,
+  type ColumnPositions,
+  type TableName,
+} from "./columns.ts";
 import { controlCharacter, type TextFormat } from "./formats.ts";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "./limits.ts";
 import { quote, segmentProblem, type SegmentKind } from "./patterns.ts";
@@ -11,11 +17,19 @@ import { quote, segmentProblem, type SegmentKind } from "./patterns.ts";
 /** What better-sqlite3 returns with safeIntegers(true). */
 export type SqlValue = bigint | number | string | Uint8Array | null;
 export type SqlRow = Record<string, SqlValue>;
+/** A raw row (statement.raw(true)) of a selectAll() list: cells in the order of COLUMNS. */
+export type SqlCells = readonly SqlValue[];
 
 export interface Range {
   min?: number;
   max?: number;
 }
+
+const NO_RANGE: Range = {};
+// Module-local copies: optInt32 runs for most integer cells, and these are read on every call.
+const MIN_INT32 = INT32_MIN;
+const MAX_INT32 = INT32_MAX;
+const NO_OPTIONS: TextOptions = {};
 
 export interface TextOptions {
   format?: TextFormat;
@@ -69,16 +83,21 @@ export class RowCheck<T extends TableName> {
   private readonly before: number;
   // Formatted only when a problem needs it: most rows are fine.
   private rowPlace: string | null = null;
-  private readonly failedColumns = new Set<string>();
+  // Created by the first problem on a column: most rows have none.
+  private failedColumns: Set<string> | null = null;
+  /** Null for a row object; column positions for raw cells. */
+  private readonly positions: ColumnPositions | null;
 
+  /** `row` is either an object keyed by column name or the raw cells of selectAll(table). */
   constructor(
     readonly file: string,
     readonly table: T,
-    readonly row: SqlRow,
+    private readonly row: SqlRow | SqlCells,
     private readonly keyColumns: readonly ColumnOf<T>[],
     private readonly sink: Problem[],
   ) {
     this.before = sink.length;
+    this.positions = Array.isArray(row) ? columnPositions(table) : null;
   }
 
   /** True while no problem was found in this row. */
@@ -90,7 +109,7 @@ export class RowCheck<T extends TableName> {
     this.rowPlace ??= rowWhere(
       this.file,
       this.table,
-      this.keyColumns.map((c) => [c, this.row[c] ?? null] as const),
+      this.keyColumns.map((c) => [c, this.value(c)] as const),
     );
     return column ? `${this.rowPlace}, column ${column}` : this.rowPlace;
   }
@@ -98,16 +117,18 @@ export class RowCheck<T extends TableName> {
   /** True when a problem was reported on `column`: its value is a placeholder, so checks that
    * compare it with other rows must skip it rather than report an echo. */
   failed(column: ColumnOf<T>): boolean {
-    return this.failedColumns.has(column);
+    return this.failedColumns !== null && this.failedColumns.has(column);
   }
 
   report(column: ColumnOf<T> | null, what: string, fix: string): void {
-    if (column !== null) this.failedColumns.add(column);
+    if (column !== null) (this.failedColumns ??= new Set()).add(column);
     this.sink.push({ where: this.where(column ?? undefined), what, fix });
   }
 
   value(column: ColumnOf<T>): SqlValue {
-    return this.row[column] ?? null;
+    const positions = this.positions;
+    const v = positions === null ? (this.row as SqlRow)[column] : (this.row as SqlCells)[positions[column]!];
+    return v ?? null;
   }
 
   private missing(column: ColumnOf<T>): void {
@@ -127,16 +148,26 @@ export class RowCheck<T extends TableName> {
     return v;
   }
 
-  optInt32(column: ColumnOf<T>, range: Range = {}): number | null {
-    if (this.value(column) === null) return null;
-    const lo = BigInt(Math.max(range.min ?? INT32_MIN, INT32_MIN));
-    const hi = BigInt(Math.min(range.max ?? INT32_MAX, INT32_MAX));
-    const kind = range.min === undefined && range.max === undefined ? "the int32 range" : "the range";
-    const v = this.integer(column, lo, hi, kind);
-    return v === null ? 0 : Number(v);
+  optInt32(column: ColumnOf<T>, range: Range = NO_RANGE): number | null {
+    const v = this.value(column);
+    if (v === null) return null;
+    if (typeof v !== "bigint") {
+      this.report(column, `holds ${describe(v)}, expected an integer`, "store a whole number");
+      return 0;
+    }
+    // Plain numbers: the bounds are exact, and rounding a huge bigint never moves it across them.
+    const lo = Math.max(range.min ?? MIN_INT32, MIN_INT32);
+    const hi = Math.min(range.max ?? MAX_INT32, MAX_INT32);
+    const n = Number(v);
+    if (n < lo || n > hi) {
+      const kind = range.min === undefined && range.max === undefined ? "the int32 range" : "the range";
+      this.report(column, `is ${v}, outside ${kind} ${lo}..${hi}`, `use a whole number from ${lo} to ${hi}`);
+      return 0;
+    }
+    return n;
   }
 
-  int32(column: ColumnOf<T>, range: Range = {}): number {
+  int32(column: ColumnOf<T>, range: Range = NO_RANGE): number {
     if (this.value(column) === null) {
       this.missing(column);
       return 0;
@@ -193,7 +224,7 @@ export class RowCheck<T extends TableName> {
     return this.optReal(column, limit) ?? 0;
   }
 
-  optText(column: ColumnOf<T>, options: TextOptions = {}): string | null {
+  optText(column: ColumnOf<T>, options: TextOptions = NO_OPTIONS): string | null {
     const v = this.value(column);
     if (v === null) return null;
     if (typeof v !== "string") {
@@ -217,7 +248,7 @@ export class RowCheck<T extends TableName> {
     return v;
   }
 
-  text(column: ColumnOf<T>, options: TextOptions = {}): string {
+  text(column: ColumnOf<T>, options: TextOptions = NO_OPTIONS): string {
     const before = this.sink.length;
     const v = this.optText(column, options);
     if (v === null) {

@@ -188,3 +188,17 @@ export function selectColumn<T extends TableName>(table: T, column: ColumnOf<T>,
 export function selectAll<T extends TableName>(table: T, alias?: string): string {
   return (Object.keys(COLUMNS[table]) as ColumnOf<T>[]).map((c) => selectColumn(table, c, alias)).join(", ");
 }
+
+/** Position of every column of `table` in its selectAll() list, i.e. in a raw row (an array). */
+export type ColumnPositions = Readonly<Record<string, number>>;
+
+const POSITIONS = Object.fromEntries(
+  Object.entries(COLUMNS).map(([table, columns]) => [
+    table,
+    Object.fromEntries(Object.keys(columns).map((column, i) => [column, i])),
+  ]),
+) as Record<TableName, ColumnPositions>;
+
+export function columnPositions(table: TableName): ColumnPositions {
+  return POSITIONS[table];
+}

@@ -1,8 +1,10 @@
 // Every statement the reader runs, prepared once per open store. Per-tournament queries look rows
 // up by the leading column of a primary key or index, so loading a tournament costs a handful of
 // index seeks whatever the size of the store. safeIntegers(true): int64 values arrive as bigint.
+// The statements that return many rows per tournament are raw: each row is an array of cells in
+// the order of its selectAll() list, which is cheaper to build than an object.
 import type Database from "better-sqlite3";
-import type { SqlRow } from "./cells.ts";
+import type { SqlCells, SqlRow } from "./cells.ts";
 import { selectAll, selectColumn } from "./columns.ts";
 
 /** Row ids of non-draft tournaments on the global surface or in an enabled club's catalog. */
@@ -70,15 +72,23 @@ const SQL = {
 } as const;
 
 export type QueryName = keyof typeof SQL;
-export type Queries = Record<QueryName, Database.Statement<unknown[], SqlRow>>;
+
+/** Statements that select exactly selectAll(table) and return raw rows (SqlCells). */
+const RAW_QUERIES = ["players", "rounds", "games", "standings", "standingRows", "recaps"] as const;
+type RawQueryName = (typeof RAW_QUERIES)[number];
+
+export type Queries = {
+  [N in QueryName]: Database.Statement<unknown[], N extends RawQueryName ? SqlCells : SqlRow>;
+};
 
 /** The text of every statement, e.g. to prove that no private column is ever selected. */
 export const QUERY_SQL: Readonly<Record<QueryName, string>> = SQL;
 
 export function prepareQueries(db: Database.Database): Queries {
-  const queries = {} as Queries;
+  const raw = new Set<QueryName>(RAW_QUERIES);
+  const queries = {} as Record<QueryName, Database.Statement<unknown[], unknown>>;
   for (const name of Object.keys(SQL) as QueryName[]) {
-    queries[name] = db.prepare<unknown[], SqlRow>(SQL[name]).safeIntegers(true);
+    queries[name] = db.prepare<unknown[], unknown>(SQL[name]).safeIntegers(true).raw(raw.has(name));
   }
-  return queries;
+  return queries as Queries;
 }

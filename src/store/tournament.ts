@@ -18,7 +18,7 @@ import {
   type SourceStandings,
   type Tournament,
 } from "../domain/types.ts";
-import { RowCheck, showValue, type SqlRow } from "./cells.ts";
+import { RowCheck, showValue, type SqlCells, type SqlRow } from "./cells.ts";
 import { DATE_FORMAT, HTTP_URL_FORMAT, TIMESTAMP_FORMAT, isIsoDate } from "./formats.ts";
 import {
   MAX_BOARD,
@@ -35,22 +35,23 @@ import {
 import { SLUG_PATTERN } from "./patterns.ts";
 
 /** Everything the store holds about one tournament, as fetched by a few indexed queries. */
+// Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.
 export interface TournamentRows {
   tournament: SqlRow;
   /** Ordered by source_player_number. */
-  players: SqlRow[];
+  players: SqlCells[];
   /** Ordered by round_number. */
-  rounds: SqlRow[];
+  rounds: SqlCells[];
   /** Ordered by round_number, board_number. */
-  games: SqlRow[];
+  games: SqlCells[];
   /** (round_number, board_number, n) of boards that occur n > 1 times. */
   duplicateBoards: SqlRow[];
   /** Ordered by after_round. */
-  standings: SqlRow[];
+  standings: SqlCells[];
   /** Ordered by after_round, rank. */
-  standingRows: SqlRow[];
+  standingRows: SqlCells[];
   /** Recaps that are not drafts (is_draft IS NOT 1), ordered by recap_id. */
-  recaps: SqlRow[];
+  recaps: SqlCells[];
   /** publications LEFT JOIN publication_tags: no row when not published globally. */
   publication: SqlRow[];
   /** Enabled clubs JOIN club_tournaments LEFT JOIN club_tournament_tags, ordered by slug. */
@@ -176,7 +177,7 @@ function readTiebreakList(t: RowCheck<"tournaments">): string[] {
   return list;
 }
 
-function readPlayers(file: string, rows: SqlRow[], problems: Problem[]): Player[] {
+function readPlayers(file: string, rows: SqlCells[], problems: Problem[]): Player[] {
   const players: Player[] = [];
   let previous: number | null = null;
   for (const row of rows) {
@@ -457,7 +458,12 @@ function readStandings(
   return list;
 }
 
-function readRecaps(file: string, rows: SqlRow[], totalRounds: number | null, problems: Problem[]): Recap[] {
+function readRecaps(
+  file: string,
+  rows: SqlCells[],
+  totalRounds: number | null,
+  problems: Problem[],
+): Recap[] {
   const recaps: Recap[] = [];
   for (const row of rows) {
     const c = new RowCheck(file, "recaps", row, ["recap_id"], problems);
