@@ -125,8 +125,12 @@ function readSnapshot(out: string): Snapshot {
   return { files, bytes };
 }
 
-/** The raw floor: the same files and bytes, plain fs calls, into a fresh directory. Seconds. */
-function writeFloor(snapshot: Snapshot, dir: string): number {
+/** Recreates the snapshot's tree in `dir`, one `place(file, abs)` per file. Seconds. */
+function timeTree(
+  snapshot: Snapshot,
+  dir: string,
+  place: (f: Snapshot["files"][number], abs: string) => void,
+): number {
   const start = performance.now();
   const made = new Set<string>();
   for (const f of snapshot.files) {
@@ -136,25 +140,19 @@ function writeFloor(snapshot: Snapshot, dir: string): number {
       mkdirSync(parent, { recursive: true });
       made.add(parent);
     }
-    writeFileSync(abs, f.bytes);
+    place(f, abs);
   }
   return (performance.now() - start) / 1000;
 }
 
+/** The raw floor: the same files and bytes, plain fs calls, into a fresh directory. Seconds. */
+function writeFloor(snapshot: Snapshot, dir: string): number {
+  return timeTree(snapshot, dir, (f, abs) => writeFileSync(abs, f.bytes));
+}
+
 /** The link floor: the tree of `from` again in `dir`, every file hard-linked. Seconds. */
 function linkFloor(snapshot: Snapshot, from: string, dir: string): number {
-  const start = performance.now();
-  const made = new Set<string>();
-  for (const f of snapshot.files) {
-    const abs = path.join(dir, f.rel);
-    const parent = path.dirname(abs);
-    if (!made.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      made.add(parent);
-    }
-    linkSync(path.join(from, f.rel), abs);
-  }
-  return (performance.now() - start) / 1000;
+  return timeTree(snapshot, dir, (f, abs) => linkSync(path.join(from, f.rel), abs));
 }
 
 /** Deletes a build output: the link, the versions and the lock (see src/publish/publish.ts). */
