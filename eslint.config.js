@@ -6,6 +6,7 @@ export default tseslint.config(
   {
     ignores: [
       "dist",
+      "lib/",
       "dist/",
       ".dist.*/",
       ".wrangler/",

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: tsx is a runtime dependency, so there is no build step.
-import { register } from "tsx/esm/api";
+// Runs the JavaScript that `npm run build` compiles from src/ into lib/.
+import module from "node:module";
 
-register();
-await import("../src/cli.ts");
+// Node keeps the compiled bytecode of lib/ between runs: start-up is mostly module loading.
+module.enableCompileCache?.();
+try {
+  await import("../lib/cli.js");
+} catch (e) {
+  if (e?.code === "ERR_MODULE_NOT_FOUND" && String(e.message).includes("lib/cli.js")) {
+    console.error("build-api: lib/ is missing; run `npm run build` first (npm start and npm test do it)");
+    process.exit(70);
+  }
+  throw e;
+}

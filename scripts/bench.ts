@@ -13,7 +13,7 @@
 // Each round runs floor/full/rebuild (every other round: full/rebuild/floor), after a `sync` so
 // that no step pays for the previous one's writeback. Times are medians over the rounds, ratios
 // medians of the per-round ratios; peak RSS is the largest over the rounds. Build times are wall
-// times of the child (node + tsx start-up included); "in-process" is the sum of the build report's
+// times of the child (node start-up included); "in-process" is the sum of the build report's
 // phases. One line per size on stdout; every round on stderr.
 import { execFileSync, spawnSync } from "node:child_process";
 import {

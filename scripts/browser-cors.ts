@@ -1,7 +1,7 @@
 // CORS in a real browser: headless Chromium opens a page on one loopback origin and fetches the
 // snapshot, served by the preview, from another. Club endpoints must be readable, global ones
 // blocked. playwright-core comes from the separate scripts/hosts project (npm ci --prefix).
-//   node --import tsx scripts/browser-cors.ts --dir DIR [--chromium /usr/bin/chromium]
+//   node scripts/browser-cors.ts --dir DIR [--chromium /usr/bin/chromium]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";

@@ -59,7 +59,7 @@ stop_last() {
 # probe NAME KIND BASE: one probe run, its summary kept for the end.
 probe() {
   local name=$1 kind=$2 base=$3 t0=$SECONDS rc=0
-  timeout 300 node --import tsx scripts/probe.ts --base "$base" --dir "$SNAP" --host-kind "$kind" >"$WORK/probe-$name.txt" 2>&1 || rc=$?
+  timeout 300 node scripts/probe.ts --base "$base" --dir "$SNAP" --host-kind "$kind" >"$WORK/probe-$name.txt" 2>&1 || rc=$?
   grep -v '^ok  ' "$WORK/probe-$name.txt" || true
   record "$name" "$rc" "$(tail -n 1 "$WORK/probe-$name.txt")" $((SECONDS - t0))
 }
@@ -155,7 +155,7 @@ if unshare -n true 2>/dev/null; then
     pid=$!
     trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
     for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5/" && break; sleep 0.5; done
-    cd "$6" && node --import tsx scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4" --host-kind netlify
+    cd "$6" && node scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4" --host-kind netlify
   ' netlify-ns "$SITE" "$WORK" "$BIN" "$SNAP" "$PORT" "$ROOT" >"$WORK/probe-netlify.txt" 2>&1 || rc=$?
   grep -v '^ok  ' "$WORK/probe-netlify.txt" || true
   [ "$rc" = 0 ] || tail -n 20 "$WORK/netlify.log" || true
@@ -167,7 +167,7 @@ fi
 # --- CORS in a real browser ---------------------------------------------------------------------
 t0=$SECONDS
 rc=0
-timeout 180 node --import tsx scripts/browser-cors.ts --dir "$SNAP" >"$WORK/chromium.txt" 2>&1 || rc=$?
+timeout 180 node scripts/browser-cors.ts --dir "$SNAP" >"$WORK/chromium.txt" 2>&1 || rc=$?
 cat "$WORK/chromium.txt"
 record chromium "$rc" "$(tail -n 1 "$WORK/chromium.txt")" $((SECONDS - t0))
 

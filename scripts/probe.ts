@@ -1,6 +1,6 @@
 // Conformance probe: sends the same requests to a served snapshot on any host and checks every
 // answer against the snapshot's own files. Loopback only, bounded, one line per check.
-//   node --import tsx scripts/probe.ts --base http://127.0.0.1:PORT --dir dist [--host-kind KIND]
+//   node scripts/probe.ts --base http://127.0.0.1:PORT --dir dist [--host-kind KIND]
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import fg from "fast-glob";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "./domain/status.ts";
@@ -71,17 +72,27 @@ function sha256File(file: string): string {
   return hash.digest("hex");
 }
 
-const ROOT = new URL("../", import.meta.url);
+// The package root and the folder of the program that runs: src/ in the repository (tests),
+// lib/ when compiled or installed. Paths come from fileURLToPath: a URL's pathname is
+// percent-encoded, and a root holding a space or a non-ASCII letter would match nothing.
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const PROGRAM_DIR = path.basename(fileURLToPath(new URL(".", import.meta.url)));
 
-function codeFingerprint(): string {
+/** The hash of the program's own files: a changed program never counts as up to date. */
+export function codeFingerprint(root = ROOT, programDir = PROGRAM_DIR): string {
   const hash = createHash("sha256");
-  const files = fg.sync(["src/**/*.ts", "schema/*", "package.json", "package-lock.json"], {
-    cwd: ROOT.pathname,
+  const files = fg.sync([`${programDir}/**/*.{js,ts}`, "bin/*", "schema/*", "package.json"], {
+    cwd: root,
     onlyFiles: true,
   });
+  if (!files.some((f) => f.startsWith(`${programDir}/`))) {
+    throw new Error(
+      `no program file found under ${path.join(root, programDir)}: cannot fingerprint the code`,
+    );
+  }
   for (const f of files.sort()) {
     hash.update(`${f}\0`);
-    hash.update(readFileSync(new URL(f, ROOT)));
+    hash.update(readFileSync(path.join(root, f)));
   }
   return hash.digest("hex");
 }

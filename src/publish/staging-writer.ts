@@ -64,13 +64,22 @@ export class StagingWriter implements SnapshotWriter {
     files: 0,
   };
 
+  private readonly root: string;
+  private readonly previousDir: string | undefined;
+  /** The previous snapshot's manifest. The writer takes it over: it deletes each path it writes. */
+  private readonly previous: ManifestEntries | undefined;
+  private readonly step: (step: string) => void;
+
   constructor(
-    private readonly root: string,
-    private readonly previousDir: string | undefined,
-    /** The previous snapshot's manifest. The writer takes it over: it deletes each path it writes. */
-    private readonly previous: ManifestEntries | undefined,
-    private readonly step: (step: string) => void,
+    root: string,
+    previousDir: string | undefined,
+    previous: ManifestEntries | undefined,
+    step: (step: string) => void,
   ) {
+    this.root = root;
+    this.previousDir = previousDir;
+    this.previous = previous;
+    this.step = step;
     this.madeDirs.add(root);
     this.previousSize = previous?.size ?? 0;
   }

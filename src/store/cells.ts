@@ -89,13 +89,24 @@ export class RowCheck<T extends TableName> {
   private readonly positions: ColumnPositions | null;
 
   /** `row` is either an object keyed by column name or the raw cells of selectAll(table). */
+  readonly file: string;
+  readonly table: T;
+  private readonly row: SqlRow | SqlCells;
+  private readonly keyColumns: readonly ColumnOf<T>[];
+  private readonly sink: Problem[];
+
   constructor(
-    readonly file: string,
-    readonly table: T,
-    private readonly row: SqlRow | SqlCells,
-    private readonly keyColumns: readonly ColumnOf<T>[],
-    private readonly sink: Problem[],
+    file: string,
+    table: T,
+    row: SqlRow | SqlCells,
+    keyColumns: readonly ColumnOf<T>[],
+    sink: Problem[],
   ) {
+    this.file = file;
+    this.table = table;
+    this.row = row;
+    this.keyColumns = keyColumns;
+    this.sink = sink;
     this.before = sink.length;
     this.positions = Array.isArray(row) ? columnPositions(table) : null;
   }

@@ -66,10 +66,12 @@ export class StoreReader implements Store {
   /** The name problems use; short and the same on every machine. */
   private readonly name: string;
 
-  constructor(
-    private readonly db: Database.Database,
-    readonly file: string,
-  ) {
+  private readonly db: Database.Database;
+  readonly file: string;
+
+  constructor(db: Database.Database, file: string) {
+    this.db = db;
+    this.file = file;
     this.name = basename(file);
     this.queries = prepareQueries(db);
   }

@@ -15,7 +15,7 @@ export function tempDir(prefix: string): string {
 /** Builds data/sample.sql into a fresh store file and returns its path. */
 export function makeSampleStore(dir: string): string {
   const file = path.join(dir, "sample.sqlite");
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/build-sample.ts", "--out", file], {
+  execFileSync(process.execPath, ["scripts/build-sample.ts", "--out", file], {
     cwd: ROOT,
     stdio: "pipe",
   });

@@ -1,5 +1,5 @@
 // Runs one build in its own process so a test can SIGKILL it at a chosen step, or hold the lock.
-// Usage: node --import tsx child-build.ts <outDir> <variant> <killAtStep|-1> <holdMs>
+// Usage: node child-build.ts <outDir> <variant> <killAtStep|-1> <holdMs>
 // Prints "producing" once the lock is held and produce has started; exits with the BuildError code.
 import { BuildError } from "../../src/errors.ts";
 import { publishSnapshot } from "../../src/publish/publish.ts";

@@ -1,4 +1,4 @@
-// Starts test/publish/child-build.ts in a separate Node process (with tsx) and reports how it ended.
+// Starts test/publish/child-build.ts in a separate Node process and reports how it ended.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -20,7 +20,7 @@ export function startChild(
 ): { child: ChildProcess; done: Promise<ChildResult> } {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", script, outDir, String(variant), String(killAt), String(holdMs)],
+    [script, outDir, String(variant), String(killAt), String(holdMs)],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
