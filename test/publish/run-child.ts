@@ -18,11 +18,10 @@ export function startChild(
   killAt = -1,
   holdMs = 0,
 ): { child: ChildProcess; done: Promise<ChildResult> } {
-  const child = spawn(
-    process.execPath,
-    [script, outDir, String(variant), String(killAt), String(holdMs)],
-    { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(process.execPath, [script, outDir, String(variant), String(killAt), String(holdMs)], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
