@@ -1,19 +1,14 @@
-// The one place that joins I/O: open the store → render every file → validate → publish
-// atomically. A failure anywhere leaves the previous snapshot untouched.
-import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
+// The one place that joins I/O: check → open store → render → validate → publish.
+import { realpathSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import fg from "fast-glob";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "./domain/status.ts";
-import { openApiText, packageVersion } from "./emit/generated.ts";
-import { hostFiles } from "./emit/hosts/index.ts";
-import { SnapshotValidator } from "./emit/validate.ts";
-import { MANIFEST_NAME, publishSnapshot, readManifest, type PublishReport } from "./publish/index.ts";
-import { parseEntryValue } from "./publish/manifest.ts";
-import { renderSnapshot, type RenderReport } from "./render.ts";
-import { openStore } from "./store/open.ts";
+import type { PublishReport } from "./publish/index.ts";
+import { MANIFEST_NAME, parseEntryValue, readManifest } from "./publish/manifest.ts";
+import type { RenderReport } from "./render.ts";
+import { currentInputs, INPUTS_FILE, readRecord, upToDate } from "./up-to-date.ts";
+
+export { codeFingerprint, INPUTS_FILE } from "./up-to-date.ts";
 
 export interface BuildOptions {
   db: string;
@@ -36,101 +31,11 @@ export interface BuildReport {
   publish: PublishReport;
 }
 
-/**
- * What a snapshot was built from, written at its root. The output is a pure function of the
- * store's bytes, build-api's version, the options and the build instant; the instant matters only
- * through the statuses, which stay the same for every instant in [validFrom, validUntil).
- */
-export const INPUTS_FILE = "_build-api.json";
-
-interface Inputs {
-  version: string;
-  /** sha256 of build-api's own sources and schemas: a changed program rebuilds even at the same version. */
-  code: string;
-  store: string;
-  statusOptions: StatusOptions;
-  skipInvalid: boolean;
-}
-
-interface InputsRecord extends Inputs {
-  /** JSON writes the infinite bounds of RenderReport as null. */
-  render: Omit<RenderReport, "validFrom" | "validUntil"> & {
-    validFrom: number | null;
-    validUntil: number | null;
-  };
-}
-
-function sha256File(file: string): string {
-  const hash = createHash("sha256");
-  const buf = Buffer.allocUnsafe(1 << 20);
-  const fd = openSync(file, "r");
-  try {
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) hash.update(buf.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest("hex");
-}
-
-// The package root and the folder of the program that runs: src/ in the repository (tests),
-// lib/ when compiled or installed. Paths come from fileURLToPath: a URL's pathname is
-// percent-encoded, and a root holding a space or a non-ASCII letter would match nothing.
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const PROGRAM_DIR = path.basename(fileURLToPath(new URL(".", import.meta.url)));
-
-/** The hash of the program's own files: a changed program never counts as up to date. */
-export function codeFingerprint(root = ROOT, programDir = PROGRAM_DIR): string {
-  const hash = createHash("sha256");
-  const files = fg.sync([`${programDir}/**/*.{js,ts}`, "bin/*", "schema/*", "package.json"], {
-    cwd: root,
-    onlyFiles: true,
-  });
-  if (!files.some((f) => f.startsWith(`${programDir}/`))) {
-    throw new Error(
-      `no program file found under ${path.join(root, programDir)}: cannot fingerprint the code`,
-    );
-  }
-  for (const f of files.sort()) {
-    hash.update(`${f}\0`);
-    hash.update(readFileSync(path.join(root, f)));
-  }
-  return hash.digest("hex");
-}
-
-function readRecord(out: string): InputsRecord | null {
-  try {
-    return JSON.parse(readFileSync(path.join(out, INPUTS_FILE), "utf8")) as InputsRecord;
-  } catch {
-    return null;
-  }
-}
-
-function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
-  if (!previous || !inputs) return false;
-  const { version, code, store, statusOptions, skipInvalid } = previous;
-  const same =
-    JSON.stringify({ version, code, store, statusOptions, skipInvalid }) === JSON.stringify(inputs);
-  return (
-    same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
-  );
-}
-
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
   opts.onPhase?.("check");
-  let inputs: Inputs | null = null;
-  try {
-    inputs = {
-      version: packageVersion(),
-      code: codeFingerprint(),
-      store: sha256File(opts.db),
-      statusOptions,
-      skipInvalid: !!opts.skipInvalid,
-    };
-  } catch {
-    // An unreadable store is reported by openStore below, with its own message and exit code.
-  }
+  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid);
   const previous = inputs && !opts.rebuild ? readRecord(opts.out) : null;
   const manifest = previous ? readManifest(path.join(opts.out, MANIFEST_NAME)) : undefined;
   if (manifest && upToDate(previous, inputs, opts.now)) {
@@ -153,6 +58,22 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     };
   }
 
+  // The heavy modules (schemas, ajv, the domain, the writers) load only when there is work to do.
+  const [
+    { openApiText },
+    { hostFiles },
+    { SnapshotValidator },
+    { publishSnapshot },
+    { renderSnapshot },
+    { openStore },
+  ] = await Promise.all([
+    import("./emit/generated.ts"),
+    import("./emit/hosts/index.ts"),
+    import("./emit/validate.ts"),
+    import("./publish/index.ts"),
+    import("./render.ts"),
+    import("./store/open.ts"),
+  ]);
   opts.onPhase?.("open");
   const store = openStore(opts.db);
   try {

@@ -1,14 +1,9 @@
 // The checked-in generated files of schema/, as text: JSON Schemas and the OpenAPI document.
-import { readFileSync } from "node:fs";
 import { jsonSchemaFiles } from "./jsonschema.ts";
 import { openApiDocument } from "./openapi.ts";
+import { packageVersion } from "../version.ts";
 
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
-  return pkg.version;
-}
+export { packageVersion };
 
 export function openApiText(): string {
   return JSON.stringify(openApiDocument(packageVersion()), null, 2) + "\n";

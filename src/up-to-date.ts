@@ -1,0 +1,104 @@
+// The whole-snapshot up-to-date check: cheap enough to run before the heavy modules load, so a
+// no-change rebuild costs little more than starting Node. Only node:* and the manifest reader.
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import fg from "fast-glob";
+import type { StatusOptions } from "./domain/status.ts";
+import type { RenderReport } from "./render.ts";
+import { packageVersion } from "./version.ts";
+
+/**
+ * What a snapshot was built from, written at its root. The output is a pure function of the
+ * store's bytes, build-api's version, the options and the build instant; the instant matters only
+ * through the statuses, which stay the same for every instant in [validFrom, validUntil).
+ */
+export const INPUTS_FILE = "_build-api.json";
+
+export interface Inputs {
+  version: string;
+  /** sha256 of build-api's own sources and schemas: a changed program rebuilds even at the same version. */
+  code: string;
+  store: string;
+  statusOptions: StatusOptions;
+  skipInvalid: boolean;
+}
+
+export interface InputsRecord extends Inputs {
+  /** JSON writes the infinite bounds of RenderReport as null. */
+  render: Omit<RenderReport, "validFrom" | "validUntil"> & {
+    validFrom: number | null;
+    validUntil: number | null;
+  };
+}
+
+export function sha256File(file: string): string {
+  const hash = createHash("sha256");
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(file, "r");
+  try {
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) hash.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
+// The package root and the folder of the program that runs: src/ in the repository (tests),
+// lib/ when compiled or installed. Paths come from fileURLToPath: a URL's pathname is
+// percent-encoded, and a root holding a space or a non-ASCII letter would match nothing.
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const PROGRAM_DIR = path.basename(fileURLToPath(new URL(".", import.meta.url)));
+
+/** The hash of the program's own files: a changed program never counts as up to date. */
+export function codeFingerprint(root = ROOT, programDir = PROGRAM_DIR): string {
+  const hash = createHash("sha256");
+  const files = fg.sync([`${programDir}/**/*.{js,ts}`, "bin/*", "schema/*", "package.json"], {
+    cwd: root,
+    onlyFiles: true,
+  });
+  if (!files.some((f) => f.startsWith(`${programDir}/`))) {
+    throw new Error(
+      `no program file found under ${path.join(root, programDir)}: cannot fingerprint the code`,
+    );
+  }
+  for (const f of files.sort()) {
+    hash.update(`${f}\0`);
+    hash.update(readFileSync(path.join(root, f)));
+  }
+  return hash.digest("hex");
+}
+
+export function readRecord(out: string): InputsRecord | null {
+  try {
+    return JSON.parse(readFileSync(path.join(out, INPUTS_FILE), "utf8")) as InputsRecord;
+  } catch {
+    return null;
+  }
+}
+
+export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
+  if (!previous || !inputs) return false;
+  const { version, code, store, statusOptions, skipInvalid } = previous;
+  const same =
+    JSON.stringify({ version, code, store, statusOptions, skipInvalid }) === JSON.stringify(inputs);
+  return (
+    same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
+  );
+}
+
+/** The inputs of a build now, or null when the store cannot be read (openStore reports why). */
+export function currentInputs(db: string, statusOptions: StatusOptions, skipInvalid: boolean): Inputs | null {
+  try {
+    return {
+      version: packageVersion(),
+      code: codeFingerprint(),
+      store: sha256File(db),
+      statusOptions,
+      skipInvalid,
+    };
+  } catch {
+    return null;
+  }
+}
