@@ -119,6 +119,10 @@ program
     }
     if (r.unknownResults > 0)
       console.error(`warning: ${r.unknownResults} game result(s) not recognized (Unknown)`);
+    for (const s of r.standingsStops ?? [])
+      console.error(
+        `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
+      );
     for (const w of r.warnings) console.error(`warning: ${w}`);
     for (const s of r.skipped) {
       console.error(`skipped tournament ${s.externalId}:`);
@@ -159,6 +163,7 @@ program
   .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
   .option("--publish", "publish on the global surface")
   .option("--club <slug>", "publish in this club's catalog")
+  .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
   .option("--now <time>", "the import instant, ISO 8601 (default: the clock)", isoInstant)
   .action((file: string, o) => {
     const report = importTrf({
@@ -173,6 +178,7 @@ program
       rules: o.rules,
       publish: Boolean(o.publish),
       club: o.club,
+      allowUnknownResults: Boolean(o.allowUnknownResults),
       sourceUrl: o.sourceUrl,
       now: new Date(o.now ?? Date.now()).toISOString(),
     });

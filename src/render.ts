@@ -2,6 +2,7 @@
 // the SnapshotWriter that is passed in, so tests can render into memory.
 import type { StatusOptions } from "./domain/status.ts";
 import type { Club } from "./domain/types.ts";
+import { standingsStop, type StandingsStop } from "./domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "./errors.ts";
 import { toJson } from "./emit/json.ts";
 import { schemaId } from "./emit/jsonschema.ts";
@@ -44,6 +45,8 @@ export interface RenderReport {
   warnings: string[];
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;
+  /** Tournaments whose standings stop before a round because a result was not recognized. */
+  standingsStops: ({ externalId: string } & StandingsStop)[];
   files: number;
   /** The build instants [from, until) that give the same bytes from the same store (ms). */
   validFrom: number;
@@ -57,6 +60,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     skipped: [],
     warnings: [],
     unknownResults: 0,
+    standingsStops: [],
     files: 0,
     validFrom: -Infinity,
     validUntil: Infinity,
@@ -93,6 +97,8 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     report.validUntil = Math.min(report.validUntil, c.statusWindow.until);
     report.warnings.push(...c.standings.warnings);
     for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") report.unknownResults++;
+    const stop = standingsStop(c.t);
+    if (stop) report.standingsStops.push({ externalId: c.t.externalId.toString(), ...stop });
     for (const route of ROUTES) if (route.scope === "tournament") route.render(c, site, emitter(route));
     const summary = tournamentSummary(c);
     for (const entry of published.clubs) {

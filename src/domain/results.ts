@@ -5,8 +5,12 @@
 //   WhiteWin "1 - 0"      BlackWin "0 - 1"        Draw "½ - ½"
 //   WhiteForfeitWin "+ - -"  BlackForfeitWin "- - +"  DoubleForfeit "- - -"
 //   Unplayed "0 - 0"      Pending ""              Adjourned "adj"       Unknown "?"
+//   Double loss over the board: DoubleForfeit "0 - 0" (see result-codes.ts)
+// Raw texts are read through the one table of result codes (result-codes.ts), which the TRF
+// importer uses too.
 //   Bye by kind: pab "bye", full "bye (1)", half "bye (½)", zero "bye (0)"
 import type { ByeKind, GameResult } from "./types.ts";
+import { aloneByeKind, pairResult, RAW_PAIRS, rawByeCode, type PairResult } from "./result-codes.ts";
 
 export interface NormalizedResult {
   result: GameResult;
@@ -44,30 +48,20 @@ export function isFinalResult(result: GameResult): boolean {
   return result !== "Pending" && result !== "Adjourned" && result !== "Unknown";
 }
 
-// Compact form of a two-player result: spaces removed, halves written "½", ":" read as "-".
-const COMPACT_RESULTS: Record<string, Exclude<GameResult, "Bye">> = {
-  "1-0": "WhiteWin",
-  "0-1": "BlackWin",
-  "½-½": "Draw",
-  "=-=": "Draw",
-  "+-": "WhiteForfeitWin",
-  "+--": "WhiteForfeitWin",
-  "1f-0f": "WhiteForfeitWin",
-  "1f-0": "WhiteForfeitWin",
-  "1-0f": "WhiteForfeitWin",
-  "-+": "BlackForfeitWin",
-  "--+": "BlackForfeitWin",
-  "0f-1f": "BlackForfeitWin",
-  "0-1f": "BlackForfeitWin",
-  "0f-1": "BlackForfeitWin",
-  "--": "DoubleForfeit",
-  "---": "DoubleForfeit",
-  "0f-0f": "DoubleForfeit",
-  "0-0": "Unplayed",
+// Raw texts without a TRF code: an adjourned game, a game in progress.
+const NON_TRF_RESULTS: Record<string, "Adjourned" | "Pending"> = {
   adj: "Adjourned",
   adjourned: "Adjourned",
   "*": "Pending",
 };
+
+/** A compact two-sided text as a result: through the shared table of TRF codes. */
+function twoSidedResult(compactText: string): PairResult | null {
+  const codes = RAW_PAIRS[compactText];
+  if (codes) return pairResult(codes[0], codes[1]);
+  const other = NON_TRF_RESULTS[compactText];
+  return other ? { result: other, text: TWO_SIDED_TEXT[other] } : null;
+}
 
 function compact(raw: string): string {
   return raw
@@ -85,26 +79,10 @@ const BYE_WORDS: [RegExp, ByeKind][] = [
   [/^(bye|spielfrei|freilos|exempt|libre|pab|pairing[- ]allocated bye)$/, "pab"],
 ];
 
-// Score tokens of a bye row (the present player's score).
+// Score tokens of a bye row (the present player's score), read as TRF codes.
 function byeKindFromScore(token: string): ByeKind | null {
-  switch (token) {
-    case "1":
-    case "+":
-    case "u":
-      return "pab";
-    case "f":
-      return "full";
-    case "½":
-    case "=":
-    case "h":
-      return "half";
-    case "0":
-    case "-":
-    case "z":
-      return "zero";
-    default:
-      return null;
-  }
+  const code = rawByeCode(token);
+  return code === null ? null : (aloneByeKind(code) ?? "zero");
 }
 
 function bye(kind: ByeKind): NormalizedResult {
@@ -114,6 +92,7 @@ function bye(kind: ByeKind): NormalizedResult {
 const UNKNOWN: NormalizedResult = { result: "Unknown", text: TWO_SIDED_TEXT.Unknown, byeKind: null };
 
 function byeFromTwoSided(result: GameResult, whitePresent: boolean): NormalizedResult {
+  // A two-sided text on a bye row: the present player's side is what the bye is worth.
   switch (result) {
     case "WhiteWin":
     case "WhiteForfeitWin":
@@ -138,9 +117,8 @@ function byeFromTwoSided(result: GameResult, whitePresent: boolean): NormalizedR
 function normalizeByeRow(raw: string, whitePresent: boolean): NormalizedResult {
   const text = raw.trim().toLowerCase();
   if (text === "") return { result: "Pending", text: "", byeKind: null };
-  // A two-sided text on a bye row: the present player's side is what the bye is worth.
-  const twoSided = COMPACT_RESULTS[compact(text)];
-  if (twoSided) return byeFromTwoSided(twoSided, whitePresent);
+  const twoSided = twoSidedResult(compact(text));
+  if (twoSided && twoSided.result !== "Unknown") return byeFromTwoSided(twoSided.result, whitePresent);
   // A bare score ("1", "½", "+", a TRF code), else "bye 1", "spielfrei", "not paired 0" ...
   const single = byeKindFromScore(compact(text));
   if (single) return bye(single);
@@ -163,7 +141,7 @@ export function normalizeGameResult(input: {
   if (input.hasWhite !== input.hasBlack) return normalizeByeRow(raw, input.hasWhite);
   if (!input.hasWhite) return UNKNOWN;
   if (raw.trim() === "") return { result: "Pending", text: "", byeKind: null };
-  const result = COMPACT_RESULTS[compact(raw)];
+  const result = twoSidedResult(compact(raw));
   if (!result) return UNKNOWN;
-  return { result, text: TWO_SIDED_TEXT[result], byeKind: null };
+  return { result: result.result, text: result.text, byeKind: null };
 }

@@ -3,13 +3,15 @@
 // and standings work on these entries only.
 import type { ByeKind, Game, Scoring, Tournament } from "./types.ts";
 import { isFinalResult } from "./results.ts";
+import { isDoubleLoss } from "./result-codes.ts";
 
 export type RoundOutcome =
   /** Over-the-board results. */
   | "win"
   | "draw"
   | "loss"
-  /** Forfeits. A double forfeit and a "0 - 0" unplayed game are a forfeit loss for both. */
+  /** Forfeits. A double forfeit and an Unplayed game are a forfeit loss for both (a double loss
+   * over the board is a "loss" for both). */
   | "forfeitWin"
   | "forfeitLoss"
   /** Bye rows, by bye kind. */
@@ -100,6 +102,9 @@ function twoPlayerOutcomes(g: Game): [RoundOutcome, RoundOutcome] {
       return ["forfeitWin", "forfeitLoss"];
     case "BlackForfeitWin":
       return ["forfeitLoss", "forfeitWin"];
+    case "DoubleForfeit":
+      // A double loss over the board ("0 - 0") was played: a loss for both, as Vega counts it.
+      return isDoubleLoss(g) ? ["loss", "loss"] : ["forfeitLoss", "forfeitLoss"];
     default:
       // DoubleForfeit, Unplayed, and a Bye result on a two-player row (not meaningful).
       return ["forfeitLoss", "forfeitLoss"];

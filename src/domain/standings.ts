@@ -35,6 +35,32 @@ export function newestCompleteRound(t: Tournament): number | null {
   return newest;
 }
 
+/** Why the standings stop before a round that has games: the first game, by round and board,
+ * whose result was not recognized (Unknown) after the newest complete round. */
+export interface StandingsStop {
+  /** The round the standings are after (0: none). */
+  afterRound: number;
+  round: number;
+  board: number;
+}
+
+export function standingsStop(t: Tournament): StandingsStop | null {
+  const after = newestCompleteRound(t) ?? 0;
+  let stop: StandingsStop | null = null;
+  for (const r of t.rounds) {
+    if (r.roundNumber <= after || (stop !== null && r.roundNumber >= stop.round)) continue;
+    for (const g of r.games) {
+      if (
+        g.result === "Unknown" &&
+        (stop === null || r.roundNumber < stop.round || g.boardNumber < stop.board)
+      ) {
+        stop = { afterRound: after, round: r.roundNumber, board: g.boardNumber };
+      }
+    }
+  }
+  return stop;
+}
+
 export interface ComputedRow extends SourceStandingRow {
   /** The numeric tie-break values behind tieBreakValues (null = undefined). */
   tieBreakNumbers: (number | null)[];

@@ -336,8 +336,13 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
       "clear bye_kind or correct the result",
     );
   }
+  // The raw text's own display text when it agrees with the stored result (a double loss
+  // "0 - 0" stored as DoubleForfeit keeps its text), else the stored result's.
+  const agrees = normalized.result === result && normalized.byeKind === byeKind;
   const resultText =
-    stored === null && storedByeKind === null ? normalized.text : resultDisplayText(result, byeKind);
+    (stored === null && storedByeKind === null) || agrees
+      ? normalized.text
+      : resultDisplayText(result, byeKind);
   return {
     boardNumber: board,
     whitePlayerNumber: white,

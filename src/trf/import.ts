@@ -5,11 +5,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT } from "../errors.ts";
-import type { TiebreakRuleSet, Tournament } from "../domain/types.ts";
+import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
 import { validateTiebreaks } from "../domain/tiebreaks.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
-import { convertTrf } from "./to-tournament.ts";
+import { convertTrf, type UnknownCell } from "./to-tournament.ts";
+import { scoringFromTrf } from "./scoring.ts";
 import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
 import { tiebreaksFromTrfHeader } from "./tiebreak-codes.ts";
 
@@ -21,6 +22,8 @@ export interface ImportTrfOptions {
   rules?: TiebreakRuleSet;
   publish?: boolean;
   club?: string;
+  /** Import games whose result codes are unknown or contradict each other, as Unknown. */
+  allowUnknownResults?: boolean;
   /** The tournament's page at the original results source (TRF files carry no URL). */
   sourceUrl: string;
   now: string;
@@ -35,6 +38,10 @@ export interface ImportReport {
   byes: number;
   tiebreaks: string[];
   rules: TiebreakRuleSet;
+  /** Points per outcome: from the file's 162 / XXS records, else 1 / ½ / 0. */
+  scoring: Scoring;
+  /** Games stored as Unknown (only with allowUnknownResults), by round and board. */
+  unknownResults: UnknownCell[];
   /** The round the file's points were checked after (the last round with games), or null. */
   checkedAfterRound: number | null;
   /** Points and ranks written in the file that the computation does not reproduce. */
@@ -65,6 +72,44 @@ function chooseTiebreaks(f: TrfFile, given: string[] | undefined, warnings: stri
   return fromHeader.tiebreaks;
 }
 
+/** Team tournaments (TRF `310` team records) have no place in the API: refused with exit 9. */
+function refuseTeamFile(f: TrfFile): void {
+  const teams = (f.headers.get("310") ?? []).length;
+  if (teams === 0) return;
+  throw new BuildError(
+    `Cannot import the TRF file ${f.fileName}: it is a team tournament.`,
+    [
+      {
+        what:
+          `the file has ${teams} team record(s) (310); the Public Tournament Read API has no team ` +
+          "concept (no teams, matches or match points), so its standings would be wrong",
+        where: f.fileName,
+        fix: "import individual tournaments only",
+      },
+    ],
+    EXIT.trf,
+  );
+}
+
+/** Unknown or contradicting result codes stop the standings at the round before: refused unless
+ * allowed, each named by round, board and line. */
+function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boolean): void {
+  if (unknown.length === 0 || allowed) return;
+  throw new BuildError(
+    `Cannot import the TRF file ${f.fileName}: ${unknown.length} game result(s) not recognized.`,
+    unknown.map((u) => ({
+      what:
+        `round ${u.round}, board ${u.board} (player${u.players.length > 1 ? "s" : ""} ` +
+        `${u.players.join(" and ")}): result codes ${u.codes} are not a result`,
+      where: `${f.fileName}:${u.line}`,
+      fix:
+        "correct the codes (1 0 = W L D + - U F H Z), or pass --allow-unknown-results to import " +
+        "the game as Unknown (the standings then stop before its round)",
+    })),
+    EXIT.trf,
+  );
+}
+
 /** Imports a TRF file into a store. Throws a BuildError; the store is unchanged on failure. */
 export function importTrf(opts: ImportTrfOptions): ImportReport {
   if (!existsSync(opts.file)) throw usage(`TRF file ${opts.file} does not exist`);
@@ -83,17 +128,21 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   }
   const text = readFileSync(opts.file, "utf8");
   const parsed = parseTrf(text, basename(opts.file));
+  refuseTeamFile(parsed);
   const warnings: string[] = [];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
   const rules = opts.rules ?? "fide-2023";
+  const scoring = scoringFromTrf(parsed, warnings);
   const conversion = convertTrf(parsed, {
     externalId: opts.externalId,
     tiebreaks,
     rules,
     now: opts.now,
     sourceUrl: opts.sourceUrl,
+    ...(scoring ? { scoring } : {}),
   });
   warnings.push(...conversion.warnings);
+  refuseUnknownResults(parsed, conversion.unknown, opts.allowUnknownResults === true);
   const t = conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
 
@@ -132,6 +181,8 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     byes,
     tiebreaks,
     rules,
+    scoring: t.scoring,
+    unknownResults: conversion.unknown,
     checkedAfterRound: check.afterRound,
     mismatches: check.mismatches,
     warnings,
@@ -160,8 +211,10 @@ function writeTournament(db: Database.Database, t: Tournament, opts: ImportTrfOp
     .prepare(
       `INSERT INTO tournaments (external_id, source_url, name, location, federation, chief_arbiter,
          deputy_chief_arbiter, time_control, tournament_type, start_date, end_date, total_rounds,
-         created_at, last_scraped_at, pairing_system, tiebreaks, tiebreak_rules)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         created_at, last_scraped_at, pairing_system, tiebreaks, tiebreak_rules, points_win,
+         points_draw, points_loss, points_forfeit_win, points_forfeit_loss, points_pairing_bye,
+         points_full_bye, points_half_bye, points_zero_bye)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       t.externalId,
@@ -181,6 +234,15 @@ function writeTournament(db: Database.Database, t: Tournament, opts: ImportTrfOp
       t.system,
       t.tiebreaks.join(","),
       t.tiebreakRules,
+      t.scoring.win,
+      t.scoring.draw,
+      t.scoring.loss,
+      t.scoring.forfeitWin,
+      t.scoring.forfeitLoss,
+      t.scoring.pairingAllocatedBye,
+      t.scoring.fullBye,
+      t.scoring.halfBye,
+      t.scoring.zeroBye,
     );
   const id = info.lastInsertRowid;
   const insertPlayer = db.prepare(

@@ -7,17 +7,19 @@
 // 54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank, then per round
 // from column 92 in steps of 10: opponent (4), colour (1 at +5), result (1 at +7).
 import { BuildError, EXIT, type Problem } from "../errors.ts";
+import { isTrfResultCode, type TrfResultCode } from "../domain/result-codes.ts";
 
-export const RESULT_CODES = ["1", "0", "=", "+", "-", "W", "D", "L", "H", "F", "U", "Z"] as const;
-export type TrfResultCode = (typeof RESULT_CODES)[number];
+export { TRF_RESULT_CODES as RESULT_CODES, type TrfResultCode } from "../domain/result-codes.ts";
 
 export interface TrfRoundCell {
   round: number;
   /** Opponent's start number; null for a bye, an absence or a blank opponent field. */
   opponent: number | null;
   colour: "w" | "b" | null;
-  /** Result code; null when the cell has none (blank). */
+  /** Result code; null when the cell has none (blank) or an unknown one. */
   code: TrfResultCode | null;
+  /** A code that is not a TRF-16 / TRF-2025 result code, as written; else null. */
+  unknownCode: string | null;
   /** 1-based column where the cell starts, for messages. */
   column: number;
 }
@@ -129,22 +131,16 @@ function parsePlayer(fileName: string, lineNo: number, line: string): TrfPlayer 
     if (!["w", "b", "-", " ", ""].includes(colourRaw)) {
       fail(fileName, lineNo, col + 5, `round ${r}: colour "${colourRaw}" is not w, b or -`);
     }
+    // An unknown result code is kept: the game becomes Unknown and the import says where.
     const codeRaw = slice(line, col + 7, col + 7).toUpperCase();
-    if (codeRaw.trim() !== "" && !(RESULT_CODES as readonly string[]).includes(codeRaw)) {
-      fail(
-        fileName,
-        lineNo,
-        col + 7,
-        `round ${r}: result code "${codeRaw}" is unknown`,
-        `use one of ${RESULT_CODES.join(" ")}`,
-      );
-    }
+    const known = isTrfResultCode(codeRaw);
     const opponent = oppRaw === "" || Number(oppRaw) === 0 ? null : Number(oppRaw);
     rounds.push({
       round: r,
       opponent,
       colour: colourRaw === "w" || colourRaw === "b" ? colourRaw : null,
-      code: codeRaw.trim() === "" ? null : (codeRaw as TrfResultCode),
+      code: known ? codeRaw : null,
+      unknownCode: codeRaw.trim() === "" || known ? null : codeRaw,
       column: col,
     });
   }

@@ -4,11 +4,14 @@
 // - a game is written on both players' records; it becomes one board. Colours come from the
 //   records; when neither record gives one (forfeits written with "-"), the lower start number is
 //   listed as white. A cell whose opponent does not point back is skipped with a warning.
-// - result codes 1 / 0 / = (and W / L / D, games not rated) are over-the-board results; + and -
-//   are forfeits (both "-" is a double forfeit).
-// - without an opponent: U and + are a pairing-allocated bye, F a full-point bye, H and = a
-//   half-point bye, 1 a pairing-allocated bye; these become bye rows. Z, 0, - and a blank cell
-//   mean absent: the player is in no game of that round (it scores as a zero-point bye).
+// - result codes are read with the shared table of src/domain/result-codes.ts (the store's raw
+//   results use it too): 1 / 0 / = (and W / L / D, games not rated) are over-the-board results,
+//   + and - forfeits, "-"/"-" a double forfeit, "0"/"0" a double loss over the board.
+// - without an opponent: U, + and 1 are a pairing-allocated bye, F a full-point bye, H and = a
+//   half-point bye; these become bye rows. Z, 0, - and a blank cell mean absent: the player is in
+//   no game of that round (it scores as a zero-point bye).
+// - an unknown code, or two codes that contradict each other, make the game Unknown; the
+//   conversion lists each one by round and board (the import refuses them unless allowed).
 // - boards are numbered by the players' scores before the round (higher first), then by the lower
 //   start number; bye rows come last. TRF has no board numbers.
 import {
@@ -19,10 +22,12 @@ import {
   type PairingSystem,
   type Player,
   type Round,
+  type Scoring,
   type TiebreakRuleSet,
   type Tournament,
 } from "../domain/types.ts";
 import { resultDisplayText } from "../domain/results.ts";
+import { aloneByeKind, pairResult, standardCodePoints, type PairResult } from "../domain/result-codes.ts";
 import { header, type TrfFile, type TrfPlayer, type TrfRoundCell } from "./parse.ts";
 
 export interface TrfConvertOptions {
@@ -31,11 +36,15 @@ export interface TrfConvertOptions {
   rules?: TiebreakRuleSet;
   now: string;
   sourceUrl?: string;
+  /** Points per outcome (the file's 162 / XXS records); default 1 / ½ / 0. */
+  scoring?: Scoring;
 }
 
 export interface TrfConversion {
   tournament: Tournament;
   warnings: string[];
+  /** Games stored as Unknown (unknown or contradicting codes), by round and board. */
+  unknown: UnknownCell[];
 }
 
 /** YYYY-MM-DD from the date forms TRF files use ("2025/04/29", "25.02.2011", "28. 07. 2005"). */
@@ -58,85 +67,18 @@ function valid(date: string): string | null {
 }
 
 /** Points of a result code for the checks of the file's own totals (1 / ½ / 0). */
-export function codePoints(code: TrfRoundCell["code"]): number {
-  switch (code) {
-    case "1":
-    case "+":
-    case "W":
-    case "F":
-    case "U":
-      return 1;
-    case "=":
-    case "D":
-    case "H":
-      return 0.5;
-    default:
-      return 0;
-  }
+export function codePoints(cell: Pick<TrfRoundCell, "code" | "opponent">): number {
+  return standardCodePoints(cell.code, cell.opponent !== null);
 }
 
-function byeKindOf(code: TrfRoundCell["code"]): ByeKind | null {
-  switch (code) {
-    case "U":
-    case "+":
-    case "1":
-    case "W":
-      return "pab";
-    case "F":
-      return "full";
-    case "H":
-    case "=":
-    case "D":
-      return "half";
-    default:
-      return null; // Z, 0, -, L, blank: absent
-  }
-}
-
-type Outcome = "win" | "loss" | "draw" | "forfeitWin" | "forfeitLoss" | null;
-
-function outcomeOf(code: TrfRoundCell["code"]): Outcome {
-  switch (code) {
-    case "1":
-    case "W":
-      return "win";
-    case "0":
-    case "L":
-      return "loss";
-    case "=":
-    case "D":
-      return "draw";
-    case "+":
-      return "forfeitWin";
-    case "-":
-      return "forfeitLoss";
-    default:
-      return null;
-  }
-}
-
-/** The game result for white's and black's codes; null when they contradict each other. */
-function gameResult(white: Outcome, black: Outcome): GameResult | null {
-  const key = `${white}/${black}`;
-  const table: Record<string, GameResult> = {
-    "win/loss": "WhiteWin",
-    "loss/win": "BlackWin",
-    "draw/draw": "Draw",
-    "forfeitWin/forfeitLoss": "WhiteForfeitWin",
-    "forfeitLoss/forfeitWin": "BlackForfeitWin",
-    "forfeitLoss/forfeitLoss": "DoubleForfeit",
-    "null/null": "Pending",
-    // One side only written: take it.
-    "win/null": "WhiteWin",
-    "loss/null": "BlackWin",
-    "draw/null": "Draw",
-    "null/win": "BlackWin",
-    "null/loss": "WhiteWin",
-    "null/draw": "Draw",
-    "forfeitWin/null": "WhiteForfeitWin",
-    "null/forfeitWin": "BlackForfeitWin",
-  };
-  return table[key] ?? null;
+/** A game or bye whose code is unknown, or whose two codes contradict each other. */
+export interface UnknownCell {
+  round: number;
+  /** Board number in the stored round. */
+  board: number;
+  players: number[];
+  codes: string;
+  line: number;
 }
 
 function pairingSystem(f: TrfFile): PairingSystem {
@@ -146,6 +88,7 @@ function pairingSystem(f: TrfFile): PairingSystem {
 
 export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
   const warnings: string[] = [];
+  const unknown: UnknownCell[] = [];
   const byNumber = new Map<number, TrfPlayer>(f.players.map((p) => [p.startNo, p]));
   const players: Player[] = f.players.map((p) => ({
     sourcePlayerNumber: p.startNo,
@@ -169,14 +112,18 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       .map((p) => ({ p, cell: p.rounds[r - 1] }))
       .filter((x): x is { p: TrfPlayer; cell: TrfRoundCell } => x.cell !== undefined);
     if (cells.length === 0) continue;
-    const pairs: { white: number; black: number; result: GameResult }[] = [];
-    const byes: { player: number; kind: ByeKind }[] = [];
+    const pairs: { white: number; black: number; result: PairResult; codes: string; line: number }[] = [];
+    const byes: { player: number; kind: ByeKind | null; code: string; line: number }[] = [];
     const done = new Set<number>();
     for (const { p, cell } of cells) {
       if (done.has(p.startNo)) continue;
       if (cell.opponent === null) {
-        const kind = byeKindOf(cell.code);
-        if (kind) byes.push({ player: p.startNo, kind });
+        // A zero-point bye and an absence score and count alike: the player is in no game.
+        const kind = aloneByeKind(cell.code);
+        if (cell.unknownCode !== null)
+          byes.push({ player: p.startNo, kind: null, code: cell.unknownCode, line: p.line });
+        else if (kind && kind !== "zero")
+          byes.push({ player: p.startNo, kind, code: cell.code!, line: p.line });
         done.add(p.startNo);
         continue;
       }
@@ -198,14 +145,10 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       else pWhite = p.startNo < other.startNo;
       const [w, b] = pWhite ? [p, other] : [other, p];
       const [wc, bc] = pWhite ? [cell, back] : [back, cell];
-      const result = gameResult(outcomeOf(wc.code), outcomeOf(bc.code));
-      if (!result) {
-        warnings.push(
-          `${f.fileName}:${p.line}: round ${r}: players ${w.startNo} and ${b.startNo} have contradicting ` +
-            `result codes "${wc.code ?? " "}" and "${bc.code ?? " "}"; the game is stored as Unknown`,
-        );
-      }
-      pairs.push({ white: w.startNo, black: b.startNo, result: result ?? "Unknown" });
+      const unknownCode = wc.unknownCode !== null || bc.unknownCode !== null;
+      const result = unknownCode ? { result: "Unknown" as const, text: "?" } : pairResult(wc.code, bc.code);
+      const codes = `"${wc.unknownCode ?? wc.code ?? " "}"/"${bc.unknownCode ?? bc.code ?? " "}"`;
+      pairs.push({ white: w.startNo, black: b.startNo, result, codes, line: p.line });
     }
 
     const before = (n: number) => runningPoints.get(n) ?? 0;
@@ -224,32 +167,41 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       resultChangedAt: null,
     };
     for (const g of pairs) {
-      const text = resultDisplayText(g.result, null);
+      const board = games.length + 1;
+      if (g.result.result === "Unknown") {
+        unknown.push({ round: r, board, players: [g.white, g.black], codes: g.codes, line: g.line });
+      }
       games.push({
         ...base,
-        boardNumber: games.length + 1,
+        boardNumber: board,
         whitePlayerNumber: g.white,
         blackPlayerNumber: g.black,
-        result: g.result,
-        resultText: text,
-        rawResult: text,
+        result: g.result.result,
+        resultText: g.result.text,
+        // The raw text of a known result is its display text, which reads back the same.
+        rawResult: g.result.result === "Unknown" ? g.codes : g.result.text,
         byeKind: null,
       });
     }
     for (const b of byes) {
-      const text = resultDisplayText("Bye", b.kind);
+      const board = games.length + 1;
+      if (b.kind === null) {
+        unknown.push({ round: r, board, players: [b.player], codes: `"${b.code}"`, line: b.line });
+      }
+      const result: GameResult = b.kind === null ? "Unknown" : "Bye";
+      const text = resultDisplayText(result, b.kind);
       games.push({
         ...base,
-        boardNumber: games.length + 1,
+        boardNumber: board,
         whitePlayerNumber: b.player,
         blackPlayerNumber: null,
-        result: "Bye",
+        result,
         resultText: text,
-        rawResult: text,
+        rawResult: b.kind === null ? b.code : text,
         byeKind: b.kind,
       });
     }
-    for (const { p, cell } of cells) runningPoints.set(p.startNo, before(p.startNo) + codePoints(cell.code));
+    for (const { p, cell } of cells) runningPoints.set(p.startNo, before(p.startNo) + codePoints(cell));
     rounds.push({
       roundNumber: r,
       firstScrapedAt: opts.now,
@@ -298,13 +250,13 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     system: pairingSystem(f),
     tiebreaks: opts.tiebreaks ?? [],
     tiebreakRules: opts.rules ?? "fide-2023",
-    scoring: { ...DEFAULT_SCORING },
+    scoring: { ...(opts.scoring ?? DEFAULT_SCORING) },
     players,
     rounds,
     sourceStandings: [],
     recaps: [],
   };
-  return { tournament, warnings };
+  return { tournament, warnings, unknown };
 }
 
 /** The domain Tournament of a parsed TRF file (warnings dropped; see convertTrf). */
