@@ -2,9 +2,9 @@
 // importTrf, built into a snapshot with the real build, and the standings endpoint is compared with the published ones in
 // `<stem>.expected.json` (points, ranks and every listed tie-break, to the printed decimals).
 // Every departure is listed below by file, with its reason; there is no blanket tolerance.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { build } from "../src/build.ts";
@@ -15,7 +15,15 @@ import { importTrf } from "../src/trf/import.ts";
 import { compareWithExpected, type ExpectedFile, type KnownDepartures } from "../src/trf/compare-expected.ts";
 import type { TiebreakRuleSet } from "../src/domain/types.ts";
 
-const REAL = fileURLToPath(new URL("../../shared/data/real/", import.meta.url));
+/** `shared/data/real` next to the checkout, found from the repository up (worktrees sit deeper). */
+function findRealData(): string {
+  for (let dir = fileURLToPath(new URL("..", import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, "..", "shared", "data", "real");
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error("shared/data/real not found above the repository");
+  }
+}
+const REAL = findRealData();
 const NOW = "2026-11-22T12:00:00Z";
 
 // ICU Krause files write unplayed rounds with an empty opponent, colour "-" and no result code,
@@ -81,12 +89,12 @@ const KNOWN_DEPARTURES: Record<string, KnownDepartures> = {
   "icu-galway-major-2011": icu({ 12: 0.5, 34: 0.5, 44: 1, 45: 0.5, 48: 1, 49: 0.5, 53: 1, 57: 1 }),
   "icu-irish-intermediate-2011": icu({ 15: 0.5 }),
   "icu-irish-junior-2011": icu({ 4: 0.5, 14: 1, 19: 1, 24: 1, 31: 1 }),
-  "trf26-team-sample-grandmommys-cup": {
-    reason: "FIDE TEC's anonymised team-tournament sample, not an individual event",
-    ranksNotComparable:
-      "the 001 rank field of this team sample is not an individual ranking by points " +
-      "(#49 is ranked 20th with fewer points than 35 players)",
-  },
+};
+
+// Files the import refuses, with the reason its error must give. The team sample's 310 records
+// describe a team tournament, which the API cannot represent (exit 9).
+const REFUSED: Record<string, RegExp> = {
+  "trf26-team-sample-grandmommys-cup": /team tournament[\s\S]*310[\s\S]*no team concept/,
 };
 
 /** The rule set to import with: "unknown" files are round robins (where the rule set does not
@@ -130,6 +138,20 @@ describe("real tournaments reproduce their published standings", () => {
     const expected = JSON.parse(readFileSync(join(REAL, `${stem}.expected.json`), "utf8")) as ExpectedFile;
     const db = join(work, `${stem}.sqlite`);
     createStore(db);
+    const refused = REFUSED[stem];
+    if (refused) {
+      const attempt = () =>
+        importTrf({
+          file: join(REAL, `${stem}.trf`),
+          db,
+          externalId: 1000n,
+          now: NOW,
+          sourceUrl: `https://example.org/real/${stem}`,
+        });
+      expect(attempt).toThrow(refused);
+      expect(() => attempt()).toThrow(expect.objectContaining({ exitCode: 9 }));
+      return;
+    }
     const report = importTrf({
       file: join(REAL, `${stem}.trf`),
       db,

@@ -168,16 +168,19 @@ export function rawByeCode(token: string): TrfResultCode | null {
     case "1":
     case "+":
     case "u":
+    case "w":
       return "U";
     case "f":
       return "F";
     case "½":
     case "=":
     case "h":
+    case "d":
       return "H";
     case "0":
     case "-":
     case "z":
+    case "l":
       return "Z";
     default:
       return null;

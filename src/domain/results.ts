@@ -4,8 +4,9 @@
 // Display forms (one per outcome, always the same):
 //   WhiteWin "1 - 0"      BlackWin "0 - 1"        Draw "½ - ½"
 //   WhiteForfeitWin "+ - -"  BlackForfeitWin "- - +"  DoubleForfeit "- - -"
-//   Unplayed "0 - 0"      Pending ""              Adjourned "adj"       Unknown "?"
-//   Double loss over the board: DoubleForfeit "0 - 0" (see result-codes.ts)
+//   Unplayed "unplayed"   Pending ""              Adjourned "adj"       Unknown "?"
+//   Double loss over the board: DoubleForfeit "0 - 0" (see result-codes.ts); "0 - 0" is a
+//   double loss whichever way it arrives, so an Unplayed game has a text of its own.
 // Raw texts are read through the one table of result codes (result-codes.ts), which the TRF
 // importer uses too.
 //   Bye by kind: pab "bye", full "bye (1)", half "bye (½)", zero "bye (0)"
@@ -26,7 +27,7 @@ const TWO_SIDED_TEXT: Record<Exclude<GameResult, "Bye">, string> = {
   WhiteForfeitWin: "+ - -",
   BlackForfeitWin: "- - +",
   DoubleForfeit: "- - -",
-  Unplayed: "0 - 0",
+  Unplayed: "unplayed",
   Adjourned: "adj",
   Unknown: "?",
 };
@@ -48,11 +49,13 @@ export function isFinalResult(result: GameResult): boolean {
   return result !== "Pending" && result !== "Adjourned" && result !== "Unknown";
 }
 
-// Raw texts without a TRF code: an adjourned game, a game in progress.
-const NON_TRF_RESULTS: Record<string, "Adjourned" | "Pending"> = {
+// Raw texts without a TRF code: an adjourned game, a game in progress, a game not played.
+const NON_TRF_RESULTS: Record<string, "Adjourned" | "Pending" | "Unplayed"> = {
   adj: "Adjourned",
   adjourned: "Adjourned",
   "*": "Pending",
+  unplayed: "Unplayed",
+  notplayed: "Unplayed",
 };
 
 /** A compact two-sided text as a result: through the shared table of TRF codes. */

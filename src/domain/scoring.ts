@@ -124,12 +124,12 @@ export function playerRounds(t: Tournament, afterRound: number): Map<number, Rou
     }
     out.set(p.sourcePlayerNumber, entries);
   }
-  const seen = new Set<string>();
+  // The absent placeholders still unfilled: the first board of a player in a round counts.
+  const placeholders = new Set<RoundEntry>();
+  for (const entries of out.values()) for (const e of entries) placeholders.add(e);
   const put = (player: number, e: RoundEntry) => {
-    const key = `${e.round}:${player}`;
     const entries = out.get(player);
-    if (!entries || seen.has(key)) return;
-    seen.add(key);
+    if (!entries || !placeholders.delete(entries[e.round - 1]!)) return;
     entries[e.round - 1] = e;
   };
   for (const round of t.rounds) {

@@ -6,7 +6,6 @@
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { SourceStandingRow, Tournament } from "./types.ts";
 import { isFinalResult } from "./results.ts";
-import { pointsAfterRound } from "./scoring.ts";
 import { TiebreakEngine } from "./tiebreaks.ts";
 
 export interface StandingsOutcome {
@@ -73,38 +72,52 @@ function compareValues(a: number | null, b: number | null): number {
   return Math.abs(a - b) < 1e-9 ? 0 : b - a;
 }
 
-/** Standings computed from the games of rounds 1..afterRound. */
+/** Appends `value` to the list under `key`, creating it (no copies: groups can be large). */
+function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/**
+ * Standings computed from the games of rounds 1..afterRound. O(n log n + n·rounds) in the
+ * number of players: per-player values come from maps, ties are split group by group, and the
+ * final sort compares precomputed keys.
+ */
 export function computeStandings(t: Tournament, afterRound: number): ComputedRow[] {
-  const points = pointsAfterRound(t, afterRound);
   const engine = new TiebreakEngine(t, afterRound);
-  const players = [...t.players];
+  const players = t.players;
+  const points = new Map<number, number>();
   const values = new Map<number, (number | null)[]>();
-  for (const p of players) values.set(p.sourcePlayerNumber, []);
+  const orderKey = new Map<number, number>();
+  for (const p of players) {
+    const n = p.sourcePlayerNumber;
+    points.set(n, engine.points(n));
+    values.set(n, []);
+    orderKey.set(n, p.startingRank ?? n);
+  }
 
   // Groups of players still tied; each tie-break is computed with the groups it has to break
   // (DE depends on them), then splits them.
   const byPoints = new Map<number, number[]>();
-  for (const p of players) {
-    const key = points.get(p.sourcePlayerNumber) ?? 0;
-    byPoints.set(key, [...(byPoints.get(key) ?? []), p.sourcePlayerNumber]);
-  }
+  for (const p of players) pushTo(byPoints, points.get(p.sourcePlayerNumber) ?? 0, p.sourcePlayerNumber);
   let groups: number[][] = [...byPoints.values()];
   for (const acronym of t.tiebreaks) {
     const v = engine.values(acronym, groups);
-    for (const g of groups) for (const p of g) values.get(p)!.push(v.get(p) ?? null);
     const next: number[][] = [];
     for (const g of groups) {
-      const split = new Map<string, number[]>();
-      for (const p of g) {
-        const key = formatTiebreakValue(v.get(p) ?? null);
-        split.set(key, [...(split.get(key) ?? []), p]);
+      for (const p of g) values.get(p)!.push(v.get(p) ?? null);
+      if (g.length === 1) {
+        next.push(g);
+        continue;
       }
-      next.push(...split.values());
+      const split = new Map<string, number[]>();
+      for (const p of g) pushTo(split, formatTiebreakValue(v.get(p) ?? null), p);
+      for (const part of split.values()) next.push(part);
     }
     groups = next;
   }
 
-  const order = (n: number) => t.players.find((p) => p.sourcePlayerNumber === n)?.startingRank ?? n;
   const sorted = [...players].sort((a, b) => {
     const pa = points.get(a.sourcePlayerNumber) ?? 0;
     const pb = points.get(b.sourcePlayerNumber) ?? 0;
@@ -116,7 +129,8 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
       if (c !== 0) return c;
     }
     return (
-      order(a.sourcePlayerNumber) - order(b.sourcePlayerNumber) || a.sourcePlayerNumber - b.sourcePlayerNumber
+      orderKey.get(a.sourcePlayerNumber)! - orderKey.get(b.sourcePlayerNumber)! ||
+      a.sourcePlayerNumber - b.sourcePlayerNumber
     );
   });
 

@@ -43,7 +43,7 @@ import type { Tournament, TiebreakRuleSet } from "./types.ts";
 import { isPlayedOverTheBoard, playerRounds, standardPoints, type RoundEntry } from "./scoring.ts";
 import { expectedScore, ratingDifference, roundTo2 } from "./tiebreaks/rating-tables.ts";
 
-type Modifier = "C1" | "C2" | "M1" | "M2";
+type Modifier = "C1" | "C2" | "M1" | "M2" | "L";
 
 const SUPPORTED: Record<string, readonly Modifier[]> = {
   BH: ["C1", "C2", "M1", "M2"],
@@ -59,7 +59,7 @@ const SUPPORTED: Record<string, readonly Modifier[]> = {
   BWG: [],
   GE: [],
   REP: [],
-  KS: [],
+  KS: ["L"],
   TPR: [],
   PTP: [],
   APRO: [],
@@ -70,13 +70,19 @@ export interface ParsedTiebreak {
   acronym: string;
   base: string;
   modifier: Modifier | null;
+  /** KS-L<n>: the Koya limit, in percent of the maximum possible score (default 50). */
+  limit: number | null;
 }
 
 export function parseTiebreak(acronym: string): ParsedTiebreak | string {
-  const m = /^([A-Z]+)(?:-(C1|C2|M1|M2))?$/.exec(acronym.trim());
-  if (!m) return `"${acronym}" is not a tie-break acronym (expected e.g. BH, BH-C1, SB, DE)`;
+  const m = /^([A-Z]+)(?:-(C1|C2|M1|M2|L(\d{1,3})))?$/.exec(acronym.trim());
+  if (!m) return `"${acronym}" is not a tie-break acronym (expected e.g. BH, BH-C1, SB, DE, KS-L60)`;
   const base = m[1]!;
-  const modifier = (m[2] ?? null) as Modifier | null;
+  const modifier = (m[3] !== undefined ? "L" : (m[2] ?? null)) as Modifier | null;
+  const limit = m[3] !== undefined ? Number(m[3]) : null;
+  if (limit !== null && (limit < 1 || limit > 100)) {
+    return `the limit of "${acronym}" must be a percentage from 1 to 100 (e.g. KS-L60)`;
+  }
   const allowed = SUPPORTED[base];
   if (!allowed) {
     return `unknown tie-break "${acronym}"; supported: ${Object.keys(SUPPORTED).join(", ")}`;
@@ -86,7 +92,7 @@ export function parseTiebreak(acronym: string): ParsedTiebreak | string {
       ? `tie-break "${base}" takes no modifier ("${acronym}")`
       : `tie-break "${base}" takes the modifiers ${allowed.join(", ")}, not ${modifier}`;
   }
-  return { acronym, base, modifier };
+  return { acronym, base, modifier, limit };
 }
 
 /** Problems with a tie-break list, one message per bad entry; empty when the list is valid. */
@@ -106,6 +112,8 @@ interface Context {
   rounds: number;
   entries: Map<number, RoundEntry[]>;
   ratings: Map<number, number | null>;
+  /** Points by the tournament's scoring. */
+  points: Map<number, number>;
   /** Points used by tie-breaks (standard points under fide-2026). */
   score: Map<number, number>;
   /** An opponent's score as it counts in others' Buchholz-type tie-breaks. */
@@ -140,8 +148,13 @@ function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, rounds:
   const drawValue = standard ? 0.5 : t.scoring.draw;
   const pts = (e: RoundEntry) => (standard ? standardPoints(e.outcome) : e.points);
   const score = new Map<number, number>();
+  const points = new Map<number, number>();
   const adjusted = new Map<number, number>();
   for (const [player, list] of entries) {
+    points.set(
+      player,
+      list.reduce((s, e) => s + e.points, 0),
+    );
     score.set(
       player,
       list.reduce((s, e) => s + pts(e), 0),
@@ -160,7 +173,7 @@ function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, rounds:
   }
   const ratings = new Map<number, number | null>();
   for (const p of t.players) ratings.set(p.sourcePlayerNumber, p.rating && p.rating > 0 ? p.rating : null);
-  return { rules: t.tiebreakRules, rounds, entries, ratings, score, adjusted, winValue, drawValue };
+  return { rules: t.tiebreakRules, rounds, entries, ratings, points, score, adjusted, winValue, drawValue };
 }
 
 /** In round robins a forfeit counts as a played game (C.07 §15). */
@@ -218,7 +231,10 @@ function buchholzItems(ctx: Context, player: number, weighted: boolean): Item[] 
   return list.map((e) => {
     const played = isPlayedOverTheBoard(e.outcome) && e.opponent !== null;
     const value = played ? (ctx.adjusted.get(e.opponent!) ?? 0) : ownUnplayedValue(ctx, player, e, list);
-    const contribution = weighted ? value * standardPoints(e.outcome) : value;
+    // Swiss-Manager (pre-2023): an own unplayed round adds half the virtual opponent's score to
+    // SB, as a draw would, whatever the forfeit or bye result.
+    const fraction = !played && ctx.rules === "pre-2023" ? 0.5 : standardPoints(e.outcome);
+    const contribution = weighted ? value * fraction : value;
     return { value, contribution, voluntary: !played && isVoluntarilyUnplayed(e) };
   });
 }
@@ -291,7 +307,19 @@ function roundHalfUp(x: number): number {
 function averageRating(ctx: Context, player: number, modifier: Modifier | null): number | null {
   const ratings = ratedGames(ctx, player).map((g) => g.rating);
   const items: Item[] = ratings.map((r) => ({ value: r, contribution: r, voluntary: false }));
-  const kept = applyModifier(items, modifier, false);
+  let low = modifier === "C1" || modifier === "M1" ? 1 : modifier === "C2" || modifier === "M2" ? 2 : 0;
+  if (ctx.rules === "pre-2023") {
+    // Swiss-Manager: the cut removes the player's unplayed rounds first (they have no rating and
+    // are not in the average); only what is left of the cut drops the lowest-rated opponents.
+    const unplayed = (ctx.entries.get(player) ?? []).filter(
+      (e) => !isPlayedOverTheBoard(e.outcome) || e.opponent === null,
+    ).length;
+    low = Math.max(0, low - unplayed);
+  }
+  const high = modifier === "M1" ? 1 : modifier === "M2" ? 2 : 0;
+  const kept = [...items];
+  for (let i = 0; i < low; i++) removeLeastSignificant(kept, false);
+  for (let i = 0; i < high; i++) removeMostSignificant(kept);
   if (kept.length === 0) return null;
   return roundHalfUp(sumContributions(kept) / kept.length);
 }
@@ -351,6 +379,11 @@ export class TiebreakEngine {
     this.ctx = buildContext(t, entries, afterRound);
   }
 
+  /** A player's points by the tournament's scoring. */
+  points(player: number): number {
+    return this.ctx.points.get(player) ?? 0;
+  }
+
   /** The tie-break points of a player (standard points under fide-2026, else the scoring's). */
   score(player: number): number {
     return this.ctx.score.get(player) ?? 0;
@@ -392,7 +425,7 @@ export class TiebreakEngine {
         return buchholz(this.fore(), player, tb.modifier, false);
       case "AOB": {
         if (otb.length === 0) return null;
-        const bh = this.perPlayer({ acronym: "BH", base: "BH", modifier: null });
+        const bh = this.perPlayer({ acronym: "BH", base: "BH", modifier: null, limit: null });
         const sum = otb.reduce((s, e) => s + (bh.get(e.opponent!) ?? 0), 0);
         return roundTo2(sum / otb.length);
       }
@@ -418,7 +451,7 @@ export class TiebreakEngine {
         return total;
       }
       case "KS": {
-        const threshold = (ctx.rounds * ctx.winValue) / 2;
+        const threshold = (ctx.rounds * ctx.winValue * (tb.limit ?? 50)) / 100;
         return otb
           .filter((e) => (ctx.score.get(e.opponent!) ?? 0) >= threshold)
           .reduce((s, e) => s + (ctx.rules === "fide-2026" ? standardPoints(e.outcome) : e.points), 0);
@@ -430,11 +463,11 @@ export class TiebreakEngine {
       case "PTP":
         return perfectPerformance(ctx, player);
       case "APRO": {
-        const tpr = this.perPlayer({ acronym: "TPR", base: "TPR", modifier: null });
+        const tpr = this.perPlayer({ acronym: "TPR", base: "TPR", modifier: null, limit: null });
         return averageOver(ctx, player, (o) => tpr.get(o) ?? null);
       }
       case "APPO": {
-        const ptp = this.perPlayer({ acronym: "PTP", base: "PTP", modifier: null });
+        const ptp = this.perPlayer({ acronym: "PTP", base: "PTP", modifier: null, limit: null });
         return averageOver(ctx, player, (o) => ptp.get(o) ?? null);
       }
       default:

@@ -26,25 +26,24 @@ function compareRows(a: ComputedRow, b: ComputedRow): number {
   return 0;
 }
 
-/** The positions a player may hold among `ranked` players given the computed order. */
-export function rankWindow(
+/**
+ * The positions each of the `ranked` players may hold given the computed order (rows as
+ * computeStandings sorts them): a block of players equal on points and every tie-break may come
+ * in any order. One pass over the rows.
+ */
+export function rankWindows(
   rows: readonly ComputedRow[],
-  player: number,
   ranked: ReadonlySet<number>,
-  points?: ReadonlyMap<number, number>,
-): { best: number; worst: number } {
-  const withPoints = (r: ComputedRow): ComputedRow =>
-    points?.has(r.sourcePlayerNumber) ? { ...r, points: points.get(r.sourcePlayerNumber)! } : r;
-  const me = withPoints(rows.find((r) => r.sourcePlayerNumber === player)!);
-  let ahead = 0;
-  let tiedOrAhead = 0;
-  for (const row of rows) {
-    if (!ranked.has(row.sourcePlayerNumber)) continue;
-    const c = compareRows(withPoints(row), me);
-    if (c < 0) ahead++;
-    if (c <= 0) tiedOrAhead++;
+): Map<number, { best: number; worst: number }> {
+  const list = rows.filter((r) => ranked.has(r.sourcePlayerNumber));
+  const out = new Map<number, { best: number; worst: number }>();
+  for (let i = 0; i < list.length;) {
+    let j = i + 1;
+    while (j < list.length && compareRows(list[i]!, list[j]!) === 0) j++;
+    for (let k = i; k < j; k++) out.set(list[k]!.sourcePlayerNumber, { best: i + 1, worst: j });
+    i = j;
   }
-  return { best: ahead + 1, worst: tiedOrAhead };
+  return out;
 }
 
 export function checkDeclaredStandings(
@@ -57,6 +56,7 @@ export function checkDeclaredStandings(
   const rows = computeStandings(t, afterRound);
   const byNumber = new Map(rows.map((r) => [r.sourcePlayerNumber, r]));
   const ranked = new Set(f.players.filter((p) => p.rank !== null).map((p) => p.startNo));
+  const windows = rankWindows(rows, ranked);
   const mismatches: DeclaredMismatch[] = [];
   for (const p of f.players) {
     const row = byNumber.get(p.startNo)!;
@@ -70,7 +70,7 @@ export function checkDeclaredStandings(
       });
     }
     if (p.rank !== null) {
-      const w = rankWindow(rows, p.startNo, ranked);
+      const w = windows.get(p.startNo)!;
       if (p.rank < w.best || p.rank > w.worst) {
         mismatches.push({
           player: p.startNo,

@@ -7,7 +7,7 @@
 // - tie-breaks: to the printed decimals; sources that round one-decimal columns inconsistently
 //   (Vega) are compared within half a unit of the last printed decimal (`tolerance`);
 // - ranks: a published rank is reproduced when it lies in the block of positions the computed
-//   order allows among the published-ranked players (see rankWindow in check.ts): shared ranks,
+//   order allows among the published-ranked players (see rankWindows in check.ts): shared ranks,
 //   Vega's distinct positions for full ties, and unranked (withdrawn) players are all accepted.
 // Each departure from these rules must be listed explicitly in `KnownDepartures`, with its reason.
 

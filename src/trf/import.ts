@@ -101,7 +101,7 @@ function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boole
       what:
         `round ${u.round}, board ${u.board} (player${u.players.length > 1 ? "s" : ""} ` +
         `${u.players.join(" and ")}): result codes ${u.codes} are not a result`,
-      where: `${f.fileName}:${u.line}`,
+      where: `${f.fileName}:${u.line}:${u.column}`,
       fix:
         "correct the codes (1 0 = W L D + - U F H Z), or pass --allow-unknown-results to import " +
         "the game as Unknown (the standings then stop before its round)",

@@ -79,6 +79,7 @@ export interface UnknownCell {
   players: number[];
   codes: string;
   line: number;
+  column: number;
 }
 
 function pairingSystem(f: TrfFile): PairingSystem {
@@ -112,8 +113,15 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       .map((p) => ({ p, cell: p.rounds[r - 1] }))
       .filter((x): x is { p: TrfPlayer; cell: TrfRoundCell } => x.cell !== undefined);
     if (cells.length === 0) continue;
-    const pairs: { white: number; black: number; result: PairResult; codes: string; line: number }[] = [];
-    const byes: { player: number; kind: ByeKind | null; code: string; line: number }[] = [];
+    const pairs: {
+      white: number;
+      black: number;
+      result: PairResult;
+      codes: string;
+      line: number;
+      column: number;
+    }[] = [];
+    const byes: { player: number; kind: ByeKind | null; code: string; line: number; column: number }[] = [];
     const done = new Set<number>();
     for (const { p, cell } of cells) {
       if (done.has(p.startNo)) continue;
@@ -121,9 +129,15 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
         // A zero-point bye and an absence score and count alike: the player is in no game.
         const kind = aloneByeKind(cell.code);
         if (cell.unknownCode !== null)
-          byes.push({ player: p.startNo, kind: null, code: cell.unknownCode, line: p.line });
+          byes.push({
+            player: p.startNo,
+            kind: null,
+            code: cell.unknownCode,
+            line: p.line,
+            column: cell.column + 7,
+          });
         else if (kind && kind !== "zero")
-          byes.push({ player: p.startNo, kind, code: cell.code!, line: p.line });
+          byes.push({ player: p.startNo, kind, code: cell.code!, line: p.line, column: cell.column + 7 });
         done.add(p.startNo);
         continue;
       }
@@ -148,7 +162,14 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       const unknownCode = wc.unknownCode !== null || bc.unknownCode !== null;
       const result = unknownCode ? { result: "Unknown" as const, text: "?" } : pairResult(wc.code, bc.code);
       const codes = `"${wc.unknownCode ?? wc.code ?? " "}"/"${bc.unknownCode ?? bc.code ?? " "}"`;
-      pairs.push({ white: w.startNo, black: b.startNo, result, codes, line: p.line });
+      pairs.push({
+        white: w.startNo,
+        black: b.startNo,
+        result,
+        codes,
+        line: p.line,
+        column: cell.column + 7,
+      });
     }
 
     const before = (n: number) => runningPoints.get(n) ?? 0;
@@ -169,7 +190,14 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     for (const g of pairs) {
       const board = games.length + 1;
       if (g.result.result === "Unknown") {
-        unknown.push({ round: r, board, players: [g.white, g.black], codes: g.codes, line: g.line });
+        unknown.push({
+          round: r,
+          board,
+          players: [g.white, g.black],
+          codes: g.codes,
+          line: g.line,
+          column: g.column,
+        });
       }
       games.push({
         ...base,
@@ -186,7 +214,14 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     for (const b of byes) {
       const board = games.length + 1;
       if (b.kind === null) {
-        unknown.push({ round: r, board, players: [b.player], codes: `"${b.code}"`, line: b.line });
+        unknown.push({
+          round: r,
+          board,
+          players: [b.player],
+          codes: `"${b.code}"`,
+          line: b.line,
+          column: b.column,
+        });
       }
       const result: GameResult = b.kind === null ? "Unknown" : "Bye";
       const text = resultDisplayText(result, b.kind);

@@ -11,7 +11,8 @@ const work = mkdtempSync(join(tmpdir(), "import-trf-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const SOURCE_URL = "https://chess-results.com/tnr1.aspx";
 const NOW = "2026-11-22T12:00:00Z";
-const TEC = new URL("../../../shared/data/real/fide-tec-2023-swiss16.trf", import.meta.url);
+// The FIDE TEC exercise crosstable (MIT, see ../shared/data/real/README.md), kept as a fixture.
+const TEC = new URL("../fixtures/trf/fide-tec-2023-swiss16.trf", import.meta.url);
 
 let n = 0;
 function freshStore(withClub = false): string {
@@ -194,11 +195,40 @@ describe("importTrf", () => {
 
   it("fails on a malformed line with its line and column, importing nothing", () => {
     const db = freshStore();
+    const file = tecFile((t) => t.replace("10 b 1     7 w 1", "10 b 1     7 x 1"));
+    const e = errorOf(() => importTrf({ file, db, externalId: 1n, now: NOW, sourceUrl: SOURCE_URL }));
+    expect(e.exitCode).toBe(EXIT.trf);
+    expect(e.problems[0]!.where).toMatch(/^tec-\d+\.trf:7:107$/);
+    expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(0);
+  });
+
+  it("refuses an unknown result code naming round, board, line and column, importing nothing", () => {
+    const db = freshStore();
     const file = tecFile((t) => t.replace("10 b 1     7 w 1", "10 b 1     7 w 7"));
     const e = errorOf(() => importTrf({ file, db, externalId: 1n, now: NOW, sourceUrl: SOURCE_URL }));
     expect(e.exitCode).toBe(EXIT.trf);
+    expect(e.problems).toHaveLength(1);
     expect(e.problems[0]!.where).toMatch(/^tec-\d+\.trf:7:109$/);
+    expect(e.problems[0]!.what).toMatch(/^round 2, board \d+ \(players 2 and 7\): result codes "7"\/"0"/);
+    expect(e.problems[0]!.fix).toMatch(/--allow-unknown-results/);
     expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(0);
+  });
+
+  it("imports an unknown result code as Unknown when allowed, and lists it", () => {
+    const db = freshStore();
+    const file = tecFile((t) => t.replace("10 b 1     7 w 1", "10 b 1     7 w 7"));
+    const r = importTrf({
+      file,
+      db,
+      externalId: 1n,
+      now: NOW,
+      sourceUrl: SOURCE_URL,
+      allowUnknownResults: true,
+    });
+    expect(r.unknownResults).toMatchObject([{ round: 2, players: [2, 7] }]);
+    expect(count(db, "SELECT COUNT(*) AS n FROM games WHERE result = 'Unknown' AND round_number = 2")).toBe(
+      1,
+    );
   });
 
   it("needs an existing store", () => {

@@ -143,7 +143,6 @@ describe("parseTrf", () => {
   });
 
   it.each([
-    [P1.replace("2 w 1", "2 w 7"), 2, 99, /result code "7"/],
     [P1.replace("2 w 1", "2 x 1"), 2, 97, /colour "x"/],
     [P1.replace("    2 w 1", "   A2 w 1"), 2, 92, /opponent "A2"/],
     [P1.replace(" 1.5", " 1.x"), 2, 81, /points/],
@@ -156,6 +155,11 @@ describe("parseTrf", () => {
     expect(e.exitCode).toBe(EXIT.trf);
     expect(e.problems[0]!.where).toBe(`bad.trf:${line}:${column}`);
     expect(e.problems[0]!.what).toMatch(what);
+  });
+
+  it("keeps an unknown result code instead of failing: the import decides", () => {
+    const f = parseTrf(["012 x", P1.replace("2 w 1", "2 w 7"), P2, P3].join("\n"));
+    expect(f.players[0]!.rounds[0]).toMatchObject({ opponent: 2, code: null, unknownCode: "7" });
   });
 
   it("rejects a duplicate start number and a file without players", () => {
