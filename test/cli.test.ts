@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../src/errors.ts";
 import { removeTempDirs, runCli, tempDir } from "./e2e/fixtures/run.ts";
 
-const TEC = path.resolve(import.meta.dirname, "../../shared/data/real/fide-tec-2023-swiss16.trf");
+const TEC = path.resolve(import.meta.dirname, "fixtures/trf/fide-tec-2023-swiss16.trf");
 const NOW = "2026-11-22T12:00:00Z";
 
 afterAll(removeTempDirs);
