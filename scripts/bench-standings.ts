@@ -80,9 +80,7 @@ export function syntheticSwiss(n: number, rounds: number, seed = 1): Tournament 
   const score = new Float64Array(n + 1);
   const list: Round[] = [];
   for (let r = 1; r <= rounds; r++) {
-    const order = players
-      .map((p) => p.sourcePlayerNumber)
-      .sort((a, b) => score[b]! - score[a]! || a - b);
+    const order = players.map((p) => p.sourcePlayerNumber).sort((a, b) => score[b]! - score[a]! || a - b);
     const games: Game[] = [];
     if (order.length % 2 === 1) {
       const last = order.pop()!;
@@ -93,7 +91,19 @@ export function syntheticSwiss(n: number, rounds: number, seed = 1): Tournament 
       const [w, b] = r % 2 === 0 ? [order[i]!, order[i + 1]!] : [order[i + 1]!, order[i]!];
       const x = rnd();
       const result: Game["result"] =
-        x < 0.01 ? "WhiteForfeitWin" : x < 0.015 ? "BlackForfeitWin" : x < 0.3 ? "Draw" : x < 0.67 ? (w < b ? "WhiteWin" : "BlackWin") : w < b ? "BlackWin" : "WhiteWin";
+        x < 0.01
+          ? "WhiteForfeitWin"
+          : x < 0.015
+            ? "BlackForfeitWin"
+            : x < 0.3
+              ? "Draw"
+              : x < 0.67
+                ? w < b
+                  ? "WhiteWin"
+                  : "BlackWin"
+                : w < b
+                  ? "BlackWin"
+                  : "WhiteWin";
       games.push(game(0, w, b, result));
       if (result === "WhiteWin" || result === "WhiteForfeitWin") score[w]! += 1;
       else if (result === "BlackWin" || result === "BlackForfeitWin") score[b]! += 1;

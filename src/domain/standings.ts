@@ -23,19 +23,24 @@ export function formatTiebreakValue(value: number | null): string {
   return String(Number(value.toFixed(6)));
 }
 
-/** The newest round that has games, all of them with a final result; null when there is none. */
+/**
+ * The newest round that has games, all of them with a final result, with no earlier round
+ * holding a game that is not final (standings after round 5 would be wrong with a game of round
+ * 4 unknown); null when there is none. Rounds without games are ignored.
+ */
 export function newestCompleteRound(t: Tournament): number | null {
+  const withGames = t.rounds.filter((r) => r.games.length > 0).sort((a, b) => a.roundNumber - b.roundNumber);
   let newest: number | null = null;
-  for (const r of t.rounds) {
-    if (r.games.length > 0 && r.games.every((g) => isFinalResult(g.result))) {
-      if (newest === null || r.roundNumber > newest) newest = r.roundNumber;
-    }
+  for (const r of withGames) {
+    if (!r.games.every((g) => isFinalResult(g.result))) break;
+    newest = r.roundNumber;
   }
   return newest;
 }
 
-/** Why the standings stop before a round that has games: the first game, by round and board,
- * whose result was not recognized (Unknown) after the newest complete round. */
+/** Why the standings stop before a round that has games: the first game (by board) of the round
+ * after the newest complete one whose result was not recognized (Unknown). Pending and adjourned
+ * games are the normal state of a live round and are not reported. */
 export interface StandingsStop {
   /** The round the standings are after (0: none). */
   afterRound: number;
@@ -45,19 +50,11 @@ export interface StandingsStop {
 
 export function standingsStop(t: Tournament): StandingsStop | null {
   const after = newestCompleteRound(t) ?? 0;
-  let stop: StandingsStop | null = null;
-  for (const r of t.rounds) {
-    if (r.roundNumber <= after || (stop !== null && r.roundNumber >= stop.round)) continue;
-    for (const g of r.games) {
-      if (
-        g.result === "Unknown" &&
-        (stop === null || r.roundNumber < stop.round || g.boardNumber < stop.board)
-      ) {
-        stop = { afterRound: after, round: r.roundNumber, board: g.boardNumber };
-      }
-    }
-  }
-  return stop;
+  const next = t.rounds
+    .filter((r) => r.roundNumber > after && r.games.length > 0)
+    .sort((a, b) => a.roundNumber - b.roundNumber)[0];
+  const game = next?.games.find((g) => g.result === "Unknown");
+  return next && game ? { afterRound: after, round: next.roundNumber, board: game.boardNumber } : null;
 }
 
 export interface ComputedRow extends SourceStandingRow {

@@ -4,6 +4,7 @@ import {
   currentStandings,
   formatTiebreakValue,
   newestCompleteRound,
+  standingsStop,
 } from "../../src/domain/standings.ts";
 import type { Tournament } from "../../src/domain/types.ts";
 import { parseTrf } from "../../src/trf/parse.ts";
@@ -61,6 +62,20 @@ describe("newestCompleteRound", () => {
     expect(newestCompleteRound(t)).toBe(1);
     t.rounds[0]!.games[0]!.result = "Unknown";
     expect(newestCompleteRound(t)).toBeNull();
+  });
+
+  it("stops before a round with a game that is not final, even when later rounds are", () => {
+    const t = base([]);
+    t.rounds[0]!.games[0]!.result = "Unknown";
+    expect(newestCompleteRound(t)).toBeNull();
+    expect(standingsStop(t)).toEqual({ afterRound: 0, round: 1, board: t.rounds[0]!.games[0]!.boardNumber });
+  });
+
+  it("names no stop for a pending game, nor when every round is complete", () => {
+    const t = base([]);
+    expect(standingsStop(t)).toBeNull();
+    t.rounds[1]!.games[0]!.result = "Pending";
+    expect(standingsStop(t)).toBeNull();
   });
 
   it("ignores rounds without games", () => {
