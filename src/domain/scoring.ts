@@ -117,20 +117,21 @@ function twoPlayerOutcomes(g: Game): [RoundOutcome, RoundOutcome] {
  */
 export function playerRounds(t: Tournament, afterRound: number): Map<number, RoundEntry[]> {
   const out = new Map<number, RoundEntry[]>();
+  // Per player: which rounds a board has filled (the first board of a player in a round counts).
+  const filled = new Map<number, Uint8Array>();
   for (const p of t.players) {
     const entries: RoundEntry[] = [];
     for (let r = 1; r <= afterRound; r++) {
       entries.push({ round: r, outcome: "absent", opponent: null, colour: null, points: t.scoring.zeroBye });
     }
     out.set(p.sourcePlayerNumber, entries);
+    filled.set(p.sourcePlayerNumber, new Uint8Array(afterRound));
   }
-  // The absent placeholders still unfilled: the first board of a player in a round counts.
-  const placeholders = new Set<RoundEntry>();
-  for (const entries of out.values()) for (const e of entries) placeholders.add(e);
   const put = (player: number, e: RoundEntry) => {
-    const entries = out.get(player);
-    if (!entries || !placeholders.delete(entries[e.round - 1]!)) return;
-    entries[e.round - 1] = e;
+    const done = filled.get(player);
+    if (!done || done[e.round - 1] === 1) return;
+    done[e.round - 1] = 1;
+    out.get(player)![e.round - 1] = e;
   };
   for (const round of t.rounds) {
     const r = round.roundNumber;

@@ -1,26 +1,30 @@
 // FIDE C.07 tie-breaks computed from games.
 //
-// | acronym | name                                  | modifiers       | unplayed rounds (rule sets)        |
-// |---------|---------------------------------------|-----------------|------------------------------------|
-// | BH      | Buchholz                              | C1 C2 M1 M2     | own: dummy / virtual opponent      |
-// | SB      | Sonneborn-Berger                      | C1 C2 M1 M2     | as BH, value × own result          |
-// | FB      | Fore Buchholz (last round as draws)   | C1 C2 M1 M2     | as BH                              |
-// | AOB     | Average Buchholz of opponents (2 dp)  | —               | over-the-board opponents only      |
-// | DE      | Direct encounter (within tie group)   | —               | over-the-board games only (Swiss)  |
-// | WIN     | Rounds won, played or not             | —               | PAB, full bye, forfeit win count   |
-// | WON     | Games won over the board              | —               |                                    |
-// | BPG     | Games played with Black               | —               |                                    |
-// | BWG     | Games won with Black                  | —               |                                    |
-// | GE, REP | Games one elected to play             | —               | played, PAB and forfeit wins       |
-// | PS      | Sum of progressive scores             | C1 C2           | face value                         |
-// | KS      | Koya (points vs opponents >= 50%)     | —               | over-the-board games only          |
-// | ARO     | Average rating of opponents           | C1 C2 M1 M2     | over-the-board, rated opponents    |
-// | TPR     | Tournament performance rating         | —               | as ARO                             |
-// | PTP     | Perfect tournament performance        | —               | as ARO                             |
-// | APRO    | Average TPR of opponents              | —               | as ARO                             |
-// | APPO    | Average PTP of opponents              | —               | as ARO                             |
+// | acronym | name                                  | modifiers   | unplayed rounds: fide-2023 / fide-2026 | pre-2023 (Swiss-Manager's practice)                      |
+// |---------|---------------------------------------|-------------|----------------------------------------|----------------------------------------------------------|
+// | BH      | Buchholz                              | C1 C2 M1 M2 | own: dummy with own score              | own: virtual opponent; opponents' unplayed rounds = ½    |
+// | SB      | Sonneborn-Berger                      | C1 C2 M1 M2 | as BH, value × own result              | as BH; an own unplayed round adds ½ × the virtual        |
+// |         |                                       |             |                                        | opponent whatever its result (forfeit win/loss, byes)    |
+// | FB      | Fore Buchholz (last round as draws)   | C1 C2 M1 M2 | as BH                                  | as BH                                                    |
+// | AOB     | Average Buchholz of opponents (2 dp)  | —           | over-the-board opponents only          | same                                                     |
+// | DE      | Direct encounter (within tie group)   | —           | over-the-board games only (Swiss)      | same                                                     |
+// | WIN     | Rounds won, played or not             | —           | PAB, full bye, forfeit win count       | same                                                     |
+// | WON     | Games won over the board              | —           |                                        | same                                                     |
+// | BPG     | Games played with Black               | —           |                                        | same                                                     |
+// | BWG     | Games won with Black                  | —           |                                        | same                                                     |
+// | GE, REP | Games one elected to play             | —           | played, PAB and forfeit wins           | same                                                     |
+// | PS      | Sum of progressive scores             | C1 C2       | face value; cuts drop the first rounds | same                                                     |
+// | KS      | Koya (points vs opponents >= limit)   | L<percent>  | over-the-board games only; limit 50%   | same                                                     |
+// |         |                                       |             | of the maximum score unless KS-L<n>    |                                                          |
+// | ARO     | Average rating of opponents           | C1 C2 M1 M2 | over-the-board, rated opponents; cuts  | the cut removes the player's unplayed rounds first (not  |
+// |         |                                       |             | drop the lowest-rated opponents        | in the average); only the rest drops the lowest ratings  |
+// | TPR     | Tournament performance rating         | —           | as ARO                                 | same                                                     |
+// | PTP     | Perfect tournament performance        | —           | as ARO                                 | same                                                     |
+// | APRO    | Average TPR of opponents              | —           | as ARO                                 | same                                                     |
+// | APPO    | Average PTP of opponents              | —           | as ARO                                 | same                                                     |
 //
-// Modifiers are written after a dash: "BH-C1" (Cut-1), "BH-C2", "BH-M1" (Median-1), "BH-M2".
+// Modifiers are written after a dash: "BH-C1" (Cut-1), "BH-C2", "BH-M1" (Median-1), "BH-M2",
+// "KS-L60" (Koya counting opponents with at least 60% of the maximum possible score).
 //
 // Rule sets for unplayed rounds (tournament.tiebreakRules):
 // - "fide-2023" (C.07 §16, as the FIDE TEC exercise booklet applies it): a player's own unplayed
@@ -33,10 +37,17 @@
 //   Assumed: the §16 treatment of unplayed rounds is unchanged from fide-2023, tie-breaks are
 //   computed on standard points (1 / ½ / 0 per game, whatever the tournament's scoring), and GE is
 //   also accepted under its new name REP.
-// - "pre-2023" (the virtual opponent): an own unplayed round counts as a game against a virtual
+// - "pre-2023" (the virtual opponent, as Swiss-Manager applies the 2009-2022 rules): an own
+//   unplayed round (forfeit win or loss, bye, absence) counts as a game against a virtual
 //   opponent with the player's score before that round, plus the opposite result, plus ½ per
-//   later round; every unplayed round of an opponent counts ½; cuts drop the lowest values.
-// In round robins forfeits count as played games (C.07 §15), under every rule set.
+//   later round; every unplayed round of an opponent (forfeits, byes, absences, the rounds after
+//   a withdrawal) counts ½; cuts drop the lowest values, a virtual opponent like any other. SB
+//   adds half the virtual opponent's score for an own unplayed round; ARO cuts remove unplayed
+//   rounds first. Every other tie-break is computed as under fide-2023: they count games played
+//   over the board only (AOB, DE, WON, BPG, BWG, KS, TPR, PTP, APRO, APPO) or count rounds whose
+//   treatment does not depend on a virtual opponent (WIN, GE, PS).
+// In round robins forfeits count as played games (C.07 §15), under every rule set. A double loss
+// over the board ("0 - 0") is a played game lost by both, under every rule set (as Vega counts it).
 //
 // A value that is undefined (e.g. ARO without rated opponents) is null and ranks last.
 import type { Tournament, TiebreakRuleSet } from "./types.ts";
