@@ -7,6 +7,7 @@ import { toJson } from "./emit/json.ts";
 import { schemaId } from "./emit/jsonschema.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "./emit/problem.ts";
 import type { SnapshotValidator } from "./emit/validate.ts";
+import { pagesOfSite, pagesOfTournament, writePages } from "./pages/index.ts";
 import {
   instanceFile,
   OPENAPI_PATH,
@@ -94,6 +95,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     report.warnings.push(...c.standings.warnings);
     for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") report.unknownResults++;
     for (const route of ROUTES) if (route.scope === "tournament") route.render(c, site, emitter(route));
+    report.files += writePages(sink, pagesOfTournament(c, site));
     const summary = tournamentSummary(c);
     for (const entry of published.clubs) {
       const list = catalog.get(entry.slug) ?? [];
@@ -124,6 +126,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     globalTags: vocab.globalTags,
   };
   for (const route of ROUTES) if (route.scope === "list") route.render(lists, emitter(route));
+  report.files += writePages(sink, pagesOfSite(lists));
 
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
