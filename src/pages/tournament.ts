@@ -87,10 +87,13 @@ function header(s: Shared, tab: Tab, current?: string): string {
       return `<li><a href="${esc(href)}"${here ? ' aria-current="page"' : ""}>${esc(label)}</a></li>`;
     })
     .join("");
+  // The status depends on the build instant: only the pages that are about it show it, so a
+  // round, standings or recaps page changes only when its own data does.
+  const badge = tab === "overview" || tab === "live" ? `${statusBadge(d.status)} ` : "";
   const where = [formatDates(d.startDate, d.endDate), d.location ?? ""].filter(Boolean).map(esc).join(" · ");
   return (
     `<hgroup class="tournament"><h1>${esc(d.name)}</h1>` +
-    `<p>${statusBadge(d.status)}${where ? ` <span>${where}</span>` : ""}</p></hgroup>\n` +
+    `<p>${badge}${where ? `<span>${where}</span>` : ""}</p></hgroup>\n` +
     `<nav aria-label="Tournament" class="tabs"><ul>${nav}</ul></nav>`
   );
 }
