@@ -238,6 +238,13 @@ async function main(): Promise<void> {
       null,
     );
     const want = list.map((s) => ({ id: String(s.id), name: s.name }));
+    // The stylesheet applies only when the host sends it as text/css (body margin 0 is ours).
+    const styled = await page.evaluate(() => getComputedStyle(document.body).marginTop, null);
+    check(
+      styled === "0px",
+      `${label}: /assets/site.css applies (served as text/css)`,
+      `body margin ${styled}`,
+    );
     check(
       same(index, want),
       `${label}: the index lists the JSON's tournaments`,
