@@ -54,6 +54,7 @@ return el("td",null,[p.title?el("abbr",{"class":"t",title:p.title},[p.title]):nu
 function table(caption,heads,rows){return el("div",{"class":"scroll"},[el("table",null,[el("caption",null,[caption]),
 el("thead",null,[el("tr",null,heads.map(function(h){return typeof h==="object"?h:el("th",{scope:"col"},[h])}))]),el("tbody",null,rows)])])}
 function num(v){return el("td",{"class":"n"},[v])}
+function nh(t){return el("th",{scope:"col","class":"n"},[t])}
 class BuildApiEmbed extends HTMLElement{
 static get observedAttributes(){return["club","view","tournament","tag","api"]}
 constructor(){super();this.root=this.attachShadow({mode:"open"});this.timer=0}
@@ -82,8 +83,8 @@ catalog(c){var rows=c.tournaments.map(function(e){var t=e.tournament;
 return el("tr",{"data-id":t.tournamentId},[el("th",{scope:"row"},[t.name,t.location?el("div",{"class":"m"},[t.location]):null]),
 el("td",null,[dates(t.startDate,t.endDate)]),num(t.currentRound==null?"\\u2013":t.currentRound+(t.totalRounds?" / "+t.totalRounds:"")),
 el("td",null,[el("span",{"class":"s"},[STATUS[t.status]||t.status])])])});
-this.show(c.name,[rows.length?table("Tournaments",["Tournament","Dates","Round","Status"],rows):el("p",null,["No tournaments."])],c.name)}
-standings(c,s){var heads=["Rank","Player","Points"].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col"},[el("abbr",{title:tbTitle(l)},[l])])}));
+this.show(c.name,[rows.length?table("Tournaments",["Tournament","Dates",nh("Round"),"Status"],rows):el("p",null,["No tournaments."])],c.name)}
+standings(c,s){var heads=[nh("Rank"),"Player",nh("Points")].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col","class":"n"},[el("abbr",{title:tbTitle(l)},[l])])}));
 var rows=s.rows.map(function(r){return el("tr",{"data-player":r.sourcePlayerNumber},[num(r.rank),
 el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,r.name,r.federation?" ":null,r.federation?el("span",{"class":"m"},[r.federation]):null]),
 el("td",{"class":"n","data-points":r.points},[pts(r.points)])].concat(r.tieBreakValues.map(num)))});

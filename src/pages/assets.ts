@@ -44,7 +44,7 @@ tbody tr:nth-child(even){background:var(--zebra)}
 .games .result{text-align:center;white-space:nowrap;font-weight:600}
 .result-Pending{color:var(--muted)}
 .meta{display:block;color:var(--muted);font-size:.8125rem}
-.player .meta{display:inline}
+.games tbody th{width:2.5rem}
 .title{font-weight:700;color:var(--accent);text-decoration:none}
 abbr[title]{text-decoration:underline dotted;cursor:help}
 .title[title]{text-decoration:none}
@@ -58,7 +58,7 @@ abbr[title]{text-decoration:underline dotted;cursor:help}
 .lead{font-weight:600}
 .updated,.note,.state{color:var(--muted);font-size:.875rem}
 .anchor{display:block;height:0}
-@media (min-width:48rem){body{font-size:17px}h1{font-size:2rem}main{padding:0 2rem}.player .meta{margin-left:.25rem}}
+@media (min-width:48rem){body{font-size:17px}h1{font-size:2rem}main{padding:0 2rem}.player .meta{display:inline;margin-left:.25rem}}
 `;
 
 /** Refreshes the live page: fetches /live every max-age seconds while the tab is visible, and
