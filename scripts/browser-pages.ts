@@ -155,7 +155,10 @@ async function main(): Promise<void> {
     if (st.rows.length > 0 && (!standingsOf || d.id === live.id)) standingsOf = d;
   }
   if (!standingsOf) throw new Error("the snapshot has no standings with rows");
-  const roundOf = details.find((d) => (d.availableRounds ?? []).length > 1) ?? live;
+  const roundOf =
+    (live.availableRounds ?? []).length > 1
+      ? live
+      : (details.find((d) => (d.availableRounds ?? []).length > 1) ?? live);
 
   // The club embed's host page: another origin (another port), with its own hostile styles.
   const slug = values.club ?? firstClub(dir);
