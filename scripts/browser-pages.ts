@@ -255,6 +255,26 @@ async function main(): Promise<void> {
     );
     await axe("the index");
     await shots("index");
+    // The tag filter (CSS :target, no script): the rows left are those of the JSON's tag list.
+    const tags = [...new Set(list.flatMap((s) => (s as Summary & { tags: string[] }).tags))].sort();
+    for (const tag of tags) {
+      await page.goto(`${base}/#tag-${tag}`);
+      const shown = await page.evaluate(
+        () =>
+          [...document.querySelectorAll<HTMLElement>("table.index tbody tr")]
+            .filter((tr) => tr.offsetParent !== null)
+            .map((tr) => tr.dataset.id ?? ""),
+        null,
+      );
+      const tagged = (await json<Summary[]>(`/api/public/v1/tournaments/tag/${tag}`)).map((s) =>
+        String(s.id),
+      );
+      check(
+        same(shown, tagged),
+        `${label}: the index filtered by tag ${tag} shows the JSON's list`,
+        shown.join(" "),
+      );
+    }
 
     await page.goto(`${base}/tournaments/${live.id}/`);
     await axe(`the overview of ${live.id}`);

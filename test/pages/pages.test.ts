@@ -148,6 +148,14 @@ describe("the pages of the sample snapshot", () => {
     for (const l of ["1–0", "½–½", "0–1", "+/−", "bye"]) expect([...labels]).toContain(l);
   });
 
+  it("ship scripts that parse: the live script and the embed", () => {
+    for (const rel of ["assets/site.js", "embed/build-api-embed.js"]) {
+      const source = read(rel);
+      expect(() => new Function(source), rel).not.toThrow();
+      expect(/^[\x09\x0a\x0d\x20-\x7e]*$/.test(source), `${rel} is ASCII`).toBe(true);
+    }
+  });
+
   it("show titles and federations", () => {
     const html = read("tournaments/9007199254740993/standings/index.html");
     expect(html).toContain('<abbr class="title" title="Grandmaster">GM</abbr>');
