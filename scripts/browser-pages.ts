@@ -177,11 +177,15 @@ async function main(): Promise<void> {
   const clubLive = await json<{ games: { white: Player | null; black: Player | null }[] }>(
     `/api/clubs/${slug}/tournaments/${clubT.tournamentId}/live`,
   );
+  // The catalog's first tag, or a tag no tournament has (the list is then empty, not an error).
+  const tag = catalog.tournaments.flatMap((e) => (e as { tags?: string[] }).tags ?? [])[0] ?? "no-such-tag";
+  const tagged = await json<{ tournaments: unknown[] }>(`/api/clubs/${slug}/tournaments?tag=${tag}`);
   const snippet =
     `<script src="${base}/embed/build-api-embed.js" defer></script>\n` +
     `<build-api-embed club="${slug}"></build-api-embed>\n` +
     `<build-api-embed club="${slug}" view="standings" tournament="${clubT.tournamentId}"></build-api-embed>\n` +
-    `<build-api-embed club="${slug}" view="round" tournament="${clubT.tournamentId}"></build-api-embed>`;
+    `<build-api-embed club="${slug}" view="round" tournament="${clubT.tournamentId}"></build-api-embed>\n` +
+    `<build-api-embed club="${slug}" tag="${tag}"></build-api-embed>`;
   const clubPage = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     res.end(
@@ -354,7 +358,7 @@ async function main(): Promise<void> {
     await page.goto(`${clubOrigin}/`);
     try {
       await page.waitForFunction(
-        () => document.querySelectorAll("build-api-embed[data-ready]").length === 3,
+        () => document.querySelectorAll("build-api-embed[data-ready]").length === 4,
         null,
         { timeout: 15_000 },
       );
@@ -373,6 +377,7 @@ async function main(): Promise<void> {
         errors: els.map((e) => e.shadowRoot?.querySelector("[role=alert]")?.textContent ?? ""),
         catalog: names(0, "tbody th").map((t) => t.split("\n")[0]),
         catalogRows: root(0)?.querySelectorAll("tbody tr").length ?? 0,
+        taggedRows: root(3)?.querySelectorAll("tbody tr").length ?? 0,
         standings: [...(root(1)?.querySelectorAll("tbody tr") ?? [])].map((tr) => ({
           points: (tr.querySelector("[data-points]") as HTMLElement | null)?.dataset.points ?? "",
         })),
@@ -386,13 +391,18 @@ async function main(): Promise<void> {
     }, null);
     check(
       embed.ready.every(Boolean),
-      `${label}: three embeds render from ${clubOrigin}`,
+      `${label}: four embeds render from ${clubOrigin}`,
       JSON.stringify(embed.errors),
     );
     check(
       embed.catalogRows === catalog.tournaments.length,
       `${label}: the catalog embed lists the club's tournaments`,
       `${embed.catalogRows} of ${catalog.tournaments.length}`,
+    );
+    check(
+      embed.taggedRows === tagged.tournaments.length,
+      `${label}: the catalog embed with tag="${tag}" lists the club's ?tag= list`,
+      `${embed.taggedRows} of ${tagged.tournaments.length}`,
     );
     const stNames = clubStandings.rows.every((r) => embed.standingsText.includes(r.name));
     const stPoints = same(
@@ -427,7 +437,7 @@ async function main(): Promise<void> {
         `${embed.brand} vs ${catalog.brandColor}`,
       );
     }
-    await axe("the club page with three embeds");
+    await axe("the club page with four embeds");
     await shots("embed");
     check(errors.length === 0, `${label}: no script error on any page`, errors.join("; "));
   } finally {

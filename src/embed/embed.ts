@@ -46,7 +46,10 @@ function el(tag,attrs,kids){var e=document.createElement(tag);if(attrs)for(var k
 function pts(p){if(p==null)return "";var w=Math.trunc(p),f=Math.abs(p-w);if(f===0.5)return (w===0?(p<0?"\\u2212":""):w)+"\\u00bd";return String(p)}
 function tbTitle(l){var a=l.split("-"),n=TB[a[0]];if(n)return a[1]&&MOD[a[1]]?n+", "+MOD[a[1]]:n;
 var m=/^TB(\\d+)$/.exec(l);return m?"Tie-break "+m[1]+" as published by the results source":"Tie-break "+l+" as published by the results source"}
-function dates(a,b){return a?(b&&b!==a?a+" \\u2013 "+b:a):(b||"")}
+var MON=["Jan","Feb","Mar","Apr","May","Jun","Jul","Aug","Sep","Oct","Nov","Dec"];
+function day(d){var x=d.split("-");return [Number(x[2]),MON[Number(x[1])-1],x[0]]}
+function dates(a,b){if(!a&&!b)return "";if(!a||!b||a===b)return day(a||b).join(" ");var s=day(a),e=day(b);
+return s[2]!==e[2]?s.join(" ")+" \\u2013 "+e.join(" "):s[1]!==e[1]?s[0]+" "+s[1]+" \\u2013 "+e.join(" "):s[0]+"\\u2013"+e.join(" ")}
 function seg(v){return encodeURIComponent(String(v))}
 function who(p,empty){if(!p)return el("td",null,[empty]);
 var meta=[p.federation,p.rating].filter(function(x){return x!=null}).join(" ");
@@ -73,7 +76,7 @@ clearTimeout(this.timer);this.removeAttribute("data-ready");
 if(!slug||!/^[a-z0-9-]+$/.test(slug))return this.fail(new Error("the club attribute must be a club slug"));
 if(view!=="catalog"&&!(id&&/^[0-9]+$/.test(id)))return this.fail(new Error("the tournament attribute must be a tournament id"));
 var base="api/clubs/"+seg(slug)+"/tournaments";
-var catalog=this.get(base+(tag&&view==="catalog"?"/tag/"+seg(tag):""));
+var catalog=this.get(base+(tag&&view==="catalog"?"?tag="+seg(tag):""));
 var work=view==="standings"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/standings")]).then(function(x){self.brand(x[0]);self.standings(x[0],x[1])}):
 view==="round"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/live")]).then(function(x){self.brand(x[0]);self.round(x[0],x[1])}):
 catalog.then(function(c){self.brand(c);self.catalog(c)});
@@ -83,7 +86,7 @@ catalog(c){var rows=c.tournaments.map(function(e){var t=e.tournament;
 return el("tr",{"data-id":t.tournamentId},[el("th",{scope:"row"},[t.name,t.location?el("div",{"class":"m"},[t.location]):null]),
 el("td",null,[dates(t.startDate,t.endDate)]),num(t.currentRound==null?"\\u2013":t.currentRound+(t.totalRounds?" / "+t.totalRounds:"")),
 el("td",null,[el("span",{"class":"s"},[STATUS[t.status]||t.status])])])});
-this.show(c.name,[rows.length?table("Tournaments",["Tournament","Dates",nh("Round"),"Status"],rows):el("p",null,["No tournaments."])],c.name)}
+this.show(c.name,[rows.length?table(this.getAttribute("tag")?"Tournaments tagged "+this.getAttribute("tag"):"Tournaments",["Tournament","Dates",nh("Round"),"Status"],rows):el("p",null,["No tournaments."])],c.name)}
 standings(c,s){var heads=[nh("Rank"),"Player",nh("Points")].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col","class":"n"},[el("abbr",{title:tbTitle(l)},[l])])}));
 var rows=s.rows.map(function(r){return el("tr",{"data-player":r.sourcePlayerNumber},[num(r.rank),
 el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,r.name,r.federation?" ":null,r.federation?el("span",{"class":"m"},[r.federation]):null]),
