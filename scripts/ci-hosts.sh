@@ -171,6 +171,39 @@ timeout 180 node scripts/browser-cors.ts --dir "$SNAP" >"$WORK/chromium.txt" 2>&
 cat "$WORK/chromium.txt"
 record chromium "$rc" "$(tail -n 1 "$WORK/chromium.txt")" $((SECONDS - t0))
 
+# --- pages and the club embed in a real browser -------------------------------------------------
+# scripts/browser-pages.ts against the preview (this run also writes the README's screenshots to
+# docs/screenshots), then against nginx and wrangler pages dev, started again on the same snapshot.
+pages_run() {
+  local name=$1 base=$2 t0=$SECONDS rc=0
+  shift 2
+  timeout 300 node scripts/browser-pages.ts --dir "$SNAP" --base "$base" --club hobsons-bay --label "$name" "$@" \
+    >"$WORK/pages-$name.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/pages-$name.txt" || true
+  record "pages-$name" "$rc" "$(tail -n 1 "$WORK/pages-$name.txt")" $((SECONDS - t0))
+}
+PORT=$(free_port)
+start preview-pages node bin/build-api.js preview --dir "$SNAP" --port "$PORT"
+wait_http "http://127.0.0.1:$PORT/" 30
+pages_run preview "http://127.0.0.1:$PORT" --screenshots "$ROOT/docs/screenshots"
+stop_last
+PORT=$(sed -n 's/.*listen 127\.0\.0\.1:\([0-9]*\);.*/\1/p' "$NGX/nginx.conf")
+start nginx-pages nginx -p "$NGX" -c "$NGX/nginx.conf"
+wait_http "http://127.0.0.1:$PORT/" 30
+pages_run nginx "http://127.0.0.1:$PORT"
+stop_last
+PORT=$(free_port)
+INSPECT=$(free_port)
+start wrangler-pages env WRANGLER_SEND_METRICS=false CI=true HOME="$WORK" XDG_CONFIG_HOME="$WORK/.config" \
+  "$BIN/wrangler" pages dev "$SNAP" --ip 127.0.0.1 --port "$PORT" --inspector-port "$INSPECT" \
+  --compatibility-date 2025-01-01
+if wait_http "http://127.0.0.1:$PORT/" 120; then
+  pages_run wrangler "http://127.0.0.1:$PORT"
+else
+  record pages-wrangler 1 "wrangler pages dev did not start" 0
+fi
+stop_last
+
 echo "== host conformance summary ($((SECONDS - START))s)"
 printf '   %s\n' "${RESULTS[@]}"
 exit "$FAILED"

@@ -87,6 +87,10 @@ export function createPreviewServer(dir: string): Server {
     const url = new URL(req.url ?? "/", "http://preview.invalid");
     const mapped = queryToPath(url.pathname, url.searchParams, queries, exists);
     if (mapped) req.url = mapped;
+    // Temporary until the route model serves pages on every host (issue 13, item 7): a page
+    // URL, a directory with a trailing slash, is answered by its index.html.
+    else if (url.pathname.endsWith("/") && existsSync(path.join(root, url.pathname, "index.html")))
+      req.url = `${url.pathname}index.html`;
     void handler(req, res, config, {
       // Every error is a problem+JSON body, whatever the Accept header says.
       sendError: async (_abs, response, _json, _current, _handlers, _config, spec) => {

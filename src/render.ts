@@ -8,6 +8,7 @@ import { toJson } from "./emit/json.ts";
 import { schemaId } from "./emit/jsonschema.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "./emit/problem.ts";
 import type { SnapshotValidator } from "./emit/validate.ts";
+import { pagesOfSite, pagesOfTournament, writePages } from "./pages/index.ts";
 import {
   instanceFile,
   OPENAPI_PATH,
@@ -100,6 +101,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     const stop = standingsStop(c.t);
     if (stop) report.standingsStops.push({ externalId: c.t.externalId.toString(), ...stop });
     for (const route of ROUTES) if (route.scope === "tournament") route.render(c, site, emitter(route));
+    report.files += writePages(sink, pagesOfTournament(c, site));
     const summary = tournamentSummary(c);
     for (const entry of published.clubs) {
       const list = catalog.get(entry.slug) ?? [];
@@ -130,6 +132,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     globalTags: vocab.globalTags,
   };
   for (const route of ROUTES) if (route.scope === "list") route.render(lists, emitter(route));
+  report.files += writePages(sink, pagesOfSite(lists));
 
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);

@@ -1,0 +1,461 @@
+/// <reference lib="dom" />
+// The pages and the club embed in a real browser (headless Chromium through playwright-core from
+// the scripts/hosts project). Against a served snapshot it checks that the index, a standings
+// page, a round page and the live page show the same names and points as the JSON; that axe-core
+// finds no accessibility violation; that the live script renders what the build rendered; and
+// that the embed, on a page served from another origin, renders the club endpoints, follows the
+// host page's font and the club's brandColor, and lets no style leak in. Optionally it writes
+// screenshots at phone (390 px) and desktop (1280 px) widths.
+//   node scripts/browser-pages.ts --dir DIR [--base URL] [--club SLUG] [--screenshots DIR]
+//                                 [--label NAME] [--chromium PATH]
+// Without --base the snapshot is served by the preview, in process, on a free loopback port.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createPreviewServer } from "../src/preview.ts";
+
+/** The little of playwright-core this script uses (the root project has no types for it). */
+interface Page {
+  goto(url: string, o?: { waitUntil?: string }): Promise<unknown>;
+  evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T>;
+  addScriptTag(o: { content: string }): Promise<unknown>;
+  setViewportSize(s: { width: number; height: number }): Promise<void>;
+  emulateMedia(o: { colorScheme: "light" | "dark" }): Promise<void>;
+  screenshot(o: { path: string; fullPage: boolean }): Promise<unknown>;
+  waitForFunction<A>(fn: (arg: A) => boolean, arg: A, o?: { timeout: number }): Promise<unknown>;
+  on(event: "pageerror", fn: (err: Error) => void): void;
+}
+interface Context {
+  newPage(): Promise<Page>;
+  close(): Promise<void>;
+}
+interface Chromium {
+  launchPersistentContext(
+    userDataDir: string,
+    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
+  ): Promise<Context>;
+}
+
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const WIDTHS = { phone: 390, desktop: 1280 } as const;
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+let passed = 0;
+let failed = 0;
+function check(ok: boolean, what: string, detail = ""): void {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} [pages] ${what}${detail ? `: ${detail}` : ""}`);
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function diff(a: unknown[], b: unknown[]): string {
+  const i = a.findIndex((x, k) => !same(x, b[k]));
+  return i < 0
+    ? `lengths ${a.length} and ${b.length}`
+    : `first difference at ${i}: ${JSON.stringify(a[i])} ≠ ${JSON.stringify(b[i])}`;
+}
+
+interface Summary {
+  id: number | string;
+  name: string;
+  status: string;
+  currentRound: number | null;
+  availableRounds?: number[];
+}
+interface StandingsJson {
+  rows: { name: string; points: number | null }[];
+}
+interface Player {
+  name: string;
+}
+interface RoundJson {
+  games: { white: Player | null; black: Player | null; result: string }[];
+}
+
+/** In the page: names and points of the standings table. */
+function readStandings(): { name: string; points: number | null }[] {
+  return [...document.querySelectorAll("table.standings tbody tr")].map((tr) => {
+    const p = tr.querySelector<HTMLElement>(".pts")?.dataset.points ?? "";
+    return { name: tr.querySelector(".name")?.textContent ?? "", points: p === "" ? null : Number(p) };
+  });
+}
+
+/** In the page: white and black names of the games table, "" for an empty side. */
+function readGames(): [string, string][] {
+  return [...document.querySelectorAll("table.games tbody tr")].map((tr) => {
+    const cells = tr.querySelectorAll("td.player");
+    const name = (td: Element | undefined) => td?.querySelector(".name")?.textContent ?? "";
+    return [name(cells[0]), name(cells[1])];
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      dir: { type: "string" },
+      base: { type: "string" },
+      screenshots: { type: "string" },
+      chromium: { type: "string", default: "/usr/bin/chromium" },
+      label: { type: "string", default: "preview" },
+      club: { type: "string" },
+    },
+  });
+  if (!values.dir) throw new Error("usage: browser-pages.ts --dir DIR [--base URL] [--screenshots DIR]");
+  const dir = values.dir;
+  const require = createRequire(path.resolve(import.meta.dirname, "hosts/package.json"));
+  const { chromium } = require("playwright-core") as { chromium: Chromium };
+  const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+  const servers: Server[] = [];
+  let base = values.base?.replace(/\/$/, "");
+  if (!base) {
+    const preview = createPreviewServer(dir);
+    servers.push(preview);
+    base = `http://127.0.0.1:${await listen(preview)}`;
+  }
+  const json = async <T>(p: string): Promise<T> => {
+    const res = await fetch(base + p);
+    if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
+    return (await res.json()) as T;
+  };
+
+  const list = await json<Summary[]>("/api/public/v1/tournaments");
+  const details = await Promise.all(list.map((s) => json<Summary>(`/api/public/v1/tournaments/${s.id}`)));
+  const live = details.find((d) => d.status === "Live") ?? details.find((d) => d.currentRound !== null);
+  if (!live || live.currentRound === null)
+    throw new Error("the snapshot has no tournament with a live round");
+  // A standings page with rows and a round page with a bye or forfeit if there is one.
+  let standingsOf: Summary | undefined;
+  for (const d of details) {
+    const st = await json<StandingsJson>(`/api/public/v1/tournaments/${d.id}/standings`);
+    if (st.rows.length > 0 && (!standingsOf || d.id === live.id)) standingsOf = d;
+  }
+  if (!standingsOf) throw new Error("the snapshot has no standings with rows");
+  const roundOf =
+    (live.availableRounds ?? []).length > 1
+      ? live
+      : (details.find((d) => (d.availableRounds ?? []).length > 1) ?? live);
+
+  // The club embed's host page: another origin (another port), with its own hostile styles.
+  const slug = values.club ?? firstClub(dir);
+  const catalog = await json<{
+    name: string;
+    brandColor: string | null;
+    tournaments: {
+      tournament: { tournamentId: number | string; name: string; currentRound: number | null };
+    }[];
+  }>(`/api/clubs/${slug}/tournaments`);
+  const clubT = catalog.tournaments.find((e) => e.tournament.currentRound !== null)?.tournament;
+  if (!clubT) throw new Error(`club ${slug} lists no tournament with a round`);
+  const clubStandings = await json<StandingsJson>(
+    `/api/clubs/${slug}/tournaments/${clubT.tournamentId}/standings`,
+  );
+  const clubLive = await json<{ games: { white: Player | null; black: Player | null }[] }>(
+    `/api/clubs/${slug}/tournaments/${clubT.tournamentId}/live`,
+  );
+  // The catalog's first tag, or a tag no tournament has (the list is then empty, not an error).
+  const tag = catalog.tournaments.flatMap((e) => (e as { tags?: string[] }).tags ?? [])[0] ?? "no-such-tag";
+  const tagged = await json<{ tournaments: unknown[] }>(`/api/clubs/${slug}/tournaments?tag=${tag}`);
+  const snippet =
+    `<script src="${base}/embed/build-api-embed.js" defer></script>\n` +
+    `<build-api-embed club="${slug}"></build-api-embed>\n` +
+    `<build-api-embed club="${slug}" view="standings" tournament="${clubT.tournamentId}"></build-api-embed>\n` +
+    `<build-api-embed club="${slug}" view="round" tournament="${clubT.tournamentId}"></build-api-embed>\n` +
+    `<build-api-embed club="${slug}" tag="${tag}"></build-api-embed>`;
+  const clubPage = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>A club website</title>` +
+        `<style>body{font-family:Georgia,serif;max-width:60rem;margin:1rem auto;padding:0 1rem}` +
+        `table,td,th{border:4px dashed rgb(255, 0, 255)!important}build-api-embed{margin:1rem 0}</style></head>` +
+        `<body><main><h1>Our club</h1><p>Results from the club's tournaments:</p>\n${snippet}\n</main></body></html>`,
+    );
+  });
+  servers.push(clubPage);
+  const clubOrigin = `http://127.0.0.1:${await listen(clubPage)}`;
+
+  const profile = mkdtempSync(path.join(tmpdir(), "build-api-chromium-"));
+  let context: Context | undefined;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: values.chromium,
+      args: FLAGS,
+      headless: true,
+      timeout: 60_000,
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (err) => errors.push(err.message));
+    const label = values.label;
+
+    const axe = async (what: string) => {
+      await page.addScriptTag({ content: axeSource });
+      const violations = await page.evaluate(async () => {
+        const w = window as unknown as {
+          axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+        };
+        const r = await w.axe.run();
+        return r.violations.map((v) => `${v.id} (${v.nodes.length}: ${JSON.stringify(v.nodes[0]?.target)})`);
+      }, null);
+      check(violations.length === 0, `${label}: axe-core on ${what}`, violations.join("; "));
+    };
+    const shots = async (name: string) => {
+      if (!values.screenshots) return;
+      mkdirSync(values.screenshots, { recursive: true });
+      for (const [w, width] of Object.entries(WIDTHS)) {
+        await page.setViewportSize({ width, height: w === "phone" ? 844 : 800 });
+        await page.screenshot({ path: path.join(values.screenshots, `${name}-${w}.png`), fullPage: true });
+      }
+      await page.setViewportSize({ width: WIDTHS.desktop, height: 800 });
+    };
+
+    // The index: every published tournament, in the JSON's order, with its status.
+    await page.goto(`${base}/`);
+    const index = await page.evaluate(
+      () =>
+        [...document.querySelectorAll("table.index tbody tr")].map((tr) => ({
+          id: (tr as HTMLElement).dataset.id ?? "",
+          name: tr.querySelector("th a")?.textContent ?? "",
+        })),
+      null,
+    );
+    const want = list.map((s) => ({ id: String(s.id), name: s.name }));
+    // The stylesheet applies only when the host sends it as text/css (body margin 0 is ours).
+    const styled = await page.evaluate(() => getComputedStyle(document.body).marginTop, null);
+    check(
+      styled === "0px",
+      `${label}: /assets/site.css applies (served as text/css)`,
+      `body margin ${styled}`,
+    );
+    check(
+      same(index, want),
+      `${label}: the index lists the JSON's tournaments`,
+      same(index, want) ? "" : diff(index, want),
+    );
+    await axe("the index");
+    await shots("index");
+    // The tag filter (CSS :target, no script): the rows left are those of the JSON's tag list.
+    const tags = [...new Set(list.flatMap((s) => (s as Summary & { tags: string[] }).tags))].sort();
+    for (const tag of tags) {
+      await page.goto(`${base}/#tag-${tag}`);
+      const shown = await page.evaluate(
+        () =>
+          [...document.querySelectorAll<HTMLElement>("table.index tbody tr")]
+            .filter((tr) => tr.offsetParent !== null)
+            .map((tr) => tr.dataset.id ?? ""),
+        null,
+      );
+      const tagged = (await json<Summary[]>(`/api/public/v1/tournaments/tag/${tag}`)).map((s) =>
+        String(s.id),
+      );
+      check(
+        same(shown, tagged),
+        `${label}: the index filtered by tag ${tag} shows the JSON's list`,
+        shown.join(" "),
+      );
+    }
+
+    await page.goto(`${base}/tournaments/${live.id}/`);
+    await axe(`the overview of ${live.id}`);
+
+    // Standings: names and points, row by row.
+    await page.goto(`${base}/tournaments/${standingsOf.id}/standings/`);
+    const st = await page.evaluate(readStandings, null);
+    const stJson = (
+      await json<StandingsJson>(`/api/public/v1/tournaments/${standingsOf.id}/standings`)
+    ).rows.map((r) => ({ name: r.name, points: r.points }));
+    check(
+      same(st, stJson),
+      `${label}: standings of ${standingsOf.id} show the JSON's names and points`,
+      same(st, stJson) ? `${st.length} rows` : diff(st, stJson),
+    );
+    await axe(`the standings of ${standingsOf.id}`);
+    await shots("standings");
+    await page.emulateMedia({ colorScheme: "dark" });
+    if (values.screenshots) {
+      await page.setViewportSize({ width: WIDTHS.phone, height: 844 });
+      await page.screenshot({
+        path: path.join(values.screenshots, "standings-phone-dark.png"),
+        fullPage: true,
+      });
+      await page.setViewportSize({ width: WIDTHS.desktop, height: 800 });
+    }
+    await axe(`the standings of ${standingsOf.id} in dark mode`);
+    await page.emulateMedia({ colorScheme: "light" });
+
+    // A round: both players of every board.
+    const n = (roundOf.availableRounds ?? [roundOf.currentRound!])[0]!;
+    await page.goto(`${base}/tournaments/${roundOf.id}/rounds/${n}/`);
+    const games = await page.evaluate(readGames, null);
+    const roundJson = await json<RoundJson>(`/api/public/v1/tournaments/${roundOf.id}/rounds/${n}`);
+    const gWant = roundJson.games.map((g) => [g.white?.name ?? "", g.black?.name ?? ""]);
+    check(
+      same(games, gWant),
+      `${label}: round ${n} of ${roundOf.id} shows the JSON's pairings`,
+      same(games, gWant) ? `${games.length} boards` : diff(games, gWant),
+    );
+    await axe(`round ${n} of ${roundOf.id}`);
+    await shots("round");
+
+    // The live page, then the live script's own rendering of /live must read the same.
+    await page.goto(`${base}/tournaments/${live.id}/live/`);
+    const liveGames = await page.evaluate(readGames, null);
+    const liveJson = await json<RoundJson>(`/api/public/v1/tournaments/${live.id}/live`);
+    const lWant = liveJson.games.map((g) => [g.white?.name ?? "", g.black?.name ?? ""]);
+    check(
+      same(liveGames, lWant),
+      `${label}: the live page of ${live.id} shows the JSON's pairings`,
+      same(liveGames, lWant) ? `${liveGames.length} boards` : diff(liveGames, lWant),
+    );
+    await axe(`the live page of ${live.id}`);
+    await shots("live");
+    if (live.status === "Live") {
+      const [before, after] = await page.evaluate(async () => {
+        const text = () =>
+          [...document.querySelectorAll("table.games tbody tr")].map((tr) => tr.textContent).join("\n");
+        const b = text();
+        const w = window as unknown as { buildApiLive?: { refresh(): Promise<void> } };
+        if (!w.buildApiLive) return [b, "no live script"];
+        await w.buildApiLive.refresh();
+        return [b, text()];
+      }, null);
+      check(
+        before === after && before.length > 0,
+        `${label}: the live script renders /live as the build did`,
+        before === after ? "" : `${before.slice(0, 80)} ≠ ${after.slice(0, 80)}`,
+      );
+    }
+
+    await page.goto(`${base}/tournaments/${live.id}/recaps/en/`);
+    await axe(`the recaps of ${live.id}`);
+
+    // The embed on another origin.
+    await page.goto(`${clubOrigin}/`);
+    try {
+      await page.waitForFunction(
+        () => document.querySelectorAll("build-api-embed[data-ready]").length === 4,
+        null,
+        { timeout: 15_000 },
+      );
+    } catch {
+      /* reported below */
+    }
+    const embed = await page.evaluate(() => {
+      const els = [...document.querySelectorAll("build-api-embed")];
+      const root = (i: number) => els[i]?.shadowRoot ?? null;
+      const names = (i: number, sel: string) =>
+        [...(root(i)?.querySelectorAll(sel) ?? [])].map((e) => (e.textContent ?? "").trim());
+      const cell = root(1)?.querySelector("td");
+      const h2 = root(0)?.querySelector("h2");
+      return {
+        ready: els.map((e) => e.hasAttribute("data-ready")),
+        errors: els.map((e) => e.shadowRoot?.querySelector("[role=alert]")?.textContent ?? ""),
+        catalog: names(0, "tbody th").map((t) => t.split("\n")[0]),
+        catalogRows: root(0)?.querySelectorAll("tbody tr").length ?? 0,
+        taggedRows: root(3)?.querySelectorAll("tbody tr").length ?? 0,
+        standings: [...(root(1)?.querySelectorAll("tbody tr") ?? [])].map((tr) => ({
+          points: (tr.querySelector("[data-points]") as HTMLElement | null)?.dataset.points ?? "",
+        })),
+        standingsText: root(1)?.textContent ?? "",
+        roundText: root(2)?.textContent ?? "",
+        font: cell ? getComputedStyle(cell).fontFamily : "",
+        border: cell ? getComputedStyle(cell).borderTopStyle : "",
+        brand: h2 ? getComputedStyle(h2).backgroundColor : "",
+        leakedOut: getComputedStyle(document.querySelector("h1")!).backgroundColor,
+      };
+    }, null);
+    check(
+      embed.ready.every(Boolean),
+      `${label}: four embeds render from ${clubOrigin}`,
+      JSON.stringify(embed.errors),
+    );
+    check(
+      embed.catalogRows === catalog.tournaments.length,
+      `${label}: the catalog embed lists the club's tournaments`,
+      `${embed.catalogRows} of ${catalog.tournaments.length}`,
+    );
+    check(
+      embed.taggedRows === tagged.tournaments.length,
+      `${label}: the catalog embed with tag="${tag}" lists the club's ?tag= list`,
+      `${embed.taggedRows} of ${tagged.tournaments.length}`,
+    );
+    const stNames = clubStandings.rows.every((r) => embed.standingsText.includes(r.name));
+    const stPoints = same(
+      embed.standings.map((r) => (r.points === "" ? null : Number(r.points))),
+      clubStandings.rows.map((r) => r.points),
+    );
+    check(
+      stNames && stPoints,
+      `${label}: the standings embed shows the club JSON's names and points`,
+      `${clubStandings.rows.length} rows`,
+    );
+    const lNames = clubLive.games.every((g) =>
+      [g.white, g.black].every((p) => !p || embed.roundText.includes(p.name)),
+    );
+    check(
+      lNames,
+      `${label}: the round embed shows the club JSON's pairings`,
+      `${clubLive.games.length} boards`,
+    );
+    check(embed.font.startsWith("Georgia"), `${label}: the embed follows the host page's font`, embed.font);
+    check(
+      embed.border !== "dashed",
+      `${label}: the host page's table styles do not reach the embed`,
+      embed.border,
+    );
+    if (catalog.brandColor) {
+      const hex = catalog.brandColor.replace("#", "");
+      const rgb = `rgb(${[0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+      check(
+        embed.brand === rgb,
+        `${label}: the embed takes the club's brandColor`,
+        `${embed.brand} vs ${catalog.brandColor}`,
+      );
+    }
+    await axe("the club page with four embeds");
+    await shots("embed");
+    check(errors.length === 0, `${label}: no script error on any page`, errors.join("; "));
+  } finally {
+    await context?.close();
+    for (const s of servers) s.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+function firstClub(dir: string): string {
+  const slug = readdirSync(path.join(dir, "api/clubs")).sort()[0];
+  if (!slug) throw new Error("the snapshot has no club catalog");
+  return slug;
+}
+
+main().catch((err: unknown) => {
+  console.error(`browser-pages: ${(err as Error).message}`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,141 @@
+// How values of the JSON views are shown to a person. The live script and the club embed get the
+// same tables (serialized into their source), so a result reads the same everywhere.
+import type { GameResult, TournamentStatus } from "../domain/types.ts";
+import { esc } from "./html.ts";
+
+/** Results as players write them. A bye shows its own text ("bye", "bye (½)", ...). */
+export const RESULT_LABEL: Record<GameResult, string> = {
+  WhiteWin: "1–0",
+  Draw: "½–½",
+  BlackWin: "0–1",
+  WhiteForfeitWin: "+/−",
+  BlackForfeitWin: "−/+",
+  DoubleForfeit: "−/−",
+  Unplayed: "0–0",
+  Pending: "…",
+  Adjourned: "adj.",
+  Unknown: "?",
+  Bye: "bye",
+};
+
+/** What a result label means, for its title attribute. */
+export const RESULT_TITLE: Partial<Record<GameResult, string>> = {
+  WhiteForfeitWin: "White wins by forfeit",
+  BlackForfeitWin: "Black wins by forfeit",
+  DoubleForfeit: "Both players forfeit",
+  Unplayed: "Not played",
+  Pending: "In play",
+  Adjourned: "Adjourned",
+  Unknown: "Result not recognized",
+};
+
+export function resultLabel(result: GameResult, resultText: string): string {
+  return result === "Bye" && resultText ? resultText : RESULT_LABEL[result];
+}
+
+export const STATUS_LABEL: Record<TournamentStatus, string> = {
+  Imported: "Imported",
+  Upcoming: "Upcoming",
+  Live: "Live",
+  ResultsPending: "Results pending",
+  AwaitingNextRound: "Awaiting next round",
+  UpdateDelayed: "Update delayed",
+  Complete: "Complete",
+};
+
+export function statusBadge(status: TournamentStatus): string {
+  return `<span class="status status-${esc(status)}">${esc(STATUS_LABEL[status])}</span>`;
+}
+
+/** Points with a half sign: 5.5 → "5½", 0.5 → "½". Other fractions keep their decimals. */
+export function formatPoints(points: number | null): string {
+  if (points === null) return "";
+  const whole = Math.trunc(points);
+  const frac = Math.abs(points - whole);
+  if (frac === 0) return String(points);
+  if (frac === 0.5) return `${whole === 0 ? (points < 0 ? "−" : "") : whole}½`;
+  return String(points);
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+function parts(date: string): [number, string, number] {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return [d, MONTHS[m - 1]!, y];
+}
+
+/** "18–26 Nov 2026", "28 Apr – 2 Jun 2026", "19 Dec 2026"; "" when both are unknown. */
+export function formatDates(start: string | null, end: string | null): string {
+  if (!start && !end) return "";
+  if (!start || !end || start === end) {
+    const [d, m, y] = parts((start ?? end)!);
+    return `${d} ${m} ${y}`;
+  }
+  const [d1, m1, y1] = parts(start);
+  const [d2, m2, y2] = parts(end);
+  if (y1 !== y2) return `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}`;
+  if (m1 !== m2) return `${d1} ${m1} – ${d2} ${m2} ${y2}`;
+  return `${d1}–${d2} ${m2} ${y2}`;
+}
+
+/** "2026-11-22 11:58 UTC" in a <time> element. */
+export function formatInstant(iso: string): string {
+  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))} ${esc(iso.slice(11, 16))} UTC</time>`;
+}
+
+export const TIEBREAK_NAMES: Record<string, string> = {
+  BH: "Buchholz: sum of the opponents' points",
+  SB: "Sonneborn-Berger: opponents' points weighted by the result against them",
+  FB: "Fore Buchholz: Buchholz with the last round counted as draws",
+  AOB: "Average Buchholz of the opponents",
+  DE: "Direct encounter between the tied players",
+  WIN: "Rounds won, played or not",
+  WON: "Games won over the board",
+  BPG: "Games played with Black",
+  BWG: "Games won with Black",
+  GE: "Games the player elected to play",
+  REP: "Games the player elected to play",
+  PS: "Progressive score: sum of the running scores",
+  KS: "Koya: points against opponents with at least half the points",
+  ARO: "Average rating of the opponents",
+  TPR: "Tournament performance rating",
+  PTP: "Perfect tournament performance",
+  APRO: "Average performance rating of the opponents",
+  APPO: "Average perfect performance of the opponents",
+};
+
+export const MODIFIERS: Record<string, string> = {
+  C1: "without the lowest opponent (Cut-1)",
+  C2: "without the two lowest opponents (Cut-2)",
+  M1: "without the highest and lowest opponents (Median-1)",
+  M2: "without the two highest and two lowest opponents (Median-2)",
+};
+
+/** What a tie-break label means: a FIDE acronym with its modifier, or a source's own column. */
+export function tiebreakTitle(label: string): string {
+  const [base, modifier] = label.split("-") as [string, string | undefined];
+  const name = TIEBREAK_NAMES[base];
+  if (name) return modifier && MODIFIERS[modifier] ? `${name}, ${MODIFIERS[modifier]}` : name;
+  const tb = /^TB(\d+)$/.exec(label);
+  if (tb) return `Tie-break ${tb[1]} as published by the results source`;
+  return `Tie-break "${label}" as published by the results source`;
+}
+
+export function titleBadge(title: string | null): string {
+  return title ? `<abbr class="title" title="${esc(titleName(title))}">${esc(title)}</abbr> ` : "";
+}
+
+const TITLES: Record<string, string> = {
+  GM: "Grandmaster",
+  IM: "International Master",
+  FM: "FIDE Master",
+  CM: "Candidate Master",
+  WGM: "Woman Grandmaster",
+  WIM: "Woman International Master",
+  WFM: "Woman FIDE Master",
+  WCM: "Woman Candidate Master",
+};
+
+function titleName(title: string): string {
+  return TITLES[title] ?? `Title ${title}`;
+}

@@ -1,0 +1,66 @@
+// HTML building blocks. Every store string goes through esc(): names, locations and recaps come
+// from outside and may hold markup. Pages are plain strings, so this is the one escape point.
+
+/** Escapes text for element content and double-quoted attribute values. */
+export function esc(value: string | number): string {
+  return String(value)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** Paths of the files every page refers to (the URL contract: assets under /assets/). */
+export const ASSET = {
+  css: "/assets/site.css",
+  js: "/assets/site.js",
+  embed: "/embed/build-api-embed.js",
+} as const;
+
+export interface PageLayout {
+  title: string;
+  /** The main content, already escaped. */
+  body: string;
+  /** Breadcrumb trail above the heading: [label, href] (the last one is the current page). */
+  crumbs?: [string, string][];
+  /** Extra <head> content, already escaped (e.g. a page's own small style). */
+  head?: string;
+  /** Loads the small site script (live refresh). */
+  script?: boolean;
+  /** Footer links: [label, href]. */
+  links?: [string, string][];
+}
+
+export function layout(p: PageLayout): string {
+  const crumbs = p.crumbs?.length
+    ? `<nav aria-label="Breadcrumb" class="crumbs"><ol>${p.crumbs
+        .map(([label, href], i, all) =>
+          i === all.length - 1
+            ? `<li><a href="${esc(href)}" aria-current="page">${esc(label)}</a></li>`
+            : `<li><a href="${esc(href)}">${esc(label)}</a></li>`,
+        )
+        .join("")}</ol></nav>`
+    : "";
+  const links = (p.links ?? [])
+    .map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`)
+    .join(" · ");
+  return (
+    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+    `<meta name="color-scheme" content="light dark">\n` +
+    `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${ASSET.css}">\n` +
+    (p.head ?? "") +
+    (p.script ? `<script src="${ASSET.js}" defer></script>\n` : "") +
+    `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
+    `<header class="site"><a href="/" class="home">Chess tournaments</a></header>\n` +
+    `<main id="main">\n${crumbs}\n${p.body}\n</main>\n` +
+    `<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
+    `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`
+  );
+}
+
+/** A table in a focusable, labelled scroll region (wide tables scroll sideways on a phone). */
+export function scrollTable(label: string, table: string): string {
+  return `<div class="scroll" role="region" aria-label="${esc(label)}" tabindex="0">${table}</div>`;
+}

@@ -1,0 +1,344 @@
+// The pages of one published tournament, rendered from the very view objects its JSON endpoints
+// are made of (views/public.ts, views/club.ts): never a second computation of the same values.
+import type { z } from "zod";
+import type {
+  CurrentStandingsResponse,
+  PublicPlayerResponse,
+  PublicRecapsResponse,
+  PublicRoundResponse,
+  PublicTournamentDetailResponse,
+} from "../contracts/index.ts";
+import { CACHE_POLICY } from "../emit/cache.ts";
+import { instancePath, ROUTES, type Route, type SiteContext } from "../routes.ts";
+import { currentStandings } from "../views/club.ts";
+import type { TournamentContext } from "../views/context.ts";
+import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
+import {
+  formatDates,
+  formatInstant,
+  formatPoints,
+  RESULT_TITLE,
+  resultLabel,
+  statusBadge,
+  tiebreakTitle,
+  titleBadge,
+} from "./format.ts";
+import { esc, layout, scrollTable } from "./html.ts";
+
+type Out<S extends z.ZodType> = z.output<S>;
+type Detail = Out<typeof PublicTournamentDetailResponse>;
+type RoundView = Out<typeof PublicRoundResponse>;
+export type PageFile = [relPath: string, html: string];
+
+function route(id: string): Route {
+  const r = ROUTES.find((x) => x.id === id);
+  if (!r) throw new Error(`no route ${id}`);
+  return r;
+}
+
+/** The recap languages of the JSON surface: the route's default plus every stored language. */
+export function recapLanguages(site: SiteContext): string[] {
+  const fallback = route("publicRecaps").query?.default;
+  return [...new Set([...(fallback ? [fallback] : []), ...site.languages])].sort();
+}
+
+/** How often the live page asks for /live: the browser-cache lifetime of the live class. */
+export const LIVE_REFRESH_SECONDS = Number(/max-age=(\d+)/.exec(CACHE_POLICY.live)?.[1] ?? 30);
+
+/** Page URLs of a tournament (the URL contract: directories with a trailing slash). */
+export const pageUrl = {
+  tournament: (id: string) => `/tournaments/${id}/`,
+  standings: (id: string) => `/tournaments/${id}/standings/`,
+  round: (id: string, n: number) => `/tournaments/${id}/rounds/${n}/`,
+  live: (id: string) => `/tournaments/${id}/live/`,
+  recaps: (id: string, language: string) => `/tournaments/${id}/recaps/${language}/`,
+};
+
+/** The file that serves a page URL. */
+export function pageFile(url: string): string {
+  return `${url.slice(1)}index.html`;
+}
+
+function safeHttpUrl(url: string): string | null {
+  return /^https?:\/\/[^\s"'<>]+$/i.test(url) ? url : null;
+}
+
+interface Shared {
+  id: string;
+  detail: Detail;
+  languages: string[];
+  recapCounts: Map<string, number>;
+}
+
+type Tab = "overview" | "standings" | "live" | "round" | "recaps";
+
+function header(s: Shared, tab: Tab, current?: string): string {
+  const d = s.detail;
+  const links: [Tab, string, string][] = [
+    ["overview", "Overview", pageUrl.tournament(s.id)],
+    ["standings", "Standings", pageUrl.standings(s.id)],
+  ];
+  if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, pageUrl.live(s.id)]);
+  const withRecaps = s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
+  if (withRecaps.length > 0) links.push(["recaps", "Recaps", pageUrl.recaps(s.id, withRecaps[0]!)]);
+  const nav = links
+    .map(([t, label, href]) => {
+      const here = t === tab && (current === undefined || current === href);
+      return `<li><a href="${esc(href)}"${here ? ' aria-current="page"' : ""}>${esc(label)}</a></li>`;
+    })
+    .join("");
+  // The status depends on the build instant: only the pages that are about it show it, so a
+  // round, standings or recaps page changes only when its own data does.
+  const badge = tab === "overview" || tab === "live" ? `${statusBadge(d.status)} ` : "";
+  const where = [formatDates(d.startDate, d.endDate), d.location ?? ""].filter(Boolean).map(esc).join(" · ");
+  return (
+    `<hgroup class="tournament"><h1>${esc(d.name)}</h1>` +
+    `<p>${badge}${where ? `<span>${where}</span>` : ""}</p></hgroup>\n` +
+    `<nav aria-label="Tournament" class="tabs"><ul>${nav}</ul></nav>`
+  );
+}
+
+function jsonLink(routeId: string, params: Record<string, string>): [string, string] {
+  return ["This page as JSON", instancePath(route(routeId), params)];
+}
+
+function crumbs(s: Shared, label?: string, href?: string): [string, string][] {
+  const c: [string, string][] = [
+    ["Tournaments", "/"],
+    [s.detail.name, pageUrl.tournament(s.id)],
+  ];
+  if (label && href) c.push([label, href]);
+  return c;
+}
+
+function overviewPage(s: Shared): string {
+  const d = s.detail;
+  const facts: [string, string][] = [
+    ["Status", statusBadge(d.status)],
+    ["Dates", esc(formatDates(d.startDate, d.endDate) || "not announced")],
+  ];
+  if (d.location) facts.push(["Location", esc(d.location)]);
+  facts.push(
+    ["Rounds", d.currentRound === null ? "not paired yet" : `${d.currentRound} of ${d.totalRounds ?? "?"}`],
+    ["Players", esc(d.playerCount)],
+  );
+  if (d.tags.length) facts.push(["Tags", d.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ")]);
+  facts.push(["Last update", formatInstant(d.lastScrapedAt)]);
+  const source = safeHttpUrl(d.sourceUrl);
+  facts.push([
+    "Source",
+    source ? `<a href="${esc(source)}" rel="external">${esc(source)}</a>` : esc(d.sourceUrl),
+  ]);
+
+  const rounds = d.availableRounds.length
+    ? `<ul class="rounds">${d.availableRounds
+        .map((n) => `<li><a href="${esc(pageUrl.round(s.id, n))}">Round ${n}</a></li>`)
+        .join("")}</ul>`
+    : "<p>No round has been paired yet.</p>";
+  const recaps = `<ul>${s.languages
+    .map((l) => {
+      const n = s.recapCounts.get(l) ?? 0;
+      return `<li><a href="${esc(pageUrl.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a>: ${n} ${n === 1 ? "recap" : "recaps"}</li>`;
+    })
+    .join("")}</ul>`;
+  const body =
+    header(s, "overview") +
+    `\n<section aria-labelledby="facts"><h2 id="facts">About</h2><dl class="facts">${facts
+      .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`)
+      .join("")}</dl></section>\n` +
+    `<section aria-labelledby="rounds"><h2 id="rounds">Rounds</h2>${rounds}</section>\n` +
+    `<section aria-labelledby="recaps"><h2 id="recaps">Recaps</h2>${recaps}</section>`;
+  return layout({
+    title: d.name,
+    body,
+    crumbs: [
+      ["Tournaments", "/"],
+      [d.name, pageUrl.tournament(s.id)],
+    ],
+    links: [jsonLink("publicTournament", { id: s.id })],
+  });
+}
+
+function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): string {
+  const labels = st.tieBreakLabels;
+  const head =
+    `<tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Fed</th>` +
+    `<th scope="col">Rating</th><th scope="col">Points</th>` +
+    labels
+      .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+      .join("") +
+    "</tr>";
+  const rows = st.rows
+    .map(
+      (r) =>
+        `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
+        `<th scope="row">${titleBadge(r.title)}<span class="name">${esc(r.name)}</span></th>` +
+        `<td>${esc(r.federation ?? "")}</td><td>${esc(r.internationalRating ?? "")}</td>` +
+        `<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td>` +
+        r.tieBreakValues.map((v) => `<td>${esc(v)}</td>`).join("") +
+        "</tr>",
+    )
+    .join("\n");
+  const caption =
+    st.afterRound === null ? "Standings: no round is complete yet" : `Standings after round ${st.afterRound}`;
+  const table =
+    st.rows.length === 0
+      ? `<p>${esc(caption)}.</p>`
+      : scrollTable(
+          caption,
+          `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
+        );
+  const legend = labels.length
+    ? `<section aria-labelledby="tiebreaks"><h2 id="tiebreaks">Tie-breaks, in order</h2><dl class="legend">${labels
+        .map((l) => `<dt>${esc(l)}</dt><dd>${esc(tiebreakTitle(l))}</dd>`)
+        .join("")}</dl></section>`
+    : "";
+  return layout({
+    title: `Standings · ${s.detail.name}`,
+    body: `${header(s, "standings")}\n${table}\n<p class="updated">Updated ${formatInstant(st.lastUpdatedAt)}</p>\n${legend}`,
+    crumbs: crumbs(s, "Standings", pageUrl.standings(s.id)),
+    links: [jsonLink("publicStandings", { id: s.id })],
+  });
+}
+
+function playerCell(p: Out<typeof PublicPlayerResponse> | null, empty: string): string {
+  if (!p) return `<td class="player none">${esc(empty)}</td>`;
+  const meta = [p.federation, p.rating]
+    .filter((x) => x !== null)
+    .map(esc)
+    .join(" ");
+  return (
+    `<td class="player" data-player="${p.sourcePlayerNumber}">${titleBadge(p.title)}` +
+    `<span class="name">${esc(p.name)}</span>${meta ? ` <span class="meta">${meta}</span>` : ""}</td>`
+  );
+}
+
+function gamesTable(r: RoundView, caption: string): string {
+  const rows = r.games
+    .map((g) => {
+      const title = RESULT_TITLE[g.result];
+      return (
+        `<tr><th scope="row">${g.board}</th>${playerCell(g.white, "")}` +
+        `<td class="result result-${esc(g.result)}"${title ? ` title="${esc(title)}"` : ""}>${esc(resultLabel(g.result, g.resultText))}</td>` +
+        `${playerCell(g.black, g.isBye ? "bye" : "")}</tr>`
+      );
+    })
+    .join("\n");
+  return scrollTable(
+    caption,
+    `<table class="games"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Board</th>` +
+      `<th scope="col">White</th><th scope="col">Result</th><th scope="col">Black</th></tr></thead>` +
+      `<tbody>\n${rows}\n</tbody></table>`,
+  );
+}
+
+function unpaired(r: RoundView): string {
+  if (r.unpairedPlayers.length === 0) return "";
+  return (
+    `<section aria-labelledby="unpaired"><h2 id="unpaired">Not paired in this round</h2><ul class="unpaired">` +
+    r.unpairedPlayers.map((p) => `<li>${esc(p.name)}</li>`).join("") +
+    "</ul></section>"
+  );
+}
+
+function roundState(r: RoundView): string {
+  return r.isComplete ? "All results are in." : "Some games are still in play.";
+}
+
+function roundPage(s: Shared, r: RoundView): string {
+  const url = pageUrl.round(s.id, r.roundNumber);
+  const others = s.detail.availableRounds
+    .map((n) =>
+      n === r.roundNumber
+        ? `<li><a href="${esc(url)}" aria-current="page">${n}</a></li>`
+        : `<li><a href="${esc(pageUrl.round(s.id, n))}">${n}</a></li>`,
+    )
+    .join("");
+  return layout({
+    title: `Round ${r.roundNumber} · ${s.detail.name}`,
+    body:
+      `${header(s, "round")}\n<nav aria-label="Rounds" class="pager"><ul>${others}</ul></nav>\n` +
+      `<h2>Round ${r.roundNumber}</h2><p>${roundState(r)} Updated ${formatInstant(r.lastScrapedAt)}</p>\n` +
+      `${gamesTable(r, `Round ${r.roundNumber}: pairings and results`)}\n${unpaired(r)}`,
+    crumbs: crumbs(s, `Round ${r.roundNumber}`, url),
+    links: [jsonLink("publicRound", { id: s.id, round: String(r.roundNumber) })],
+  });
+}
+
+function livePage(s: Shared, r: RoundView): string {
+  const live = s.detail.status === "Live";
+  const liveUrl = instancePath(route("publicLive"), { id: s.id });
+  const note = live
+    ? `This page refreshes itself every ${LIVE_REFRESH_SECONDS} seconds while the round is played.`
+    : "";
+  return layout({
+    title: `Round ${r.roundNumber} (live) · ${s.detail.name}`,
+    body:
+      `${header(s, "live")}\n<section class="live" data-live-url="${esc(liveUrl)}" data-refresh="${LIVE_REFRESH_SECONDS}" ` +
+      `data-status="${esc(s.detail.status)}" data-round="${r.roundNumber}">` +
+      `<h2>Round ${r.roundNumber}${s.detail.totalRounds ? ` of ${s.detail.totalRounds}` : ""}</h2>` +
+      `<p class="state" aria-live="polite">${roundState(r)} Updated <span class="stamp">${formatInstant(r.lastScrapedAt)}</span></p>` +
+      (note ? `<p class="note">${esc(note)}</p>` : "") +
+      `\n${gamesTable(r, `Round ${r.roundNumber}: pairings and results`)}</section>\n${unpaired(r)}`,
+    crumbs: crumbs(s, "Live", pageUrl.live(s.id)),
+    script: live,
+    links: [jsonLink("publicLive", { id: s.id })],
+  });
+}
+
+function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
+  const url = pageUrl.recaps(s.id, v.language);
+  const langs = s.languages
+    .map((l) =>
+      l === v.language
+        ? `<li><a href="${esc(url)}" aria-current="page" hreflang="${esc(l)}">${esc(l)}</a></li>`
+        : `<li><a href="${esc(pageUrl.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a></li>`,
+    )
+    .join("");
+  const kind = (k: string, round: number | null) =>
+    k === "Round" && round !== null ? `Round ${round}` : k === "Final" ? "Final report" : k;
+  const items = v.items.length
+    ? v.items
+        .map(
+          (it) =>
+            `<article class="recap" lang="${esc(v.language)}"><p class="kind">${esc(kind(it.kind, it.round))}</p>` +
+            `<h2>${esc(it.headline)}</h2>` +
+            (it.preview ? `<p class="lead">${esc(it.preview)}</p>` : "") +
+            it.paragraphs.map((p) => `<p>${esc(p)}</p>`).join("") +
+            "</article>",
+        )
+        .join("\n")
+    : `<p>No recaps in this language.</p>`;
+  return layout({
+    title: `Recaps (${v.language}) · ${s.detail.name}`,
+    body: `${header(s, "recaps", url)}\n<nav aria-label="Languages" class="pager"><ul>${langs}</ul></nav>\n${items}`,
+    crumbs: crumbs(s, `Recaps (${v.language})`, url),
+    links: [jsonLink("publicRecaps", { id: s.id, language: v.language })],
+  });
+}
+
+/** Every page of a tournament published on the global surface; none for club-only ones. */
+export function tournamentPages(c: TournamentContext, site: SiteContext): PageFile[] {
+  const tags = c.published.globalTags;
+  if (!tags) return [];
+  const detail = publicDetail(c, tags);
+  const id = String(detail.id);
+  const languages = recapLanguages(site);
+  const recaps = languages.map((l) => publicRecaps(c, l));
+  const s: Shared = {
+    id,
+    detail,
+    languages,
+    recapCounts: new Map(recaps.map((r) => [r.language, r.items.length])),
+  };
+  const files: PageFile[] = [
+    [pageFile(pageUrl.tournament(id)), overviewPage(s)],
+    [pageFile(pageUrl.standings(id)), standingsPage(s, currentStandings(c))],
+  ];
+  for (const r of c.pairedRounds) {
+    files.push([pageFile(pageUrl.round(id, r.roundNumber)), roundPage(s, publicRound(c, r))]);
+  }
+  if (c.liveRound) files.push([pageFile(pageUrl.live(id)), livePage(s, publicRound(c, c.liveRound))]);
+  for (const v of recaps) files.push([pageFile(pageUrl.recaps(id, v.language)), recapsPage(s, v)]);
+  return files;
+}
