@@ -381,6 +381,8 @@ export class TiebreakEngine {
   private readonly ctx: Context;
   private readonly t: Tournament;
   private readonly cache = new Map<string, Map<number, number | null>>();
+  /** Each acronym is parsed once per engine (the store reader has validated the list). */
+  private readonly parsed = new Map<string, ParsedTiebreak>();
   private foreCtx: Context | null = null;
 
   constructor(t: Tournament, afterRound: number) {
@@ -405,8 +407,13 @@ export class TiebreakEngine {
    * tie-break applies (only DE depends on them); every player of `groups` gets a value.
    */
   values(acronym: string, groups: readonly (readonly number[])[]): Map<number, number | null> {
-    const parsed = parseTiebreak(acronym);
-    if (typeof parsed === "string") throw new Error(parsed);
+    let parsed = this.parsed.get(acronym);
+    if (!parsed) {
+      const result = parseTiebreak(acronym);
+      if (typeof result === "string") throw new Error(result);
+      parsed = result;
+      this.parsed.set(acronym, parsed);
+    }
     if (parsed.base === "DE") return this.directEncounter(groups);
     const all = this.perPlayer(parsed);
     const out = new Map<number, number | null>();
