@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { errorPage, problemJson, type ErrorStatus } from "./emit/problem.ts";
-import { errorResolution, resolveRequest, type Resolution } from "./emit/resolve.ts";
+import { errorResolution, resolveRequest, type ErrorAnswer } from "./emit/resolve.ts";
 import { hostRules } from "./emit/rules.ts";
 import { BuildError, EXIT } from "./errors.ts";
 
@@ -67,7 +67,7 @@ function send(
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-function sendError(req: IncomingMessage, res: ServerResponse, r: Extract<Resolution, { kind: "error" }>) {
+function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
   const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status));
   send(req, res, r.status, r.headers, body);
 }
@@ -84,14 +84,18 @@ export function createPreviewServer(dir: string): Server {
   const rules = hostRules();
 
   const answer = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", "http://preview.invalid");
-    const error = (status: ErrorStatus) =>
-      sendError(req, res, errorResolution(status, url.pathname) as Extract<Resolution, { kind: "error" }>);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://preview.invalid");
+    } catch {
+      return sendError(req, res, errorResolution(400, "/api/"));
+    }
+    const error = (status: ErrorStatus) => sendError(req, res, errorResolution(status, url.pathname));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
     }
-    if (!(req.url ?? "").startsWith("/") || malformed(url.pathname)) return error(400);
+    if (malformed(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const base = realRoot(root);
     const r = resolveRequest(
@@ -131,8 +135,7 @@ export function createPreviewServer(dir: string): Server {
     } catch (err) {
       // A bug or an I/O failure: a problem body, one log line, never a stack trace to the client.
       console.error(`preview: ${req.method} ${req.url}: ${(err as Error).message}`);
-      if (!res.headersSent)
-        sendError(req, res, errorResolution(500, "/api/") as Extract<Resolution, { kind: "error" }>);
+      if (!res.headersSent) sendError(req, res, errorResolution(500, "/api/"));
       else res.destroy();
     }
   });

@@ -322,6 +322,9 @@ describe("preview", () => {
       expect(r.head).toMatch(/content-type: application\/json; charset=utf-8/i);
       expect(JSON.parse(r.body)).toEqual(problemOf(status));
     }
+    // An absolute-form target (as a proxy sends it) is the same request.
+    const absolute = await raw(`http://127.0.0.1${PUB}/42`);
+    expect([absolute.status, absolute.body]).toEqual([200, toJson(BODIES[`${PUB}/42`])]);
     // A long page segment is an unknown page: the HTML page.
     const page = await raw(`/tournaments/${"4".repeat(300)}/`);
     expect([page.status, page.body]).toEqual([404, errorPage(404)]);

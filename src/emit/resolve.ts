@@ -18,10 +18,18 @@ import {
   type HostRules,
 } from "./rules.ts";
 
+export interface ErrorAnswer {
+  kind: "error";
+  status: ErrorStatus;
+  /** The problem JSON, or (a 404 outside the API) the HTML page. */
+  json: boolean;
+  headers: [string, string][];
+}
+
 export type Resolution =
   | { kind: "file"; file: string; headers: [string, string][] }
   | { kind: "redirect"; location: string }
-  | { kind: "error"; status: ErrorStatus; json: boolean; headers: [string, string][] };
+  | ErrorAnswer;
 
 interface Compiled {
   queries: {
@@ -75,7 +83,7 @@ function compile(rules: HostRules): Compiled {
   return c;
 }
 
-export function errorResolution(status: ErrorStatus, pathname: string): Resolution {
+export function errorResolution(status: ErrorStatus, pathname: string): ErrorAnswer {
   // Only a 404 outside the API is an HTML page; every other error is the problem JSON.
   const json = status !== 404 || isApiPath(pathname);
   return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
