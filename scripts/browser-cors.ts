@@ -89,15 +89,20 @@ async function main(): Promise<void> {
     });
     const tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${pagePort}/`);
-    const cases: [string, boolean][] = [
-      [`/api/clubs/${slug}/tournaments`, true],
-      [`/api/clubs/${slug}/tournaments?tag=no-such-tag-zz`, true],
-      ["/api/public/v1/tournaments", false],
-      ["/api/public/v1/openapi.json", false],
+    // [path, what the page must see: "ok <status>" when readable, "blocked" when not].
+    const cases: [string, string][] = [
+      [`/api/clubs/${slug}/tournaments`, "ok 200"],
+      [`/api/clubs/${slug}/tournaments?tag=no-such-tag-zz`, "ok 200"],
+      // Club errors are readable too, so a club website can tell "unknown" from "offline".
+      ["/api/clubs/no-such-club/tournaments", "ok 404"],
+      [`/api/clubs/${slug}/tournaments/9999999999999/standings`, "ok 404"],
+      ["/api/public/v1/tournaments", "blocked"],
+      ["/api/public/v1/openapi.json", "blocked"],
+      ["/api/public/v1/tournaments/9999999999999", "blocked"],
     ];
-    for (const [p, readable] of cases) {
+    for (const [p, want] of cases) {
       const got = await tab.evaluate(fetchFromPage, apiOrigin + p);
-      const ok = readable ? got.startsWith("ok 200") : got.startsWith("blocked");
+      const ok = got.startsWith(want);
       if (ok) passed++;
       else failed++;
       console.log(

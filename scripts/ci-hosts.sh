@@ -86,6 +86,25 @@ BIN=$ROOT/scripts/hosts/node_modules/.bin
 log "building the sample snapshot"
 npm run -s sample
 node bin/build-api.js build --db data/sample.sqlite --out "$SNAP" --now 2026-11-22T12:00:00Z
+# Until the build writes pages, a stand-in page tree (one page per page route, an asset, the
+# embed) lets the probe check the page routes; the probe checks whatever pages the snapshot holds.
+VERSION_DIR=$(readlink -f "$SNAP")
+if [ ! -f "$VERSION_DIR/index.html" ]; then
+  log "no pages in the snapshot: planting a stand-in page tree"
+  ID=$(ls "$VERSION_DIR/api/public/v1/tournaments" | grep -E '^[0-9]+$' | head -n 1)
+  ROUND=$(ls "$VERSION_DIR/api/public/v1/tournaments/$ID/rounds" | head -n 1)
+  for p in "" "tournaments/$ID/" "tournaments/$ID/standings/" "tournaments/$ID/rounds/$ROUND/" \
+    "tournaments/$ID/live/" "tournaments/$ID/recaps/es/"; do
+    mkdir -p "$VERSION_DIR/$p"
+    printf '<!doctype html>\n<title>stand-in page /%s</title>\n' "$p" >"$VERSION_DIR/${p}index.html"
+  done
+  mkdir -p "$VERSION_DIR/assets" "$VERSION_DIR/embed"
+  printf 'body{margin:0}\n' >"$VERSION_DIR/assets/site.css"
+  printf 'customElements.define("x-stand-in",class extends HTMLElement{});\n' >"$VERSION_DIR/embed/embed.js"
+fi
+# A symlink planted inside the snapshot, pointing out of it: no host may serve it.
+mkdir -p "$VERSION_DIR/assets"
+ln -sfn /etc/hostname "$VERSION_DIR/assets/planted-link.css"
 
 # --- preview --------------------------------------------------------------------------------
 PORT=$(free_port)

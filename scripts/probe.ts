@@ -1,11 +1,19 @@
 // Conformance probe: sends the same requests to a served snapshot on any host and checks every
 // answer against the snapshot's own files. Loopback only, bounded, one line per check.
 //   node scripts/probe.ts --base http://127.0.0.1:PORT --dir dist [--host-kind KIND]
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE_POLICY } from "../src/emit/cache.ts";
-import { hostRules, urlRegExpSource, type PathRule } from "../src/emit/rules.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../src/emit/problem.ts";
+import {
+  hostRules,
+  pageRegExpSource,
+  staticRegExpSource,
+  urlRegExpSource,
+  type PathRule,
+} from "../src/emit/rules.ts";
+import { CORS_PREFIX, isApiPath } from "../src/routes.ts";
 
 export type HostKind = "preview" | "nginx" | "wrangler" | "netlify";
 
@@ -17,14 +25,44 @@ interface HostLimits {
   htmlNotFoundType: boolean;
   /** A query rewrite whose target is missing answers 404.html with status 200 (netlify). */
   queryMissingIs200: boolean;
+  /** Files are also served under their own names (`.../index.json`, `.../index.html`). */
+  servesFilesByName: boolean;
+  /** netlify dev serves a page without its slash directly (production Netlify redirects: 301). */
+  pageWithoutSlashServed: boolean;
+  /** netlify dev serves what a symlink in the site points to (a deploy uploads it as a file). */
+  followsSymlinks: boolean;
+  /** netlify dev drops the connection on a malformed percent-escape. */
+  dropsMalformedEscape: boolean;
+  /** The server refuses a malformed path (`%00`) itself, with its own 400 page. */
+  ownBadRequestPage: boolean;
 }
 
+const STRICT: HostLimits = {
+  ownCacheControl: false,
+  htmlNotFoundType: false,
+  queryMissingIs200: false,
+  servesFilesByName: false,
+  pageWithoutSlashServed: false,
+  followsSymlinks: false,
+  dropsMalformedEscape: false,
+  ownBadRequestPage: false,
+};
+
 const LIMITS: Record<HostKind, HostLimits> = {
-  preview: { ownCacheControl: false, htmlNotFoundType: false, queryMissingIs200: false },
-  nginx: { ownCacheControl: false, htmlNotFoundType: false, queryMissingIs200: false },
-  // The generated _worker.js answers every /api request, so wrangler's own ACAO * is not added.
-  wrangler: { ownCacheControl: false, htmlNotFoundType: false, queryMissingIs200: false },
-  netlify: { ownCacheControl: true, htmlNotFoundType: true, queryMissingIs200: true },
+  preview: STRICT,
+  nginx: { ...STRICT, ownBadRequestPage: true },
+  // The generated _worker.js answers every request, so wrangler's own ACAO * is not added.
+  wrangler: STRICT,
+  netlify: {
+    ownCacheControl: true,
+    htmlNotFoundType: true,
+    queryMissingIs200: true,
+    servesFilesByName: true,
+    pageWithoutSlashServed: true,
+    followsSymlinks: true,
+    dropsMalformedEscape: true,
+    ownBadRequestPage: true,
+  },
 };
 
 const MAX_REQUESTS = 3000;
@@ -35,14 +73,18 @@ interface Snapshot {
   dir: string;
   /** URL path (no trailing slash) → file text, for every `<url>/index.json` under api/. */
   bodies: Map<string, string>;
+  /** Every other file and symlink of the snapshot, relative, with its bytes (null: a symlink). */
+  files: Map<string, Buffer | null>;
   notFound: string;
+  notFoundPage: string;
 }
 
+/** Every file under dir (symlinks listed, never followed). */
 function walk(dir: string, rel = ""): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(path.join(dir, rel))) {
+  for (const name of readdirSync(path.join(dir, rel)).sort()) {
     const r = rel ? `${rel}/${name}` : name;
-    if (statSync(path.join(dir, r)).isDirectory()) out.push(...walk(dir, r));
+    if (lstatSync(path.join(dir, r)).isDirectory()) out.push(...walk(dir, r));
     else out.push(r);
   }
   return out;
@@ -50,11 +92,21 @@ function walk(dir: string, rel = ""): string[] {
 
 export function readSnapshot(dir: string): Snapshot {
   const bodies = new Map<string, string>();
-  for (const rel of walk(dir, "api")) {
-    if (rel.endsWith("/index.json"))
-      bodies.set(`/${rel.slice(0, -"/index.json".length)}`, readFileSync(path.join(dir, rel), "utf8"));
+  const files = new Map<string, Buffer | null>();
+  for (const rel of walk(dir)) {
+    const full = path.join(dir, rel);
+    if (lstatSync(full).isSymbolicLink()) files.set(rel, null);
+    else if (rel.startsWith("api/") && rel.endsWith("/index.json"))
+      bodies.set(`/${rel.slice(0, -"/index.json".length)}`, readFileSync(full, "utf8"));
+    else files.set(rel, readFileSync(full));
   }
-  return { dir, bodies, notFound: readFileSync(path.join(dir, "404.json"), "utf8") };
+  return {
+    dir,
+    bodies,
+    files,
+    notFound: readFileSync(path.join(dir, NOT_FOUND_FILE), "utf8"),
+    notFoundPage: readFileSync(path.join(dir, NOT_FOUND_PAGE), "utf8"),
+  };
 }
 
 const RULES = hostRules();
@@ -65,13 +117,103 @@ function ruleOf(urlPath: string): PathRule | undefined {
 }
 
 interface Expect {
-  status: 200 | 304 | 404;
+  /** "redirect": 301 or 308 to `location`; "bad": 400 or 404, never a 5xx nor a 200. */
+  status: 200 | 304 | 404 | "redirect" | "bad";
   /** The snapshot URL path whose index.json the body must equal (200 only). */
   body?: string;
-  rule?: Pick<PathRule, "cache" | "cors">;
+  /** The snapshot file (relative) whose bytes the body must equal (200 only): pages, assets. */
+  file?: string;
+  rule?: Pick<PathRule, "cache" | "cors"> & { type?: string };
   /** The 404 comes from a path rule whose target is missing (see HostLimits). */
   missingTarget?: boolean;
+  /** The URL is a file's own name, which some hosts serve (see HostLimits). */
+  byName?: boolean;
+  /** The URL is a symlink planted in the snapshot (see HostLimits). */
+  symlink?: boolean;
+  location?: string;
   ifNoneMatch?: string;
+}
+
+/** Pages, assets, the embed, and every file no rule names (each must be a 404). */
+export function planFileChecks(snap: Snapshot): Check[] {
+  const checks: Check[] = [];
+  const pages = RULES.pages.map((rule) => ({ rule, re: new RegExp(pageRegExpSource(rule)) }));
+  const statics = RULES.statics.map((rule) => ({ rule, re: new RegExp(staticRegExpSource(rule)) }));
+  const openApi = new Set(RULES.files.map((f) => f.url.slice(1)));
+  const byNameSeen = new Set<string>();
+  for (const [rel, bytes] of snap.files) {
+    const url = `/${rel}`;
+    const pageUrl =
+      rel === "index.html" ? "/" : rel.endsWith("/index.html") ? url.slice(0, -"index.html".length) : null;
+    const page = pageUrl === null ? undefined : pages.find((p) => p.re.test(pageUrl));
+    const stat = statics.find((s) => s.re.test(url));
+    if (bytes && page && pageUrl) {
+      const rule = { cache: page.rule.cache, cors: false, type: "text/html; charset=utf-8" };
+      checks.push({
+        url: pageUrl,
+        what: `page (${page.rule.routeId})`,
+        expect: { status: 200, file: rel, rule },
+      });
+      if (pageUrl !== "/")
+        checks.push({
+          url: pageUrl.slice(0, -1),
+          what: `page without its slash (${page.rule.routeId})`,
+          expect: { status: "redirect", location: pageUrl },
+        });
+      if (!byNameSeen.has(page.rule.routeId)) {
+        byNameSeen.add(page.rule.routeId);
+        checks.push({ url, what: "page file by its name → 404", expect: { status: 404, byName: true } });
+      }
+    } else if (bytes && stat) {
+      const rule = { cache: stat.rule.cache, cors: stat.rule.cors, type: stat.rule.type };
+      checks.push({
+        url,
+        what: `static file (${stat.rule.prefix})`,
+        expect: { status: 200, file: rel, rule },
+      });
+    } else if (!openApi.has(rel) && rel !== NOT_FOUND_FILE && rel !== NOT_FOUND_PAGE) {
+      checks.push({
+        url,
+        what: `not public (${bytes ? "file" : "symlink"}) → 404`,
+        expect: { status: 404, symlink: !bytes },
+      });
+    }
+  }
+  // API bodies under their file names, one per route.
+  const seen = new Set<string>();
+  for (const url of snap.bodies.keys()) {
+    const rule = ruleOf(url);
+    if (!rule || seen.has(rule.url)) continue;
+    seen.add(rule.url);
+    checks.push({
+      url: `${url}/index.json`,
+      what: "API file by its name → 404",
+      expect: { status: 404, byName: true },
+    });
+  }
+  checks.push(
+    {
+      url: "/tournaments/9999999999999/",
+      what: "unknown page → HTML 404",
+      expect: { status: 404, missingTarget: true },
+    },
+    { url: "/no/such/page/", what: "unknown page → HTML 404", expect: { status: 404, missingTarget: true } },
+    {
+      url: "/assets/no-such-file.css",
+      what: "unknown asset → HTML 404",
+      expect: { status: 404, missingTarget: true },
+    },
+    {
+      url: "/api/clubs/no-such-club/tournaments/1/standings",
+      what: "club error keeps CORS",
+      expect: { status: 404, missingTarget: true },
+    },
+    { url: "/api/public/v1/tournaments/%00", what: "NUL in the path", expect: { status: "bad" } },
+    { url: "/api/public/v1/tournaments/%zz", what: "malformed escape", expect: { status: "bad" } },
+    { url: `/api/public/v1/${"a".repeat(300)}`, what: "300-character segment", expect: { status: "bad" } },
+    { url: `/${"a".repeat(300)}/`, what: "300-character page segment", expect: { status: "bad" } },
+  );
+  return checks;
 }
 
 interface Check {
@@ -181,10 +323,12 @@ export function planChecks(snap: Snapshot): Check[] {
   for (const [url, missingTarget] of missing)
     checks.push({ url, what: "unknown → 404 problem", expect: { status: 404, missingTarget } });
 
-  // Conditional GET, one URL per surface.
-  for (const url of [pubId, club, lists[0]].filter((u): u is string => Boolean(u))) {
+  // Conditional GET, one URL per surface, and the first page.
+  const page = planFileChecks(snap).find((c) => c.expect.status === 200)?.url;
+  for (const url of [pubId, club, lists[0], page].filter((u): u is string => Boolean(u))) {
     checks.push({ url, what: "If-None-Match → 304", expect: { status: 304, ifNoneMatch: "?" } });
   }
+  checks.push(...planFileChecks(snap));
   return checks;
 }
 
@@ -200,7 +344,18 @@ async function get(base: string, url: string, headers: Record<string, string> = 
     headers,
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
-  return { status: res.status, headers: res.headers, text: await res.text() };
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, headers: res.headers, bytes, text: bytes.toString("utf8") };
+}
+
+/** Media types compared without spaces or case; the obsolete JavaScript alias counts as itself. */
+function sameType(got: string, want: string): boolean {
+  const norm = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/\s/g, "")
+      .replace(/^application\/javascript/, "text/javascript");
+  return norm(got) === norm(want);
 }
 
 function sameJson(a: string, b: string): boolean {
@@ -226,21 +381,77 @@ export async function runCheck(
     return [{ ok: second.status === 304, detail: `ETag ${etag} → ${second.status}` }];
   }
   const res = await get(base, c.url);
+  const location = res.headers.get("location");
+  if (e.status === "redirect") {
+    if (limits.pageWithoutSlashServed && res.status === 200 && e.location) {
+      const same = res.bytes.equals(snap.files.get(`${e.location.slice(1)}index.html`)!);
+      return [
+        {
+          ok: same,
+          skipped: same ? "host serves a page without its slash" : undefined,
+          detail: `status 200, ${same ? "the page" : "another body"}`,
+        },
+      ];
+    }
+    const target = location ? new URL(location, base + c.url) : null;
+    const ok = (res.status === 301 || res.status === 308) && target?.pathname === e.location;
+    return [{ ok, detail: `status ${res.status} → ${location ?? "no Location"}` }];
+  }
   const out: Outcome[] = [];
   const type = res.headers.get("content-type") ?? "";
+  const pathname = new URL(base + c.url).pathname;
+  const api = isApiPath(pathname);
+  if (e.status === "bad") {
+    out.push({ ok: res.status === 400 || res.status === 404, detail: `status ${res.status}` });
+    // The preview's and the worker's errors are problem bodies; nginx answers a malformed path itself.
+    if (res.status === 400 && limits.ownBadRequestPage) {
+      out.push({ ok: true, skipped: "the host's own 400 page", detail: `content-type ${type}` });
+    } else if (res.status === 400) {
+      let status: unknown;
+      try {
+        status = (JSON.parse(res.text) as { status?: unknown }).status;
+      } catch {
+        status = undefined;
+      }
+      out.push({
+        ok: status === 400 && /^application\/json\b/.test(type),
+        detail: `400 problem body, ${type}`,
+      });
+    } else {
+      const ok = api ? sameJson(res.text, snap.notFound) : res.text === snap.notFoundPage;
+      out.push({ ok, detail: ok ? "404 body" : `not the 404 body (${res.text.slice(0, 60)})` });
+    }
+    return out;
+  }
   const queryMiss = e.status === 404 && c.url.includes("?") && limits.queryMissingIs200 && res.status === 200;
-  if (queryMiss) {
+  const byNameServed =
+    (e.byName && limits.servesFilesByName && res.status !== 404) ||
+    (e.symlink === true && limits.followsSymlinks && res.status === 200);
+  if (queryMiss || byNameServed) {
+    return [
+      {
+        ok: true,
+        skipped: queryMiss
+          ? "host answers a missing query target with 200"
+          : e.symlink
+            ? "host serves what a symlink points to"
+            : "host serves files under their own names",
+        detail: `status ${res.status}`,
+      },
+    ];
+  }
+  out.push({
+    ok: res.status === e.status,
+    detail: `status ${res.status}${location ? ` → ${location}` : ""}`,
+  });
+  if (e.status === 200 && e.file !== undefined) {
+    const want = snap.files.get(e.file)!;
+    const same = res.bytes.equals(want);
     out.push({
-      ok: true,
-      skipped: "host answers a missing query target with 200",
-      detail: `status ${res.status}`,
+      ok: same,
+      detail: same ? `body = ${e.file}` : `body differs from ${e.file} (${res.text.slice(0, 60)})`,
     });
-  } else
-    out.push({
-      ok: res.status === e.status,
-      detail: `status ${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`,
-    });
-  if (e.status === 200) {
+  } else if (e.status === 200) {
     const want = snap.bodies.get(e.body!)!;
     out.push({
       ok: res.text === want,
@@ -250,18 +461,41 @@ export async function runCheck(
           : `body differs from ${e.body}/index.json (${res.text.slice(0, 60)})`,
     });
   } else {
-    out.push({
-      ok: sameJson(res.text, snap.notFound),
-      detail: sameJson(res.text, snap.notFound)
-        ? "problem body"
-        : `not the problem body (${res.text.slice(0, 60)})`,
-    });
+    const wantJson = api;
+    const isProblem = sameJson(res.text, snap.notFound);
+    const isPage = res.text === snap.notFoundPage;
+    if (wantJson && !isProblem && isPage && e.missingTarget && limits.htmlNotFoundType)
+      out.push({
+        ok: true,
+        skipped: "host serves the root 404.html for a missing target",
+        detail: "HTML 404 page",
+      });
+    else
+      out.push({
+        ok: wantJson ? isProblem : isPage,
+        detail: (wantJson ? isProblem : isPage)
+          ? wantJson
+            ? "problem body"
+            : "HTML 404 page"
+          : `not the ${wantJson ? "problem body" : "HTML 404 page"} (${res.text.slice(0, 60)})`,
+      });
   }
-  const jsonType = /^application\/json\b/.test(type);
-  if (!jsonType && e.status === 404 && e.missingTarget && limits.htmlNotFoundType) {
-    out.push({ ok: true, skipped: "host serves 404.html as text/html", detail: `content-type ${type}` });
+  if (e.status === 404) {
+    const jsonType = /^application\/json\b/.test(type);
+    const htmlType = /^text\/html\b/.test(type);
+    if (api && !jsonType && e.missingTarget && limits.htmlNotFoundType)
+      out.push({ ok: true, skipped: "host serves 404.html as text/html", detail: `content-type ${type}` });
+    else out.push({ ok: api ? jsonType : htmlType, detail: `content-type ${type}` });
+    if (pathname.startsWith(CORS_PREFIX)) {
+      const acao = res.headers.get("access-control-allow-origin");
+      out.push({ ok: acao === "*", detail: `CORS on a club error: ${acao ?? "absent"}` });
+    }
   } else {
-    out.push({ ok: jsonType, detail: `content-type ${type}` });
+    const want = e.rule?.type;
+    out.push({
+      ok: want ? sameType(type, want) : /^application\/json\b/.test(type),
+      detail: `content-type ${type}`,
+    });
   }
   if (e.rule && res.status === 200) {
     const acao = res.headers.get("access-control-allow-origin");
@@ -312,7 +546,12 @@ async function main(): Promise<void> {
       try {
         outcomes = await runCheck(base, c, snap, LIMITS[kind]);
       } catch (err) {
-        outcomes = [{ ok: false, detail: `request failed: ${(err as Error).message}` }];
+        const dropped = c.expect.status === "bad" && c.url.includes("%") && LIMITS[kind].dropsMalformedEscape;
+        outcomes = [
+          dropped
+            ? { ok: true, skipped: "host drops the connection on a malformed escape", detail: "no answer" }
+            : { ok: false, detail: `request failed: ${(err as Error).message}` },
+        ];
       }
       for (const o of outcomes) {
         const tag = o.skipped ? "skip" : o.ok ? "ok  " : "FAIL";

@@ -1,13 +1,15 @@
-// `build-api preview`: serves a snapshot with serve-handler and the snapshot's own serve.json.
-// serve-handler ignores query strings, so the query forms (?tag=, ?language=) are mapped onto
-// their path forms here first, from the same rule list the hosts get.
-import { existsSync, readFileSync } from "node:fs";
+// `build-api preview`: serves a snapshot on a local port, answering exactly what the hosts answer:
+// every request goes through the rule list (emit/resolve.ts), so only API responses, the OpenAPI
+// document, pages, assets and the embed are reachable, and everything else is a 404. It serves
+// only regular files whose real path lies inside the snapshot (never a symlink, never out of it),
+// and every error is a problem body (JSON) or, for a page path that does not exist, the HTML page.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import handler from "serve-handler";
-import { ERROR_CACHE_POLICY } from "./emit/cache.ts";
-import { NOT_FOUND_FILE } from "./emit/problem.ts";
-import { hostRules, type QueryRule } from "./emit/rules.ts";
+import { errorPage, problemJson, type ErrorStatus } from "./emit/problem.ts";
+import { errorResolution, resolveRequest, type ErrorAnswer } from "./emit/resolve.ts";
+import { hostRules } from "./emit/rules.ts";
 import { BuildError, EXIT } from "./errors.ts";
 
 export interface PreviewOptions {
@@ -16,87 +18,126 @@ export interface PreviewOptions {
   host: string;
 }
 
-/** A URL pattern with {params} as a regular expression over one path segment each. */
-function patternRegExp(url: string): RegExp {
-  const source = url
-    .split(/\{\w+\}/)
-    .map((part) => part.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&"))
-    .join("([^/]+)");
-  return new RegExp(`^${source}/?$`);
+/** The longest path segment any file system here accepts; a longer one can name nothing. */
+const MAX_SEGMENT = 255;
+
+/**
+ * The real root of the snapshot now. `dist` is a symlink that a build swaps atomically, so it is
+ * resolved once per request: each request sees one complete version.
+ */
+function realRoot(dir: string): string {
+  return realpathSync(dir);
 }
 
-/** Maps a query form onto its path form; returns null when the request has none. */
-export function queryToPath(
-  pathname: string,
-  search: URLSearchParams,
-  rules: QueryRule[],
-  exists: (urlPath: string) => boolean,
-): string | null {
-  for (const rule of rules) {
-    const value = search.get(rule.param);
-    if (value === null) continue;
-    const m = patternRegExp(rule.url).exec(pathname);
-    if (!m) continue;
-    const names = [...rule.url.matchAll(/\{(\w+)\}/g)].map((x) => x[1]);
-    const fill = (template: string, extra: Record<string, string>) =>
-      template.replace(/\{(\w+)\}/g, (_, n: string) => extra[n] ?? m[names.indexOf(n) + 1]);
-    // A value that cannot be a path segment can never match a stored tag or language.
-    const safe = /^[A-Za-z0-9-]+$/.test(value);
-    const target = safe ? fill(rule.target, { [rule.param]: value }) : null;
-    if (target && exists(target)) return target;
-    if (rule.fallback && exists(fill(rule.fallback, {}))) return fill(rule.fallback, {});
-    // No such value and no fallback: a path that no file answers, hence the JSON 404.
-    return `${pathname.replace(/\/$/, "")}/${rule.param}/-unknown-`;
+/** The absolute path of `rel` when it is a regular file inside root reached through no symlink. */
+export function snapshotFile(root: string, rel: string): string | null {
+  const full = path.join(root, rel);
+  if (!full.startsWith(root + path.sep)) return null;
+  try {
+    // Any symlink on the way makes the real path differ from the joined one.
+    if (realpathSync(full) !== full) return null;
+    return statSync(full).isFile() ? full : null;
+  } catch {
+    return null; // missing, ENAMETOOLONG, ENOTDIR, EACCES: no such file
   }
-  return null;
+}
+
+/** A malformed request target: not decodable, or naming a character no snapshot path holds. */
+function malformed(pathname: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return true;
+  }
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f\\]/.test(decoded);
+}
+
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: [string, string][],
+  body: Buffer,
+) {
+  for (const [k, v] of headers) res.setHeader(k, v);
+  res.setHeader("Content-Length", body.length);
+  res.writeHead(status);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
+  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status));
+  send(req, res, r.status, r.headers, body);
 }
 
 export function createPreviewServer(dir: string): Server {
   const root = path.resolve(dir);
-  if (!existsSync(path.join(root, "serve.json"))) {
+  if (!existsSync(path.join(root, "404.json"))) {
     throw new BuildError(
-      `No snapshot in ${root}: serve.json is missing.`,
+      `No snapshot in ${root}: 404.json is missing.`,
       [{ what: "the directory is not a build-api snapshot", fix: "run build-api build --out " + dir }],
       EXIT.usage,
     );
   }
-  const config = { ...JSON.parse(readFileSync(path.join(root, "serve.json"), "utf8")), public: root };
-  const { queries } = hostRules();
-  const exists = (urlPath: string) => existsSync(path.join(root, urlPath, "index.json"));
-  const notFound = readFileSync(path.join(root, NOT_FOUND_FILE));
+  const rules = hostRules();
 
-  const sendProblem = (res: ServerResponse, status: number, title: string) => {
-    const body =
-      status === 404
-        ? notFound
-        : Buffer.from(JSON.stringify({ type: "about:blank", title, status, detail: title }));
-    res.writeHead(status, {
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": ERROR_CACHE_POLICY,
-      "Content-Length": body.length,
-    });
-    res.end(body);
-  };
-
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://preview.invalid");
+    } catch {
+      return sendError(req, res, errorResolution(400, "/api/"));
+    }
+    const error = (status: ErrorStatus) => sendError(req, res, errorResolution(status, url.pathname));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
-      sendProblem(res, 405, "Method Not Allowed");
-      return;
+      return error(405);
     }
-    const url = new URL(req.url ?? "/", "http://preview.invalid");
-    const mapped = queryToPath(url.pathname, url.searchParams, queries, exists);
-    if (mapped) req.url = mapped;
-    // Temporary until the route model serves pages on every host (issue 13, item 7): a page
-    // URL, a directory with a trailing slash, is answered by its index.html.
-    else if (url.pathname.endsWith("/") && existsSync(path.join(root, url.pathname, "index.html")))
-      req.url = `${url.pathname}index.html`;
-    void handler(req, res, config, {
-      // Every error is a problem+JSON body, whatever the Accept header says.
-      sendError: async (_abs, response, _json, _current, _handlers, _config, spec) => {
-        sendProblem(response ?? res, spec.statusCode, spec.statusCode === 404 ? "Not Found" : spec.message);
-      },
-    });
+    if (malformed(url.pathname)) return error(400);
+    if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
+    const base = realRoot(root);
+    const r = resolveRequest(
+      rules,
+      url.pathname,
+      url.searchParams,
+      (rel) => snapshotFile(base, rel) !== null,
+    );
+    if (r.kind === "error") return sendError(req, res, r);
+    if (r.kind === "redirect") {
+      res.setHeader("Location", r.location);
+      return send(
+        req,
+        res,
+        308,
+        [["Content-Type", "text/plain; charset=utf-8"]],
+        Buffer.from(`${r.location}\n`),
+      );
+    }
+    const file = snapshotFile(base, r.file);
+    if (!file) return error(404);
+    const body = readFileSync(file);
+    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    res.setHeader("ETag", etag);
+    const inm = req.headers["if-none-match"];
+    if (inm && inm.split(/\s*,\s*/).some((t) => t === etag || t === `W/${etag}` || t === "*")) {
+      for (const [k, v] of r.headers) res.setHeader(k, v);
+      res.writeHead(304);
+      return res.end();
+    }
+    send(req, res, 200, r.headers, body);
+  };
+
+  return createServer((req, res) => {
+    try {
+      answer(req, res);
+    } catch (err) {
+      // A bug or an I/O failure: a problem body, one log line, never a stack trace to the client.
+      console.error(`preview: ${req.method} ${req.url}: ${(err as Error).message}`);
+      if (!res.headersSent) sendError(req, res, errorResolution(500, "/api/"));
+      else res.destroy();
+    }
   });
 }
 

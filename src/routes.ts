@@ -1,5 +1,7 @@
 // The route table: every endpoint of the spec once, with its path template, response schema,
-// cache class and how to compute its bodies. Files, host configs, OpenAPI and tests derive from it.
+// cache class and how to compute its bodies, plus the page routes and static directories of the
+// human view. This is the one model of URLs: the files, every host config, the preview, OpenAPI
+// and the tests derive from it (emit/rules.ts flattens it into rules).
 import type { z } from "zod";
 import * as C from "./contracts/index.ts";
 import type { Club } from "./domain/types.ts";
@@ -8,7 +10,7 @@ import type { TournamentContext } from "./views/context.ts";
 import * as pub from "./views/public.ts";
 
 /** Cache classes, from fast-changing to stable; the policy per class is in emit/cache.ts. */
-export type CacheClass = "live" | "current" | "list" | "meta";
+export type CacheClass = "live" | "current" | "list" | "meta" | "asset";
 
 export type ParamName = "slug" | "id" | "round" | "tag" | "language";
 
@@ -19,6 +21,25 @@ export interface QueryForm {
   segment: "tag" | "language";
   /** When the query parameter is absent the route answers as for this value (spec: language=es). */
   default?: string;
+  /**
+   * A value the snapshot has no file for: "empty" answers from the bare path form
+   * `<path>/{segment}` (the list no tag matches), "notFound" is a 404 (an unknown language).
+   */
+  unknown: "empty" | "notFound";
+}
+
+/** The path form of a query form: `<base>/{segment}/{value}`, or `<base>/{segment}` for "". */
+export function queryFormPath(base: string, q: QueryForm, value: string): string {
+  return `${base}/${q.segment}` + (value ? `/${value}` : "");
+}
+
+/** Every URL pattern (with {params}) whose `index.json` answers this route, spec path first. */
+export function pathForms(route: { path: string; query?: QueryForm }): string[] {
+  const q = route.query;
+  if (!q) return [route.path];
+  const forms = [route.path, queryFormPath(route.path, q, `{${q.name}}`)];
+  if (q.unknown === "empty") forms.push(queryFormPath(route.path, q, ""));
+  return forms;
 }
 
 export type Params = Partial<Record<ParamName, string>>;
@@ -85,7 +106,7 @@ export const ROUTES: readonly Route[] = [
     surface: "club",
     scope: "list",
     path: "/api/clubs/{slug}/tournaments",
-    query: { name: "tag", segment: "tag" },
+    query: { name: "tag", segment: "tag", unknown: "empty" },
     schema: C.ClubCatalogResponse,
     cache: "list",
     summary: "A club's catalog of published tournaments",
@@ -165,7 +186,7 @@ export const ROUTES: readonly Route[] = [
     surface: "public",
     scope: "list",
     path: "/api/public/v1/tournaments",
-    query: { name: "tag", segment: "tag" },
+    query: { name: "tag", segment: "tag", unknown: "empty" },
     schema: C.PublicTournamentList,
     cache: "list",
     summary: "Tournaments the operator has published",
@@ -239,7 +260,7 @@ export const ROUTES: readonly Route[] = [
     surface: "public",
     scope: "tournament",
     path: "/api/public/v1/tournaments/{id}/recaps",
-    query: { name: "language", segment: "language", default: DEFAULT_LANGUAGE },
+    query: { name: "language", segment: "language", default: DEFAULT_LANGUAGE, unknown: "notFound" },
     schema: C.PublicRecapsResponse,
     cache: "current",
     summary: "Stored recaps in one language (default es)",
@@ -258,18 +279,77 @@ export const OPENAPI_PATH = "/api/public/v1/openapi.json";
 
 /** The URL path of one instance: the spec's path with parameters filled in, plus the query's path form. */
 export function instancePath(route: Route, params: Params): string {
-  let path = route.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
     const v = params[name];
     if (v === undefined) throw new Error(`route ${route.id}: missing parameter ${name}`);
     return v;
   });
   const q = route.query;
-  if (q && params[q.name] !== undefined)
-    path += `/${q.segment}` + (params[q.name] ? `/${params[q.name]}` : "");
-  return path;
+  const value = q ? params[q.name] : undefined;
+  return q && value !== undefined ? queryFormPath(path, q, value) : path;
 }
 
 /** The snapshot file that holds an instance: `<url path>/index.json`, relative to the output root. */
 export function instanceFile(route: Route, params: Params): string {
   return `${instancePath(route, params).slice(1)}/index.json`;
+}
+
+/**
+ * A page of the human view: `<path>index.html`. Every page URL ends with a slash; the same URL
+ * without it redirects there. A page follows the cache class of the JSON it shows.
+ */
+export interface PageRoute {
+  id: string;
+  path: string;
+  /** The API route whose data the page shows: its cache class is the page's. */
+  follows: string;
+}
+
+export const PAGE_ROUTES: readonly PageRoute[] = [
+  { id: "indexPage", path: "/", follows: "publicTournaments" },
+  { id: "tournamentPage", path: "/tournaments/{id}/", follows: "publicTournament" },
+  { id: "standingsPage", path: "/tournaments/{id}/standings/", follows: "publicStandings" },
+  { id: "roundPage", path: "/tournaments/{id}/rounds/{round}/", follows: "publicRound" },
+  { id: "livePage", path: "/tournaments/{id}/live/", follows: "publicLive" },
+  { id: "recapsPage", path: "/tournaments/{id}/recaps/{language}/", follows: "publicRecaps" },
+];
+
+export function pageCache(page: PageRoute): CacheClass {
+  const route = ROUTES.find((r) => r.id === page.follows);
+  if (!route) throw new Error(`page ${page.id}: no route ${page.follows}`);
+  return route.cache;
+}
+
+/** A directory of static files served as they are, by extension. */
+export interface StaticDir {
+  prefix: string;
+  /** Extension → Content-Type; any other file in the directory is not served. */
+  types: Record<string, string>;
+  /** The embed is loaded by club websites on other origins. */
+  cors: boolean;
+}
+
+export const STATIC_DIRS: readonly StaticDir[] = [
+  {
+    prefix: "/assets/",
+    types: {
+      css: "text/css; charset=utf-8",
+      js: "text/javascript; charset=utf-8",
+      svg: "image/svg+xml",
+      png: "image/png",
+      woff2: "font/woff2",
+    },
+    cors: false,
+  },
+  { prefix: "/embed/", types: { js: "text/javascript; charset=utf-8" }, cors: true },
+];
+
+/** Paths under this prefix are the API: their errors are problem JSON, elsewhere an HTML page. */
+export const API_PREFIX = "/api/";
+
+/** Club endpoints are the only cross-origin surface of the API (spec §5), errors included. */
+export const CORS_PREFIX = "/api/clubs/";
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith(API_PREFIX);
 }

@@ -7,7 +7,18 @@ import { hostFiles } from "../src/emit/hosts/index.ts";
 import { schemaId } from "../src/emit/jsonschema.ts";
 import { SnapshotValidator } from "../src/emit/validate.ts";
 import { renderSnapshot } from "../src/render.ts";
-import { instanceFile, instancePath, ROUTES, type Route } from "../src/routes.ts";
+import {
+  instanceFile,
+  instancePath,
+  isApiPath,
+  PAGE_ROUTES,
+  pageCache,
+  pathForms,
+  queryFormPath,
+  ROUTES,
+  STATIC_DIRS,
+  type Route,
+} from "../src/routes.ts";
 import { openStore, type Store } from "../src/store/open.ts";
 import { makeSampleStore, SAMPLE_NOW, tempDir } from "./e2e/helpers.ts";
 
@@ -94,5 +105,68 @@ describe("instance paths", () => {
       if (!f.startsWith("api/") || f === "api/public/v1/openapi.json") continue;
       expect(owned.get(f), f).toHaveLength(1);
     }
+  });
+});
+
+describe("the one model of query forms, path forms and pages", () => {
+  const byId = (id: string) => ROUTES.find((r) => r.id === id)!;
+
+  it("derives every path form of a route from its query form", () => {
+    expect(pathForms(byId("publicTournaments"))).toEqual([
+      "/api/public/v1/tournaments",
+      "/api/public/v1/tournaments/tag/{tag}",
+      "/api/public/v1/tournaments/tag",
+    ]);
+    // An unknown language is a 404, so recaps have no bare `/language` form.
+    expect(pathForms(byId("publicRecaps"))).toEqual([
+      "/api/public/v1/tournaments/{id}/recaps",
+      "/api/public/v1/tournaments/{id}/recaps/language/{language}",
+    ]);
+    expect(pathForms(byId("publicStandings"))).toEqual([byId("publicStandings").path]);
+  });
+
+  it("writes files only at the path forms the hosts know", () => {
+    const patterns = ROUTES.flatMap((r) => pathForms(r)).map(
+      (u) => new RegExp(`^${u.slice(1).replace(/\{\w+\}/g, "[^/]+")}/index\\.json$`),
+    );
+    for (const f of files.keys()) {
+      if (!f.startsWith("api/") || f === "api/public/v1/openapi.json") continue;
+      expect(
+        patterns.some((re) => re.test(f)),
+        f,
+      ).toBe(true);
+    }
+  });
+
+  it("builds instance paths with the same query-form rule", () => {
+    const q = byId("clubCatalog").query!;
+    expect(queryFormPath("/x", q, "open")).toBe("/x/tag/open");
+    expect(queryFormPath("/x", q, "")).toBe("/x/tag");
+    expect(instancePath(byId("clubCatalog"), { slug: "s", tag: "open" })).toBe(
+      queryFormPath("/api/clubs/s/tournaments", q, "open"),
+    );
+  });
+
+  it("gives every page a slash URL, public parameters only, and the cache class of its JSON", () => {
+    for (const page of PAGE_ROUTES) {
+      expect(page.path.endsWith("/"), page.id).toBe(true);
+      expect(page.path.startsWith("/api"), page.id).toBe(false);
+      const followed = byId(page.follows);
+      expect(followed.surface, page.id).toBe("public");
+      expect(pageCache(page)).toBe(followed.cache);
+    }
+    expect(pageCache(PAGE_ROUTES.find((p) => p.id === "livePage")!)).toBe("live");
+    expect(pageCache(PAGE_ROUTES.find((p) => p.id === "indexPage")!)).toBe("list");
+    expect(STATIC_DIRS.find((d) => d.prefix === "/embed/")?.cors).toBe(true);
+    expect(STATIC_DIRS.find((d) => d.prefix === "/assets/")?.cors).toBe(false);
+  });
+
+  it("tells API paths (JSON errors) from page paths (HTML errors)", () => {
+    expect([isApiPath("/api"), isApiPath("/api/x"), isApiPath("/apix"), isApiPath("/")]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });

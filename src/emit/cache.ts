@@ -12,6 +12,11 @@ export const CACHE_POLICY: Record<CacheClass, string> = {
   list: "public, max-age=60, s-maxage=300, stale-while-revalidate=600",
   /** The OpenAPI document: changes only with a new build-api version. */
   meta: "public, max-age=3600, stale-while-revalidate=86400",
+  /**
+   * Page assets and the club embed: their names carry no hash, so a short max-age bounds how long
+   * a page and an older stylesheet or script may meet; revalidation by ETag makes it cheap.
+   */
+  asset: "public, max-age=300, stale-while-revalidate=86400",
 };
 
 /** Error bodies are not cached for long, so a tournament published later becomes visible. */

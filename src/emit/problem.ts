@@ -1,14 +1,61 @@
-// The 404 problem body (RFC 9457 shape). Static hosts serve one file for every unknown path, so
-// the body is the same for all of them: it cannot name the path that was asked for.
+// The one builder of error bodies. API errors are RFC 9457 problem bodies (JSON); a page path
+// that does not exist gets a small HTML page. render writes both files, the hosts serve them,
+// the preview and the Cloudflare worker send the same bytes. Static hosts serve one file for every
+// unknown path, so a body never names the path that was asked for.
 import type { z } from "zod";
 import type { ProblemResponse } from "../contracts/problem.ts";
+import { toJson } from "./json.ts";
 
-export const NOT_FOUND: z.output<typeof ProblemResponse> = {
-  type: "about:blank",
-  title: "Not Found",
-  status: 404,
-  detail:
-    "No resource exists at this path: the club, tournament, round, tag or language is unknown or not published.",
+export type Problem = z.output<typeof ProblemResponse>;
+
+const DETAILS: Record<number, { title: string; detail: string }> = {
+  400: { title: "Bad Request", detail: "The request path is malformed: it cannot name a resource." },
+  404: {
+    title: "Not Found",
+    detail:
+      "No resource exists at this path: the club, tournament, round, tag or language is unknown or not published.",
+  },
+  405: { title: "Method Not Allowed", detail: "Only GET and HEAD are allowed." },
+  500: { title: "Internal Server Error", detail: "The server failed to answer this request." },
 };
 
+export type ErrorStatus = 400 | 404 | 405 | 500;
+
+export function problem(status: ErrorStatus): Problem {
+  const d = DETAILS[status]!;
+  return { type: "about:blank", title: d.title, status, detail: d.detail };
+}
+
+export function problemJson(status: ErrorStatus): string {
+  return toJson(problem(status));
+}
+
+export const NOT_FOUND: Problem = problem(404);
+
+/** The API's 404 body, served for every unknown /api path. */
 export const NOT_FOUND_FILE = "404.json";
+/** The HTML page served for every unknown page path. */
+export const NOT_FOUND_PAGE = "404.html";
+
+/** A small, self-contained HTML error page (no asset it could fail to load). */
+export function errorPage(status: ErrorStatus): string {
+  const title = status === 404 ? "Page not found" : DETAILS[status]!.title;
+  const text =
+    status === 404
+      ? "There is no page at this address. The tournament may not be published, or the link is wrong."
+      : DETAILS[status]!.detail;
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${title}</title>`,
+    "<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}" +
+      "@media(prefers-color-scheme:dark){body{background:#111;color:#eee}a{color:#8cf}}</style>",
+    `<h1>${title}</h1>`,
+    `<p>${text}</p>`,
+    '<p><a href="/">All tournaments</a></p>',
+    "</html>",
+    "",
+  ].join("\n");
+}

@@ -1,8 +1,25 @@
-// One rule list, derived from the route table, that every host renderer (serve.json, _headers,
-// _redirects, nginx, the Cloudflare worker) and the preview translate into their own syntax.
-import { CACHE_POLICY } from "./cache.ts";
-import { OPENAPI_PATH, ROUTES, type CacheClass, type ParamName, type Route } from "../routes.ts";
+// One rule list, flattened from the route table (routes.ts), that every host renderer
+// (serve.json, _headers, _redirects, nginx, the Cloudflare worker) translates into its own syntax
+// and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
+import { CACHE_POLICY, ERROR_CACHE_POLICY } from "./cache.ts";
+import {
+  CORS_PREFIX,
+  OPENAPI_PATH,
+  PAGE_ROUTES,
+  pageCache,
+  pathForms,
+  queryFormPath,
+  ROUTES,
+  STATIC_DIRS,
+  type CacheClass,
+  type ParamName,
+} from "../routes.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../store/patterns.ts";
+
+export { CORS_PREFIX };
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+export const HTML_TYPE = "text/html; charset=utf-8";
 
 /** A URL pattern that serves `<url>/index.json`. Parameters are written {name}. */
 export interface PathRule {
@@ -24,12 +41,31 @@ export interface QueryRule {
   fallback: string | null;
 }
 
+/** A page: `<url>index.html`, url ending with a slash; the url without it redirects there. */
+export interface PageRule {
+  routeId: string;
+  url: string;
+  file: string;
+  cache: CacheClass;
+}
+
+/** Files of a static directory with one extension, served as they are. */
+export interface StaticRule {
+  prefix: string;
+  ext: string;
+  type: string;
+  cors: boolean;
+  cache: CacheClass;
+}
+
 export interface HostRules {
   /** Most specific first: a literal segment sorts before a parameter at the same level. */
   paths: PathRule[];
   queries: QueryRule[];
   /** Files served as they are (the OpenAPI document). */
   files: { url: string; cache: CacheClass; cors: boolean }[];
+  pages: PageRule[];
+  statics: StaticRule[];
 }
 
 /** The stored values that query forms can name; hosts that cannot test for a file enumerate them. */
@@ -38,6 +74,23 @@ export interface Vocabulary {
   globalTags: string[];
   languages: string[];
 }
+
+/**
+ * Files the build writes at the root that are not for the public: host configurations and build
+ * bookkeeping. Every host answers 404 for them (the allow-list does; Netlify, which serves every
+ * file it does not consume, gets one forced rule each).
+ */
+export const INTERNAL_FILES = [
+  ".build-api-manifest.json",
+  ".build-api-snapshot",
+  "_build-api.json",
+  "_headers",
+  "_redirects",
+  "_worker.js",
+  "nginx-http.conf",
+  "nginx.conf",
+  "serve.json",
+] as const;
 
 /** A pattern without its anchors, to embed in a larger one. */
 function inner(re: RegExp): string {
@@ -57,16 +110,8 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   language: inner(LANGUAGE_PATTERN),
 };
 
-export function pathRulesOf(route: Route): PathRule[] {
-  const base = { routeId: route.id, cors: route.surface === "club", cache: route.cache };
-  const urls = [route.path];
-  const q = route.query;
-  if (q) {
-    urls.push(`${route.path}/${q.segment}/{${q.name}}`);
-    if (q.name === "tag") urls.push(`${route.path}/${q.segment}`);
-  }
-  return urls.map((url) => ({ ...base, url, file: `${url}/index.json` }));
-}
+/** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */
+const STATIC_NAME = "(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*";
 
 /** Orders URL patterns so that, segment by segment, a literal comes before a parameter. */
 export function compareSpecificity(a: string, b: string): number {
@@ -81,7 +126,15 @@ export function compareSpecificity(a: string, b: string): number {
 }
 
 export function hostRules(): HostRules {
-  const paths = ROUTES.flatMap(pathRulesOf).sort((a, b) => compareSpecificity(a.url, b.url));
+  const paths = ROUTES.flatMap((route) =>
+    pathForms(route).map((url) => ({
+      routeId: route.id,
+      url,
+      file: `${url}/index.json`,
+      cors: route.surface === "club",
+      cache: route.cache,
+    })),
+  ).sort((a, b) => compareSpecificity(a.url, b.url));
   const queries: QueryRule[] = ROUTES.flatMap((route) => {
     const q = route.query;
     if (!q) return [];
@@ -90,12 +143,33 @@ export function hostRules(): HostRules {
         routeId: route.id,
         url: route.path,
         param: q.name,
-        target: `${route.path}/${q.segment}/{${q.name}}`,
-        fallback: q.name === "tag" ? `${route.path}/${q.segment}` : null,
+        target: queryFormPath(route.path, q, `{${q.name}}`),
+        fallback: q.unknown === "empty" ? queryFormPath(route.path, q, "") : null,
       },
     ];
   });
-  return { paths, queries, files: [{ url: OPENAPI_PATH, cache: "meta", cors: false }] };
+  const pages = PAGE_ROUTES.map((p) => ({
+    routeId: p.id,
+    url: p.path,
+    file: `${p.path}index.html`,
+    cache: pageCache(p),
+  }));
+  const statics = STATIC_DIRS.flatMap((d) =>
+    Object.entries(d.types).map(([ext, type]) => ({
+      prefix: d.prefix,
+      ext,
+      type,
+      cors: d.cors,
+      cache: "asset" as const,
+    })),
+  );
+  return {
+    paths,
+    queries,
+    files: [{ url: OPENAPI_PATH, cache: "meta", cors: false }],
+    pages,
+    statics,
+  };
 }
 
 /** Parameter names of a URL pattern, in order. */
@@ -103,30 +177,66 @@ export function paramsOf(url: string): ParamName[] {
   return [...url.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as ParamName);
 }
 
-/** An anchored regular expression source for a URL pattern; a trailing slash is optional. */
-export function urlRegExpSource(url: string): string {
-  const source = url
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+}
+
+/** A URL pattern as a regular expression source, one capture per parameter, unanchored. */
+export function urlPatternSource(url: string): string {
+  return url
     .split(/(\{\w+\})/)
     .map((part) => {
       const m = /^\{(\w+)\}$/.exec(part);
-      return m ? `(${SEGMENT_PATTERN[m[1] as ParamName]})` : part.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+      return m ? `(${SEGMENT_PATTERN[m[1] as ParamName]})` : escapeRegExp(part);
     })
     .join("");
-  return `^${source}/?$`;
 }
 
-/** The response headers a host adds to a JSON body of this rule. */
-export function responseHeaders(rule: { cache: CacheClass; cors: boolean }): [string, string][] {
-  const h: [string, string][] = [
-    ["Content-Type", JSON_TYPE],
-    ["Cache-Control", CACHE_POLICY[rule.cache]],
+/** An anchored regular expression source for an API URL pattern; a trailing slash is optional. */
+export function urlRegExpSource(url: string): string {
+  return `^${urlPatternSource(url)}/?$`;
+}
+
+/** A page URL exactly (with its trailing slash). */
+export function pageRegExpSource(rule: PageRule): string {
+  return `^${urlPatternSource(rule.url)}$`;
+}
+
+/** The page URL without its trailing slash (null for `/`): it redirects to the slash form. */
+export function pageBareRegExpSource(rule: PageRule): string | null {
+  return rule.url === "/" ? null : `^${urlPatternSource(rule.url.slice(0, -1))}$`;
+}
+
+export function staticRegExpSource(rule: StaticRule): string {
+  return `^${escapeRegExp(rule.prefix)}${STATIC_NAME}\\.${escapeRegExp(rule.ext)}$`;
+}
+
+type Headers = [string, string][];
+
+function withCommon(type: string, cacheControl: string, cors: boolean): Headers {
+  const h: Headers = [
+    ["Content-Type", type],
+    ["Cache-Control", cacheControl],
     ["X-Content-Type-Options", "nosniff"],
   ];
-  if (rule.cors) h.push(["Access-Control-Allow-Origin", "*"]);
+  if (cors) h.push(["Access-Control-Allow-Origin", "*"]);
   return h;
 }
 
-export const JSON_TYPE = "application/json; charset=utf-8";
+/** The response headers of a JSON body of this rule. */
+export function responseHeaders(rule: { cache: CacheClass; cors: boolean }): Headers {
+  return withCommon(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors);
+}
 
-/** Club endpoints are the only cross-origin surface (spec §5). */
-export const CORS_PREFIX = "/api/clubs/";
+export function pageHeaders(rule: PageRule): Headers {
+  return withCommon(HTML_TYPE, CACHE_POLICY[rule.cache], false);
+}
+
+export function staticHeaders(rule: StaticRule): Headers {
+  return withCommon(rule.type, CACHE_POLICY[rule.cache], rule.cors);
+}
+
+/** An error answer: the problem JSON under /api (CORS on club paths), the HTML page elsewhere. */
+export function errorHeaders(json: boolean, cors: boolean): Headers {
+  return withCommon(json ? JSON_TYPE : HTML_TYPE, ERROR_CACHE_POLICY, cors);
+}

@@ -1,7 +1,8 @@
 // `_headers` for Netlify. Netlify matches header rules against the served file (the rewrite
 // target `.../index.json`), so the rules name files. Overlapping rules (`/tournaments/:id/...`
 // also matches `/tournaments/tag/...`) are written general first, specific last, since the later
-// value wins. The CORS rule is one prefix, so it can never be sent twice.
+// value wins. The CORS rules are prefixes, so they can never be sent twice. Pages are matched by
+// their URL (Netlify serves them natively); Content-Type is Netlify's own for every file.
 import { CACHE_POLICY } from "../cache.ts";
 import { compareSpecificity, CORS_PREFIX, type HostRules } from "../rules.ts";
 import { toPlaceholders } from "./placeholders.ts";
@@ -13,6 +14,18 @@ export function renderHeaders(rules: HostRules): string {
   for (const f of files) {
     blocks.push(
       `${toPlaceholders(f.url)}\n  Cache-Control: ${CACHE_POLICY[f.cache]}\n  X-Content-Type-Options: nosniff`,
+    );
+  }
+  for (const p of rules.pages) {
+    blocks.push(
+      `${toPlaceholders(p.url)}\n  Cache-Control: ${CACHE_POLICY[p.cache]}\n  X-Content-Type-Options: nosniff`,
+    );
+  }
+  for (const prefix of [...new Set(rules.statics.map((s) => s.prefix))]) {
+    const s = rules.statics.find((r) => r.prefix === prefix)!;
+    blocks.push(
+      `${prefix}*\n  Cache-Control: ${CACHE_POLICY[s.cache]}\n  X-Content-Type-Options: nosniff` +
+        (s.cors ? "\n  Access-Control-Allow-Origin: *" : ""),
     );
   }
   blocks.push(`${CORS_PREFIX}*\n  Access-Control-Allow-Origin: *`);

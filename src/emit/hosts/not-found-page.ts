@@ -1,9 +1,8 @@
-// `404.html` holding the problem JSON: Cloudflare Pages serves the nearest 404.html for a missing
-// file (and index.html with 200 when there is none), Netlify the root one when a rewrite target
-// is missing. Either way the body is the same problem document as 404.json.
-import { toJson } from "../json.ts";
-import { NOT_FOUND } from "../problem.ts";
+// `404.html`, the HTML page for a page path that does not exist: Cloudflare Pages serves the
+// nearest 404.html for a missing file (the worker answers first there), Netlify the root one for
+// any missing file, nginx and the preview the same bytes. API paths get `404.json` instead.
+import { errorPage } from "../problem.ts";
 
 export function renderNotFoundPage(): string {
-  return toJson(NOT_FOUND);
+  return errorPage(404);
 }

@@ -1,7 +1,10 @@
-// serve.json for serve / serve-handler (the local preview). serve reads only this file.
-// Rewrites chain in serve-handler, so every parameter is constrained to one segment without a
-// dot: the rewritten ".../index.json" can then never match another rule.
+// serve.json for `npx serve dist` (serve-handler), for whoever serves the snapshot with it; the
+// preview no longer uses it (it resolves every request from the rule list itself, and serve
+// cannot refuse internal files: see docs/deployment.md). Rewrites chain in serve-handler, so every
+// parameter is constrained to one segment without a dot: the rewritten ".../index.json" can then
+// never match another rule. Symlinks are never followed.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../cache.ts";
+import { NOT_FOUND_FILE } from "../problem.ts";
 import type { HostRules } from "../rules.ts";
 
 const SEGMENT = "([^/.]+)";
@@ -28,19 +31,29 @@ export function renderServeJson(rules: HostRules): string {
         { key: "X-Content-Type-Options", value: "nosniff" },
       ],
     },
-    { source: "404.json", headers: [{ key: "Cache-Control", value: ERROR_CACHE_POLICY }] },
+    { source: NOT_FOUND_FILE, headers: [{ key: "Cache-Control", value: ERROR_CACHE_POLICY }] },
   ];
   for (const rule of [...rules.paths, ...rules.files.map((f) => ({ ...f, file: f.url }))]) {
     const h = [{ key: "Cache-Control", value: CACHE_POLICY[rule.cache] }];
     if (rule.cors) h.push({ key: "Access-Control-Allow-Origin", value: "*" });
     headers.push({ source: toFileGlob(rule.file), headers: h });
   }
+  for (const p of rules.pages)
+    headers.push({
+      source: toFileGlob(p.file),
+      headers: [{ key: "Cache-Control", value: CACHE_POLICY[p.cache] }],
+    });
+  for (const s of rules.statics) {
+    const h = [{ key: "Cache-Control", value: CACHE_POLICY[s.cache] }];
+    if (s.cors) h.push({ key: "Access-Control-Allow-Origin", value: "*" });
+    headers.push({ source: `${s.prefix.slice(1)}**/*.${s.ext}`, headers: h });
+  }
   const config = {
     cleanUrls: false,
     directoryListing: false,
     trailingSlash: undefined,
     etag: true,
-    symlinks: true,
+    symlinks: false,
     rewrites: rules.paths.map((r) => ({ source: toServePattern(r.url), destination: toServeTarget(r.file) })),
     headers,
   };
