@@ -15,11 +15,11 @@ export class InvalidUtf8 extends Uint8Array {
 
 const REPLACEMENT = "\ufffd";
 
-/** Byte offset of the first invalid sequence in `bytes`, or -1 when they are UTF-8 (a sequence
- * cut short at the very end counts as valid: the bytes may be a prefix of the cell). */
-export function invalidUtf8Offset(bytes: Uint8Array): number {
+/** Byte offset of the first invalid sequence in `bytes`, or -1 when they are UTF-8. With `prefix`
+ * (the bytes are the start of a longer value) a sequence cut short at the very end is valid. */
+export function invalidUtf8Offset(bytes: Uint8Array, prefix = false): number {
   try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: prefix });
     return -1;
   } catch {
     // Walk the lenient decoding: before the first bad byte every character has its own length,
@@ -37,24 +37,30 @@ export function invalidUtf8Offset(bytes: Uint8Array): number {
   }
 }
 
-type Lookup = (table: TableName, column: string, key: readonly [string, SqlValue][]) => Uint8Array[];
+/** A cell's stored bytes; `cut` when they are only the start of the value. */
+interface StoredBytes {
+  bytes: Uint8Array | null;
+  cut: bigint;
+}
+type Lookup = (table: TableName, column: string, key: readonly [string, SqlValue][]) => StoredBytes[];
 
 /** Reads a text cell's stored bytes (cut like the SELECT lists: a too-long value is reported for
  * its length anyway), for every row with the given key. */
 export function bytesLookup(db: Database.Database): Lookup {
-  const statements = new Map<string, Database.Statement<unknown[], Uint8Array>>();
+  const statements = new Map<string, Database.Statement<unknown[], StoredBytes>>();
   return (table, column, key) => {
     const id = `${table}.${column}`;
     let stmt = statements.get(id);
     if (!stmt) {
       const limit = textLimit(table, column as ColumnOf<typeof table>) ?? 0;
+      const max = 4 * (limit + 1);
       stmt = db
-        .prepare<unknown[], Uint8Array>(
-          `SELECT substr(CAST(${column} AS BLOB), 1, ${4 * (limit + 1)}) FROM ${table}
+        .prepare<unknown[], StoredBytes>(
+          `SELECT substr(CAST(${column} AS BLOB), 1, ${max}) AS bytes,
+             length(CAST(${column} AS BLOB)) > ${max} AS cut FROM ${table}
            WHERE ${key.map(([k]) => `${k} IS ?`).join(" AND ")}`,
         )
-        .safeIntegers(true)
-        .pluck();
+        .safeIntegers(true);
       statements.set(id, stmt);
     }
     return stmt.all(...key.map(([, v]) => v));
@@ -90,8 +96,9 @@ export function markInvalidUtf8<T extends TableName>(
       const v = get(column);
       if (typeof v !== "string" || !v.includes(REPLACEMENT)) continue;
       const key = keyColumns.map((k) => [k, get(k)] as [string, SqlValue]);
-      for (const bytes of lookup(table, column, key)) {
-        const offset = bytes instanceof Uint8Array ? invalidUtf8Offset(bytes) : -1;
+      for (const { bytes, cut } of lookup(table, column, key)) {
+        if (!(bytes instanceof Uint8Array)) continue;
+        const offset = invalidUtf8Offset(bytes, cut === 1n);
         if (offset < 0) continue;
         const bad = new InvalidUtf8(bytes);
         bad.offset = offset;
