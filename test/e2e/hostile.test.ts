@@ -1,7 +1,9 @@
 // Issue 5, hostile and broken stores, through the real CLI in a child process: every broken store
 // gets the exit code of its class and a message naming file, table, row and column, and the
 // snapshot already in --out stays byte for byte what it was. Also: every problem of a store is
-// reported, --skip-invalid, unsafe --out paths and bad usage.
+// reported, --skip-invalid, unsafe --out paths and bad usage. Issue 12: size limits, problem lists
+// of any length, values that would make unsafe paths, and text (bidi and format characters,
+// invalid UTF-8) are store problems (exit 5) naming the row, and skippable.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -274,6 +276,29 @@ const CASES: Case[] = [
     // The first 50 problems, one line each, then the count of the others.
     problems: 50,
     maxStderr: 20_000,
+  },
+  {
+    name: "201 distinct tags on the global surface",
+    code: EXIT.storeData,
+    make: store((rows) => {
+      for (let i = 1; i <= 200; i++) rows.publication_tags!.push({ tournament_id: 1, tag: `t${i}` });
+    }),
+    stderr: [
+      "table publication_tags: the store has more than the limit of 200 distinct tags on the global surface",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a tournament with 51 tags in a club's catalog",
+    code: EXIT.storeData,
+    make: store((rows) => {
+      for (let i = 1; i <= 50; i++)
+        rows.club_tournament_tags!.push({ club_id: 1, tournament_id: 2, tag: `t${i}` });
+    }),
+    stderr: [
+      "table club_tournament_tags, rows (club_id=1, tournament_id=2): the tournament has more than the limit of 50 tags in this catalog",
+    ],
+    problems: 1,
   },
   {
     name: 'a club tag "con" (a Windows device name)',
