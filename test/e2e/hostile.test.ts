@@ -531,7 +531,7 @@ describe("--skip-invalid", () => {
 });
 
 describe("--skip-invalid skips values that would make unsafe paths or text", () => {
-  it("skips the tournaments with external_id -5, with the tag con and with a bidi override, and publishes the rest", async () => {
+  it("skips the tournaments with external_id -5, the tag con, a bidi override or 20,001 players, and publishes the rest", async () => {
     const dir = tempDir("skip-unsafe");
     const out = path.join(dir, "dist");
     const rows = cloneRows(baseRows());
@@ -546,11 +546,17 @@ describe("--skip-invalid skips values that would make unsafe paths or text", () 
     rows.club_tournaments!.push({ club_id: 1, tournament_id: 3, display_order: 3 });
     rows.tournaments!.push({ ...rows.tournaments![0]!, tournament_id: 4, external_id: 5004 });
     rows.club_tournaments!.push({ club_id: 1, tournament_id: 4, display_order: 4 });
-    const db = makeStore(path.join(dir, "unsafe-values.sqlite"), rows);
+    rows.tournaments!.push({ ...rows.tournaments![0]!, tournament_id: 5, external_id: 5005 });
+    rows.club_tournaments!.push({ club_id: 1, tournament_id: 5, display_order: 5 });
+    const db = makeStore(path.join(dir, "unsafe-values.sqlite"), rows, (d) =>
+      d.exec(`INSERT INTO players (tournament_id, source_player_number, name)
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20001)
+        SELECT 5, i, 'Player ' || i FROM n`),
+    );
 
     const refused = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
     expect(refused.code, refused.stderr).toBe(EXIT.storeData);
-    expect(problemLines(refused.stderr)).toHaveLength(3);
+    expect(problemLines(refused.stderr)).toHaveLength(4);
 
     const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--skip-invalid"]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
@@ -565,9 +571,11 @@ describe("--skip-invalid skips values that would make unsafe paths or text", () 
     );
     expect(r.stderr).toContain("skipped tournament 5003:");
     expect(r.stderr).toContain("column name: contains the bidirectional control U+202E");
+    expect(r.stderr).toContain("skipped tournament 5005:");
+    expect(r.stderr).toContain("more than the limit of 20,000 players");
     const files = [...readTree(out).keys()];
     expect(files).toContain("api/clubs/river-club/tournaments/5004/index.json");
-    expect(files.filter((f) => /\/(-5|con|5001|5003)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /\/(-5|con|5001|5003|5005)\//.test(f))).toEqual([]);
   });
 });
 
