@@ -52,6 +52,11 @@ export function formatProblem(p: Problem): string {
   return s;
 }
 
+/** 1000000 → "1,000,000", the same on every machine (no locale). */
+export function groupDigits(n: number | bigint): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
 /** Problems a report lists one by one; the rest are counted. */
 export const PROBLEMS_SHOWN = 50;
 
@@ -61,7 +66,7 @@ export function problemLines(problems: readonly Problem[], shown = PROBLEMS_SHOW
   const lines: string[] = [];
   for (let i = 0; i < problems.length && i < shown; i++) lines.push(`  - ${formatProblem(problems[i]!)}`);
   if (problems.length > shown) {
-    lines.push(`  ... and ${String(problems.length - shown).replace(/\B(?=(\d{3})+$)/g, ",")} more`);
+    lines.push(`  ... and ${groupDigits(problems.length - shown)} more`);
   }
   return lines;
 }

@@ -2,7 +2,7 @@
 // one row past its limit (LIMIT n + 1), so a store with a million players in one tournament fails
 // in milliseconds and with no rows in memory, instead of loading them all and failing later.
 import type Database from "better-sqlite3";
-import type { Problem } from "../errors.ts";
+import { groupDigits, type Problem } from "../errors.ts";
 import { showValue, type SqlRow, type SqlValue } from "./cells.ts";
 import {
   MAX_BOARDS_PER_ROUND,
@@ -19,10 +19,7 @@ import {
 } from "./limits.ts";
 import { QUERY_SQL } from "./queries.ts";
 
-/** "20000" → "20,000", the same on every machine. */
-export function count(n: number | bigint): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
-}
+const count = groupDigits;
 
 /** `SELECT count(*)` of at most limit + 1 rows of `sql`. */
 function capped(sql: string): string {

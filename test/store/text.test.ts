@@ -2,11 +2,11 @@
 // (patterns.ts), and the limits documented in schema/store.sql (limits.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { groupDigits as count } from "../../src/errors.ts";
 import { safeRelativePath } from "../../src/publish/safe-path.ts";
 import { unsafeCharacter } from "../../src/store/formats.ts";
 import * as limits from "../../src/store/limits.ts";
 import { isValidSegment, segmentProblem } from "../../src/store/patterns.ts";
-import { count } from "../../src/store/sizes.ts";
 import { invalidUtf8Offset } from "../../src/store/utf8.ts";
 
 describe("unsafeCharacter", () => {
