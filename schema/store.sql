@@ -15,6 +15,33 @@
 --       tag       ^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$   (not a reserved path word)
 --       language  ^[a-z]{2,3}(?:-[A-Z]{2})?$              (BCP 47 language, optional region)
 --     Reserved path words: tag, language, rounds, standings, live, recaps, tournaments, openapi.json.
+--     Windows device names (con, prn, aux, nul, com0-com9, lpt0-lpt9) are refused as well, and
+--     external_id, the tournament's path segment, must be 0 or more.
+--   * Text that reaches the API holds no control character (C0, DEL, C1), no U+2028/U+2029 and no
+--     invisible format character (Unicode category Cf: bidirectional controls such as U+202E, the
+--     marks U+200E/U+200F/U+061C, U+00AD, U+FEFF, ...), except the joiners U+200C and U+200D.
+--     One-line columns (names, titles, labels, headlines, codes, URLs) hold no tab or line break;
+--     free-text columns (description, location, organizer, arbiters and the other 10,000-character
+--     columns below, recap preview and paragraphs) may hold tab, LF and CR. Text must be valid
+--     UTF-8. A value that breaks a rule is refused with its row named (exit code 5), never cleaned.
+--
+-- Limits (src/store/limits.ts). Generous for real events (national opens and school
+-- championships with thousands of players, online Swiss events with many rounds) and bounded so a
+-- hostile store cannot exhaust memory or disk. Row counts are checked with SQL before any row is
+-- read; a breach is exit code 5 naming the table, the row key and the limit (per tournament, so
+-- --skip-invalid can skip it; store-wide limits stop the build).
+--   per tournament   players 20,000 | rows in rounds 99 (round numbers 1..99) | games rows
+--                    250,000 | boards per round 20,000 (board numbers 1..20,000) | source_standings
+--                    rows 99 | source_standing_rows 250,000, and 20,000 per round | non-draft
+--                    recaps 2,000 | tags 50 on the global surface and 50 in each club's catalog
+--   per store        enabled clubs 1,000 | distinct tags 200 per surface | distinct languages of
+--                    published recaps 50
+--   values           player numbers and ranks 1..99,999 | ratings 0..4,000 | points per outcome
+--                    within +-10, totals within +-1,000 | tie-break columns 20 | recap paragraphs
+--                    200
+--   text (characters, Unicode code points)   names, titles, codes, dates, one-line values 200 |
+--                    recap headline 500 | URLs 2,048 | free text and one paragraph 10,000 | a whole
+--                    JSON column 200,000 | slugs and tags 64
 
 PRAGMA user_version = 1;
 

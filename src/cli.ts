@@ -5,7 +5,7 @@ import { build } from "./build.ts";
 import { DEFAULT_STATUS_OPTIONS } from "./domain/status.ts";
 import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "./domain/types.ts";
 import { packageVersion } from "./emit/generated.ts";
-import { BuildError, EXIT } from "./errors.ts";
+import { BuildError, EXIT, problemLines } from "./errors.ts";
 import { preview } from "./preview.ts";
 import { createProgress } from "./progress.ts";
 import { createStore } from "./store/init.ts";
@@ -126,7 +126,7 @@ program
     for (const w of r.warnings) console.error(`warning: ${w}`);
     for (const s of r.skipped) {
       console.error(`skipped tournament ${s.externalId}:`);
-      for (const p of s.problems) console.error(`  - ${p.where ? `${p.where}: ` : ""}${p.what}`);
+      for (const line of problemLines(s.problems)) console.error(line);
     }
   });
 

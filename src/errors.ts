@@ -52,9 +52,26 @@ export function formatProblem(p: Problem): string {
   return s;
 }
 
+/** 1000000 → "1,000,000", the same on every machine (no locale). */
+export function groupDigits(n: number | bigint): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
+/** Problems a report lists one by one; the rest are counted. */
+export const PROBLEMS_SHOWN = 50;
+
+/** The report lines of a problem list of any length: the first PROBLEMS_SHOWN, then the count of
+ * the others ("  ... and 999,950 more"). */
+export function problemLines(problems: readonly Problem[], shown = PROBLEMS_SHOWN): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < problems.length && i < shown; i++) lines.push(`  - ${formatProblem(problems[i]!)}`);
+  if (problems.length > shown) {
+    lines.push(`  ... and ${groupDigits(problems.length - shown)} more`);
+  }
+  return lines;
+}
+
 function formatMessage(summary: string, problems: Problem[]): string {
   if (problems.length === 0) return summary;
-  const shown = problems.slice(0, 50).map((p) => `  - ${formatProblem(p)}`);
-  if (problems.length > 50) shown.push(`  ... and ${problems.length - 50} more`);
-  return `${summary}\n${shown.join("\n")}`;
+  return `${summary}\n${problemLines(problems).join("\n")}`;
 }

@@ -87,7 +87,7 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     if (!loaded.value) {
       if (opts.skipInvalid)
         report.skipped.push({ externalId: key.externalId.toString(), problems: loaded.problems });
-      else problems.push(...loaded.problems);
+      else for (const p of loaded.problems) problems.push(p);
       opts.onProgress?.(done, keys.length, report.files);
       continue;
     }

@@ -10,9 +10,10 @@ import {
   type ColumnPositions,
   type TableName,
 } from "./columns.ts";
-import { controlCharacter, type TextFormat } from "./formats.ts";
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN } from "./limits.ts";
+import { unsafeCharacter, type TextFormat } from "./formats.ts";
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, MAX_TEXT_LENGTH } from "./limits.ts";
 import { quote, segmentProblem, type SegmentKind } from "./patterns.ts";
+import { InvalidUtf8 } from "./utf8.ts";
 
 /** What better-sqlite3 returns with safeIntegers(true). */
 export type SqlValue = bigint | number | string | Uint8Array | null;
@@ -30,6 +31,8 @@ const NO_RANGE: Range = {};
 const MIN_INT32 = INT32_MIN;
 const MAX_INT32 = INT32_MAX;
 const NO_OPTIONS: TextOptions = {};
+const UNSAFE_FIX =
+  "remove it in the importer: control, bidirectional and other invisible format characters are never published";
 
 export interface TextOptions {
   format?: TextFormat;
@@ -40,6 +43,7 @@ export interface TextOptions {
 /** A value as a message shows it: integers and reals as numbers, text quoted and cut short. */
 export function showValue(value: SqlValue): string {
   if (value === null) return "NULL";
+  if (value instanceof InvalidUtf8) return "(text that is not UTF-8)";
   if (typeof value === "bigint" || typeof value === "number") return String(value);
   if (typeof value === "string") return quote(value, 40);
   return `a BLOB of ${value.length} bytes`;
@@ -238,6 +242,14 @@ export class RowCheck<T extends TableName> {
   optText(column: ColumnOf<T>, options: TextOptions = NO_OPTIONS): string | null {
     const v = this.value(column);
     if (v === null) return null;
+    if (v instanceof InvalidUtf8) {
+      this.report(
+        column,
+        `is not valid UTF-8 (byte ${v.offset} of the stored text)`,
+        "store the text as UTF-8: convert it from its real encoding in the importer",
+      );
+      return "";
+    }
     if (typeof v !== "string") {
       this.report(column, `holds ${describe(v)}, expected text`, "store the value as text");
       return "";
@@ -247,9 +259,11 @@ export class RowCheck<T extends TableName> {
       this.report(column, `is longer than ${limit} characters`, `shorten it to at most ${limit} characters`);
       return "";
     }
-    const control = controlCharacter(v);
-    if (control !== null) {
-      this.report(column, `contains the control character ${control}`, "remove control characters");
+    // Free-text columns (the longest limit) may span lines; the JSON columns may too (whitespace
+    // between items), and their items are checked one by one in jsonStrings.
+    const unsafe = unsafeCharacter(v, limit !== null && limit >= MAX_TEXT_LENGTH);
+    if (unsafe !== null) {
+      this.report(column, `contains ${unsafe}`, UNSAFE_FIX);
       return "";
     }
     if (options.format && !options.format.test(v)) {
@@ -348,13 +362,9 @@ export class RowCheck<T extends TableName> {
         );
         return [];
       }
-      const control = controlCharacter(item);
-      if (control !== null) {
-        this.report(
-          column,
-          `item ${i} contains the control character ${control}`,
-          "remove control characters",
-        );
+      const unsafe = unsafeCharacter(item, maxItemLength >= MAX_TEXT_LENGTH);
+      if (unsafe !== null) {
+        this.report(column, `item ${i} contains ${unsafe}`, UNSAFE_FIX);
         return [];
       }
     }

@@ -8,6 +8,7 @@ import { RowCheck, rowWhere, showValue, type SqlRow } from "./cells.ts";
 import { selectAll } from "./columns.ts";
 import { readClub } from "./clubs.ts";
 import { PUBLISHED_IDS } from "./queries.ts";
+import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
 
 /** A column that must name an existing row of another table. */
 interface Reference {
@@ -134,10 +135,12 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
   const all = (sql: string): SqlRow[] => db.prepare<unknown[], SqlRow>(sql).safeIntegers(true).all();
 
   // Clubs: every row's enabled flag; every enabled club in full. A disabled club publishes nothing.
+  const bytes = bytesLookup(db);
   for (const row of db
     .prepare<unknown[], SqlRow>(`SELECT ${selectAll("clubs")} FROM clubs ORDER BY club_id`)
     .safeIntegers(true)
     .iterate()) {
+    markInvalidUtf8(bytes, "clubs", ["club_id"], [row]);
     const c = new RowCheck(file, "clubs", row, ["club_id"], problems);
     if (c.flag("enabled")) readClub(c);
   }

@@ -5,9 +5,19 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 const BRAND_COLOR = /^#[0-9a-fA-F]{6}$/;
-// C0 controls other than tab, line feed and carriage return, DEL, and C1 controls.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+// Characters no published text may hold: C0 controls (multi-line text keeps tab, line feed and
+// carriage return), DEL, C1 controls, the line and paragraph separators U+2028 and U+2029, and
+// every invisible format character (Unicode category Cf: the bidirectional controls U+202A-U+202E
+// and U+2066-U+2069, the marks U+200E, U+200F and U+061C, the soft hyphen, U+FEFF, tag
+// characters ...) except the zero-width non-joiner and joiner U+200C and U+200D, which Persian,
+// Indic scripts and emoji sequences need to be spelt right.
+/* eslint-disable no-control-regex */
+const UNSAFE_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|(?![\u200c\u200d])\p{Cf}|\p{Cs}/u;
+const UNSAFE_MULTI_LINE =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]|(?![\u200c\u200d])\p{Cf}|\p{Cs}/u;
+/* eslint-enable no-control-regex */
+/** Directional formatting characters: they reorder what follows on screen (Trojan Source). */
+const BIDI = /^[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]$/;
 
 /** Days of each month, January first, in a common year. */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -111,11 +121,23 @@ export function isTimeZone(value: string): boolean {
   return known;
 }
 
-/** The first control character in `value` (tab and line breaks excepted), or null. */
-export function controlCharacter(value: string): string | null {
-  const m = CONTROL.exec(value);
+/** Why `value` cannot be published as text: the first character it must not hold, described
+ * ("the right-to-left ... U+202E"), or null when it is fine. Refused, never removed: a silently
+ * edited name would publish what the source did not say. One-line text (names, titles, labels,
+ * headlines) also refuses tab and line breaks; multi-line text (descriptions, recap bodies) keeps
+ * them. A lone surrogate (only a JSON escape can make one) is refused too. */
+export function unsafeCharacter(value: string, multiline: boolean): string | null {
+  const m = (multiline ? UNSAFE_MULTI_LINE : UNSAFE_ONE_LINE).exec(value);
   if (m === null) return null;
-  return `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  const c = m[0];
+  const code = `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (c === "\t" || c === "\n" || c === "\r" || c === "\u2028" || c === "\u2029") {
+    return `a tab or line break (${code}), not allowed in one-line text`;
+  }
+  if (/\p{Cc}/u.test(c)) return `the control character ${code}`;
+  if (/\p{Cs}/u.test(c)) return `the lone surrogate ${code} (not a Unicode character)`;
+  if (BIDI.test(c)) return `the bidirectional control ${code}, which reorders text on screen`;
+  return `the invisible format character ${code}`;
 }
 
 /** A format that a text cell must have, with the words a problem message uses. */

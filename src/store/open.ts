@@ -1,10 +1,12 @@
 // Opening a store: read-only, after proving it is an intact SQLite file with the schema this
 // build-api knows. Failures throw a BuildError with the exit code of their class.
 import { statSync } from "node:fs";
+import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../errors.ts";
 import { StoreReader, type Store } from "./read.ts";
 import { STORE_SCHEMA_VERSION, storeSql } from "./schema.ts";
+import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./read.ts";
 
@@ -145,6 +147,15 @@ export function openStore(file: string): Store {
         `The store ${file} lacks tables or columns of the schema.`,
         missing,
         EXIT.storeSchema,
+      );
+    }
+    // Before anything is read: a store far beyond the limits fails here, fast and small.
+    const sizes = storeSizeProblems(db, basename(file));
+    if (sizes.length > 0) {
+      throw new BuildError(
+        `The store ${file} is beyond the size limits; nothing was published.`,
+        sizes,
+        EXIT.storeData,
       );
     }
     return new StoreReader(db, file);

@@ -24,6 +24,11 @@ export const RESERVED_PATH_WORDS: readonly string[] = Object.freeze([
   "openapi.json",
 ]);
 
+/** Device names Windows refuses as a file or directory name (the rule src/publish/safe-path.ts
+ * enforces on every output path). Each fits the tag and slug patterns, and con, prn, aux and nul
+ * fit the language pattern, so they are refused here, as a problem that names the store row. */
+export const WINDOWS_DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
 export type SegmentKind = "slug" | "tag" | "language";
 
 const PATTERNS: Record<SegmentKind, RegExp> = {
@@ -49,6 +54,12 @@ export function segmentProblem(kind: SegmentKind, value: string): { what: string
   if (RESERVED_PATH_WORDS.includes(value)) {
     return {
       what: `${kind} ${quote(value)} is a reserved path word (${RESERVED_PATH_WORDS.join(", ")})`,
+      fix: `choose another ${kind}`,
+    };
+  }
+  if (WINDOWS_DEVICE_NAME.test(value)) {
+    return {
+      what: `${kind} ${quote(value)} is a device name that Windows cannot use as a file or directory name`,
       fix: `choose another ${kind}`,
     };
   }

@@ -8,7 +8,9 @@ import { checkStore } from "./check-store.ts";
 import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "./patterns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
+import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
 import { assembleTournament } from "./tournament.ts";
+import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
 
 export interface CatalogClub extends Club {
   /** Ordered by displayOrder, then externalId. */
@@ -63,6 +65,8 @@ function guard<T>(file: string, read: () => T): T {
 
 export class StoreReader implements Store {
   private readonly queries: Queries;
+  private readonly sizes: SizeQueries;
+  private readonly bytes: ReturnType<typeof bytesLookup>;
   /** The name problems use; short and the same on every machine. */
   private readonly name: string;
 
@@ -74,13 +78,17 @@ export class StoreReader implements Store {
     this.file = file;
     this.name = basename(file);
     this.queries = prepareQueries(db);
+    this.sizes = prepareSizeQueries(db, this.name);
+    this.bytes = bytesLookup(db);
   }
 
   clubs(): CatalogClub[] {
     return guard(this.file, () => {
       const clubs: CatalogClub[] = [];
       const ignored: Problem[] = [];
-      for (const row of this.queries.enabledClubs.all()) {
+      const rows = this.queries.enabledClubs.all();
+      markInvalidUtf8(this.bytes, "clubs", ["club_id"], rows);
+      for (const row of rows) {
         const c = new RowCheck(this.name, "clubs", row, ["club_id"], ignored);
         const club = readClub(c);
         if (!c.ok) continue;
@@ -145,7 +153,10 @@ export class StoreReader implements Store {
           ],
         };
       }
-      return assembleTournament(this.name, {
+      // Counted before any row is read: a tournament beyond a limit is never loaded.
+      const tooBig = this.sizes.tournament(rowId);
+      if (tooBig.length > 0) return { value: null, problems: tooBig };
+      const rows = {
         tournament,
         players: q.players.all(rowId),
         rounds: q.rounds.all(rowId),
@@ -156,7 +167,21 @@ export class StoreReader implements Store {
         recaps: q.recaps.all(rowId),
         publication: q.publication.all(rowId),
         clubEntries: q.clubEntries.all(rowId),
-      });
+      };
+      const bytes = this.bytes;
+      markInvalidUtf8(bytes, "tournaments", ["tournament_id"], [rows.tournament]);
+      markInvalidUtf8(bytes, "players", ["tournament_id", "source_player_number"], rows.players);
+      markInvalidUtf8(bytes, "rounds", ["tournament_id", "round_number"], rows.rounds);
+      markInvalidUtf8(bytes, "games", ["tournament_id", "round_number", "board_number"], rows.games);
+      markInvalidUtf8(bytes, "source_standings", ["tournament_id", "after_round"], rows.standings);
+      markInvalidUtf8(
+        bytes,
+        "source_standing_rows",
+        ["tournament_id", "after_round", "source_player_number"],
+        rows.standingRows,
+      );
+      markInvalidUtf8(bytes, "recaps", ["recap_id"], rows.recaps);
+      return assembleTournament(this.name, rows);
     });
   }
 

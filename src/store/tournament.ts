@@ -32,7 +32,7 @@ import {
   MAX_TEXT_LENGTH,
   MAX_TIEBREAK_COLUMNS,
 } from "./limits.ts";
-import { SLUG_PATTERN } from "./patterns.ts";
+import { isValidSegment } from "./patterns.ts";
 
 /** Everything the store holds about one tournament, as fetched by a few indexed queries. */
 // Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.
@@ -102,7 +102,8 @@ type Header = Omit<Tournament, "players" | "rounds" | "sourceStandings" | "recap
 // Columns are read in schema order, so problems come out in the order of the table.
 function tournamentHeader(t: RowCheck<"tournaments">): Header {
   const header: Header = {
-    externalId: t.int64("external_id"),
+    // A path segment of every tournament URL: safe-path refuses a leading "-".
+    externalId: t.int64("external_id", 0n),
     sourceUrl: t.text("source_url", { format: HTTP_URL_FORMAT }),
     name: t.text("name"),
     location: t.optText("location"),
@@ -515,7 +516,7 @@ function readClubEntries(file: string, rows: SqlRow[], problems: Problem[]): Pub
   for (const row of rows) {
     const slug = row["slug"];
     // A club with a bad slug is reported by checkStore(); it never gets a catalog path.
-    if (typeof slug !== "string" || !SLUG_PATTERN.test(slug)) continue;
+    if (!isValidSegment("slug", slug)) continue;
     if (current === null || current.clubId !== row["club_id"]) {
       const c = new RowCheck(file, "club_tournaments", row, ["club_id", "tournament_id"], problems);
       current = { clubId: row["club_id"], entry: { slug, tags: [], displayOrder: c.int32("display_order") } };

@@ -1,7 +1,9 @@
 // Issue 5, hostile and broken stores, through the real CLI in a child process: every broken store
 // gets the exit code of its class and a message naming file, table, row and column, and the
 // snapshot already in --out stays byte for byte what it was. Also: every problem of a store is
-// reported, --skip-invalid, unsafe --out paths and bad usage.
+// reported, --skip-invalid, unsafe --out paths and bad usage. Issue 12: size limits, problem lists
+// of any length, values that would make unsafe paths, and text (bidi and format characters,
+// invalid UTF-8) are store problems (exit 5) naming the row, and skippable.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -34,6 +36,8 @@ interface Case {
   stderr: (string | RegExp)[];
   /** Problems the message lists (lines "  - "), when the case fixes the count. */
   problems?: number;
+  /** Longest stderr allowed (default 5,000 characters). */
+  maxStderr?: number;
 }
 
 /** A base store with `edit` applied to its rows, then `change` run on it. */
@@ -219,6 +223,161 @@ const CASES: Case[] = [
     stderr: [row("table recaps, row (recap_id=1)", "language"), 'language "%2e" does not match'],
     problems: 1,
   },
+  // --- Issue 12: sizes, values that would make unsafe paths, text ---
+  {
+    name: "a tournament with 1,000,000 players",
+    code: EXIT.storeData,
+    make: store(
+      () => {},
+      (db) =>
+        db.exec(`INSERT INTO players (tournament_id, source_player_number, name)
+          WITH RECURSIVE n(i) AS (SELECT 5 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+          SELECT 1, i, 'Player ' || i FROM n`),
+    ),
+    stderr: [
+      "table players, rows (tournament_id=1): the tournament has more than the limit of 20,000 players",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a round with 20,001 boards",
+    code: EXIT.storeData,
+    make: store(
+      () => {},
+      (db) =>
+        db.exec(`INSERT INTO games (tournament_id, round_number, board_number, first_seen_at, last_seen_at)
+          WITH RECURSIVE n(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM n WHERE i < 20001)
+          SELECT 2, 1, i, '${TS}', '${TS}' FROM n`),
+    ),
+    stderr: [
+      "table games, rows (tournament_id=2, round_number=1): round 1 has 20,001 boards, more than the limit of 20,000",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a tournament with 300,000 bad cells",
+    code: EXIT.storeData,
+    make: store(
+      (rows) => (rows.tournaments![0]!.total_rounds = 12),
+      // 150,000 boards over 10 rounds, each with two bad timestamps: one problem list of 300,000.
+      (db) =>
+        db.exec(`INSERT INTO rounds (tournament_id, round_number, first_scraped_at, last_scraped_at)
+            WITH RECURSIVE n(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM n WHERE i < 12)
+            SELECT 1, i, '${TS}', '${TS}' FROM n;
+          INSERT INTO games (tournament_id, round_number, board_number, first_seen_at, last_seen_at)
+            WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 149999)
+            SELECT 1, 3 + i / 15000, 1 + i % 15000, 'then', 'now' FROM n`),
+    ),
+    stderr: [
+      "The store has 300000 problem(s)",
+      row("table games, row (tournament_id=1, round_number=3, board_number=1)", "first_seen_at"),
+      "\n  ... and 299,950 more\n",
+    ],
+    // The first 50 problems, one line each, then the count of the others.
+    problems: 50,
+    maxStderr: 20_000,
+  },
+  {
+    name: "201 distinct tags on the global surface",
+    code: EXIT.storeData,
+    make: store((rows) => {
+      for (let i = 1; i <= 200; i++) rows.publication_tags!.push({ tournament_id: 1, tag: `t${i}` });
+    }),
+    stderr: [
+      "table publication_tags: the store has more than the limit of 200 distinct tags on the global surface",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a tournament with 51 tags in a club's catalog",
+    code: EXIT.storeData,
+    make: store((rows) => {
+      for (let i = 1; i <= 50; i++)
+        rows.club_tournament_tags!.push({ club_id: 1, tournament_id: 2, tag: `t${i}` });
+    }),
+    stderr: [
+      "table club_tournament_tags, rows (club_id=1, tournament_id=2): the tournament has more than the limit of 50 tags in this catalog",
+    ],
+    problems: 1,
+  },
+  {
+    name: 'a club tag "con" (a Windows device name)',
+    code: EXIT.storeData,
+    make: store((rows) => (rows.club_tournament_tags![0]!.tag = "con")),
+    stderr: [
+      row('table club_tournament_tags, row (club_id=1, tournament_id=2, tag="con")', "tag"),
+      'tag "con" is a device name that Windows cannot use',
+    ],
+    problems: 1,
+  },
+  {
+    name: 'a club slug "aux" and a recap language "nul"',
+    code: EXIT.storeData,
+    make: store((rows) => {
+      rows.clubs![0]!.slug = "aux";
+      rows.recaps![0]!.language = "nul";
+    }),
+    stderr: [
+      row("table clubs, row (club_id=1)", "slug") + ': slug "aux" is a device name',
+      row("table recaps, row (recap_id=1)", "language") + ': language "nul" is a device name',
+    ],
+    problems: 2,
+  },
+  {
+    name: "an external_id of -5",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.tournaments![1]!.external_id = -5)),
+    stderr: [
+      row("table tournaments, row (tournament_id=2)", "external_id") + ": is -5, outside the range 0..",
+    ],
+    problems: 1,
+  },
+  {
+    name: "a player name with a right-to-left override",
+    code: EXIT.storeData,
+    make: store((rows) => (rows.players![0]!.name = "Carlsen \u202e1-0")),
+    stderr: [
+      row("table players, row (tournament_id=1, source_player_number=1)", "name") +
+        ": contains the bidirectional control U+202E",
+    ],
+    problems: 1,
+  },
+  {
+    name: "invisible format characters and line breaks in one-line text",
+    code: EXIT.storeData,
+    make: store((rows) => {
+      rows.players![1]!.club = "River\u200bClub"; // zero-width space
+      rows.tournaments![0]!.name = "River\nOpen";
+      rows.recaps![0]!.paragraphs = JSON.stringify(["Round one.", "Soft\u00adhyphen"]);
+    }),
+    stderr: [
+      row("table players, row (tournament_id=1, source_player_number=2)", "club") +
+        ": contains the invisible format character U+200B",
+      row("table tournaments, row (tournament_id=1)", "name") + ": contains a tab or line break (U+000A)",
+      row("table recaps, row (recap_id=1)", "paragraphs") +
+        ": contains the invisible format character U+00AD",
+    ],
+    problems: 3,
+  },
+  {
+    name: "invalid UTF-8 in a player name and a headline",
+    code: EXIT.storeData,
+    make: store(
+      () => {},
+      (db) => {
+        // "An\xffa": the byte FF never occurs in UTF-8. A real U+FFFD before it stays valid.
+        db.exec(`UPDATE players SET name = CAST(X'416EFF61' AS TEXT)
+            WHERE tournament_id = 2 AND source_player_number = 3;
+          UPDATE recaps SET headline = CAST(X'EFBFBD20C3' AS TEXT) WHERE recap_id = 2`);
+      },
+    ),
+    stderr: [
+      row("table players, row (tournament_id=2, source_player_number=3)", "name") +
+        ": is not valid UTF-8 (byte 2 of the stored text)",
+      row("table recaps, row (recap_id=2)", "headline") + ": is not valid UTF-8 (byte 4 of the stored text)",
+    ],
+    problems: 2,
+  },
 ];
 
 /** Ten independent problems in six tables, both tournaments and a second club. */
@@ -322,7 +481,7 @@ describe("hostile and broken stores leave the previous snapshot untouched", () =
     }
     if (c.problems !== undefined) expect(problemLines(r.run.stderr)).toHaveLength(c.problems);
     // A megabyte value never floods the terminal.
-    expect(r.run.stderr.length).toBeLessThan(5_000);
+    expect(r.run.stderr.length).toBeLessThan(c.maxStderr ?? 5_000);
     // Read through --out: the snapshot the target points to is byte for byte the good one.
     expect(r.after).toEqual(lanes[i % LANES]!.good);
   });
@@ -368,6 +527,72 @@ describe("--skip-invalid", () => {
       tournaments: { tournament: { tournamentId: number } }[];
     };
     expect(catalog.tournaments.map((e) => e.tournament.tournamentId)).toEqual([BASE.published]);
+  });
+});
+
+describe("--skip-invalid skips values that would make unsafe paths or text", () => {
+  it("skips the tournaments with external_id -5, the tag con, a bidi override or 20,001 players, and publishes the rest", async () => {
+    const dir = tempDir("skip-unsafe");
+    const out = path.join(dir, "dist");
+    const rows = cloneRows(baseRows());
+    rows.tournaments![1]!.external_id = -5; // tournament 2, club only
+    rows.publication_tags![0]!.tag = "con"; // tournament 1, the global surface
+    rows.tournaments!.push({
+      ...rows.tournaments![0]!,
+      tournament_id: 3,
+      external_id: 5003,
+      name: "Bidi \u202eOpen",
+    });
+    rows.club_tournaments!.push({ club_id: 1, tournament_id: 3, display_order: 3 });
+    rows.tournaments!.push({ ...rows.tournaments![0]!, tournament_id: 4, external_id: 5004 });
+    rows.club_tournaments!.push({ club_id: 1, tournament_id: 4, display_order: 4 });
+    rows.tournaments!.push({ ...rows.tournaments![0]!, tournament_id: 5, external_id: 5005 });
+    rows.club_tournaments!.push({ club_id: 1, tournament_id: 5, display_order: 5 });
+    const db = makeStore(path.join(dir, "unsafe-values.sqlite"), rows, (d) =>
+      d.exec(`INSERT INTO players (tournament_id, source_player_number, name)
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20001)
+        SELECT 5, i, 'Player ' || i FROM n`),
+    );
+
+    const refused = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
+    expect(refused.code, refused.stderr).toBe(EXIT.storeData);
+    expect(problemLines(refused.stderr)).toHaveLength(4);
+
+    const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--skip-invalid"]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    expect(r.stderr).toContain("1 tournaments");
+    expect(r.stderr).toContain("skipped tournament -5:");
+    expect(r.stderr).toContain(
+      row("unsafe-values.sqlite: table tournaments, row (tournament_id=2)", "external_id"),
+    );
+    expect(r.stderr).toContain(`skipped tournament ${BASE.published}:`);
+    expect(r.stderr).toContain(
+      'unsafe-values.sqlite: table publication_tags, row (tournament_id=1, tag="con"), column tag',
+    );
+    expect(r.stderr).toContain("skipped tournament 5003:");
+    expect(r.stderr).toContain("column name: contains the bidirectional control U+202E");
+    expect(r.stderr).toContain("skipped tournament 5005:");
+    expect(r.stderr).toContain("more than the limit of 20,000 players");
+    const files = [...readTree(out).keys()];
+    expect(files).toContain("api/clubs/river-club/tournaments/5004/index.json");
+    expect(files.filter((f) => /\/(-5|con|5001|5003|5005)\//.test(f))).toEqual([]);
+  });
+});
+
+describe("text that is published as it is", () => {
+  it("keeps the joiners of Persian and Indic names, and line breaks in recap bodies", async () => {
+    const dir = tempDir("text-ok");
+    const out = path.join(dir, "dist");
+    const rows = cloneRows(baseRows());
+    rows.players![0]!.name = "Mohammad\u200cReza Amiri"; // zero-width non-joiner
+    rows.recaps![0]!.paragraphs = JSON.stringify(["First line\nsecond line"]);
+    rows.recaps![0]!.preview = "Two\r\nlines\tand a tab";
+    const db = makeStore(path.join(dir, "text.sqlite"), rows);
+    const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
+    expect(r.code, r.stderr).toBe(EXIT.ok);
+    const text = [...readTree(out).values()].map((b) => b.toString("utf8")).join("\n");
+    expect(text).toContain(JSON.stringify("Mohammad\u200cReza Amiri"));
+    expect(text).toContain(JSON.stringify("First line\nsecond line"));
   });
 });
 

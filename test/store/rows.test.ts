@@ -161,13 +161,13 @@ describe("numbers out of range", () => {
     const problems = tournamentProblems((db) => {
       insert(db, "games", game(1, 0, null, null));
       insert(db, "games", game(1, -3, null, null));
-      insert(db, "games", game(1, 10_000, null, null));
+      insert(db, "games", game(1, 20_001, null, null));
     });
     expect(problems).toEqual([
-      expect.stringContaining("board_number=-3), column board_number: is -3, outside the range 1..9999"),
-      expect.stringContaining("board_number=0), column board_number: is 0, outside the range 1..9999"),
+      expect.stringContaining("board_number=-3), column board_number: is -3, outside the range 1..20000"),
+      expect.stringContaining("board_number=0), column board_number: is 0, outside the range 1..20000"),
       expect.stringContaining(
-        "board_number=10000), column board_number: is 10000, outside the range 1..9999",
+        "board_number=20001), column board_number: is 20001, outside the range 1..20000",
       ),
     ]);
   });
