@@ -10,6 +10,7 @@ import {
   MANIFEST_NAME,
   MARKER_CONTENT,
   MARKER_NAME,
+  parseEntryValue,
   writeManifest,
   type ManifestEntries,
 } from "./manifest.ts";
@@ -18,6 +19,12 @@ import { safeRelativePath } from "./safe-path.ts";
 export interface SnapshotWriter {
   /** relPath uses "/" separators, e.g. "api/public/v1/tournaments/42/index.json" or "_headers". */
   write(relPath: string, data: string | Uint8Array): void;
+  /**
+   * Keeps these files of the live snapshot as they are, without their bytes: the producer knows
+   * they did not change (an unchanged tournament). All or nothing: false, and nothing is kept,
+   * when any of them is not a file of the live snapshot; the producer then renders them.
+   */
+  keepAll(relPaths: readonly string[]): boolean;
 }
 
 export interface WriteCounts {
@@ -122,6 +129,27 @@ export class StagingWriter implements SnapshotWriter {
     this.counts.bytesTotal += bytes.length;
     this.counts.files++;
     this.step(`file ${relPath}`);
+  }
+
+  keepAll(relPaths: readonly string[]): boolean {
+    if (this.sealed) throw new Error("keepAll() after the snapshot was finished");
+    if (this.previous === undefined || this.previousDir === undefined) return false;
+    for (const p of relPaths) if (!this.previous.has(p) || this.entries.has(p)) return false;
+    for (const relPath of relPaths) {
+      const value = this.previous.get(relPath)!;
+      const abs = path.resolve(this.root, relPath);
+      this.makeDir(relPath, path.dirname(abs));
+      if (!this.linkPrevious(relPath, abs, parseEntryValue(value).bytes)) {
+        throw new Error(`cannot keep ${JSON.stringify(relPath)}: the live snapshot's copy is missing or changed`);
+      }
+      this.previous.delete(relPath);
+      this.entries.set(relPath, value);
+      this.unchangedValues++;
+      this.counts.filesUnchanged++;
+      this.counts.bytesTotal += parseEntryValue(value).bytes;
+      this.counts.files++;
+    }
+    return true;
   }
 
   /** Seals the writer and writes the manifest, then the marker. Returns the counts. */
