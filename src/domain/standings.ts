@@ -6,7 +6,7 @@
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { SourceStandingRow, Tournament } from "./types.ts";
 import { isFinalResult } from "./results.ts";
-import { TiebreakEngine } from "./tiebreaks.ts";
+import { parsedTiebreaks, TiebreakEngine } from "./tiebreaks.ts";
 
 export interface StandingsOutcome {
   afterRound: number | null;
@@ -99,8 +99,8 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
   const byPoints = new Map<number, number[]>();
   for (const p of players) pushTo(byPoints, points.get(p.sourcePlayerNumber) ?? 0, p.sourcePlayerNumber);
   let groups: number[][] = [...byPoints.values()];
-  for (const acronym of t.tiebreaks) {
-    const v = engine.values(acronym, groups);
+  for (const tiebreak of parsedTiebreaks(t.tiebreaks)) {
+    const v = engine.values(tiebreak, groups);
     const next: number[][] = [];
     for (const g of groups) {
       for (const p of g) values.get(p)!.push(v.get(p) ?? null);

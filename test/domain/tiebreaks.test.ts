@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TiebreakEngine, validateTiebreaks } from "../../src/domain/tiebreaks.ts";
+import { parsedTiebreaks, TiebreakEngine, validateTiebreaks } from "../../src/domain/tiebreaks.ts";
 import type { TiebreakRuleSet, Tournament } from "../../src/domain/types.ts";
 import { parseTrf } from "../../src/trf/parse.ts";
 import { trfToTournament } from "../../src/trf/to-tournament.ts";
@@ -34,6 +34,33 @@ function values(t: Tournament, acronym: string): Record<number, number | null> {
   const all = [t.players.map((p) => p.sourcePlayerNumber)];
   return Object.fromEntries(engine.values(acronym, all));
 }
+
+describe("a tie-break list is parsed once", () => {
+  it("keeps the parsed form of a list validateTiebreaks accepted, for the engine", () => {
+    const list = ["DE", "BH-C1", "KS-L+1"];
+    expect(validateTiebreaks(list)).toEqual([]);
+    const parsed = parsedTiebreaks(list);
+    expect(parsed.map((p) => [p.base, p.modifier, p.limitSteps])).toEqual([
+      ["DE", null, null],
+      ["BH", "C1", null],
+      ["KS", "L", 1],
+    ]);
+    // The same objects every time: nothing is parsed again.
+    expect(parsedTiebreaks(list)).toBe(parsed);
+  });
+
+  it("parses a list it has not seen, and refuses an invalid one", () => {
+    expect(parsedTiebreaks(["SB"]).map((p) => p.base)).toEqual(["SB"]);
+    expect(() => parsedTiebreaks(["BH", "XYZ"])).toThrow(/unknown tie-break "XYZ"/);
+  });
+
+  it("follows a list that was changed after it was validated", () => {
+    const list = ["BH"];
+    validateTiebreaks(list);
+    list[0] = "SB";
+    expect(parsedTiebreaks(list).map((p) => p.base)).toEqual(["SB"]);
+  });
+});
 
 describe("validateTiebreaks", () => {
   it("accepts every supported acronym and modifier", () => {

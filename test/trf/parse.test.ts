@@ -238,6 +238,12 @@ describe("TRF-2025 tie-break list (202)", () => {
     expect(tiebreaksFromTrfHeader(f)).toEqual({ tiebreaks: ["DE", "BH-C1", "BH"], warnings: [] });
   });
 
+  it("keeps the Koya limit modifier of C.07 14.5 (KS/L+1, KS/L-2)", () => {
+    expect(trfTiebreakCode("KS/L+1")).toBe("KS-L+1");
+    const f = parseTrf(["202 KS/L-2,SB", P1.slice(0, 89)].join("\n"));
+    expect(tiebreaksFromTrfHeader(f)).toEqual({ tiebreaks: ["KS-L-2", "SB"], warnings: [] });
+  });
+
   it("does not use a list with a code it cannot map", () => {
     const f = parseTrf(["202 EDET/P,BH", P1.slice(0, 89)].join("\n"));
     const r = tiebreaksFromTrfHeader(f);
