@@ -116,22 +116,19 @@ function twoPlayerOutcomes(g: Game): [RoundOutcome, RoundOutcome] {
  * When a player appears on several boards of a round (bad data) the first board counts.
  */
 export function playerRounds(t: Tournament, afterRound: number): Map<number, RoundEntry[]> {
-  const out = new Map<number, RoundEntry[]>();
-  // Per player: which rounds a board has filled (the first board of a player in a round counts).
-  const filled = new Map<number, Uint8Array>();
+  // Per player (by index): the entry of each round a board has filled (the first board counts).
+  const index = new Map<number, number>();
+  const lists: (RoundEntry | undefined)[][] = [];
   for (const p of t.players) {
-    const entries: RoundEntry[] = [];
-    for (let r = 1; r <= afterRound; r++) {
-      entries.push({ round: r, outcome: "absent", opponent: null, colour: null, points: t.scoring.zeroBye });
-    }
-    out.set(p.sourcePlayerNumber, entries);
-    filled.set(p.sourcePlayerNumber, new Uint8Array(afterRound));
+    if (index.has(p.sourcePlayerNumber)) continue;
+    index.set(p.sourcePlayerNumber, lists.length);
+    lists.push(new Array<RoundEntry | undefined>(afterRound));
   }
   const put = (player: number, e: RoundEntry) => {
-    const done = filled.get(player);
-    if (!done || done[e.round - 1] === 1) return;
-    done[e.round - 1] = 1;
-    out.get(player)![e.round - 1] = e;
+    const i = index.get(player);
+    if (i === undefined) return;
+    const list = lists[i]!;
+    if (list[e.round - 1] === undefined) list[e.round - 1] = e;
   };
   for (const round of t.rounds) {
     const r = round.roundNumber;
@@ -160,6 +157,23 @@ export function playerRounds(t: Tournament, afterRound: number): Map<number, Rou
         });
       }
     }
+  }
+  // A round no board filled: absent.
+  const out = new Map<number, RoundEntry[]>();
+  for (const [player, i] of index) {
+    const list = lists[i]!;
+    for (let r = 0; r < afterRound; r++) {
+      if (list[r] === undefined) {
+        list[r] = {
+          round: r + 1,
+          outcome: "absent",
+          opponent: null,
+          colour: null,
+          points: t.scoring.zeroBye,
+        };
+      }
+    }
+    out.set(player, list as RoundEntry[]);
   }
   return out;
 }

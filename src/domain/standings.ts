@@ -115,21 +115,22 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
     groups = next;
   }
 
-  const sorted = [...players].sort((a, b) => {
-    const pa = points.get(a.sourcePlayerNumber) ?? 0;
-    const pb = points.get(b.sourcePlayerNumber) ?? 0;
-    if (pa !== pb) return pb - pa;
-    const va = values.get(a.sourcePlayerNumber)!;
-    const vb = values.get(b.sourcePlayerNumber)!;
-    for (let i = 0; i < va.length; i++) {
-      const c = compareValues(va[i]!, vb[i]!);
+  // One record per player with everything the order compares, so that the sort reads no maps.
+  const records = players.map((p) => ({
+    player: p,
+    points: points.get(p.sourcePlayerNumber) ?? 0,
+    values: values.get(p.sourcePlayerNumber)!,
+    order: orderKey.get(p.sourcePlayerNumber)!,
+  }));
+  records.sort((a, b) => {
+    if (a.points !== b.points) return b.points - a.points;
+    for (let i = 0; i < a.values.length; i++) {
+      const c = compareValues(a.values[i]!, b.values[i]!);
       if (c !== 0) return c;
     }
-    return (
-      orderKey.get(a.sourcePlayerNumber)! - orderKey.get(b.sourcePlayerNumber)! ||
-      a.sourcePlayerNumber - b.sourcePlayerNumber
-    );
+    return a.order - b.order || a.player.sourcePlayerNumber - b.player.sourcePlayerNumber;
   });
+  const sorted = records.map((r) => r.player);
 
   const rows: ComputedRow[] = [];
   sorted.forEach((p, i) => {

@@ -489,7 +489,7 @@ export class TiebreakEngine {
   private compute(tb: ParsedTiebreak, player: number): number | null {
     const ctx = this.ctx;
     const list = ctx.entries.get(player) ?? [];
-    const otb = list.filter((e) => isPlayedOverTheBoard(e.outcome) && e.opponent !== null);
+    const overTheBoard = () => list.filter((e) => isPlayedOverTheBoard(e.outcome) && e.opponent !== null);
     switch (tb.base) {
       case "BH":
         return buchholz(ctx, player, tb.modifier, false);
@@ -498,6 +498,7 @@ export class TiebreakEngine {
       case "FB":
         return buchholz(this.fore(), player, tb.modifier, false);
       case "AOB": {
+        const otb = overTheBoard();
         if (otb.length === 0) return null;
         const bh = this.perPlayer(this.parse("BH"));
         const sum = otb.reduce((s, e) => s + (bh.get(e.opponent!) ?? 0), 0);
@@ -506,11 +507,11 @@ export class TiebreakEngine {
       case "WIN":
         return list.filter((e) => standardPoints(e.outcome) === 1).length;
       case "WON":
-        return otb.filter((e) => e.outcome === "win").length;
+        return overTheBoard().filter((e) => e.outcome === "win").length;
       case "BPG":
-        return otb.filter((e) => e.colour === "b").length;
+        return overTheBoard().filter((e) => e.colour === "b").length;
       case "BWG":
-        return otb.filter((e) => e.colour === "b" && e.outcome === "win").length;
+        return overTheBoard().filter((e) => e.colour === "b" && e.outcome === "win").length;
       case "GE":
       case "REP":
         return list.filter(isAvailable).length;
@@ -526,7 +527,7 @@ export class TiebreakEngine {
       }
       case "KS": {
         const threshold = koyaLimit(ctx, tb);
-        return otb
+        return overTheBoard()
           .filter((e) => (ctx.score.get(e.opponent!) ?? 0) >= threshold)
           .reduce((s, e) => s + (ctx.rules === "fide-2026" ? standardPoints(e.outcome) : e.points), 0);
       }
@@ -563,6 +564,11 @@ export class TiebreakEngine {
     const out = new Map<number, number | null>();
     const ctx = this.ctx;
     for (const group of groups) {
+      // Every pair must have met: a group larger than the rounds played + 1 cannot have.
+      if (group.length < 2 || group.length - 1 > ctx.rounds) {
+        for (const p of group) out.set(p, 0);
+        continue;
+      }
       const members = new Set(group);
       const points = new Map<number, number>();
       const met = new Set<string>();
