@@ -88,26 +88,37 @@ export function isPlayedOverTheBoard(outcome: RoundOutcome): boolean {
   return outcome === "win" || outcome === "draw" || outcome === "loss";
 }
 
+type Pair = readonly [RoundOutcome, RoundOutcome];
+// Shared tuples: no allocation per game.
+const PENDING_PAIR: Pair = ["pending", "pending"];
+const WHITE_WINS: Pair = ["win", "loss"];
+const BLACK_WINS: Pair = ["loss", "win"];
+const DRAWN: Pair = ["draw", "draw"];
+const WHITE_FORFEIT_WIN: Pair = ["forfeitWin", "forfeitLoss"];
+const BLACK_FORFEIT_WIN: Pair = ["forfeitLoss", "forfeitWin"];
+const BOTH_LOST: Pair = ["loss", "loss"];
+const BOTH_FORFEITED: Pair = ["forfeitLoss", "forfeitLoss"];
+
 /** Outcomes of the white and the black player of a two-player game. */
-function twoPlayerOutcomes(g: Game): [RoundOutcome, RoundOutcome] {
-  if (!isFinalResult(g.result)) return ["pending", "pending"];
+function twoPlayerOutcomes(g: Game): Pair {
+  if (!isFinalResult(g.result)) return PENDING_PAIR;
   switch (g.result) {
     case "WhiteWin":
-      return ["win", "loss"];
+      return WHITE_WINS;
     case "BlackWin":
-      return ["loss", "win"];
+      return BLACK_WINS;
     case "Draw":
-      return ["draw", "draw"];
+      return DRAWN;
     case "WhiteForfeitWin":
-      return ["forfeitWin", "forfeitLoss"];
+      return WHITE_FORFEIT_WIN;
     case "BlackForfeitWin":
-      return ["forfeitLoss", "forfeitWin"];
+      return BLACK_FORFEIT_WIN;
     case "DoubleForfeit":
       // A double loss over the board ("0 - 0") was played: a loss for both, as Vega counts it.
-      return isDoubleLoss(g) ? ["loss", "loss"] : ["forfeitLoss", "forfeitLoss"];
+      return isDoubleLoss(g) ? BOTH_LOST : BOTH_FORFEITED;
     default:
-      // DoubleForfeit, Unplayed, and a Bye result on a two-player row (not meaningful).
-      return ["forfeitLoss", "forfeitLoss"];
+      // Unplayed, and a Bye result on a two-player row (not meaningful).
+      return BOTH_FORFEITED;
   }
 }
 

@@ -167,6 +167,8 @@ interface Context {
   adjusted: Map<number, number>;
   winValue: number;
   drawValue: number;
+  /** Buchholz items per player, unweighted (BH) and weighted (SB): shared by their modifiers. */
+  items: { plain: Map<number, Item[]>; weighted: Map<number, Item[]> };
 }
 
 function isAvailable(e: RoundEntry): boolean {
@@ -220,7 +222,18 @@ function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, rounds:
   }
   const ratings = new Map<number, number | null>();
   for (const p of t.players) ratings.set(p.sourcePlayerNumber, p.rating && p.rating > 0 ? p.rating : null);
-  return { rules: t.tiebreakRules, rounds, entries, ratings, points, score, adjusted, winValue, drawValue };
+  return {
+    rules: t.tiebreakRules,
+    rounds,
+    entries,
+    ratings,
+    points,
+    score,
+    adjusted,
+    winValue,
+    drawValue,
+    items: { plain: new Map(), weighted: new Map() },
+  };
 }
 
 /** In round robins a forfeit counts as a played game (C.07 §15). */
@@ -330,8 +343,16 @@ function sumContributions(items: Item[]): number {
 }
 
 function buchholz(ctx: Context, player: number, modifier: Modifier | null, weighted: boolean): number {
-  const items = buchholzItems(ctx, player, weighted);
-  return sumContributions(applyModifier(items, modifier, ctx.rules !== "pre-2023"));
+  const cache = weighted ? ctx.items.weighted : ctx.items.plain;
+  let items = cache.get(player);
+  if (!items) {
+    items = buchholzItems(ctx, player, weighted);
+    cache.set(player, items);
+  }
+  // applyModifier works on a copy: the cached items serve every modifier.
+  return sumContributions(
+    modifier === null ? items : applyModifier(items, modifier, ctx.rules !== "pre-2023"),
+  );
 }
 
 // --- Rating-based -------------------------------------------------------------------------------
