@@ -373,8 +373,9 @@ function roundHalfUp(x: number): number {
 }
 
 function averageRating(ctx: Context, player: number, modifier: Modifier | null): number | null {
-  const ratings = ratedGames(ctx, player).map((g) => g.rating);
-  const items: Item[] = ratings.map((r) => ({ value: r, contribution: r, voluntary: false }));
+  const ratings = ratedGames(ctx, player)
+    .map((g) => g.rating)
+    .sort((a, b) => a - b);
   let low = modifier === "C1" || modifier === "M1" ? 1 : modifier === "C2" || modifier === "M2" ? 2 : 0;
   if (ctx.rules === "pre-2023") {
     // Swiss-Manager: the cut removes the player's unplayed rounds first (they have no rating and
@@ -385,11 +386,13 @@ function averageRating(ctx: Context, player: number, modifier: Modifier | null):
     low = Math.max(0, low - unplayed);
   }
   const high = modifier === "M1" ? 1 : modifier === "M2" ? 2 : 0;
-  const kept = [...items];
-  for (let i = 0; i < low; i++) removeLeastSignificant(kept, false);
-  for (let i = 0; i < high; i++) removeMostSignificant(kept);
-  if (kept.length === 0) return null;
-  return roundHalfUp(sumContributions(kept) / kept.length);
+  // Cuts drop the lowest ratings, medians the highest too (the ratings are sorted).
+  const from = Math.min(low, ratings.length);
+  const to = Math.max(from, ratings.length - high);
+  if (to === from) return null;
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += ratings[i]!;
+  return roundHalfUp(sum / (to - from));
 }
 
 function performance(ctx: Context, player: number): number | null {
@@ -478,10 +481,14 @@ export class TiebreakEngine {
   values(
     tiebreak: string | ParsedTiebreak,
     groups: readonly (readonly number[])[],
-  ): Map<number, number | null> {
+  ): ReadonlyMap<number, number | null> {
     const parsed = typeof tiebreak === "string" ? this.parse(tiebreak) : tiebreak;
     if (parsed.base === "DE") return this.directEncounter(groups);
     const all = this.perPlayer(parsed);
+    // Groups that hold every player (the standings' case): the computed values as they are.
+    let asked = 0;
+    for (const g of groups) asked += g.length;
+    if (asked === all.size) return all;
     const out = new Map<number, number | null>();
     for (const g of groups) for (const p of g) out.set(p, all.get(p) ?? null);
     return out;
