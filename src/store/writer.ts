@@ -26,13 +26,11 @@ export class StoreWriter {
 
   /** Inserts one row; returns its rowid (tables WITHOUT ROWID give 0). */
   insert<T extends TableName>(table: T, row: StoreRow<T>): number | bigint {
-    const columns: string[] = [];
-    const values: SqlValue[] = [];
-    for (const column in row) {
-      const value = row[column as keyof StoreRow<T>];
-      if (value === undefined) continue;
-      columns.push(column);
-      values.push(value);
+    let columns = Object.keys(row);
+    let values = Object.values(row) as (SqlValue | undefined)[];
+    if (values.includes(undefined)) {
+      columns = columns.filter((_, i) => values[i] !== undefined);
+      values = values.filter((v) => v !== undefined);
     }
     // The SQL names every column; the values follow the same order.
     return this.statementFor(table, columns).run(values).lastInsertRowid;
