@@ -4,7 +4,7 @@
 // (rating decides most games; some draws, forfeits, half-point byes, a PAB for an odd field).
 //
 //   node scripts/bench-standings.ts [--rounds 13] [--sizes 1000,10000,30000,100000]
-//                                   [--tiebreaks DE,BH-C1,BH,SB,ARO-C1] [--rules pre-2023]
+//                                   [--tiebreaks DE,BH-C1,BH,SB,ARO-C1] [--rules pre-2023] [--repeat 3]
 import { parseArgs } from "node:util";
 import { computeStandings } from "../src/domain/standings.ts";
 import {
@@ -22,12 +22,14 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "1000,10000,30000,100000" },
     tiebreaks: { type: "string", default: "DE,BH-C1,BH,SB,ARO-C1" },
     rules: { type: "string", default: "pre-2023" },
+    repeat: { type: "string", default: "3" },
   },
 });
 const ROUNDS = Number(values.rounds);
 const SIZES = values.sizes.split(",").map(Number);
 const TIEBREAKS = values.tiebreaks.split(",");
 const RULES = values.rules as TiebreakRuleSet;
+const REPEAT = Math.max(1, Number(values.repeat));
 const NOW = "2026-11-22T12:00:00Z";
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
@@ -161,11 +163,25 @@ console.log(`computeStandings, ${ROUNDS} rounds, ${RULES}, tie-breaks ${TIEBREAK
 for (const n of SIZES) {
   const t = syntheticSwiss(n, ROUNDS);
   computeStandings(syntheticSwiss(Math.min(n, 500), ROUNDS), ROUNDS); // warm up the JIT
-  const start = performance.now();
-  const rows = computeStandings(t, ROUNDS);
-  const ms = performance.now() - start;
+  // Each size is timed REPEAT times: the median is the figure, the best shows the noise.
+  // CPU time (user + system) is given too: on a busy machine it stays near the unloaded wall time.
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let leader = 0;
+  for (let k = 0; k < REPEAT; k++) {
+    const start = performance.now();
+    const startCpu = process.cpuUsage();
+    const rows = computeStandings(t, ROUNDS);
+    const used = process.cpuUsage(startCpu);
+    times.push(performance.now() - start);
+    cpu.push((used.user + used.system) / 1000);
+    leader = rows[0]!.points ?? 0;
+  }
+  times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)]!;
   console.log(
-    `${String(n).padStart(7)} players: ${(ms / 1000).toFixed(2).padStart(6)} s` +
-      `  (${((ms * 1000) / n).toFixed(1)} µs/player, leader ${rows[0]!.points} pts)`,
+    `${String(n).padStart(7)} players: ${(median / 1000).toFixed(2).padStart(6)} s median of ${REPEAT}, ` +
+      `best ${(times[0]! / 1000).toFixed(2)} s, CPU ${(cpu[Math.floor(cpu.length / 2)]! / 1000).toFixed(2)} s  (${((median * 1000) / n).toFixed(1)} µs/player, leader ${leader} pts)`,
   );
 }

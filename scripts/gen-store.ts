@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { createStore } from "../src/store/init.ts";
+import { StoreWriter } from "../src/store/writer.ts";
 import type { TournamentStatus } from "../src/domain/types.ts";
 import {
   bergerRounds,
@@ -67,155 +68,6 @@ const iso = (ms: number): string =>
   new Date(Math.round(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 const date = (ms: number): string => iso(ms).slice(0, 10);
 
-interface Prepared {
-  club: Database.Statement;
-  tournament: Database.Statement;
-  player: Database.Statement;
-  round: Database.Statement;
-  game: Database.Statement;
-  standings: Database.Statement;
-  standingRow: Database.Statement;
-  recap: Database.Statement;
-  catalog: Database.Statement;
-  catalogTag: Database.Statement;
-  publication: Database.Statement;
-  publicationTag: Database.Statement;
-}
-
-function prepare(db: Database.Database): Prepared {
-  const insert = (table: string, columns: string[]): Database.Statement =>
-    db.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
-  return {
-    club: insert("clubs", [
-      "club_id",
-      "uuid",
-      "slug",
-      "name",
-      "description",
-      "logo_path",
-      "website_url",
-      "contact_email",
-      "default_language",
-      "time_zone",
-      "brand_color",
-      "enabled",
-      "internal_notes",
-    ]),
-    tournament: insert("tournaments", [
-      "tournament_id",
-      "external_id",
-      "source_url",
-      "name",
-      "location",
-      "federation",
-      "organizer",
-      "tournament_director",
-      "chief_arbiter",
-      "deputy_chief_arbiter",
-      "arbiters",
-      "time_control",
-      "tournament_type",
-      "rating_calculation",
-      "fide_event_id",
-      "average_rating",
-      "average_age",
-      "pairing_program",
-      "source_last_updated",
-      "source_creator",
-      "start_date",
-      "end_date",
-      "total_rounds",
-      "tracking_enabled",
-      "refresh_interval_seconds",
-      "next_refresh_at",
-      "created_at",
-      "last_scraped_at",
-      "last_source_change_at",
-      "is_draft",
-      "pairing_system",
-      "tiebreaks",
-      "tiebreak_rules",
-      "internal_notes",
-    ]),
-    player: insert("players", [
-      "tournament_id",
-      "source_player_number",
-      "starting_rank",
-      "fide_id",
-      "name",
-      "title",
-      "rating",
-      "national_rating",
-      "federation",
-      "club",
-      "gender",
-      "player_type",
-      "player_group",
-      "birth_date",
-      "email",
-    ]),
-    round: insert("rounds", [
-      "tournament_id",
-      "round_number",
-      "first_scraped_at",
-      "last_scraped_at",
-      "last_source_change_at",
-    ]),
-    game: insert("games", [
-      "tournament_id",
-      "round_number",
-      "board_number",
-      "white_player_number",
-      "black_player_number",
-      "raw_result",
-      "result",
-      "bye_kind",
-      "provisional_points",
-      "first_seen_at",
-      "last_seen_at",
-      "result_changed_at",
-    ]),
-    standings: insert("source_standings", [
-      "tournament_id",
-      "after_round",
-      "retrieved_at",
-      "tie_break_labels",
-    ]),
-    standingRow: insert("source_standing_rows", [
-      "tournament_id",
-      "after_round",
-      "source_player_number",
-      "rank",
-      "name",
-      "title",
-      "international_rating",
-      "national_rating",
-      "gender",
-      "player_type",
-      "player_group",
-      "federation",
-      "club",
-      "points",
-      "tie_break_values",
-    ]),
-    recap: insert("recaps", [
-      "tournament_id",
-      "language",
-      "kind",
-      "round_number",
-      "headline",
-      "preview",
-      "paragraphs",
-      "is_draft",
-      "generator",
-    ]),
-    catalog: insert("club_tournaments", ["club_id", "tournament_id", "display_order"]),
-    catalogTag: insert("club_tournament_tags", ["club_id", "tournament_id", "tag"]),
-    publication: insert("publications", ["tournament_id", "published_at"]),
-    publicationTag: insert("publication_tags", ["tournament_id", "tag"]),
-  };
-}
-
 function uuid(rng: Rng): string {
   const hex = Array.from({ length: 32 }, () => rng.int(0, 15).toString(16));
   hex[12] = "4";
@@ -234,7 +86,7 @@ interface Club {
   federation: string;
 }
 
-function insertClubs(rng: Rng, st: Prepared, tournaments: number): Club[] {
+function insertClubs(rng: Rng, w: StoreWriter, tournaments: number): Club[] {
   const count = 3 + Math.min(CITIES.length - 3, Math.floor(tournaments / 400));
   const clubs: Club[] = [];
   for (let k = 0; k < count; k++) {
@@ -242,21 +94,21 @@ function insertClubs(rng: Rng, st: Prepared, tournaments: number): Club[] {
     const slug = `${city.city}-chess-club`;
     // The third club is disabled: its catalog must never be published.
     const enabled = k !== 2;
-    st.club.run(
-      k + 1,
-      uuid(rng),
-      slug,
-      `${capitalize(city.city)} Chess Club`,
-      `Rated tournaments and weekly club nights in ${capitalize(city.city)}.`,
-      `/logos/${slug}.svg`,
-      `https://${slug}.example`,
-      `tournaments@${slug}.example`,
-      city.language,
-      city.timeZone,
-      `#${rng.int(0, 0xffffff).toString(16).padStart(6, "0")}`,
-      enabled ? 1 : 0,
-      `PRIVATE-NOTE-club-${k + 1}`,
-    );
+    w.insert("clubs", {
+      club_id: k + 1,
+      uuid: uuid(rng),
+      slug: slug,
+      name: `${capitalize(city.city)} Chess Club`,
+      description: `Rated tournaments and weekly club nights in ${capitalize(city.city)}.`,
+      logo_path: `/logos/${slug}.svg`,
+      website_url: `https://${slug}.example`,
+      contact_email: `tournaments@${slug}.example`,
+      default_language: city.language,
+      time_zone: city.timeZone,
+      brand_color: `#${rng.int(0, 0xffffff).toString(16).padStart(6, "0")}`,
+      enabled: enabled ? 1 : 0,
+      internal_notes: `PRIVATE-NOTE-club-${k + 1}`,
+    });
     clubs.push({ id: k + 1, enabled, language: city.language, city: city.city, federation: city.federation });
   }
   return clubs;
@@ -389,7 +241,7 @@ function unfinished(rng: Rng): Pick<GameRow, "raw" | "result" | "provisional"> {
 
 function generateTournament(
   rng: Rng,
-  st: Prepared,
+  w: StoreWriter,
   i: number,
   clubs: Club[],
   counts: { players: number; games: number },
@@ -530,88 +382,101 @@ function generateTournament(
 
   const externalId = i === 0 ? 2n ** 53n + 1n : BigInt(1_000_000 + i * 13);
   const name = `${capitalize(club.city)} ${kind} 2026 · ${id}`;
-  st.tournament.run(
-    id,
-    externalId,
-    `https://chess-results.com/tnr${externalId}.aspx?lan=1`,
-    isDraft ? `DRAFT ${name}` : name,
-    capitalize(club.city),
-    club.federation,
-    `${capitalize(club.city)} Chess Club`,
-    rng.pick(LAST_NAMES),
-    `IA ${rng.pick(LAST_NAMES)}, ${rng.pick(FIRST_NAMES)}`,
-    rng.chance(0.4) ? `FA ${rng.pick(LAST_NAMES)}` : null,
-    null,
-    schedule.timeControl,
-    roundRobin ? "Individual: Single Round Robin" : "Individual: Swiss-System",
-    rng.chance(0.6) ? "FIDE" : null,
-    rng.chance(0.5) ? rng.int(100_000, 999_999) : null,
-    ratings.length > 0 ? Math.round(ratings.reduce((a, b) => a + b, 0) / ratings.length) : null,
-    null,
-    rng.pick(["Swiss-Manager 14.0.0.12", "Vega 8.2", "JaVaFo"]),
-    `Last update ${iso(p.lastScraped)}`,
-    null,
-    date(p.firstStart),
-    p.endDate,
-    total,
-    p.tracking ? 1 : 0,
-    p.interval,
-    p.nextRefresh === null ? null : iso(p.nextRefresh),
-    iso(createdAt),
-    iso(p.lastScraped),
-    lastChange === null ? null : iso(lastChange),
-    isDraft ? 1 : 0,
-    roundRobin ? "round-robin" : "swiss",
-    rng.pick(TIEBREAK_LISTS[roundRobin ? "round-robin" : "swiss"]),
-    rng.pick(["fide-2023", "fide-2026", "pre-2023"]),
-    `PRIVATE-NOTE-t${id}`,
-  );
+  w.insert("tournaments", {
+    tournament_id: id,
+    external_id: externalId,
+    source_url: `https://chess-results.com/tnr${externalId}.aspx?lan=1`,
+    name: isDraft ? `DRAFT ${name}` : name,
+    location: capitalize(club.city),
+    federation: club.federation,
+    organizer: `${capitalize(club.city)} Chess Club`,
+    tournament_director: rng.pick(LAST_NAMES),
+    chief_arbiter: `IA ${rng.pick(LAST_NAMES)}, ${rng.pick(FIRST_NAMES)}`,
+    deputy_chief_arbiter: rng.chance(0.4) ? `FA ${rng.pick(LAST_NAMES)}` : null,
+    arbiters: null,
+    time_control: schedule.timeControl,
+    tournament_type: roundRobin ? "Individual: Single Round Robin" : "Individual: Swiss-System",
+    rating_calculation: rng.chance(0.6) ? "FIDE" : null,
+    fide_event_id: rng.chance(0.5) ? rng.int(100_000, 999_999) : null,
+    average_rating:
+      ratings.length > 0 ? Math.round(ratings.reduce((a, b) => a + b, 0) / ratings.length) : null,
+    average_age: null,
+    pairing_program: rng.pick(["Swiss-Manager 14.0.0.12", "Vega 8.2", "JaVaFo"]),
+    source_last_updated: `Last update ${iso(p.lastScraped)}`,
+    source_creator: null,
+    start_date: date(p.firstStart),
+    end_date: p.endDate,
+    total_rounds: total,
+    tracking_enabled: p.tracking ? 1 : 0,
+    refresh_interval_seconds: p.interval,
+    next_refresh_at: p.nextRefresh === null ? null : iso(p.nextRefresh),
+    created_at: iso(createdAt),
+    last_scraped_at: iso(p.lastScraped),
+    last_source_change_at: lastChange === null ? null : iso(lastChange),
+    is_draft: isDraft ? 1 : 0,
+    pairing_system: roundRobin ? "round-robin" : "swiss",
+    tiebreaks: rng.pick(TIEBREAK_LISTS[roundRobin ? "round-robin" : "swiss"]),
+    tiebreak_rules: rng.pick(["fide-2023", "fide-2026", "pre-2023"]),
+    internal_notes: `PRIVATE-NOTE-t${id}`,
+  });
 
   for (const pl of players) {
-    st.player.run(
-      id,
-      pl.number,
-      pl.number,
-      pl.fideId,
-      pl.name,
-      pl.title,
-      pl.rating,
-      pl.rating === null ? null : pl.rating - rng.int(0, 60),
-      pl.federation,
-      rng.chance(0.5) ? `${capitalize(club.city)} CC` : null,
-      pl.gender,
-      pl.type,
-      rng.chance(0.1) ? "Group B" : null,
-      pl.birthDate,
-      rng.chance(0.3) ? `private.player${pl.number}.t${id}@example.invalid` : null,
-    );
+    w.insert("players", {
+      tournament_id: id,
+      source_player_number: pl.number,
+      starting_rank: pl.number,
+      fide_id: pl.fideId,
+      name: pl.name,
+      title: pl.title,
+      rating: pl.rating,
+      national_rating: pl.rating === null ? null : pl.rating - rng.int(0, 60),
+      federation: pl.federation,
+      club: rng.chance(0.5) ? `${capitalize(club.city)} CC` : null,
+      gender: pl.gender,
+      player_type: pl.type,
+      player_group: rng.chance(0.1) ? "Group B" : null,
+      birth_date: pl.birthDate,
+      email: rng.chance(0.3) ? `private.player${pl.number}.t${id}@example.invalid` : null,
+    });
   }
   counts.players += players.length;
 
   const lastSeen = iso(p.lastScraped);
   if (p.played === 0 && rng.chance(0.3)) {
     // Round 1 announced, pairings not published yet.
-    st.round.run(id, 1, iso(createdAt), lastSeen, null);
+    w.insert("rounds", {
+      tournament_id: id,
+      round_number: 1,
+      first_scraped_at: iso(createdAt),
+      last_scraped_at: lastSeen,
+      last_source_change_at: null,
+    });
   }
   perRound.forEach((rows, index) => {
     const r = index + 1;
     const firstSeen = iso(p.rounds[index]!.start - 20 * MINUTE);
-    st.round.run(id, r, firstSeen, lastSeen, iso(roundChanges[index]!));
+    w.insert("rounds", {
+      tournament_id: id,
+      round_number: r,
+      first_scraped_at: firstSeen,
+      last_scraped_at: lastSeen,
+      last_source_change_at: iso(roundChanges[index]!),
+    });
     rows.forEach((g, board) => {
-      st.game.run(
-        id,
-        r,
-        board + 1,
-        g.white,
-        g.black,
-        g.raw,
-        g.result,
-        g.byeKind,
-        g.provisional,
-        firstSeen,
-        lastSeen,
-        g.changedAt === null ? null : iso(g.changedAt),
-      );
+      w.insert("games", {
+        tournament_id: id,
+        round_number: r,
+        board_number: board + 1,
+        white_player_number: g.white,
+        black_player_number: g.black,
+        raw_result: g.raw,
+        result: g.result,
+        bye_kind: g.byeKind,
+        provisional_points: g.provisional,
+        first_seen_at: firstSeen,
+        last_seen_at: lastSeen,
+        result_changed_at: g.changedAt === null ? null : iso(g.changedAt),
+      });
     });
     counts.games += rows.length;
   });
@@ -619,7 +484,12 @@ function generateTournament(
   // The source's own standings after the newest complete round, for some tournaments.
   const newestComplete = p.played > 0 && p.rounds[p.played - 1]!.pendingShare === 0;
   if (newestComplete && rng.chance(0.4)) {
-    st.standings.run(id, p.played, lastSeen, JSON.stringify(["TB1", "TB2", "TB3"]));
+    w.insert("source_standings", {
+      tournament_id: id,
+      after_round: p.played,
+      retrieved_at: lastSeen,
+      tie_break_labels: JSON.stringify(["TB1", "TB2", "TB3"]),
+    });
     const buchholz = (s: SwissPlayer): number =>
       [...s.opponents].reduce((sum, o) => sum + swiss[o - 1]!.score, 0);
     const ranked = [...swiss].sort(
@@ -629,23 +499,23 @@ function generateTournament(
       const pl = players[s.number - 1]!;
       const bh = buchholz(s);
       const cut = s.opponents.size > 0 ? Math.min(...[...s.opponents].map((o) => swiss[o - 1]!.score)) : 0;
-      st.standingRow.run(
-        id,
-        p.played,
-        s.number,
-        index + 1,
-        pl.name,
-        pl.title,
-        pl.rating,
-        null,
-        pl.gender,
-        pl.type,
-        null,
-        pl.federation,
-        null,
-        s.score,
-        JSON.stringify(["0", (bh - cut).toFixed(1), bh.toFixed(1)]),
-      );
+      w.insert("source_standing_rows", {
+        tournament_id: id,
+        after_round: p.played,
+        source_player_number: s.number,
+        rank: index + 1,
+        name: pl.name,
+        title: pl.title,
+        international_rating: pl.rating,
+        national_rating: null,
+        gender: pl.gender,
+        player_type: pl.type,
+        player_group: null,
+        federation: pl.federation,
+        club: null,
+        points: s.score,
+        tie_break_values: JSON.stringify(["0", (bh - cut).toFixed(1), bh.toFixed(1)]),
+      });
     });
   }
 
@@ -653,17 +523,17 @@ function generateTournament(
   const headline = (lang: string, text: string): string => (lang === "en" ? text : `[${lang}] ${text}`);
   for (const lang of languages) {
     const recap = (kindName: string, round: number | null, text: string, draft = false): void => {
-      st.recap.run(
-        id,
-        lang,
-        kindName,
-        round,
-        headline(lang, text),
-        rng.chance(0.7) ? `${name}: ${text.toLowerCase()}` : null,
-        JSON.stringify([`${text}.`, `${players.length} players, ${total} rounds.`]),
-        draft ? 1 : 0,
-        `PRIVATE-GENERATOR synthetic seed-run ${id}`,
-      );
+      w.insert("recaps", {
+        tournament_id: id,
+        language: lang,
+        kind: kindName,
+        round_number: round,
+        headline: headline(lang, text),
+        preview: rng.chance(0.7) ? `${name}: ${text.toLowerCase()}` : null,
+        paragraphs: JSON.stringify([`${text}.`, `${players.length} players, ${total} rounds.`]),
+        is_draft: draft ? 1 : 0,
+        generator: `PRIVATE-GENERATOR synthetic seed-run ${id}`,
+      });
     };
     recap("Preview", null, `${name} preview`);
     if (p.played > 0) recap("Round", p.played, `Round ${p.played} report`);
@@ -676,12 +546,28 @@ function generateTournament(
   const global = isDraft || i < 7 || rng.chance(0.85);
   const listed = isDraft || rng.chance(0.6) || !global;
   if (listed) {
-    st.catalog.run(club.id, id, i);
-    for (const tag of rng.sample(TAGS, rng.int(0, 2))) st.catalogTag.run(club.id, id, tag);
+    w.insert("club_tournaments", {
+      club_id: club.id,
+      tournament_id: id,
+      display_order: i,
+    });
+    for (const tag of rng.sample(TAGS, rng.int(0, 2)))
+      w.insert("club_tournament_tags", {
+        club_id: club.id,
+        tournament_id: id,
+        tag: tag,
+      });
   }
   if (global) {
-    st.publication.run(id, iso(createdAt + rng.int(1, 600) * MINUTE + 17_000));
-    for (const tag of rng.sample(TAGS, rng.int(1, 3))) st.publicationTag.run(id, tag);
+    w.insert("publications", {
+      tournament_id: id,
+      published_at: iso(createdAt + rng.int(1, 600) * MINUTE + 17_000),
+    });
+    for (const tag of rng.sample(TAGS, rng.int(1, 3)))
+      w.insert("publication_tags", {
+        tournament_id: id,
+        tag: tag,
+      });
   }
 }
 
@@ -699,13 +585,13 @@ export function generateStore({ tournaments, seed, out }: GenerateOptions): Gene
     // A fresh scratch file: durability during generation buys nothing.
     db.pragma("journal_mode = MEMORY");
     db.pragma("synchronous = OFF");
-    const st = prepare(db);
+    const w = new StoreWriter(db);
     const rng = new Rng(seedFrom(seed));
     counts = { players: 0, games: 0 };
-    const clubs = db.transaction(() => insertClubs(rng, st, tournaments))();
+    const clubs = db.transaction(() => insertClubs(rng, w, tournaments))();
     // One transaction per 100 tournaments keeps memory small and inserts fast.
     const batch = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) generateTournament(rng, st, i, clubs, counts);
+      for (let i = from; i < to; i++) generateTournament(rng, w, i, clubs, counts);
     });
     for (let from = 0; from < tournaments; from += 100) batch(from, Math.min(from + 100, tournaments));
     db.pragma("journal_mode = DELETE");

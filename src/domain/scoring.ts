@@ -88,26 +88,37 @@ export function isPlayedOverTheBoard(outcome: RoundOutcome): boolean {
   return outcome === "win" || outcome === "draw" || outcome === "loss";
 }
 
+type Pair = readonly [RoundOutcome, RoundOutcome];
+// Shared tuples: no allocation per game.
+const PENDING_PAIR: Pair = ["pending", "pending"];
+const WHITE_WINS: Pair = ["win", "loss"];
+const BLACK_WINS: Pair = ["loss", "win"];
+const DRAWN: Pair = ["draw", "draw"];
+const WHITE_FORFEIT_WIN: Pair = ["forfeitWin", "forfeitLoss"];
+const BLACK_FORFEIT_WIN: Pair = ["forfeitLoss", "forfeitWin"];
+const BOTH_LOST: Pair = ["loss", "loss"];
+const BOTH_FORFEITED: Pair = ["forfeitLoss", "forfeitLoss"];
+
 /** Outcomes of the white and the black player of a two-player game. */
-function twoPlayerOutcomes(g: Game): [RoundOutcome, RoundOutcome] {
-  if (!isFinalResult(g.result)) return ["pending", "pending"];
+function twoPlayerOutcomes(g: Game): Pair {
+  if (!isFinalResult(g.result)) return PENDING_PAIR;
   switch (g.result) {
     case "WhiteWin":
-      return ["win", "loss"];
+      return WHITE_WINS;
     case "BlackWin":
-      return ["loss", "win"];
+      return BLACK_WINS;
     case "Draw":
-      return ["draw", "draw"];
+      return DRAWN;
     case "WhiteForfeitWin":
-      return ["forfeitWin", "forfeitLoss"];
+      return WHITE_FORFEIT_WIN;
     case "BlackForfeitWin":
-      return ["forfeitLoss", "forfeitWin"];
+      return BLACK_FORFEIT_WIN;
     case "DoubleForfeit":
       // A double loss over the board ("0 - 0") was played: a loss for both, as Vega counts it.
-      return isDoubleLoss(g) ? ["loss", "loss"] : ["forfeitLoss", "forfeitLoss"];
+      return isDoubleLoss(g) ? BOTH_LOST : BOTH_FORFEITED;
     default:
-      // DoubleForfeit, Unplayed, and a Bye result on a two-player row (not meaningful).
-      return ["forfeitLoss", "forfeitLoss"];
+      // Unplayed, and a Bye result on a two-player row (not meaningful).
+      return BOTH_FORFEITED;
   }
 }
 
@@ -116,22 +127,19 @@ function twoPlayerOutcomes(g: Game): [RoundOutcome, RoundOutcome] {
  * When a player appears on several boards of a round (bad data) the first board counts.
  */
 export function playerRounds(t: Tournament, afterRound: number): Map<number, RoundEntry[]> {
-  const out = new Map<number, RoundEntry[]>();
-  // Per player: which rounds a board has filled (the first board of a player in a round counts).
-  const filled = new Map<number, Uint8Array>();
+  // Per player (by index): the entry of each round a board has filled (the first board counts).
+  const index = new Map<number, number>();
+  const lists: (RoundEntry | undefined)[][] = [];
   for (const p of t.players) {
-    const entries: RoundEntry[] = [];
-    for (let r = 1; r <= afterRound; r++) {
-      entries.push({ round: r, outcome: "absent", opponent: null, colour: null, points: t.scoring.zeroBye });
-    }
-    out.set(p.sourcePlayerNumber, entries);
-    filled.set(p.sourcePlayerNumber, new Uint8Array(afterRound));
+    if (index.has(p.sourcePlayerNumber)) continue;
+    index.set(p.sourcePlayerNumber, lists.length);
+    lists.push(new Array<RoundEntry | undefined>(afterRound));
   }
   const put = (player: number, e: RoundEntry) => {
-    const done = filled.get(player);
-    if (!done || done[e.round - 1] === 1) return;
-    done[e.round - 1] = 1;
-    out.get(player)![e.round - 1] = e;
+    const i = index.get(player);
+    if (i === undefined) return;
+    const list = lists[i]!;
+    if (list[e.round - 1] === undefined) list[e.round - 1] = e;
   };
   for (const round of t.rounds) {
     const r = round.roundNumber;
@@ -160,6 +168,23 @@ export function playerRounds(t: Tournament, afterRound: number): Map<number, Rou
         });
       }
     }
+  }
+  // A round no board filled: absent.
+  const out = new Map<number, RoundEntry[]>();
+  for (const [player, i] of index) {
+    const list = lists[i]!;
+    for (let r = 0; r < afterRound; r++) {
+      if (list[r] === undefined) {
+        list[r] = {
+          round: r + 1,
+          outcome: "absent",
+          opponent: null,
+          colour: null,
+          points: t.scoring.zeroBye,
+        };
+      }
+    }
+    out.set(player, list as RoundEntry[]);
   }
   return out;
 }

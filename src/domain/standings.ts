@@ -6,7 +6,7 @@
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { SourceStandingRow, Tournament } from "./types.ts";
 import { isFinalResult } from "./results.ts";
-import { TiebreakEngine } from "./tiebreaks.ts";
+import { parsedTiebreaks, TiebreakEngine } from "./tiebreaks.ts";
 
 export interface StandingsOutcome {
   afterRound: number | null;
@@ -99,8 +99,8 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
   const byPoints = new Map<number, number[]>();
   for (const p of players) pushTo(byPoints, points.get(p.sourcePlayerNumber) ?? 0, p.sourcePlayerNumber);
   let groups: number[][] = [...byPoints.values()];
-  for (const acronym of t.tiebreaks) {
-    const v = engine.values(acronym, groups);
+  for (const tiebreak of parsedTiebreaks(t.tiebreaks)) {
+    const v = engine.values(tiebreak, groups);
     const next: number[][] = [];
     for (const g of groups) {
       for (const p of g) values.get(p)!.push(v.get(p) ?? null);
@@ -115,21 +115,22 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
     groups = next;
   }
 
-  const sorted = [...players].sort((a, b) => {
-    const pa = points.get(a.sourcePlayerNumber) ?? 0;
-    const pb = points.get(b.sourcePlayerNumber) ?? 0;
-    if (pa !== pb) return pb - pa;
-    const va = values.get(a.sourcePlayerNumber)!;
-    const vb = values.get(b.sourcePlayerNumber)!;
-    for (let i = 0; i < va.length; i++) {
-      const c = compareValues(va[i]!, vb[i]!);
+  // One record per player with everything the order compares, so that the sort reads no maps.
+  const records = players.map((p) => ({
+    player: p,
+    points: points.get(p.sourcePlayerNumber) ?? 0,
+    values: values.get(p.sourcePlayerNumber)!,
+    order: orderKey.get(p.sourcePlayerNumber)!,
+  }));
+  records.sort((a, b) => {
+    if (a.points !== b.points) return b.points - a.points;
+    for (let i = 0; i < a.values.length; i++) {
+      const c = compareValues(a.values[i]!, b.values[i]!);
       if (c !== 0) return c;
     }
-    return (
-      orderKey.get(a.sourcePlayerNumber)! - orderKey.get(b.sourcePlayerNumber)! ||
-      a.sourcePlayerNumber - b.sourcePlayerNumber
-    );
+    return a.order - b.order || a.player.sourcePlayerNumber - b.player.sourcePlayerNumber;
   });
+  const sorted = records.map((r) => r.player);
 
   const rows: ComputedRow[] = [];
   sorted.forEach((p, i) => {

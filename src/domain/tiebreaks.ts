@@ -2,20 +2,25 @@
 //
 // | acronym | name                                  | modifiers   | unplayed rounds: fide-2023 / fide-2026 | pre-2023 (Swiss-Manager's practice)                      |
 // |---------|---------------------------------------|-------------|----------------------------------------|----------------------------------------------------------|
-// | BH      | Buchholz                              | C1 C2 M1 M2 | own: dummy with own score              | own: virtual opponent; opponents' unplayed rounds = ½    |
-// | SB      | Sonneborn-Berger                      | C1 C2 M1 M2 | as BH, value × own result              | as BH; an own unplayed round adds ½ × the virtual        |
-// |         |                                       |             |                                        | opponent whatever its result (forfeit win/loss, byes)    |
-// | FB      | Fore Buchholz (last round as draws)   | C1 C2 M1 M2 | as BH                                  | as BH                                                    |
-// | AOB     | Average Buchholz of opponents (2 dp)  | —           | over-the-board opponents only          | same                                                     |
+// | BH      | Buchholz                              | C1 C2 M1 M2 | own: dummy with own score; cuts take a | own unplayed round (forfeit won or lost, any bye, absent, |
+// |         |                                       |             | voluntarily unplayed round first       | withdrawn): virtual opponent; an opponent's unplayed     |
+// |         |                                       |             | (C.07 §16.5)                           | rounds count ½ each; cuts drop the lowest values, a      |
+// |         |                                       |             |                                        | virtual opponent like any other                          |
+// | SB      | Sonneborn-Berger                      | C1 C2 M1 M2 | as BH, value × own result              | as BH, value × own result; an own unplayed round adds ½ ×|
+// |         |                                       |             |                                        | the virtual opponent whatever its result (forfeit win or |
+// |         |                                       |             |                                        | loss, PAB, full/half/zero bye, absent)                   |
+// | FB      | Fore Buchholz (last round as draws)   | C1 C2 M1 M2 | as BH                                  | as BH; a last-round bye or absence stays as it is        |
+// | AOB     | Average Buchholz of opponents (2 dp)  | —           | over-the-board opponents only          | same, over their (pre-2023) BH                           |
 // | DE      | Direct encounter (within tie group)   | —           | over-the-board games only (Swiss)      | same                                                     |
 // | WIN     | Rounds won, played or not             | —           | PAB, full bye, forfeit win count       | same                                                     |
 // | WON     | Games won over the board              | —           |                                        | same                                                     |
 // | BPG     | Games played with Black               | —           |                                        | same                                                     |
 // | BWG     | Games won with Black                  | —           |                                        | same                                                     |
 // | GE, REP | Games one elected to play             | —           | played, PAB and forfeit wins           | same                                                     |
-// | PS      | Sum of progressive scores             | C1 C2       | face value; cuts drop the first rounds | same                                                     |
-// | KS      | Koya (points vs opponents >= limit)   | L<percent>  | over-the-board games only; limit 50%   | same                                                     |
-// |         |                                       |             | of the maximum score unless KS-L<n>    |                                                          |
+// | PS      | Sum of progressive scores             | C1 C2       | face value; cuts drop the first rounds | same (a withdrawn player's later rounds add 0)           |
+// | KS      | Koya (points vs opponents >= limit)   | L+n L-n L%  | over-the-board games only; limit 50%   | same                                                     |
+// |         |                                       |             | of the maximum score, moved by n half  |                                                          |
+// |         |                                       |             | points with KS-L+n / KS-L-n (§14.5)    |                                                          |
 // | ARO     | Average rating of opponents           | C1 C2 M1 M2 | over-the-board, rated opponents; cuts  | the cut removes the player's unplayed rounds first (not  |
 // |         |                                       |             | drop the lowest-rated opponents        | in the average); only the rest drops the lowest ratings  |
 // | TPR     | Tournament performance rating         | —           | as ARO                                 | same                                                     |
@@ -24,7 +29,9 @@
 // | APPO    | Average PTP of opponents              | —           | as ARO                                 | same                                                     |
 //
 // Modifiers are written after a dash: "BH-C1" (Cut-1), "BH-C2", "BH-M1" (Median-1), "BH-M2",
-// "KS-L60" (Koya counting opponents with at least 60% of the maximum possible score).
+// "KS-L+1" / "KS-L-2" (C.07 §14.5: the Koya limit raised or lowered by 1 or 2 half points; a half
+// point is half a win's points), "KS-L60" (limit at 60% of the maximum possible score). A TRF-2025
+// list writes them with slashes ("KS/L+1", "BH/C1"); src/trf/tiebreak-codes.ts maps them.
 //
 // Rule sets for unplayed rounds (tournament.tiebreakRules):
 // - "fide-2023" (C.07 §16, as the FIDE TEC exercise booklet applies it): a player's own unplayed
@@ -81,18 +88,24 @@ export interface ParsedTiebreak {
   acronym: string;
   base: string;
   modifier: Modifier | null;
-  /** KS-L<n>: the Koya limit, in percent of the maximum possible score (default 50). */
+  /** KS-L: the Koya limit, in percent of the maximum possible score (default 50). */
   limit: number | null;
+  /** KS-L+n / KS-L-n (C.07 14.5): the limit moved by n half points (a half of a win's points). */
+  limitSteps: number | null;
 }
 
+const ACRONYM = /^([A-Z]+)(?:-(C1|C2|M1|M2|L(?:([+-]\d{1,2})|(\d{1,3}))))?$/;
+
 export function parseTiebreak(acronym: string): ParsedTiebreak | string {
-  const m = /^([A-Z]+)(?:-(C1|C2|M1|M2|L(\d{1,3})))?$/.exec(acronym.trim());
-  if (!m) return `"${acronym}" is not a tie-break acronym (expected e.g. BH, BH-C1, SB, DE, KS-L60)`;
+  const m = ACRONYM.exec(acronym.trim());
+  if (!m) return `"${acronym}" is not a tie-break acronym (expected e.g. BH, BH-C1, SB, DE, KS-L+1)`;
   const base = m[1]!;
-  const modifier = (m[3] !== undefined ? "L" : (m[2] ?? null)) as Modifier | null;
-  const limit = m[3] !== undefined ? Number(m[3]) : null;
+  const isLimit = m[3] !== undefined || m[4] !== undefined;
+  const modifier = (isLimit ? "L" : (m[2] ?? null)) as Modifier | null;
+  const limitSteps = m[3] !== undefined ? Number(m[3]) : null;
+  const limit = m[4] !== undefined ? Number(m[4]) : null;
   if (limit !== null && (limit < 1 || limit > 100)) {
-    return `the limit of "${acronym}" must be a percentage from 1 to 100 (e.g. KS-L60)`;
+    return `the limit of "${acronym}" must be a percentage from 1 to 100 (e.g. KS-L60) or half points (e.g. KS-L+1)`;
   }
   const allowed = SUPPORTED[base];
   if (!allowed) {
@@ -103,17 +116,40 @@ export function parseTiebreak(acronym: string): ParsedTiebreak | string {
       ? `tie-break "${base}" takes no modifier ("${acronym}")`
       : `tie-break "${base}" takes the modifiers ${allowed.join(", ")}, not ${modifier}`;
   }
-  return { acronym, base, modifier, limit };
+  return { acronym, base, modifier, limit, limitSteps };
 }
 
-/** Problems with a tie-break list, one message per bad entry; empty when the list is valid. */
-export function validateTiebreaks(list: string[]): string[] {
+/**
+ * Parsed forms of the lists validateTiebreaks accepted, by list. The store reader validates each
+ * tournament's list once; the engine takes the parsed form from here and never parses it again.
+ */
+const PARSED_LISTS = new WeakMap<readonly string[], readonly ParsedTiebreak[]>();
+
+/** Problems with a tie-break list, one message per bad entry; empty when the list is valid. A
+ * valid list keeps its parsed form (see parsedTiebreaks). */
+export function validateTiebreaks(list: readonly string[]): string[] {
   const problems: string[] = [];
+  const parsed: ParsedTiebreak[] = [];
   for (const acronym of list) {
-    const parsed = parseTiebreak(acronym);
-    if (typeof parsed === "string") problems.push(parsed);
+    const result = parseTiebreak(acronym);
+    if (typeof result === "string") problems.push(result);
+    else parsed.push(result);
   }
+  if (problems.length === 0) PARSED_LISTS.set(list, parsed);
   return problems;
+}
+
+/**
+ * The parsed form of a tournament's tie-break list: the one validateTiebreaks kept, else parsed
+ * now (and kept). Throws on an invalid list (the store reader refuses those before).
+ */
+export function parsedTiebreaks(list: readonly string[]): readonly ParsedTiebreak[] {
+  const kept = PARSED_LISTS.get(list);
+  // Still the same entries (a Tournament is not changed after it is read; this only guards it).
+  if (kept && kept.length === list.length && kept.every((p, i) => p.acronym === list[i])) return kept;
+  const problems = validateTiebreaks(list);
+  if (problems.length > 0) throw new Error(problems.join("; "));
+  return PARSED_LISTS.get(list)!;
 }
 
 // --- Per-tournament context --------------------------------------------------------------------
@@ -131,6 +167,8 @@ interface Context {
   adjusted: Map<number, number>;
   winValue: number;
   drawValue: number;
+  /** Buchholz items per player, unweighted (BH) and weighted (SB): shared by their modifiers. */
+  items: { plain: Map<number, Item[]>; weighted: Map<number, Item[]> };
 }
 
 function isAvailable(e: RoundEntry): boolean {
@@ -184,7 +222,18 @@ function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, rounds:
   }
   const ratings = new Map<number, number | null>();
   for (const p of t.players) ratings.set(p.sourcePlayerNumber, p.rating && p.rating > 0 ? p.rating : null);
-  return { rules: t.tiebreakRules, rounds, entries, ratings, points, score, adjusted, winValue, drawValue };
+  return {
+    rules: t.tiebreakRules,
+    rounds,
+    entries,
+    ratings,
+    points,
+    score,
+    adjusted,
+    winValue,
+    drawValue,
+    items: { plain: new Map(), weighted: new Map() },
+  };
 }
 
 /** In round robins a forfeit counts as a played game (C.07 §15). */
@@ -294,8 +343,16 @@ function sumContributions(items: Item[]): number {
 }
 
 function buchholz(ctx: Context, player: number, modifier: Modifier | null, weighted: boolean): number {
-  const items = buchholzItems(ctx, player, weighted);
-  return sumContributions(applyModifier(items, modifier, ctx.rules !== "pre-2023"));
+  const cache = weighted ? ctx.items.weighted : ctx.items.plain;
+  let items = cache.get(player);
+  if (!items) {
+    items = buchholzItems(ctx, player, weighted);
+    cache.set(player, items);
+  }
+  // applyModifier works on a copy: the cached items serve every modifier.
+  return sumContributions(
+    modifier === null ? items : applyModifier(items, modifier, ctx.rules !== "pre-2023"),
+  );
 }
 
 // --- Rating-based -------------------------------------------------------------------------------
@@ -316,8 +373,9 @@ function roundHalfUp(x: number): number {
 }
 
 function averageRating(ctx: Context, player: number, modifier: Modifier | null): number | null {
-  const ratings = ratedGames(ctx, player).map((g) => g.rating);
-  const items: Item[] = ratings.map((r) => ({ value: r, contribution: r, voluntary: false }));
+  const ratings = ratedGames(ctx, player)
+    .map((g) => g.rating)
+    .sort((a, b) => a - b);
   let low = modifier === "C1" || modifier === "M1" ? 1 : modifier === "C2" || modifier === "M2" ? 2 : 0;
   if (ctx.rules === "pre-2023") {
     // Swiss-Manager: the cut removes the player's unplayed rounds first (they have no rating and
@@ -328,11 +386,13 @@ function averageRating(ctx: Context, player: number, modifier: Modifier | null):
     low = Math.max(0, low - unplayed);
   }
   const high = modifier === "M1" ? 1 : modifier === "M2" ? 2 : 0;
-  const kept = [...items];
-  for (let i = 0; i < low; i++) removeLeastSignificant(kept, false);
-  for (let i = 0; i < high; i++) removeMostSignificant(kept);
-  if (kept.length === 0) return null;
-  return roundHalfUp(sumContributions(kept) / kept.length);
+  // Cuts drop the lowest ratings, medians the highest too (the ratings are sorted).
+  const from = Math.min(low, ratings.length);
+  const to = Math.max(from, ratings.length - high);
+  if (to === from) return null;
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += ratings[i]!;
+  return roundHalfUp(sum / (to - from));
 }
 
 function performance(ctx: Context, player: number): number | null {
@@ -374,6 +434,17 @@ function averageOver(ctx: Context, player: number, of: (opponent: number) => num
   return roundHalfUp(values.reduce((s, v) => s + v, 0) / values.length);
 }
 
+/**
+ * The Koya limit: 50% of the maximum possible score (rounds × a win's points), moved by n half
+ * points with KS-L+n / KS-L-n (C.07 14.5; a half point is half a win's points), or set to a
+ * percentage of the maximum with KS-L<percent>.
+ */
+function koyaLimit(ctx: Context, tb: ParsedTiebreak): number {
+  const maximum = ctx.rounds * ctx.winValue;
+  if (tb.limitSteps !== null) return maximum / 2 + (tb.limitSteps * ctx.winValue) / 2;
+  return (maximum * (tb.limit ?? 50)) / 100;
+}
+
 // --- The engine ---------------------------------------------------------------------------------
 
 /** Computes tie-break values for one tournament after one round; caches what tie-breaks share. */
@@ -381,7 +452,8 @@ export class TiebreakEngine {
   private readonly ctx: Context;
   private readonly t: Tournament;
   private readonly cache = new Map<string, Map<number, number | null>>();
-  /** Each acronym is parsed once per engine (the store reader has validated the list). */
+  /** Tie-breaks asked for by acronym (tests, tools), parsed once per engine. The tournament's own
+   * list comes parsed (parsedTiebreaks) and is passed as ParsedTiebreak. */
   private readonly parsed = new Map<string, ParsedTiebreak>();
   private foreCtx: Context | null = null;
 
@@ -406,7 +478,23 @@ export class TiebreakEngine {
    * Values of one tie-break for the given players. `groups` are the players still tied when the
    * tie-break applies (only DE depends on them); every player of `groups` gets a value.
    */
-  values(acronym: string, groups: readonly (readonly number[])[]): Map<number, number | null> {
+  values(
+    tiebreak: string | ParsedTiebreak,
+    groups: readonly (readonly number[])[],
+  ): ReadonlyMap<number, number | null> {
+    const parsed = typeof tiebreak === "string" ? this.parse(tiebreak) : tiebreak;
+    if (parsed.base === "DE") return this.directEncounter(groups);
+    const all = this.perPlayer(parsed);
+    // Groups that hold every player (the standings' case): the computed values as they are.
+    let asked = 0;
+    for (const g of groups) asked += g.length;
+    if (asked === all.size) return all;
+    const out = new Map<number, number | null>();
+    for (const g of groups) for (const p of g) out.set(p, all.get(p) ?? null);
+    return out;
+  }
+
+  private parse(acronym: string): ParsedTiebreak {
     let parsed = this.parsed.get(acronym);
     if (!parsed) {
       const result = parseTiebreak(acronym);
@@ -414,11 +502,7 @@ export class TiebreakEngine {
       parsed = result;
       this.parsed.set(acronym, parsed);
     }
-    if (parsed.base === "DE") return this.directEncounter(groups);
-    const all = this.perPlayer(parsed);
-    const out = new Map<number, number | null>();
-    for (const g of groups) for (const p of g) out.set(p, all.get(p) ?? null);
-    return out;
+    return parsed;
   }
 
   private perPlayer(tb: ParsedTiebreak): Map<number, number | null> {
@@ -433,7 +517,7 @@ export class TiebreakEngine {
   private compute(tb: ParsedTiebreak, player: number): number | null {
     const ctx = this.ctx;
     const list = ctx.entries.get(player) ?? [];
-    const otb = list.filter((e) => isPlayedOverTheBoard(e.outcome) && e.opponent !== null);
+    const overTheBoard = () => list.filter((e) => isPlayedOverTheBoard(e.outcome) && e.opponent !== null);
     switch (tb.base) {
       case "BH":
         return buchholz(ctx, player, tb.modifier, false);
@@ -442,19 +526,20 @@ export class TiebreakEngine {
       case "FB":
         return buchholz(this.fore(), player, tb.modifier, false);
       case "AOB": {
+        const otb = overTheBoard();
         if (otb.length === 0) return null;
-        const bh = this.perPlayer({ acronym: "BH", base: "BH", modifier: null, limit: null });
+        const bh = this.perPlayer(this.parse("BH"));
         const sum = otb.reduce((s, e) => s + (bh.get(e.opponent!) ?? 0), 0);
         return roundTo2(sum / otb.length);
       }
       case "WIN":
         return list.filter((e) => standardPoints(e.outcome) === 1).length;
       case "WON":
-        return otb.filter((e) => e.outcome === "win").length;
+        return overTheBoard().filter((e) => e.outcome === "win").length;
       case "BPG":
-        return otb.filter((e) => e.colour === "b").length;
+        return overTheBoard().filter((e) => e.colour === "b").length;
       case "BWG":
-        return otb.filter((e) => e.colour === "b" && e.outcome === "win").length;
+        return overTheBoard().filter((e) => e.colour === "b" && e.outcome === "win").length;
       case "GE":
       case "REP":
         return list.filter(isAvailable).length;
@@ -469,8 +554,8 @@ export class TiebreakEngine {
         return total;
       }
       case "KS": {
-        const threshold = (ctx.rounds * ctx.winValue * (tb.limit ?? 50)) / 100;
-        return otb
+        const threshold = koyaLimit(ctx, tb);
+        return overTheBoard()
           .filter((e) => (ctx.score.get(e.opponent!) ?? 0) >= threshold)
           .reduce((s, e) => s + (ctx.rules === "fide-2026" ? standardPoints(e.outcome) : e.points), 0);
       }
@@ -481,11 +566,11 @@ export class TiebreakEngine {
       case "PTP":
         return perfectPerformance(ctx, player);
       case "APRO": {
-        const tpr = this.perPlayer({ acronym: "TPR", base: "TPR", modifier: null, limit: null });
+        const tpr = this.perPlayer(this.parse("TPR"));
         return averageOver(ctx, player, (o) => tpr.get(o) ?? null);
       }
       case "APPO": {
-        const ptp = this.perPlayer({ acronym: "PTP", base: "PTP", modifier: null, limit: null });
+        const ptp = this.perPlayer(this.parse("PTP"));
         return averageOver(ctx, player, (o) => ptp.get(o) ?? null);
       }
       default:
@@ -507,6 +592,11 @@ export class TiebreakEngine {
     const out = new Map<number, number | null>();
     const ctx = this.ctx;
     for (const group of groups) {
+      // Every pair must have met: a group larger than the rounds played + 1 cannot have.
+      if (group.length < 2 || group.length - 1 > ctx.rounds) {
+        for (const p of group) out.set(p, 0);
+        continue;
+      }
       const members = new Set(group);
       const points = new Map<number, number>();
       const met = new Set<string>();

@@ -1,5 +1,6 @@
 // The columns build-api reads from each table: contract fields and computation inputs only.
-// Private columns (internal_notes, birth_date, email, generator, published_at) are never selected.
+// Private columns (internal_notes, birth_date, email, generator, published_at) are never selected;
+// they are listed in PRIVATE_COLUMNS, for the store writer only.
 //
 // The number is the longest text accepted in that column (null: not a text column). SELECT lists
 // are generated from this table and cut every text at limit + 1 characters inside SQLite, so a
@@ -169,6 +170,40 @@ export const COLUMNS = {
 
 export type TableName = keyof typeof COLUMNS;
 export type ColumnOf<T extends TableName> = keyof (typeof COLUMNS)[T] & string;
+
+/**
+ * Private columns: written to the store (by the store writer, src/store/writer.ts) but never read
+ * by build-api, so never selected. A table without private columns is not listed.
+ */
+export const PRIVATE_COLUMNS = {
+  clubs: ["internal_notes"],
+  tournaments: ["internal_notes"],
+  players: ["birth_date", "email"],
+  recaps: ["generator"],
+  publications: ["published_at"],
+} as const satisfies Partial<Record<TableName, readonly string[]>>;
+
+type PrivateColumns = typeof PRIVATE_COLUMNS;
+export type PrivateColumnOf<T extends TableName> = T extends keyof PrivateColumns
+  ? PrivateColumns[T][number]
+  : never;
+/** Every column the store writer may name in an INSERT into `T`. */
+export type WritableColumnOf<T extends TableName> = ColumnOf<T> | PrivateColumnOf<T>;
+
+const WRITABLE = Object.fromEntries(
+  Object.entries(COLUMNS).map(([table, columns]) => [
+    table,
+    new Set([
+      ...Object.keys(columns),
+      ...((PRIVATE_COLUMNS as Partial<Record<string, readonly string[]>>)[table] ?? []),
+    ]),
+  ]),
+) as Partial<Record<string, ReadonlySet<string>>>;
+
+/** Is `column` a column of `table` that the store writer may name (read or private)? */
+export function isWritableColumn(table: TableName, column: string): boolean {
+  return Object.hasOwn(WRITABLE, table) && WRITABLE[table]!.has(column);
+}
 
 /** Longest text accepted in a column, or null when it is not a text column. */
 export function textLimit<T extends TableName>(table: T, column: ColumnOf<T>): number | null {

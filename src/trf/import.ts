@@ -8,6 +8,7 @@ import { BuildError, EXIT } from "../errors.ts";
 import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
 import { validateTiebreaks } from "../domain/tiebreaks.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
+import { StoreWriter, writeTournament } from "../store/writer.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
 import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
@@ -165,7 +166,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
         EXIT.storeSchema,
       );
     }
-    db.transaction(() => writeTournament(db, t, opts))();
+    db.transaction(() => writeImported(db, t, opts))();
   } finally {
     db.close();
   }
@@ -191,113 +192,25 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   };
 }
 
-function writeTournament(db: Database.Database, t: Tournament, opts: ImportTrfOptions): void {
-  const existing = db.prepare("SELECT 1 FROM tournaments WHERE external_id = ?").get(t.externalId);
-  if (existing) {
+/** Writes the tournament through the store's one writer (named columns, src/store/writer.ts). */
+function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOptions): void {
+  const w = new StoreWriter(db);
+  if (w.tournamentIdOf(t.externalId) !== null) {
     throw usage(
       `the store already holds a tournament with external id ${t.externalId}`,
       "choose another --id",
     );
   }
-  let clubId: number | bigint | null = null;
+  let clubId: number | bigint | undefined;
   if (opts.club !== undefined) {
-    const row = db.prepare("SELECT club_id FROM clubs WHERE slug = ?").get(opts.club) as
-      { club_id: number | bigint } | undefined;
-    if (!row)
+    const found = w.clubIdOf(opts.club);
+    if (found === null) {
       throw usage(`no club with slug "${opts.club}" in the store`, "create the club first or fix --club");
-    clubId = row.club_id;
-  }
-  const info = db
-    .prepare(
-      `INSERT INTO tournaments (external_id, source_url, name, location, federation, chief_arbiter,
-         deputy_chief_arbiter, time_control, tournament_type, start_date, end_date, total_rounds,
-         created_at, last_scraped_at, pairing_system, tiebreaks, tiebreak_rules, points_win,
-         points_draw, points_loss, points_forfeit_win, points_forfeit_loss, points_pairing_bye,
-         points_full_bye, points_half_bye, points_zero_bye)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      t.externalId,
-      t.sourceUrl,
-      t.name,
-      t.location,
-      t.federation,
-      t.chiefArbiter,
-      t.deputyChiefArbiter,
-      t.timeControl,
-      t.tournamentType,
-      t.startDate,
-      t.endDate,
-      t.totalRounds,
-      t.createdAt,
-      t.lastScrapedAt,
-      t.system,
-      t.tiebreaks.join(","),
-      t.tiebreakRules,
-      t.scoring.win,
-      t.scoring.draw,
-      t.scoring.loss,
-      t.scoring.forfeitWin,
-      t.scoring.forfeitLoss,
-      t.scoring.pairingAllocatedBye,
-      t.scoring.fullBye,
-      t.scoring.halfBye,
-      t.scoring.zeroBye,
-    );
-  const id = info.lastInsertRowid;
-  const insertPlayer = db.prepare(
-    `INSERT INTO players (tournament_id, source_player_number, starting_rank, fide_id, name, title,
-       rating, federation, gender) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const p of t.players) {
-    insertPlayer.run(
-      id,
-      p.sourcePlayerNumber,
-      p.startingRank,
-      p.fideId,
-      p.name,
-      p.title,
-      p.rating,
-      p.federation,
-      p.gender,
-    );
-  }
-  const insertRound = db.prepare(
-    `INSERT INTO rounds (tournament_id, round_number, first_scraped_at, last_scraped_at) VALUES (?, ?, ?, ?)`,
-  );
-  const insertGame = db.prepare(
-    `INSERT INTO games (tournament_id, round_number, board_number, white_player_number,
-       black_player_number, raw_result, result, bye_kind, first_seen_at, last_seen_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const r of t.rounds) {
-    insertRound.run(id, r.roundNumber, r.firstScrapedAt, r.lastScrapedAt);
-    for (const g of r.games) {
-      insertGame.run(
-        id,
-        r.roundNumber,
-        g.boardNumber,
-        g.whitePlayerNumber,
-        g.blackPlayerNumber,
-        g.rawResult,
-        g.result,
-        g.byeKind,
-        g.firstSeenAt,
-        g.lastSeenAt,
-      );
     }
+    clubId = found;
   }
-  if (opts.publish) {
-    db.prepare("INSERT INTO publications (tournament_id, published_at) VALUES (?, ?)").run(id, opts.now);
-  }
-  if (clubId !== null) {
-    const next = db
-      .prepare("SELECT COALESCE(MAX(display_order), -1) + 1 AS n FROM club_tournaments WHERE club_id = ?")
-      .get(clubId) as { n: number };
-    db.prepare("INSERT INTO club_tournaments (club_id, tournament_id, display_order) VALUES (?, ?, ?)").run(
-      clubId,
-      id,
-      next.n,
-    );
-  }
+  writeTournament(w, t, {
+    ...(opts.publish ? { publishedAt: opts.now } : {}),
+    ...(clubId !== undefined ? { clubId } : {}),
+  });
 }

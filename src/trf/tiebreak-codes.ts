@@ -4,14 +4,18 @@
 import { validateTiebreaks } from "../domain/tiebreaks.ts";
 import { header, type TrfFile } from "./parse.ts";
 
+/**
+ * A TRF-2025 tie-break code as a C.07 acronym: "BH/C1" -> "BH-C1", "KS/L+1" -> "KS-L+1". The
+ * "/P" modifier (forfeits counted as games against the scheduled opponent) has no acronym here:
+ * the code keeps it ("SB-P"), which validation refuses, so the list is not used.
+ */
 export function trfTiebreakCode(code: string): string {
-  // "BH/C1/P" -> "BH-C1": the modifier joins with a dash; "/P" (points as they count) is dropped.
-  const parts = code
+  return code
     .trim()
     .toUpperCase()
     .split("/")
-    .filter((p) => p !== "" && p !== "P");
-  return parts.join("-");
+    .filter((p) => p !== "")
+    .join("-");
 }
 
 export function tiebreaksFromTrfHeader(f: TrfFile): { tiebreaks: string[]; warnings: string[] } {

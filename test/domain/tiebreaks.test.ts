@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TiebreakEngine, validateTiebreaks } from "../../src/domain/tiebreaks.ts";
+import { parsedTiebreaks, TiebreakEngine, validateTiebreaks } from "../../src/domain/tiebreaks.ts";
 import type { TiebreakRuleSet, Tournament } from "../../src/domain/types.ts";
 import { parseTrf } from "../../src/trf/parse.ts";
 import { trfToTournament } from "../../src/trf/to-tournament.ts";
@@ -35,6 +35,33 @@ function values(t: Tournament, acronym: string): Record<number, number | null> {
   return Object.fromEntries(engine.values(acronym, all));
 }
 
+describe("a tie-break list is parsed once", () => {
+  it("keeps the parsed form of a list validateTiebreaks accepted, for the engine", () => {
+    const list = ["DE", "BH-C1", "KS-L+1"];
+    expect(validateTiebreaks(list)).toEqual([]);
+    const parsed = parsedTiebreaks(list);
+    expect(parsed.map((p) => [p.base, p.modifier, p.limitSteps])).toEqual([
+      ["DE", null, null],
+      ["BH", "C1", null],
+      ["KS", "L", 1],
+    ]);
+    // The same objects every time: nothing is parsed again.
+    expect(parsedTiebreaks(list)).toBe(parsed);
+  });
+
+  it("parses a list it has not seen, and refuses an invalid one", () => {
+    expect(parsedTiebreaks(["SB"]).map((p) => p.base)).toEqual(["SB"]);
+    expect(() => parsedTiebreaks(["BH", "XYZ"])).toThrow(/unknown tie-break "XYZ"/);
+  });
+
+  it("follows a list that was changed after it was validated", () => {
+    const list = ["BH"];
+    validateTiebreaks(list);
+    list[0] = "SB";
+    expect(parsedTiebreaks(list).map((p) => p.base)).toEqual(["SB"]);
+  });
+});
+
 describe("validateTiebreaks", () => {
   it("accepts every supported acronym and modifier", () => {
     expect(
@@ -63,15 +90,23 @@ describe("Buchholz and Sonneborn-Berger under fide-2023 (dummy opponent)", () =>
   const t = tournament(SMALL, "fide-2023");
 
   it("counts own unplayed rounds at the player's own score and a withdrawn opponent's rounds as draws", () => {
-    // #4's two absences come after its last round available to play: ½ each for opponents.
+    // #4's two absences come after its last round available to play: ½ each for opponents, so
+    // #4 counts 1.5; #2's half-point bye comes before a game: face value, 1.5. #1 3, #3 0.5.
+    // #1: 1.5 (#2) + 0.5 (#3) + 3 (PAB: dummy with #1's own 3) = 5.
+    // #2: 3 (#1) + 1.5 (bye: dummy with its own 1.5) + 0.5 (#3) = 5.
+    // #3: 1.5 (#4) + 3 (#1) + 1.5 (#2) = 6.   #4: 0.5 (#3) + 0.5 + 0.5 (dummies) = 1.5.
     expect(values(t, "BH")).toEqual({ 1: 5, 2: 5, 3: 6, 4: 1.5 });
   });
 
   it("cuts a voluntarily unplayed round first, a pairing-allocated bye never first", () => {
+    // #1: 1.5, 0.5, 3 (PAB, not voluntary): the lowest, #3's 0.5, goes -> 4.5.
+    // #2: 3, 1.5 (half-point bye, voluntary), 0.5: the bye goes (1.5 >= 0.5) -> 3.5.
     expect(values(t, "BH-C1")).toMatchObject({ 1: 4.5, 2: 3.5 });
   });
 
   it("weights each value by the result", () => {
+    // #1: 1 × 1.5 + 1 × 0.5 + 1 × 3 (PAB, a win against the dummy) = 5.
+    // #2: 0 × 3 + ½ × 1.5 (bye) + 1 × 0.5 = 1.25.   #3: ½ × 1.5 + 0 + 0 = 0.75.
     expect(values(t, "SB")).toMatchObject({ 1: 5, 2: 1.25, 3: 0.75 });
   });
 
@@ -85,10 +120,16 @@ describe("Buchholz under pre-2023 (virtual opponent)", () => {
   const t = tournament(SMALL, "pre-2023");
 
   it("uses the virtual opponent and counts every unplayed round of an opponent as a draw", () => {
+    // As opponents see them: #1 1 + 1 + ½ = 2.5, #2 0 + ½ + 1 = 1.5, #3 0.5, #4 ½ × 3 = 1.5.
+    // Virtual opponents (score before + the opposite result + ½ per later round): #1 round 3
+    // (PAB) 2 + 0 + 0 = 2; #2 round 2 (½ bye) 0 + ½ + ½ = 1; #4 round 2 ½ + 1 + ½ = 2, round 3
+    // ½ + 1 + 0 = 1.5.
+    // #1: 1.5 + 0.5 + 2 = 4; #2: 2.5 + 1 + 0.5 = 4; #3: 1.5 + 2.5 + 1.5 = 5.5; #4: 0.5 + 2 + 1.5 = 4.
     expect(values(t, "BH")).toEqual({ 1: 4, 2: 4, 3: 5.5, 4: 4 });
   });
 
   it("cuts the lowest value, whatever the round", () => {
+    // #2: 2.5, 1 (the bye's virtual opponent), 0.5: the 0.5 goes -> 3.5.
     expect(values(t, "BH-C1")[2]).toBe(3.5);
   });
 });
@@ -112,6 +153,7 @@ describe("direct encounter", () => {
   const t = tournament(SMALL, "fide-2023");
 
   it("sums the points between tied players who all met", () => {
+    // #1 beat #2 in round 1: 1 and 0. #3 and #4 drew in round 1: ½ each.
     const engine = new TiebreakEngine(t, 3);
     expect(
       Object.fromEntries(
@@ -124,6 +166,7 @@ describe("direct encounter", () => {
   });
 
   it("gives 0 to every player of a group that did not all meet, and to a player alone", () => {
+    // #4 met neither #1 nor #2.
     const engine = new TiebreakEngine(t, 3);
     expect(Object.fromEntries(engine.values("DE", [[1, 2, 4], [3]]))).toEqual({ 1: 0, 2: 0, 4: 0, 3: 0 });
   });
@@ -133,25 +176,32 @@ describe("other tie-breaks", () => {
   const t = tournament(SMALL, "fide-2023");
 
   it("WIN counts unplayed wins, WON only games won over the board", () => {
+    // #1: two wins and a PAB -> WIN 3, WON 2. #2: one win (the half-point bye is not a win).
     expect(values(t, "WIN")).toEqual({ 1: 3, 2: 1, 3: 0, 4: 0 });
     expect(values(t, "WON")).toEqual({ 1: 2, 2: 1, 3: 0, 4: 0 });
   });
 
   it("BPG and BWG count games with Black", () => {
+    // Black: #2 in rounds 1 and 3 (won round 3), #3 in round 2, #4 in round 1; #1 never.
     expect(values(t, "BPG")).toEqual({ 1: 0, 2: 2, 3: 1, 4: 1 });
     expect(values(t, "BWG")).toEqual({ 1: 0, 2: 1, 3: 0, 4: 0 });
   });
 
   it("GE counts rounds the player was available to play", () => {
+    // Played, PAB or forfeit win: #1 2 games + PAB = 3; #2 rounds 1 and 3 (not the requested
+    // bye) = 2; #3 3 games; #4 round 1 only.
     expect(values(t, "GE")).toEqual({ 1: 3, 2: 2, 3: 3, 4: 1 });
   });
 
   it("PS sums running scores; PS-C1 drops the first", () => {
+    // #1: 1 + 2 + 3 = 6, without round 1: 5. #2: 0 + ½ + 1.5 = 2, without round 1 still 2.
     expect(values(t, "PS")).toMatchObject({ 1: 6, 2: 2 });
     expect(values(t, "PS-C1")).toMatchObject({ 1: 5, 2: 2 });
   });
 
   it("ARO averages the ratings of opponents met over the board, rounding halves up", () => {
+    // #1: (1900 + 1800) / 2 = 1850; #2: (2000 + 1800) / 2 = 1900; #3: (1700 + 2000 + 1900) / 3 =
+    // 1866.7 -> 1867; #4: 1800. ARO-C1: #1 drops 1800 -> 1900; #4 has one opponent: none left.
     expect(values(t, "ARO")).toEqual({ 1: 1850, 2: 1900, 3: 1867, 4: 1800 });
     expect(values(t, "ARO-C1")).toMatchObject({ 1: 1900, 4: null });
   });

@@ -233,9 +233,22 @@ describe("convertTrf", () => {
 describe("TRF-2025 tie-break list (202)", () => {
   it("maps codes to C.07 acronyms", () => {
     expect(trfTiebreakCode("BH/C1")).toBe("BH-C1");
-    expect(trfTiebreakCode("SB/P")).toBe("SB");
+    expect(trfTiebreakCode("bh/c2")).toBe("BH-C2");
     const f = parseTrf(["202 DE,BH/C1,BH", P1.slice(0, 89)].join("\n"));
     expect(tiebreaksFromTrfHeader(f)).toEqual({ tiebreaks: ["DE", "BH-C1", "BH"], warnings: [] });
+  });
+
+  it("keeps the Koya limit modifier of C.07 14.5 (KS/L+1, KS/L-2)", () => {
+    expect(trfTiebreakCode("KS/L+1")).toBe("KS-L+1");
+    const f = parseTrf(["202 KS/L-2,SB", P1.slice(0, 89)].join("\n"));
+    expect(tiebreaksFromTrfHeader(f)).toEqual({ tiebreaks: ["KS-L-2", "SB"], warnings: [] });
+  });
+
+  it("does not use a list with /P (forfeits as played games), which it does not compute", () => {
+    const f = parseTrf(["202 BH/C1/P,SB", P1.slice(0, 89)].join("\n"));
+    const r = tiebreaksFromTrfHeader(f);
+    expect(r.tiebreaks).toEqual([]);
+    expect(r.warnings[0]).toMatch(/202 "BH\/C1\/P,SB".*BH-C1-P/);
   });
 
   it("does not use a list with a code it cannot map", () => {
