@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE_POLICY } from "../src/emit/cache.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../src/emit/problem.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../src/emit/problem.ts";
 import {
   hostRules,
   pageRegExpSource,
@@ -50,7 +50,8 @@ const STRICT: HostLimits = {
 
 const LIMITS: Record<HostKind, HostLimits> = {
   preview: STRICT,
-  nginx: { ...STRICT, ownBadRequestPage: true },
+  // nginx refuses `%00` itself, but its error_page sends the 400 problem body (nginx.conf).
+  nginx: STRICT,
   // The generated _worker.js answers every request, so wrangler's own ACAO * is not added.
   wrangler: STRICT,
   netlify: {
@@ -210,6 +211,7 @@ export function planFileChecks(snap: Snapshot): Check[] {
     },
     { url: "/api/public/v1/tournaments/%00", what: "NUL in the path", expect: { status: "bad" } },
     { url: "/api/public/v1/tournaments/%zz", what: "malformed escape", expect: { status: "bad" } },
+    { url: "/api/clubs/no-such-club/tournaments/%00", what: "NUL in a club path", expect: { status: "bad" } },
     { url: `/api/public/v1/${"a".repeat(300)}`, what: "300-character segment", expect: { status: "bad" } },
     { url: `/${"a".repeat(300)}/`, what: "300-character page segment", expect: { status: "bad" } },
   );
@@ -407,16 +409,18 @@ export async function runCheck(
     if (res.status === 400 && limits.ownBadRequestPage) {
       out.push({ ok: true, skipped: "the host's own 400 page", detail: `content-type ${type}` });
     } else if (res.status === 400) {
-      let status: unknown;
-      try {
-        status = (JSON.parse(res.text) as { status?: unknown }).status;
-      } catch {
-        status = undefined;
-      }
+      // The same bytes as the preview's 400, from the one builder of problem bodies.
+      const same = res.text === problemJson(400);
       out.push({
-        ok: status === 400 && /^application\/json\b/.test(type),
-        detail: `400 problem body, ${type}`,
+        ok: same && /^application\/json\b/.test(type),
+        detail: same
+          ? `400 problem body, ${type}`
+          : `not the 400 problem body (${res.text.slice(0, 60)}), ${type}`,
       });
+      if (pathname.startsWith(CORS_PREFIX)) {
+        const acao = res.headers.get("access-control-allow-origin");
+        out.push({ ok: acao === "*", detail: `CORS on a club 400: ${acao ?? "absent"}` });
+      }
     } else {
       const ok = api ? sameJson(res.text, snap.notFound) : res.text === snap.notFoundPage;
       out.push({ ok, detail: ok ? "404 body" : `not the 404 body (${res.text.slice(0, 60)})` });

@@ -632,6 +632,8 @@ describe("nginx", () => {
       # included in the http block (it defines the maps of ?tag=, ?language= and club CORS).
       # No symlink below the root is followed (the root itself may be the \`dist\` link).
       disable_symlinks on from=$document_root;
+      # A path nginx refuses before any location (\`%00\`, a malformed escape): the 400 problem body.
+      error_page 400 /.build-api-400;
       location /api/ {
           etag on;
           error_page 404 /404.json;
@@ -918,6 +920,16 @@ describe("nginx", () => {
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
       }
+      location = /.build-api-400 {
+          internal;
+          error_page 404 /404.html;
+          types { }
+          default_type "application/json; charset=utf-8";
+          add_header Cache-Control "public, max-age=60" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin $build_api_cors_bad always;
+          return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The request path is malformed: it cannot name a resource."}';
+      }
       "
     `);
   });
@@ -943,6 +955,10 @@ describe("nginx", () => {
       }
       map $request_uri $build_api_cors {
           "~^/api/clubs/" "*";
+          default "";
+      }
+      map $request $build_api_cors_bad {
+          "~^[A-Z]+ /api/clubs/" "*";
           default "";
       }
       "
