@@ -637,6 +637,7 @@ describe("nginx", () => {
       location /api/ {
           etag on;
           error_page 404 /404.json;
+          error_page 405 /.build-api-405;
           location ~ "^(?<build_api_path>/api/public/v1/tournaments)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
@@ -769,6 +770,7 @@ describe("nginx", () => {
       location ~ "^/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -778,6 +780,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -792,6 +795,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/standings/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -806,6 +810,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/rounds/([0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -820,6 +825,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/live/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
@@ -834,6 +840,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?)/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -848,6 +855,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.css$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/css; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -857,6 +865,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -866,6 +875,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.svg$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "image/svg+xml";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -875,6 +885,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.png$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "image/png";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -884,6 +895,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.woff2$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "font/woff2";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -893,6 +905,7 @@ describe("nginx", () => {
       location ~ "^/embed/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -929,6 +942,18 @@ describe("nginx", () => {
           add_header X-Content-Type-Options nosniff always;
           add_header Access-Control-Allow-Origin $build_api_cors_bad always;
           return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The request path is malformed: it cannot name a resource."}';
+      }
+      # POST, PUT ... on a file: the 405 problem body (nginx's static handler refuses them).
+      location = /.build-api-405 {
+          internal;
+          error_page 404 /404.html;
+          types { }
+          default_type "application/json; charset=utf-8";
+          add_header Cache-Control "public, max-age=60" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin $build_api_cors always;
+          add_header Allow "GET, HEAD" always;
+          return 405 '{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"Only GET and HEAD are allowed."}';
       }
       "
     `);

@@ -27,6 +27,8 @@ const BAD_CORS_VAR = "build_api_cors_bad";
  * body. It must be a URI, not a named location: such a request has no URI of its own yet.
  */
 const BAD_REQUEST_URI = "/.build-api-400";
+/** Where a method other than GET and HEAD on a file goes for the 405 problem body. */
+const METHOD_URI = "/.build-api-405";
 
 /** A string nginx reads back as `text` in single quotes (`$` would start a variable). */
 function nginxQuoted(text: string): string {
@@ -108,6 +110,7 @@ export function renderNginx(rules: HostRules): string {
     "location /api/ {",
     `${i1}etag on;`,
     `${i1}error_page 404 /${NOT_FOUND_FILE};`,
+    `${i1}error_page 405 ${METHOD_URI};`,
   ];
   // Regex locations are tried in order: literal segments first, ids and rounds are digits only.
   for (const rule of rules.paths) {
@@ -143,6 +146,7 @@ export function renderNginx(rules: HostRules): string {
       `location ~ "${pageRegExpSource(page)}" {`,
       `${i1}etag on;`,
       `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+      `${i1}error_page 405 ${METHOD_URI};`,
       ...headerLines(HTML_TYPE, CACHE_POLICY[page.cache], false, i1),
       `${i1}try_files \${uri}index.html =404;`,
       "}",
@@ -162,6 +166,7 @@ export function renderNginx(rules: HostRules): string {
       `location ~ "${staticRegExpSource(s)}" {`,
       `${i1}etag on;`,
       `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+      `${i1}error_page 405 ${METHOD_URI};`,
       ...headerLines(s.type, CACHE_POLICY[s.cache], s.cors, i1),
       `${i1}try_files $uri =404;`,
       "}",
@@ -186,6 +191,14 @@ export function renderNginx(rules: HostRules): string {
     `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
     ...headerLines(JSON_TYPE, ERROR_CACHE_POLICY, "bad-map", i1),
     `${i1}return 400 ${nginxQuoted(problemJson(400))};`,
+    "}",
+    "# POST, PUT ... on a file: the 405 problem body (nginx's static handler refuses them).",
+    `location = ${METHOD_URI} {`,
+    `${i1}internal;`,
+    `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+    ...headerLines(JSON_TYPE, ERROR_CACHE_POLICY, "map", i1),
+    `${i1}add_header Allow "GET, HEAD" always;`,
+    `${i1}return 405 ${nginxQuoted(problemJson(405))};`,
     "}",
   );
   return out.join("\n") + "\n";
