@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE_POLICY } from "../src/emit/cache.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../src/emit/problem.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../src/emit/problem.ts";
 import {
   hostRules,
   pageRegExpSource,
@@ -35,6 +35,8 @@ interface HostLimits {
   dropsMalformedEscape: boolean;
   /** The server refuses a malformed path (`%00`) itself, with its own 400 page. */
   ownBadRequestPage: boolean;
+  /** netlify dev answers POST itself: the file (200), or its own 405 text for a page. */
+  ownMethodAnswer: boolean;
 }
 
 const STRICT: HostLimits = {
@@ -46,11 +48,13 @@ const STRICT: HostLimits = {
   followsSymlinks: false,
   dropsMalformedEscape: false,
   ownBadRequestPage: false,
+  ownMethodAnswer: false,
 };
 
 const LIMITS: Record<HostKind, HostLimits> = {
   preview: STRICT,
-  nginx: { ...STRICT, ownBadRequestPage: true },
+  // nginx refuses `%00` itself, but its error_page sends the 400 problem body (nginx.conf).
+  nginx: STRICT,
   // The generated _worker.js answers every request, so wrangler's own ACAO * is not added.
   wrangler: STRICT,
   netlify: {
@@ -62,6 +66,7 @@ const LIMITS: Record<HostKind, HostLimits> = {
     followsSymlinks: true,
     dropsMalformedEscape: true,
     ownBadRequestPage: true,
+    ownMethodAnswer: true,
   },
 };
 
@@ -118,7 +123,7 @@ function ruleOf(urlPath: string): PathRule | undefined {
 
 interface Expect {
   /** "redirect": 301 or 308 to `location`; "bad": 400 or 404, never a 5xx nor a 200. */
-  status: 200 | 304 | 404 | "redirect" | "bad";
+  status: 200 | 304 | 404 | 405 | "redirect" | "bad";
   /** The snapshot URL path whose index.json the body must equal (200 only). */
   body?: string;
   /** The snapshot file (relative) whose bytes the body must equal (200 only): pages, assets. */
@@ -209,7 +214,9 @@ export function planFileChecks(snap: Snapshot): Check[] {
       expect: { status: 404, missingTarget: true },
     },
     { url: "/api/public/v1/tournaments/%00", what: "NUL in the path", expect: { status: "bad" } },
+    { url: "/", what: "POST to a page → 405 problem", expect: { status: 405 } },
     { url: "/api/public/v1/tournaments/%zz", what: "malformed escape", expect: { status: "bad" } },
+    { url: "/api/clubs/no-such-club/tournaments/%00", what: "NUL in a club path", expect: { status: "bad" } },
     { url: `/api/public/v1/${"a".repeat(300)}`, what: "300-character segment", expect: { status: "bad" } },
     { url: `/${"a".repeat(300)}/`, what: "300-character page segment", expect: { status: "bad" } },
   );
@@ -248,6 +255,7 @@ export function planChecks(snap: Snapshot): Check[] {
   );
   for (const list of lists) {
     const rule = ruleOf(list)!;
+    checks.push({ url: list, what: "POST → 405 problem", expect: { status: 405 } });
     const tags = urls.filter((u) => u.startsWith(`${list}/tag/`)).map((u) => u.slice(list.length + 5));
     for (const tag of tags) {
       checks.push({
@@ -338,8 +346,9 @@ interface Outcome {
   detail: string;
 }
 
-async function get(base: string, url: string, headers: Record<string, string> = {}) {
+async function get(base: string, url: string, headers: Record<string, string> = {}, method = "GET") {
   const res = await fetch(base + url, {
+    method,
     redirect: "manual",
     headers,
     signal: AbortSignal.timeout(TIMEOUT_MS),
@@ -380,6 +389,37 @@ export async function runCheck(
     const second = await get(base, c.url, { "If-None-Match": etag });
     return [{ ok: second.status === 304, detail: `ETag ${etag} → ${second.status}` }];
   }
+  if (e.status === 405) {
+    const res = await get(base, c.url, {}, "POST");
+    if (limits.ownMethodAnswer)
+      return [
+        {
+          ok: true,
+          skipped: "host answers POST itself",
+          detail: `status ${res.status} ${res.text.slice(0, 40)}`,
+        },
+      ];
+    const type = res.headers.get("content-type") ?? "";
+    const out: Outcome[] = [
+      { ok: res.status === 405, detail: `status ${res.status}` },
+      {
+        ok: res.headers.get("allow") === "GET, HEAD",
+        detail: `Allow ${res.headers.get("allow") ?? "absent"}`,
+      },
+      {
+        ok: res.text === problemJson(405) && /^application\/json\b/.test(type),
+        detail:
+          res.text === problemJson(405)
+            ? `405 problem body, ${type}`
+            : `not the 405 problem body (${res.text.slice(0, 60)})`,
+      },
+    ];
+    if (c.url.startsWith(CORS_PREFIX)) {
+      const acao = res.headers.get("access-control-allow-origin");
+      out.push({ ok: acao === "*", detail: `CORS on a club 405: ${acao ?? "absent"}` });
+    }
+    return out;
+  }
   const res = await get(base, c.url);
   const location = res.headers.get("location");
   if (e.status === "redirect") {
@@ -407,16 +447,18 @@ export async function runCheck(
     if (res.status === 400 && limits.ownBadRequestPage) {
       out.push({ ok: true, skipped: "the host's own 400 page", detail: `content-type ${type}` });
     } else if (res.status === 400) {
-      let status: unknown;
-      try {
-        status = (JSON.parse(res.text) as { status?: unknown }).status;
-      } catch {
-        status = undefined;
-      }
+      // The same bytes as the preview's 400, from the one builder of problem bodies.
+      const same = res.text === problemJson(400);
       out.push({
-        ok: status === 400 && /^application\/json\b/.test(type),
-        detail: `400 problem body, ${type}`,
+        ok: same && /^application\/json\b/.test(type),
+        detail: same
+          ? `400 problem body, ${type}`
+          : `not the 400 problem body (${res.text.slice(0, 60)}), ${type}`,
       });
+      if (pathname.startsWith(CORS_PREFIX)) {
+        const acao = res.headers.get("access-control-allow-origin");
+        out.push({ ok: acao === "*", detail: `CORS on a club 400: ${acao ?? "absent"}` });
+      }
     } else {
       const ok = api ? sameJson(res.text, snap.notFound) : res.text === snap.notFoundPage;
       out.push({ ok, detail: ok ? "404 body" : `not the 404 body (${res.text.slice(0, 60)})` });
@@ -559,7 +601,7 @@ async function main(): Promise<void> {
         else if (o.ok) passed++;
         else failed++;
         lines.push(
-          `${tag} [${kind}] GET ${c.url} — ${c.what}: ${o.detail}${o.skipped ? ` (${o.skipped})` : ""}`,
+          `${tag} [${kind}] ${c.expect.status === 405 ? "POST" : "GET"} ${c.url} — ${c.what}: ${o.detail}${o.skipped ? ` (${o.skipped})` : ""}`,
         );
       }
     }

@@ -189,6 +189,22 @@ describe("preview", () => {
       expect([url, r.status, r.headers.get("access-control-allow-origin")]).toEqual([url, 404, "*"]);
     }
     expect((await get(`${PUB}/99`)).headers.get("access-control-allow-origin")).toBeNull();
+    // A malformed club path (400) and another method (405) keep CORS too; a global one does not.
+    for (const [target, method, status] of [
+      [`${CLUB}/%00`, "GET", 400],
+      [`${CLUB}/%zz`, "GET", 400],
+      [`${CLUB}/42`, "POST", 405],
+    ] as const) {
+      const r = await raw(target, method);
+      expect([target, r.status, /access-control-allow-origin: \*/i.test(r.head)]).toEqual([
+        target,
+        status,
+        true,
+      ]);
+      expect(JSON.parse(r.body)).toEqual(problemOf(status));
+    }
+    const global = await raw(`${PUB}/%00`);
+    expect([global.status, /access-control-allow-origin/i.test(global.head)]).toEqual([400, false]);
   });
 
   it("serves pages at their slash URL, redirects the bare URL, with the cache of their JSON", async () => {

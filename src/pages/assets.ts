@@ -35,7 +35,7 @@ hgroup p{margin:0;color:var(--muted)}
 .scroll{overflow-x:auto;margin:.5rem 0}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
-th,td{padding:.375rem .5rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th,td{padding:.375rem .3rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--zebra);font-size:.875rem;white-space:nowrap}
 tbody th{font-weight:400}
 tbody tr:nth-child(even){background:var(--zebra)}
@@ -45,6 +45,7 @@ tbody tr:nth-child(even){background:var(--zebra)}
 .result-Pending{color:var(--muted)}
 .meta{display:block;color:var(--muted);font-size:.8125rem}
 .games tbody th{width:2.5rem}
+.games{font-size:.9375em}.games td{overflow-wrap:anywhere}
 .title{font-weight:700;color:var(--accent);text-decoration:none}
 abbr[title]{text-decoration:underline dotted;cursor:help}
 .title[title]{text-decoration:none}
@@ -58,7 +59,7 @@ abbr[title]{text-decoration:underline dotted;cursor:help}
 .lead{font-weight:600}
 .updated,.note,.state{color:var(--muted);font-size:.875rem}
 .anchor{display:block;height:0}
-@media (min-width:48rem){body{font-size:17px}h1{font-size:2rem}main{padding:0 2rem}.player .meta{display:inline;margin-left:.25rem}}
+@media (min-width:48rem){body{font-size:17px}h1{font-size:2rem}main{padding:0 2rem}th,td{padding:.375rem .5rem}.games{font-size:inherit}.player .meta{display:inline;margin-left:.25rem}}
 `;
 
 /** Refreshes the live page: fetches /live every max-age seconds while the tab is visible, and

@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INPUTS_FILE } from "../../src/build.ts";
 import { EXIT } from "../../src/errors.ts";
 import { MARKER_NAME } from "../../src/publish/manifest.ts";
 import {
@@ -527,7 +528,20 @@ describe("--skip-invalid", () => {
       tournaments: { tournament: { tournamentId: number } }[];
     };
     expect(catalog.tournaments.map((e) => e.tournament.tournamentId)).toEqual([BASE.published]);
+
+    // Nothing of the report reaches a file a host serves: not the store's file name, not a private
+    // row key, not the bad cells' values. (_build-api.json, which no host serves, still does: todo.)
+    for (const [file, bytes] of tree) {
+      if (file === INPUTS_FILE) continue;
+      const text = bytes.toString("utf8");
+      for (const secret of ["half-bad", "tournament_id", "2026-13-01", '"high"'])
+        expect([file, text.includes(secret)]).toEqual([file, false]);
+    }
   });
+
+  it.todo(
+    "_build-api.json holds only public facts (today it records the skipped problems: store file name, private row keys, cell values; the fix is in src/build.ts)",
+  );
 });
 
 describe("--skip-invalid skips values that would make unsafe paths or text", () => {

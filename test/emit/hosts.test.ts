@@ -632,9 +632,12 @@ describe("nginx", () => {
       # included in the http block (it defines the maps of ?tag=, ?language= and club CORS).
       # No symlink below the root is followed (the root itself may be the \`dist\` link).
       disable_symlinks on from=$document_root;
+      # A path nginx refuses before any location (\`%00\`, a malformed escape): the 400 problem body.
+      error_page 400 /.build-api-400;
       location /api/ {
           etag on;
           error_page 404 /404.json;
+          error_page 405 /.build-api-405;
           location ~ "^(?<build_api_path>/api/public/v1/tournaments)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
@@ -767,6 +770,7 @@ describe("nginx", () => {
       location ~ "^/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -776,6 +780,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -790,6 +795,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/standings/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -804,6 +810,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/rounds/([0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -818,6 +825,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/live/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
@@ -832,6 +840,7 @@ describe("nginx", () => {
       location ~ "^/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?)/$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -846,6 +855,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.css$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/css; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -855,6 +865,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -864,6 +875,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.svg$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "image/svg+xml";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -873,6 +885,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.png$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "image/png";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -882,6 +895,7 @@ describe("nginx", () => {
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.woff2$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "font/woff2";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -891,6 +905,7 @@ describe("nginx", () => {
       location ~ "^/embed/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
           etag on;
           error_page 404 /404.html;
+          error_page 405 /.build-api-405;
           types { }
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
@@ -918,6 +933,28 @@ describe("nginx", () => {
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
       }
+      location = /.build-api-400 {
+          internal;
+          error_page 404 /404.html;
+          types { }
+          default_type "application/json; charset=utf-8";
+          add_header Cache-Control "public, max-age=60" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin $build_api_cors_bad always;
+          return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The request path is malformed: it cannot name a resource."}';
+      }
+      # POST, PUT ... on a file: the 405 problem body (nginx's static handler refuses them).
+      location = /.build-api-405 {
+          internal;
+          error_page 404 /404.html;
+          types { }
+          default_type "application/json; charset=utf-8";
+          add_header Cache-Control "public, max-age=60" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin $build_api_cors always;
+          add_header Allow "GET, HEAD" always;
+          return 405 '{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"Only GET and HEAD are allowed."}';
+      }
       "
     `);
   });
@@ -943,6 +980,10 @@ describe("nginx", () => {
       }
       map $request_uri $build_api_cors {
           "~^/api/clubs/" "*";
+          default "";
+      }
+      map $request $build_api_cors_bad {
+          "~^[A-Z]+ /api/clubs/" "*";
           default "";
       }
       "

@@ -4,7 +4,7 @@
 // level, to include inside the http block. Both come from the rule list. Only what a rule names is
 // served: every other path, internal files included, is a 404 with the error body of its kind.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../cache.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../problem.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../problem.ts";
 import {
   CORS_PREFIX,
   HTML_TYPE,
@@ -20,6 +20,21 @@ import {
 
 const PATH_VAR = "build_api_path";
 const CORS_VAR = "build_api_cors";
+/** CORS of a request nginx refuses to parse: it has no $request_uri, only its request line. */
+const BAD_CORS_VAR = "build_api_cors_bad";
+/**
+ * Where nginx sends a request it cannot parse (`%00`, a malformed escape) for the 400 problem
+ * body. It must be a URI, not a named location: such a request has no URI of its own yet.
+ */
+const BAD_REQUEST_URI = "/.build-api-400";
+/** Where a method other than GET and HEAD on a file goes for the 405 problem body. */
+const METHOD_URI = "/.build-api-405";
+
+/** A string nginx reads back as `text` in single quotes (`$` would start a variable). */
+function nginxQuoted(text: string): string {
+  if (text.includes("$")) throw new Error(`nginx cannot return ${JSON.stringify(text)} literally`);
+  return `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+}
 
 /** `$build_api_tag`: "" without ?tag, `/tag/<value>` with one (`/tag/-` for a value no tag can have). */
 function queryVar(param: QueryRule["param"]): string {
@@ -49,6 +64,10 @@ export function renderNginxHttp(rules: HostRules): string {
     `    "~^${CORS_PREFIX}" "*";`,
     `    default "";`,
     `}`,
+    `map $request $${BAD_CORS_VAR} {`,
+    `    "~^[A-Z]+ ${CORS_PREFIX}" "*";`,
+    `    default "";`,
+    `}`,
   ].join("\n");
   return (
     [
@@ -59,7 +78,12 @@ export function renderNginxHttp(rules: HostRules): string {
   );
 }
 
-function headerLines(type: string, cache: string, cors: boolean | "map", indent: string): string[] {
+function headerLines(
+  type: string,
+  cache: string,
+  cors: boolean | "map" | "bad-map",
+  indent: string,
+): string[] {
   const lines = [
     "types { }",
     `default_type "${type}";`,
@@ -67,6 +91,7 @@ function headerLines(type: string, cache: string, cors: boolean | "map", indent:
     `add_header X-Content-Type-Options nosniff always;`,
   ];
   if (cors === "map") lines.push(`add_header Access-Control-Allow-Origin $${CORS_VAR} always;`);
+  else if (cors === "bad-map") lines.push(`add_header Access-Control-Allow-Origin $${BAD_CORS_VAR} always;`);
   else if (cors) lines.push(`add_header Access-Control-Allow-Origin "*" always;`);
   return lines.map((l) => indent + l);
 }
@@ -80,9 +105,12 @@ export function renderNginx(rules: HostRules): string {
     "# included in the http block (it defines the maps of ?tag=, ?language= and club CORS).",
     "# No symlink below the root is followed (the root itself may be the `dist` link).",
     "disable_symlinks on from=$document_root;",
+    "# A path nginx refuses before any location (`%00`, a malformed escape): the 400 problem body.",
+    `error_page 400 ${BAD_REQUEST_URI};`,
     "location /api/ {",
     `${i1}etag on;`,
     `${i1}error_page 404 /${NOT_FOUND_FILE};`,
+    `${i1}error_page 405 ${METHOD_URI};`,
   ];
   // Regex locations are tried in order: literal segments first, ids and rounds are digits only.
   for (const rule of rules.paths) {
@@ -118,6 +146,7 @@ export function renderNginx(rules: HostRules): string {
       `location ~ "${pageRegExpSource(page)}" {`,
       `${i1}etag on;`,
       `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+      `${i1}error_page 405 ${METHOD_URI};`,
       ...headerLines(HTML_TYPE, CACHE_POLICY[page.cache], false, i1),
       `${i1}try_files \${uri}index.html =404;`,
       "}",
@@ -137,6 +166,7 @@ export function renderNginx(rules: HostRules): string {
       `location ~ "${staticRegExpSource(s)}" {`,
       `${i1}etag on;`,
       `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+      `${i1}error_page 405 ${METHOD_URI};`,
       ...headerLines(s.type, CACHE_POLICY[s.cache], s.cors, i1),
       `${i1}try_files $uri =404;`,
       "}",
@@ -155,6 +185,20 @@ export function renderNginx(rules: HostRules): string {
     `location = /${NOT_FOUND_PAGE} {`,
     `${i1}internal;`,
     ...headerLines(HTML_TYPE, ERROR_CACHE_POLICY, false, i1),
+    "}",
+    `location = ${BAD_REQUEST_URI} {`,
+    `${i1}internal;`,
+    `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+    ...headerLines(JSON_TYPE, ERROR_CACHE_POLICY, "bad-map", i1),
+    `${i1}return 400 ${nginxQuoted(problemJson(400))};`,
+    "}",
+    "# POST, PUT ... on a file: the 405 problem body (nginx's static handler refuses them).",
+    `location = ${METHOD_URI} {`,
+    `${i1}internal;`,
+    `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
+    ...headerLines(JSON_TYPE, ERROR_CACHE_POLICY, "map", i1),
+    `${i1}add_header Allow "GET, HEAD" always;`,
+    `${i1}return 405 ${nginxQuoted(problemJson(405))};`,
     "}",
   );
   return out.join("\n") + "\n";
