@@ -2,7 +2,6 @@
 // Start-up matters (`--help`, a no-change rebuild): only commander and a few small modules load
 // here; each command imports what it needs (the store, the domain, zod, ajv, the server) when it
 // runs.
-import { performance } from "node:perf_hooks";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "./domain/types.ts";
 import { BuildError, EXIT, problemLines } from "./errors.ts";
