@@ -2,6 +2,7 @@
 import { ROUTES, type ParamName, type Route } from "../routes.ts";
 import { CACHE_POLICY } from "./cache.ts";
 import { componentSchemas, schemaId } from "./jsonschema.ts";
+import { SLUG_PATTERN } from "../segments.ts";
 
 const MEDIA_TYPES = ["application/json", "text/json", "text/plain"] as const;
 
@@ -11,14 +12,19 @@ const PARAMETERS: Record<ParamName, Record<string, unknown>> = {
     in: "path",
     required: true,
     description: "Club slug",
-    schema: { type: "string", pattern: "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$" },
+    schema: { type: "string", pattern: SLUG_PATTERN.source },
   },
   id: {
     name: "id",
     in: "path",
     required: true,
-    description: "Tournament ID at the original results source (decimal int64)",
-    schema: { type: "integer", format: "int64" },
+    description:
+      "Tournament ID at the original results source: a positive int64 written in decimal digits. " +
+      "It is a string so that every id reaches its resource: a generated client that took a " +
+      "number would round ids above 2^53 (9007199254740993 would become 9007199254740992).",
+    // Not `type: integer`: code generators map it to a JavaScript number, which cannot hold every
+    // int64. The path segment is text, and the pattern admits exactly the decimal form.
+    schema: { type: "string", pattern: "^[1-9][0-9]{0,18}$", examples: ["1201344", "9007199254740993"] },
   },
   round: {
     name: "round",
@@ -51,7 +57,8 @@ function operation(route: Route): Record<string, unknown> {
     operationId: route.id,
     summary: route.summary,
     tags: [route.surface === "club" ? "Club catalog" : "Global"],
-    ...(route.surface === "club" ? {} : { security: [] }),
+    // Every endpoint is public: no authentication on either surface.
+    security: [],
     parameters,
     responses: {
       "200": {
