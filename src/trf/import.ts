@@ -204,7 +204,10 @@ function writeTournament(db: Database.Database, t: Tournament, opts: ImportTrfOp
     const row = db.prepare("SELECT club_id FROM clubs WHERE slug = ?").get(opts.club) as
       { club_id: number | bigint } | undefined;
     if (!row)
-      throw usage(`no club with slug "${opts.club}" in the store`, "create the club first or fix --club");
+      throw usage(
+        `no club with slug "${opts.club}" in the store`,
+        "create it first (build-api add-club <slug> --db <store> --name <name>) or fix --club",
+      );
     clubId = row.club_id;
   }
   const info = db
