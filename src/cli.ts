@@ -92,6 +92,7 @@ function subcommand(name: string): Command {
 
 subcommand("build")
   .description("Write every endpoint's response and the host configs into --out, atomically.")
+  .usage("--db <file> --out <dir> [options]")
   .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
   .addOption(required("--out <dir>", "the snapshot directory to create or replace"))
   .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
@@ -165,7 +166,7 @@ subcommand("build")
   });
 
 subcommand("preview")
-  .description("Serve a snapshot on a local static server (serve-handler).")
+  .description("Serve a snapshot locally, answering exactly what the generated host rules name.")
   .option("--dir <dir>", "the snapshot directory", "dist")
   .option("--port <n>", "the port", port, 3000)
   .option("--host <host>", "the address to listen on", "127.0.0.1")
@@ -211,6 +212,7 @@ subcommand("init-store")
 
 subcommand("add-club")
   .description("Add an enabled club to a store, so that import-trf --club can publish into its catalog.")
+  .usage("<slug> --db <store> --name <name> [options]")
   .argument("<slug>", "the club's URL segment: lowercase letters, digits and inner hyphens")
   .addOption(required("--db <store>", "the store to write"))
   .addOption(required("--name <name>", "the club's name"))
@@ -229,6 +231,7 @@ subcommand("add-club")
 
 subcommand("import-trf")
   .description("Import a FIDE TRF-16 / TRF-2025 file into a store.")
+  .usage("<file> --db <store> --id <externalId> --source-url <url> [options]")
   .argument("<file>", "the TRF file")
   .addOption(required("--db <store>", "the store to write"))
   .addOption(required("--id <externalId>", "the tournament's id at the results source (int64)", externalId))

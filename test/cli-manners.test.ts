@@ -76,6 +76,9 @@ describe("usage errors", () => {
         .filter((l) => l.includes("(required)"))
         .map((l) => /^\s+(--[\w-]+)/.exec(l)?.[1]);
       expect(marked, command).toEqual(required);
+      // The usage line names them too.
+      const usage = r.stdout.split("\n")[0]!;
+      for (const flag of required) expect(usage, command).toContain(` ${flag} <`);
     }
   });
 });
