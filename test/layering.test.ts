@@ -51,7 +51,7 @@ const ALLOWED: Readonly<Record<string, readonly string[] | "*">> = {
   edge: "*",
 };
 
-/** Layers that may import packages and node:* modules (everything but the domain). */
+/** Layers that may import no package and no node:* module. */
 const NO_PACKAGES = new Set(["domain"]);
 
 /**
