@@ -8,7 +8,7 @@ import { BuildError, EXIT, problemLines } from "./errors.ts";
 import { packageVersion } from "./version.ts";
 
 /** "1 tournament", "2 tournaments". */
-export function plural(n: number, one: string, many = `${one}s`): string {
+function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
