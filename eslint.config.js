@@ -12,6 +12,7 @@ export default tseslint.config(
       ".wrangler/",
       ".netlify/",
       "scripts/hosts/node_modules/",
+      "scripts/openapi-lint/node_modules/",
       "node_modules/",
       "coverage/",
       ".tmp/",

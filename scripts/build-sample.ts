@@ -1,43 +1,20 @@
 // `npm run sample [-- --out data/sample.sqlite]`: builds the embedded sample store from the
 // committed text data/sample.sql. The file is recreated from scratch each time so that the
 // same SQL always gives the same store.
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import Database from "better-sqlite3";
-import { createStore } from "../src/store/init.ts";
+import { createSampleStore } from "../src/store/init.ts";
 
 export const SAMPLE_SQL_PATH = fileURLToPath(new URL("../data/sample.sql", import.meta.url));
 export const DEFAULT_SAMPLE_OUT = "data/sample.sqlite";
 
 /** Deletes `out` if present, creates an empty store there and loads the sample SQL into it. */
 export function buildSample(out: string, sqlPath: string = SAMPLE_SQL_PATH): void {
-  const sql = readFileSync(sqlPath, "utf8");
   // A leftover journal from an interrupted run would be replayed into the new file.
   for (const file of [out, `${out}-journal`, `${out}-wal`, `${out}-shm`]) rmSync(file, { force: true });
-  createStore(out);
-  const db = new Database(out);
-  try {
-    db.pragma("foreign_keys = ON");
-    db.exec("BEGIN");
-    try {
-      db.exec(sql);
-      db.exec("COMMIT");
-    } catch (error) {
-      db.exec("ROLLBACK");
-      throw error;
-    }
-    const violations = db.pragma("foreign_key_check") as unknown[];
-    if (violations.length > 0) {
-      throw new Error(
-        `data/sample.sql breaks ${violations.length} foreign key(s): ${JSON.stringify(violations[0])}`,
-      );
-    }
-    // Rewrites the file compactly so that its bytes depend only on its contents.
-    db.exec("VACUUM");
-  } finally {
-    db.close();
-  }
+  // The same code as `build-api init-store --sample`, so both give the same bytes.
+  createSampleStore(out, sqlPath);
 }
 
 function main(): void {

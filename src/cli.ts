@@ -1,15 +1,29 @@
 // Command-line wiring only: options → calls; typed errors → message + exit code.
-import { performance } from "node:perf_hooks";
-import { Command, CommanderError, InvalidArgumentError } from "commander";
-import { build } from "./build.ts";
-import { DEFAULT_STATUS_OPTIONS } from "./domain/status.ts";
+// Start-up matters (`--help`, a no-change rebuild): only commander and a few small modules load
+// here; each command imports what it needs (the store, the domain, zod, ajv, the server) when it
+// runs.
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "./domain/types.ts";
-import { packageVersion } from "./emit/generated.ts";
 import { BuildError, EXIT, problemLines } from "./errors.ts";
-import { preview } from "./preview.ts";
-import { createProgress } from "./progress.ts";
-import { createStore } from "./store/init.ts";
-import { importTrf } from "./trf/import.ts";
+import { packageVersion } from "./version.ts";
+
+/** "1 tournament", "2 tournaments". */
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * A required option. Commander checks its own mandatory options before it looks for unknown
+ * ones, so `build --bogus` would say that --db is missing; these are checked in a preAction hook,
+ * after unknown options and arguments, and marked "(required)" in the help.
+ */
+function required(flags: string, description: string, parse?: (value: string) => unknown): Option {
+  const option = new Option(flags, `(required) ${description}`);
+  if (parse) option.argParser(parse);
+  REQUIRED.add(option);
+  return option;
+}
+const REQUIRED = new Set<Option>();
 
 function isoInstant(value: string): number {
   // Only full ISO 8601 timestamps with an explicit zone: a bare date would be read in local time.
@@ -56,15 +70,31 @@ const program = new Command()
   .name("build-api")
   .description("Publishes the Public Tournament Read API as a static JSON snapshot from a SQLite store.")
   .version(packageVersion())
-  .showHelpAfterError()
+  // A usage error is one line and a pointer to the help, not the whole help.
+  .showHelpAfterError("(see 'build-api --help')")
   // Usage errors become EXIT.usage below instead of commander's own exit.
-  .exitOverride();
+  .exitOverride()
+  .hook("preAction", (_program, command) => {
+    for (const option of command.options) {
+      if (REQUIRED.has(option) && command.getOptionValue(option.attributeName()) === undefined) {
+        command.error(`error: required option '${option.flags}' not specified`, {
+          code: "commander.missingMandatoryOptionValue",
+          exitCode: EXIT.usage,
+        });
+      }
+    }
+  });
 
-program
-  .command("build")
+/** A subcommand whose usage errors point at its own help. */
+function subcommand(name: string): Command {
+  return program.command(name).showHelpAfterError(`(see 'build-api ${name} --help')`);
+}
+
+subcommand("build")
   .description("Write every endpoint's response and the host configs into --out, atomically.")
-  .requiredOption("--db <file>", "the SQLite store to read (opened read-only)")
-  .requiredOption("--out <dir>", "the snapshot directory to create or replace")
+  .usage("--db <file> --out <dir> [options]")
+  .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
+  .addOption(required("--out <dir>", "the snapshot directory to create or replace"))
   .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
   .option(
     "--grace-minutes <n>",
@@ -84,6 +114,11 @@ program
   .option("--json", "print the build report as JSON on stdout")
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
+    const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
+      import("./build.ts"),
+      import("./domain/status.ts"),
+      import("./progress.ts"),
+    ]);
     const progress = createProgress({ stream: process.stderr, now: () => performance.now() });
     const report = await build({
       db: o.db,
@@ -108,7 +143,7 @@ program
     progress.end(
       report.upToDate
         ? `${o.out} is up to date (same store and options; no status changes at this instant)`
-        : `built ${o.out}: ${r.tournaments} tournaments, ${p.files} files ` +
+        : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
             `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
     );
     if (o.json) {
@@ -118,7 +153,7 @@ program
       return;
     }
     if (r.unknownResults > 0)
-      console.error(`warning: ${r.unknownResults} game result(s) not recognized (Unknown)`);
+      console.error(`warning: ${plural(r.unknownResults, "game result")} not recognized (Unknown)`);
     for (const s of r.standingsStops ?? [])
       console.error(
         `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
@@ -130,42 +165,85 @@ program
     }
   });
 
-program
-  .command("preview")
-  .description("Serve a snapshot on a local static server (serve-handler).")
+subcommand("preview")
+  .description("Serve a snapshot locally, answering exactly what the generated host rules name.")
   .option("--dir <dir>", "the snapshot directory", "dist")
   .option("--port <n>", "the port", port, 3000)
   .option("--host <host>", "the address to listen on", "127.0.0.1")
   .action(async (o) => {
-    const server = await preview({ dir: o.dir, port: o.port, host: o.host });
+    const { preview } = await import("./preview.ts");
+    const server = await preview({ dir: o.dir, port: o.port, host: o.host }).catch((e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+        const why =
+          code === "EADDRINUSE"
+            ? "is already in use"
+            : code === "EACCES"
+              ? "needs privileges this user does not have"
+              : "is not an address of this machine";
+        throw new BuildError(
+          `cannot listen on ${o.host}:${o.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${why}.`,
+          [
+            {
+              what: `listen failed with ${code}`,
+              fix: "stop the other server, or pass another --port (0 picks a free one) or --host",
+            },
+          ],
+          EXIT.usage,
+        );
+      }
+      throw e;
+    });
     const addr = server.address();
     const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
     console.error(`serving ${o.dir} at ${where}/api/public/v1/tournaments (Ctrl-C to stop)`);
   });
 
-program
-  .command("init-store")
-  .description("Create an empty store with the current schema (schema/store.sql).")
-  .argument("<file>", "the SQLite file to create")
-  .action((file: string) => {
-    createStore(file);
-    console.error(`created ${file}`);
+subcommand("init-store")
+  .description("Create an empty store with the current schema (schema/store.sql), or the sample store.")
+  .argument("<file>", "the SQLite file to create (must not exist)")
+  .option("--sample", "fill it with the embedded sample: 8 tournaments, clubs, tags and recaps")
+  .action(async (file: string, o) => {
+    const { createSampleStore, createStore } = await import("./store/init.ts");
+    if (o.sample) createSampleStore(file);
+    else createStore(file);
+    console.error(`created ${file}${o.sample ? " (the sample store)" : ""}`);
   });
 
-program
-  .command("import-trf")
+subcommand("add-club")
+  .description("Add an enabled club to a store, so that import-trf --club can publish into its catalog.")
+  .usage("<slug> --db <store> --name <name> [options]")
+  .argument("<slug>", "the club's URL segment: lowercase letters, digits and inner hyphens")
+  .addOption(required("--db <store>", "the store to write"))
+  .addOption(required("--name <name>", "the club's name"))
+  .option("--uuid <uuid>", "the club's id in the API (default: a new random UUID)")
+  .option("--description <text>", "a description")
+  .option("--website-url <url>", "the club's website, http(s)")
+  .option("--contact-email <address>", "a contact e-mail address")
+  .option("--default-language <lang>", "the language of its recaps, e.g. es or en-GB")
+  .option("--time-zone <zone>", "an IANA time zone, e.g. Australia/Melbourne")
+  .option("--brand-color <#rrggbb>", "the colour of its pages and embed")
+  .action(async (slug: string, o) => {
+    const { addClub } = await import("./store/init.ts");
+    const { uuid } = addClub(o.db, { slug, ...o });
+    console.error(`added club ${slug} (${uuid}) to ${o.db}`);
+  });
+
+subcommand("import-trf")
   .description("Import a FIDE TRF-16 / TRF-2025 file into a store.")
+  .usage("<file> --db <store> --id <externalId> --source-url <url> [options]")
   .argument("<file>", "the TRF file")
-  .requiredOption("--db <store>", "the store to write")
-  .requiredOption("--id <externalId>", "the tournament's id at the results source (int64)", externalId)
-  .requiredOption("--source-url <url>", "the tournament's page at the results source")
+  .addOption(required("--db <store>", "the store to write"))
+  .addOption(required("--id <externalId>", "the tournament's id at the results source (int64)", externalId))
+  .addOption(required("--source-url <url>", "the tournament's page at the results source"))
   .option("--tiebreaks <list>", "FIDE C.07 tie-breaks in order, comma separated, e.g. DE,BH-C1,BH")
   .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
   .option("--publish", "publish on the global surface")
-  .option("--club <slug>", "publish in this club's catalog")
+  .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
   .option("--now <time>", "the import instant, ISO 8601 (default: the clock)", isoInstant)
-  .action((file: string, o) => {
+  .action(async (file: string, o) => {
+    const { importTrf } = await import("./trf/import.ts");
     const report = importTrf({
       file,
       db: o.db,

@@ -4,9 +4,9 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import fg from "fast-glob";
 import type { StatusOptions } from "./domain/status.ts";
 import type { RenderReport } from "./render.ts";
+import { programFiles } from "./program-files.ts";
 import { packageVersion } from "./version.ts";
 
 /**
@@ -54,10 +54,7 @@ const PROGRAM_DIR = path.basename(fileURLToPath(new URL(".", import.meta.url)));
 /** The hash of the program's own files: a changed program never counts as up to date. */
 export function codeFingerprint(root = ROOT, programDir = PROGRAM_DIR): string {
   const hash = createHash("sha256");
-  const files = fg.sync([`${programDir}/**/*.{js,ts}`, "bin/*", "schema/*", "package.json"], {
-    cwd: root,
-    onlyFiles: true,
-  });
+  const files = programFiles(root, programDir);
   if (!files.some((f) => f.startsWith(`${programDir}/`))) {
     throw new Error(
       `no program file found under ${path.join(root, programDir)}: cannot fingerprint the code`,

@@ -14,7 +14,7 @@ import {
   type CacheClass,
   type ParamName,
 } from "../routes.ts";
-import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../store/patterns.ts";
+import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../segments.ts";
 
 export { CORS_PREFIX };
 

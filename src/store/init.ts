@@ -1,8 +1,23 @@
-// `build-api init-store <file>`: create an empty store with the current schema.
-import { existsSync } from "node:fs";
+// The store's writers for an operator starting out: `build-api init-store <file> [--sample]`
+// creates an empty store with the current schema (or the embedded sample), and `build-api
+// add-club` adds the club that `import-trf --club` publishes into.
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT, type Problem } from "../errors.ts";
+import { segmentProblem } from "../segments.ts";
+import {
+  BRAND_COLOR_FORMAT,
+  EMAIL_FORMAT,
+  HTTP_URL_FORMAT,
+  TIME_ZONE_FORMAT,
+  UUID_FORMAT,
+  type TextFormat,
+} from "./formats.ts";
 import { storeSql } from "./schema.ts";
+
+/** The embedded sample's SQL (data/sample.sql, shipped in the npm package beside lib/). */
+export const SAMPLE_SQL_URL = new URL("../../data/sample.sql", import.meta.url);
 
 export function createStore(file: string): void {
   if (existsSync(file)) {
@@ -15,4 +30,120 @@ export function createStore(file: string): void {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Creates a store at `file` (which must not exist) holding the rows of `sqlPath`, by default the
+ * embedded sample. The same SQL always gives the same bytes (the file is vacuumed).
+ */
+export function createSampleStore(file: string, sqlPath: string | URL = SAMPLE_SQL_URL): void {
+  const sql = readFileSync(sqlPath, "utf8");
+  createStore(file);
+  const db = new Database(file);
+  try {
+    db.pragma("foreign_keys = ON");
+    db.exec("BEGIN");
+    try {
+      db.exec(sql);
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+    const violations = db.pragma("foreign_key_check") as unknown[];
+    if (violations.length > 0) {
+      throw new Error(
+        `${String(sqlPath)} breaks ${violations.length} foreign key(s): ${JSON.stringify(violations[0])}`,
+      );
+    }
+    // Rewrites the file compactly so that its bytes depend only on its contents.
+    db.exec("VACUUM");
+  } finally {
+    db.close();
+  }
+}
+
+export interface NewClub {
+  slug: string;
+  name: string;
+  /** Default: a random UUID. */
+  uuid?: string;
+  description?: string;
+  websiteUrl?: string;
+  contactEmail?: string;
+  defaultLanguage?: string;
+  timeZone?: string;
+  brandColor?: string;
+}
+
+/** Adds an enabled club to an existing store; refuses a bad value or a slug already taken. */
+export function addClub(file: string, club: NewClub): { uuid: string } {
+  const uuid = club.uuid ?? randomUUID();
+  const problems: Problem[] = [];
+  const slugProblem = segmentProblem("slug", club.slug);
+  if (slugProblem) problems.push({ where: "slug", ...slugProblem });
+  if (club.defaultLanguage !== undefined) {
+    const p = segmentProblem("language", club.defaultLanguage);
+    if (p) problems.push({ where: "--default-language", ...p });
+  }
+  if (club.name.trim() === "")
+    problems.push({ where: "--name", what: "the name is blank", fix: "give the club's name" });
+  const formatted: [string, string | undefined, TextFormat][] = [
+    ["--uuid", uuid, UUID_FORMAT],
+    ["--website-url", club.websiteUrl, HTTP_URL_FORMAT],
+    ["--contact-email", club.contactEmail, EMAIL_FORMAT],
+    ["--time-zone", club.timeZone, TIME_ZONE_FORMAT],
+    ["--brand-color", club.brandColor, BRAND_COLOR_FORMAT],
+  ];
+  for (const [where, value, format] of formatted) {
+    if (value !== undefined && !format.test(value)) {
+      problems.push({ where, what: `${JSON.stringify(value)} is not ${format.expected}`, fix: format.fix });
+    }
+  }
+  if (problems.length > 0) throw new BuildError("Cannot add the club.", problems, EXIT.usage);
+  if (!existsSync(file)) {
+    throw new BuildError(
+      `Cannot add the club: ${file} does not exist.`,
+      [{ what: "no store at this path", fix: "create one first with `build-api init-store <file>`" }],
+      EXIT.storeUnreadable,
+    );
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(file, { fileMustExist: true });
+    db.prepare("SELECT 1 FROM clubs LIMIT 1").get();
+  } catch (e) {
+    throw new BuildError(
+      `Cannot add the club: ${file} is not a build-api store (${(e as Error).message}).`,
+      [{ what: "not a store", fix: "create one with `build-api init-store <file>`" }],
+      EXIT.storeUnreadable,
+    );
+  }
+  try {
+    const taken = db.prepare("SELECT 1 FROM clubs WHERE slug = ? OR uuid = ?").get(club.slug, uuid);
+    if (taken) {
+      throw new BuildError(
+        `Cannot add the club: a club with slug ${JSON.stringify(club.slug)} (or this uuid) already exists in ${file}.`,
+        [],
+        EXIT.usage,
+      );
+    }
+    db.prepare(
+      `INSERT INTO clubs (uuid, slug, name, description, website_url, contact_email, default_language, time_zone, brand_color, enabled)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+    ).run(
+      uuid,
+      club.slug,
+      club.name,
+      club.description ?? null,
+      club.websiteUrl ?? null,
+      club.contactEmail ?? null,
+      club.defaultLanguage ?? null,
+      club.timeZone ?? null,
+      club.brandColor ?? null,
+    );
+  } finally {
+    db.close();
+  }
+  return { uuid };
 }

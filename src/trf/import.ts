@@ -205,7 +205,10 @@ function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOpti
   if (opts.club !== undefined) {
     const found = w.clubIdOf(opts.club);
     if (found === null) {
-      throw usage(`no club with slug "${opts.club}" in the store`, "create the club first or fix --club");
+      throw usage(
+        `no club with slug "${opts.club}" in the store`,
+        "create it first (build-api add-club <slug> --db <store> --name <name>) or fix --club",
+      );
     }
     clubId = found;
   }
