@@ -196,7 +196,7 @@ subcommand("preview")
     });
     const addr = server.address();
     const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
-    console.error(`serving ${o.dir} at ${where}/api/public/v1/tournaments (Ctrl-C to stop)`);
+    console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
   });
 
 subcommand("init-store")

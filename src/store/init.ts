@@ -14,6 +14,7 @@ import {
   UUID_FORMAT,
   type TextFormat,
 } from "./formats.ts";
+import { StoreWriter } from "./writer.ts";
 import { storeSql } from "./schema.ts";
 
 /** The embedded sample's SQL (data/sample.sql, shipped in the npm package beside lib/). */
@@ -128,20 +129,18 @@ export function addClub(file: string, club: NewClub): { uuid: string } {
         EXIT.usage,
       );
     }
-    db.prepare(
-      `INSERT INTO clubs (uuid, slug, name, description, website_url, contact_email, default_language, time_zone, brand_color, enabled)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-    ).run(
+    new StoreWriter(db).insert("clubs", {
       uuid,
-      club.slug,
-      club.name,
-      club.description ?? null,
-      club.websiteUrl ?? null,
-      club.contactEmail ?? null,
-      club.defaultLanguage ?? null,
-      club.timeZone ?? null,
-      club.brandColor ?? null,
-    );
+      slug: club.slug,
+      name: club.name,
+      description: club.description ?? null,
+      website_url: club.websiteUrl ?? null,
+      contact_email: club.contactEmail ?? null,
+      default_language: club.defaultLanguage ?? null,
+      time_zone: club.timeZone ?? null,
+      brand_color: club.brandColor ?? null,
+      enabled: 1,
+    });
   } finally {
     db.close();
   }
