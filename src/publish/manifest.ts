@@ -53,7 +53,9 @@ export function writeManifest(file: string, entries: ManifestEntries): number {
   let chunk = HEADER;
   const flush = (): void => {
     const buf = Buffer.from(chunk, "utf8");
-    writeSync(fd, buf);
+    // write(2) may write less than asked (a file size limit, a signal): go on until all is written,
+    // so the error, if any, comes from the next call instead of a silently truncated manifest.
+    for (let done = 0; done < buf.length; ) done += writeSync(fd, buf, done);
     total += buf.length;
     chunk = "";
   };

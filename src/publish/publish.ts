@@ -166,7 +166,8 @@ async function publish(
     const manifestFile = liveDir && path.join(liveDir, MANIFEST_NAME);
     const live = manifestFile ? readManifest(manifestFile) : undefined;
     const liveManifestMtimeNs = live ? io.lstatSync(manifestFile!, { bigint: true }).mtimeNs : undefined;
-    const incoming = path.join(layout.store, `incoming-${process.pid}`);
+    // A fresh name: an incoming directory left by an earlier build may not have been removable.
+    const incoming = freshName(layout.store, `incoming-${process.pid}`);
     io.mkdirSync(incoming);
     step("prepared");
     phase("prepare");
@@ -267,7 +268,7 @@ class Updater {
     this.incoming = incoming;
     this.c = c;
     this.step = step;
-    this.tmp = path.join(layout.store, `tmp-${process.pid}`);
+    this.tmp = freshName(layout.store, `tmp-${process.pid}`);
     this.freshIndex = new Map(c.fresh.map((p, i) => [p, i]));
   }
 
@@ -307,9 +308,10 @@ class Updater {
       io.renameSync(this.tmp, manifest);
     }
     this.step("manifest-written");
-    if (!this.linkFromLive(MARKER_NAME) && !isRegularFile(path.join(this.dir, MARKER_NAME))) {
+    const marker = path.join(this.dir, MARKER_NAME);
+    if (!this.linkFromLive(MARKER_NAME) && !isRegularFile(marker)) {
       io.writeFileSync(this.tmp, MARKER_CONTENT);
-      io.renameSync(this.tmp, path.join(this.dir, MARKER_NAME));
+      io.renameSync(this.tmp, marker);
     }
     this.step("marker-written");
   }
@@ -397,6 +399,13 @@ class Updater {
     }
     this.step(`removed ${p}`);
   }
+}
+
+/** `<dir>/<base>`, or `<dir>/<base>-<n>` when that exists already. */
+function freshName(dir: string, base: string): string {
+  let name = path.join(dir, base);
+  for (let n = 1; statOrUndefined(name); n++) name = path.join(dir, `${base}-${n}`);
+  return name;
 }
 
 function statOrUndefined(p: string) {

@@ -71,8 +71,8 @@ export interface WriterOptions {
   live?: ManifestEntries;
   /**
    * The live manifest's mtime (ns). Every file of a version was put in place before its manifest
-   * was written, so a live file modified after it was edited in place: it is not reused unless
-   * its bytes still hash to the manifest's value.
+   * was written, so a live file modified since was edited in place: it is not reused unless its
+   * bytes still hash to the manifest's value.
    */
   liveManifestMtimeNs?: bigint;
   /** Write every file anew (--rebuild): nothing is shared with the live version. */
@@ -197,7 +197,8 @@ export class StagingWriter implements SnapshotWriter {
       const st = io.lstatSync(file, { bigint: true });
       if (!st.isFile() || st.size !== BigInt(size)) return false;
       const limit = this.opts.liveManifestMtimeNs;
-      if (limit !== undefined && st.mtimeNs <= limit) return true;
+      // Strictly before: a file stamped in the manifest's own clock tick may have been edited after it.
+      if (limit !== undefined && st.mtimeNs < limit) return true;
       const bytes = io.readFileSync(file);
       return entryValue(createHash("sha256").update(bytes).digest(), bytes.length) === value;
     } catch {
