@@ -28,11 +28,23 @@ export function errnoCode(e: unknown): string | undefined {
 
 /** What the user can do about an error of the output file system, by errno code. */
 const ENVIRONMENT: Record<string, { what: string; fix: string }> = {
-  ENOSPC: { what: "the file system is full", fix: "free space on it (or choose another --out), then build again" },
+  ENOSPC: {
+    what: "the file system is full",
+    fix: "free space on it (or choose another --out), then build again",
+  },
   EDQUOT: { what: "the disk quota is exhausted", fix: "free space or raise the quota, then build again" },
-  EFBIG: { what: "a file exceeds the allowed file size", fix: "raise the file size limit (ulimit -f), then build again" },
-  EACCES: { what: "permission denied", fix: "give the build's user write access to it, or choose another --out" },
-  EPERM: { what: "operation not permitted", fix: "check its permissions and attributes (chattr -i), or choose another --out" },
+  EFBIG: {
+    what: "a file exceeds the allowed file size",
+    fix: "raise the file size limit (ulimit -f), then build again",
+  },
+  EACCES: {
+    what: "permission denied",
+    fix: "give the build's user write access to it, or choose another --out",
+  },
+  EPERM: {
+    what: "operation not permitted",
+    fix: "check its permissions and attributes (chattr -i), or choose another --out",
+  },
   EROFS: { what: "the file system is read-only", fix: "choose an --out on a writable file system" },
   EMFILE: { what: "too many open files", fix: "raise the limit of open files (ulimit -n), then build again" },
   ENFILE: { what: "too many open files in the system", fix: "close other programs' files, then build again" },

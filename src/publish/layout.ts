@@ -222,7 +222,8 @@ export function readPair(layout: Layout): Pair | undefined {
   if (p.format !== PAIR_FORMAT || !Array.isArray(p.buffers) || p.buffers.length !== 2) return undefined;
   if (!p.buffers.every((b) => typeof b === "string" && VERSION.test(b))) return undefined;
   const differ = p.differ;
-  if (differ !== "all" && !(Array.isArray(differ) && differ.every((d) => typeof d === "string"))) return undefined;
+  if (differ !== "all" && !(Array.isArray(differ) && differ.every((d) => typeof d === "string")))
+    return undefined;
   return { buffers: p.buffers as string[], differ: differ as string[] | "all" };
 }
 
@@ -256,7 +257,11 @@ export function chooseStale(layout: Layout, liveVersion: string | undefined): St
   const pair = readPair(layout);
   if (pair && liveVersion !== undefined && pair.buffers.includes(liveVersion)) {
     const partner = pair.buffers.find((b) => b !== liveVersion);
-    if (partner !== undefined && others.includes(partner) && isFile(path.join(layout.store, partner, MARKER_NAME))) {
+    if (
+      partner !== undefined &&
+      others.includes(partner) &&
+      isFile(path.join(layout.store, partner, MARKER_NAME))
+    ) {
       return { version: partner, differ: pair.differ };
     }
   }

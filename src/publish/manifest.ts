@@ -55,7 +55,7 @@ export function writeManifest(file: string, entries: ManifestEntries): number {
     const buf = Buffer.from(chunk, "utf8");
     // write(2) may write less than asked (a file size limit, a signal): go on until all is written,
     // so the error, if any, comes from the next call instead of a silently truncated manifest.
-    for (let done = 0; done < buf.length; ) done += writeSync(fd, buf, done);
+    for (let done = 0; done < buf.length;) done += writeSync(fd, buf, done);
     total += buf.length;
     chunk = "";
   };

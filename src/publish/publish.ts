@@ -19,8 +19,10 @@
 //   1. takes the lock, finishes an interrupted migration, checks the target, picks the stale
 //      version (the live one's partner in pair.json), removes leftovers (failures: warnings);
 //   2. runs the producer: a file whose bytes equal the live manifest's (and whose live copy is
-//      intact: size, and mtime not after the live manifest, or else its sha256) is only recorded;
-//      any other file goes to incoming/ (StagingWriter). Nothing else is touched;
+//      intact: size, and mtime before the live manifest's, or else its sha256) is only recorded;
+//      any other file goes to incoming/ (StagingWriter). Nothing else is touched. (A stale version
+//      that does not exist yet is made now, and new files are written straight into it: it is
+//      shared with nothing, and a build killed before it got its marker leaves only a leftover);
 //   3. widens pair.json to D = the paths where the versions may differ, the new files and the
 //      removed ones: from here until step 5 the stale version is in flux, and D covers it;
 //   4. brings the stale version to the new snapshot, path by path in D only: a removed file is
@@ -169,6 +171,10 @@ async function publish(
     // A fresh name: an incoming directory left by an earlier build may not have been removable.
     const incoming = freshName(layout.store, `incoming-${process.pid}`);
     io.mkdirSync(incoming);
+    // A stale version made now is shared with nothing: new files go straight to their place.
+    const staleDir = path.join(layout.store, stale.version);
+    const direct = !isDirectory(staleDir);
+    if (direct) io.mkdirSync(staleDir);
     step("prepared");
     phase("prepare");
 
@@ -180,6 +186,7 @@ async function publish(
         live,
         liveManifestMtimeNs,
         rewriteAll: opts.rewriteAll,
+        direct: direct ? staleDir : undefined,
         step,
       });
       await produce(writer);
@@ -189,15 +196,23 @@ async function publish(
     } catch (e) {
       try {
         io.rmSync(incoming, { recursive: true, force: true });
+        if (direct) io.rmSync(staleDir, { recursive: true, force: true });
       } catch {
         // A leftover: the next build removes it.
       }
       throw e;
     }
 
-    const staleDir = path.join(layout.store, stale.version);
     const walk = stale.differ === "all" || (opts.rewriteAll ?? false);
-    const updater = new Updater(layout, staleDir, live ? liveDir : undefined, incoming, collected, step);
+    const updater = new Updater(
+      layout,
+      staleDir,
+      live ? liveDir : undefined,
+      incoming,
+      direct,
+      collected,
+      step,
+    );
     // Widen: until the stale version is complete, it may differ from the live one anywhere in D.
     const widened = walk ? "all" : updater.dirtyPaths(stale.differ as string[]);
     writePair(layout, liveVersion ? { buffers: [liveVersion, stale.version], differ: widened } : undefined);
@@ -252,6 +267,7 @@ class Updater {
   private readonly dir: string;
   private readonly liveDir: string | undefined;
   private readonly incoming: string;
+  private readonly direct: boolean;
   private readonly c: Collected;
   private readonly step: (s: string) => void;
 
@@ -260,12 +276,14 @@ class Updater {
     dir: string,
     liveDir: string | undefined,
     incoming: string,
+    direct: boolean,
     c: Collected,
     step: (s: string) => void,
   ) {
     this.dir = dir;
     this.liveDir = liveDir;
     this.incoming = incoming;
+    this.direct = direct;
     this.c = c;
     this.step = step;
     this.tmp = freshName(layout.store, `tmp-${process.pid}`);
@@ -289,8 +307,11 @@ class Updater {
   /** Compares every file: drops what is not in the snapshot, places the rest. */
   updateAll(): string[] {
     io.mkdirSync(this.dir, { recursive: true });
-    for (const rel of listFiles(this.dir)) {
-      if (!this.c.entries.has(rel)) this.remove(rel);
+    // A version made by this build holds nothing else.
+    if (!this.direct) {
+      for (const rel of listFiles(this.dir)) {
+        if (!this.c.entries.has(rel)) this.remove(rel);
+      }
     }
     for (const p of [...this.c.entries.keys()].sort()) this.place(p);
     // Files of the live version that the new one lacks, whether its manifest lists them or not.
@@ -320,7 +341,7 @@ class Updater {
     const dest = path.join(this.dir, p);
     const i = this.freshIndex.get(p);
     if (i !== undefined) {
-      this.replace(path.join(this.incoming, String(i)), dest);
+      if (!this.direct) this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
       // The writer checked the live copy moments ago; it vanished or changed since.
       throw new Error(`the live copy of ${JSON.stringify(p)} disappeared while the build ran`);
@@ -390,7 +411,11 @@ class Updater {
     }
     this.made.clear();
     // Directories left empty go too, so the version holds exactly the snapshot's tree.
-    for (let d = path.dirname(abs); d !== this.dir && d.startsWith(this.dir + path.sep); d = path.dirname(d)) {
+    for (
+      let d = path.dirname(abs);
+      d !== this.dir && d.startsWith(this.dir + path.sep);
+      d = path.dirname(d)
+    ) {
       try {
         io.rmdirSync(d);
       } catch {
@@ -416,6 +441,10 @@ function statOrUndefined(p: string) {
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw e;
   }
+}
+
+function isDirectory(p: string): boolean {
+  return statOrUndefined(p)?.isDirectory() ?? false;
 }
 
 function isRegularFile(p: string): boolean {

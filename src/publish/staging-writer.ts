@@ -48,7 +48,7 @@ export interface Collected {
   counts: WriteCounts;
   /** Every file of the new snapshot -> entry value. */
   entries: ManifestEntries;
-  /** Files written with new bytes: fresh[i] is at incoming/<i>. */
+  /** Files written with new bytes: fresh[i] is at incoming/<i> (or in place, when direct). */
   fresh: string[];
   /** Files of the live manifest that this build neither wrote nor kept. */
   removed: string[];
@@ -77,6 +77,11 @@ export interface WriterOptions {
   liveManifestMtimeNs?: bigint;
   /** Write every file anew (--rebuild): nothing is shared with the live version. */
   rewriteAll?: boolean;
+  /**
+   * A version directory made for this build (empty, shared with nothing): files with new bytes are
+   * written straight to their place in it instead of to `incoming`.
+   */
+  direct?: string;
   step: (step: string) => void;
 }
 
@@ -91,6 +96,8 @@ export class StagingWriter implements SnapshotWriter {
   /** Every directory of the snapshot, to refuse a path that is both a file and a directory. */
   private readonly dirs = new Set<string>();
   private readonly fresh: string[] = [];
+  /** Directories made recently in `direct` (files arrive grouped by directory). */
+  private readonly madeDirs = new Set<string>();
   private sealed = false;
   private readonly counts: WriteCounts = {
     filesWritten: 0,
@@ -121,7 +128,7 @@ export class StagingWriter implements SnapshotWriter {
     if (before === value && this.liveCopyIntact(relPath, bytes.length, before)) {
       this.counts.filesUnchanged++;
     } else {
-      io.writeFileSync(path.join(this.opts.incoming, String(this.fresh.length)), bytes, { flag: "wx" });
+      this.writeFresh(relPath, bytes);
       this.fresh.push(key);
       this.counts.filesWritten++;
       this.counts.bytesWritten += bytes.length;
@@ -165,6 +172,22 @@ export class StagingWriter implements SnapshotWriter {
     return { counts: { ...this.counts }, entries: this.entries, fresh: this.fresh, removed };
   }
 
+  private writeFresh(relPath: string, bytes: Uint8Array): void {
+    const direct = this.opts.direct;
+    if (direct === undefined) {
+      io.writeFileSync(path.join(this.opts.incoming, String(this.fresh.length)), bytes, { flag: "wx" });
+      return;
+    }
+    const abs = path.join(direct, relPath);
+    const dir = path.dirname(abs);
+    if (!this.madeDirs.has(dir)) {
+      if (this.madeDirs.size >= 64) this.madeDirs.clear();
+      io.mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
+    io.writeFileSync(abs, bytes, { flag: "wx" });
+  }
+
   /** Checks relPath against the paths so far; returns the key to keep it under. */
   private register(relPath: string): string {
     if (this.entries.has(relPath)) throw pathError(relPath, "it was written twice in one build");
@@ -173,7 +196,10 @@ export class StagingWriter implements SnapshotWriter {
       throw pathError(relPath, "another path differs from it only in letter case");
     }
     const clash = (): BuildError =>
-      pathError(relPath, "it clashes with another output path (a file where a directory is needed, or the reverse)");
+      pathError(
+        relPath,
+        "it clashes with another output path (a file where a directory is needed, or the reverse)",
+      );
     if (this.dirs.has(relPath)) throw clash();
     for (let i = relPath.lastIndexOf("/"); i > 0; i = relPath.lastIndexOf("/", i - 1)) {
       const dir = relPath.slice(0, i);

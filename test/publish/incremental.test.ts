@@ -227,7 +227,8 @@ describe("publishSnapshot: incremental rebuilds", () => {
     const store = path.join(parent, ".dist.snapshots");
     renameSync(realpathSync(out), path.join(store, "5"));
     rmSync(path.join(store, "pair.json"), { force: true });
-    for (const v of readdirSync(store)) if (/^[0-9]+$/.test(v) && v !== "5") rmSync(path.join(store, v), { recursive: true });
+    for (const v of readdirSync(store))
+      if (/^[0-9]+$/.test(v) && v !== "5") rmSync(path.join(store, v), { recursive: true });
     rmSync(out);
     symlinkSync(".dist.snapshots/5", out);
     mkdirSync(path.join(store, "staging-6", "api"), { recursive: true });
