@@ -203,16 +203,13 @@ async function publish(
       throw e;
     }
 
-    const walk = stale.differ === "all" || (opts.rewriteAll ?? false);
-    const updater = new Updater(
-      layout,
-      staleDir,
-      live ? liveDir : undefined,
-      incoming,
-      direct,
-      collected,
-      step,
-    );
+    // Compare every file when the pair record cannot say where the versions differ, when every
+    // file is rewritten, and when the live manifest could not be read (so the live version's
+    // files are known only by walking it).
+    const walk = stale.differ === "all" || (opts.rewriteAll ?? false) || (liveDir !== undefined && !live);
+    // The live directory even without a readable manifest: its files not in this snapshot are
+    // differences too.
+    const updater = new Updater(layout, staleDir, liveDir, incoming, direct, collected, step);
     // Widen: until the stale version is complete, it may differ from the live one anywhere in D.
     const widened = walk ? "all" : updater.dirtyPaths(stale.differ as string[]);
     writePair(layout, liveVersion ? { buffers: [liveVersion, stale.version], differ: widened } : undefined);
@@ -220,7 +217,6 @@ async function publish(
     const differ = walk ? updater.updateAll() : updater.updateOnly(widened as string[]);
     updater.finishBookkeeping(live !== undefined);
     // Narrow: the versions now differ exactly where this build changed a file. A real directory
-    // being migrated gets the number it will have in the store.
     // being migrated gets the number it will have in the store; one without the marker (replaced
     // with force) is no snapshot to pair with: the next build removes it.
     const partner = liveVersion ?? (current.kind === "dir" ? String(nextVersion(layout)) : undefined);

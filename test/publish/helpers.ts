@@ -103,4 +103,9 @@ export function expectNoLeftovers(parent: string, name = "dist"): void {
     const b = statSync(path.join(storeDir, stale, rel));
     expect(b.ino, `${rel} is shared by both versions`).toBe(a.ino);
   }
+  // And the stale version holds no other file that the record does not name.
+  for (const rel of Object.keys(hashTree(path.join(storeDir, stale)))) {
+    if (rel === MARKER_NAME || rel === MANIFEST_NAME) continue;
+    expect(manifest.has(rel) || differ.has(rel), `${rel} of the stale version is accounted for`).toBe(true);
+  }
 }
