@@ -148,6 +148,7 @@ async function publish(
   const lock = await acquireLock(layout.lockPath, layout.target, opts.lockWaitMs ?? 0);
   step("locked");
   phase("lock");
+  const warnings: string[] = [];
   try {
     recoverMigration(layout, force);
     step("recovered");
@@ -162,7 +163,7 @@ async function publish(
     const liveVersion = current.kind === "link" && current.dir ? current.version : undefined;
     const liveDir = current.kind === "link" || current.kind === "dir" ? current.dir : undefined;
     const stale = chooseStale(layout, liveVersion);
-    const warnings = removeLeftovers(layout, [liveVersion, stale.version], guard);
+    warnings.push(...removeLeftovers(layout, [liveVersion, stale.version], guard));
     step("cleaned");
 
     const manifestFile = liveDir && path.join(liveDir, MANIFEST_NAME);
@@ -241,7 +242,12 @@ async function publish(
     counts.changed = { count: differ.length, paths: differ.slice(0, CHANGED_PATHS_CAP) };
     return { ...counts, phases, snapshotDir: staleDir, warnings };
   } finally {
-    lock.release();
+    try {
+      lock.release();
+    } catch (e) {
+      // Never a reason to fail a build whose snapshot is live: a lock of a dead process is stale.
+      warnings.push(`could not remove the lock ${layout.lockPath}: ${(e as Error).message}`);
+    }
     step("unlocked");
   }
 }
