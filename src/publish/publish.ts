@@ -326,7 +326,6 @@ class Updater {
     const unchanged = hadLiveManifest && this.c.fresh.length === 0 && this.c.removed.length === 0;
     const manifest = path.join(this.dir, MANIFEST_NAME);
     if (!(unchanged && this.linkFromLive(MANIFEST_NAME))) {
-      io.rmSync(this.tmp, { force: true });
       writeManifest(this.tmp, this.c.entries);
       io.renameSync(this.tmp, manifest);
     }
@@ -358,9 +357,15 @@ class Updater {
     const dest = path.join(this.dir, p);
     const src = statOrUndefined(source);
     if (!src?.isFile()) return false;
+    if (this.direct) {
+      // A version made by this build: nothing is in the way, and nothing to replace.
+      this.makeDir(path.dirname(dest));
+      io.linkSync(source, dest);
+      return true;
+    }
     const now = statOrUndefined(dest);
     if (now && now.ino === src.ino && now.dev === src.dev) return true;
-    io.rmSync(this.tmp, { force: true });
+    // `tmp` is a fresh name, and each rename below takes it away again.
     io.linkSync(source, this.tmp);
     this.replace(this.tmp, dest);
     return true;
