@@ -2,8 +2,8 @@
 //                                [--old-ref 4cfe694]`
 //
 // Times the publication layer alone (no store, no rendering) with synthetic files: `--files` files
-// of about `--bytes` bytes, 14 per "tournament" directory. Each design runs in its own child
-// process (so peak RSS is its own), into a fresh directory, and measures in order:
+// of about `--bytes` bytes, 14 per "tournament" directory. Each design runs in its own
+// directory, and each publication in its own process (so its peak RSS is its own), in order:
 //   full          the first publication: every file written;
 //   second        the same files again (write()): with double buffering, the build that makes the
 //                 second version (every file hard-linked once), a one-time cost;
@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     "old-ref": { type: "string", default: "4cfe694" },
     child: { type: "string" },
     module: { type: "string" },
+    out: { type: "string" },
+    step: { type: "string" },
   },
 });
 const FILES = Number(args.files);
@@ -76,54 +78,53 @@ function changedSet(): Set<number> {
   return out;
 }
 
-async function child(design: string, modulePath: string): Promise<void> {
+const STEPS = ["full", "second", "same/write", "7/write", "7/keepAll", "same/keepAll"];
+
+/** Runs publication number `stepIndex` of the sequence into `outDir`, in this process. */
+async function child(design: string, modulePath: string, outDir: string, stepIndex: number): Promise<void> {
   const { publishSnapshot } = (await import(pathToFileURL(modulePath).href)) as { publishSnapshot: Publish };
-  const dir = mkdtempSync(path.join(os.tmpdir(), `bench-publish-${design}-`));
-  const outDir = path.join(dir, "dist");
+  const name = STEPS[stepIndex]!;
   const changed = changedSet();
-  const versionOf = new Map<number, number>(); // file -> version of its bytes (default 0)
+  // The changed files hold version 1 from "7/write" on, version 2 from "7/keepAll" on.
+  const version = (i: number): number =>
+    changed.has(i)
+      ? stepIndex >= STEPS.indexOf("7/keepAll")
+        ? 2
+        : stepIndex >= STEPS.indexOf("7/write")
+          ? 1
+          : 0
+      : 0;
   const writeAll = (w: Writer): void => {
-    for (let i = 0; i < FILES; i++) w.write(relPath(i), content(i, versionOf.get(i) ?? 0));
+    for (let i = 0; i < FILES; i++) w.write(relPath(i), content(i, version(i)));
   };
   const keepUnchanged = (touched: Set<number>) => (w: Writer) => {
-    const groups = new Map<number, number[]>();
-    for (const i of touched) {
-      const t = Math.floor(i / PER_TOURNAMENT);
-      groups.set(t, [...(groups.get(t) ?? []), i]);
-    }
+    const tournaments = new Set([...touched].map((i) => Math.floor(i / PER_TOURNAMENT)));
     for (let t = 0; t * PER_TOURNAMENT < FILES; t++) {
       const members = Array.from(
         { length: Math.min(PER_TOURNAMENT, FILES - t * PER_TOURNAMENT) },
         (_, k) => t * PER_TOURNAMENT + k,
       );
-      if (!groups.has(t) && w.keepAll(members.map(relPath))) continue;
-      for (const i of members) w.write(relPath(i), content(i, versionOf.get(i) ?? 0));
+      if (!tournaments.has(t) && w.keepAll(members.map(relPath))) continue;
+      for (const i of members) w.write(relPath(i), content(i, version(i)));
     }
   };
-  const results: Record<string, { ms: number; written: number }> = {};
-  const run = async (name: string, produce: (w: Writer) => void): Promise<void> => {
-    execFileSync("sync");
-    const started = performance.now();
-    const r = await publishSnapshot({ outDir }, produce);
-    results[name] = { ms: performance.now() - started, written: r.filesWritten };
-    const phases = Object.entries(r.phases)
-      .map(([k, v]) => `${k} ${(v / 1000).toFixed(3)}`)
-      .join(", ");
-    process.stderr.write(
-      `${design} ${name}: ${(results[name].ms / 1000).toFixed(3)} s, ${r.filesWritten} written (${phases}) rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB, max ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB\n`,
-    );
-  };
-  await run("full", writeAll);
-  await run("second", writeAll);
-  await run("same/write", writeAll);
-  for (const i of changed) versionOf.set(i, 1);
-  await run("7/write", writeAll);
-  for (const i of changed) versionOf.set(i, 2);
-  await run("7/keepAll", keepUnchanged(changed));
-  await run("same/keepAll", keepUnchanged(new Set()));
+  const produce =
+    name === "7/keepAll"
+      ? keepUnchanged(changed)
+      : name === "same/keepAll"
+        ? keepUnchanged(new Set())
+        : writeAll;
+  const started = performance.now();
+  const r = await publishSnapshot({ outDir }, produce);
+  const ms = performance.now() - started;
   const rssMiB = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ design, results, rssMiB }) + "\n");
-  rmSync(dir, { recursive: true, force: true });
+  const phases = Object.entries(r.phases)
+    .map(([k, v]) => `${k} ${(v / 1000).toFixed(3)}`)
+    .join(", ");
+  process.stderr.write(
+    `${design} ${name}: ${(ms / 1000).toFixed(3)} s, ${r.filesWritten} written (${phases}), peak RSS ${rssMiB.toFixed(0)} MiB\n`,
+  );
+  process.stdout.write(JSON.stringify({ ms, written: r.filesWritten, rssMiB }) + "\n");
 }
 
 /** src/publish and src/errors.ts at `ref`, written to a temporary tree; returns its publish.ts. */
@@ -142,60 +143,64 @@ function oldModule(ref: string, dir: string): string {
   return path.join(dir, "src/publish/publish.ts");
 }
 
+interface Result {
+  ms: number;
+  written: number;
+  rssMiB: number;
+}
+
 async function main(): Promise<void> {
-  if (args.child) return child(args.child, args.module!);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-publish-old-"));
-  const rows: Array<{
-    design: string;
-    results: Record<string, { ms: number; written: number }>;
-    rssMiB: number;
-  }> = [];
+  if (args.child) return child(args.child, args.module!, args.out!, Number(args.step));
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-publish-"));
+  const rows: Array<{ design: string; results: Record<string, Result> }> = [];
   try {
     for (const design of args.designs.split(",")) {
       const modulePath =
-        design === "old" ? oldModule(args["old-ref"], tmp) : path.join(ROOT, "src/publish/publish.ts");
-      const r = spawnSync(
-        process.execPath,
-        [
-          fileURLToPath(import.meta.url),
-          "--child",
-          design,
-          "--module",
-          modulePath,
-          "--files",
-          String(FILES),
-          "--bytes",
-          String(BYTES),
-          "--changed",
-          String(CHANGED),
-        ],
-        { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 24 },
-      );
-      if (r.status !== 0) throw new Error(`${design} failed with ${r.status}`);
-      rows.push(JSON.parse(r.stdout.trim().split("\n").pop()!));
+        design === "old"
+          ? oldModule(args["old-ref"], path.join(tmp, "old"))
+          : path.join(ROOT, "src/publish/publish.ts");
+      const outDir = path.join(tmp, design, "dist");
+      mkdirSync(path.dirname(outDir), { recursive: true });
+      const results: Record<string, Result> = {};
+      for (let i = 0; i < STEPS.length; i++) {
+        execFileSync("sync");
+        const r = spawnSync(
+          process.execPath,
+          [
+            fileURLToPath(import.meta.url),
+            ...["--child", design, "--module", modulePath, "--out", outDir, "--step", String(i)],
+            ...["--files", String(FILES), "--bytes", String(BYTES), "--changed", String(CHANGED)],
+          ],
+          { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+        );
+        if (r.status !== 0) throw new Error(`${design} ${STEPS[i]} failed with ${r.status}`);
+        results[STEPS[i]!] = JSON.parse(r.stdout.trim().split("\n").pop()!);
+      }
+      rows.push({ design, results });
+      rmSync(path.join(tmp, design), { recursive: true, force: true });
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const names = ["full", "second", "same/write", "7/write", "7/keepAll", "same/keepAll"];
   console.log(
-    `${FILES} files of ${BYTES} bytes, ${CHANGED} changed; node ${process.version}, ${os.cpus().length} CPUs`,
+    `${FILES} files of ${BYTES} bytes, ${CHANGED} changed; node ${process.version}, ${os.cpus().length} CPUs; ` +
+      "each publication in its own process: time of publishSnapshot, peak RSS of the process",
   );
-  console.log(["design", ...names, "peak RSS"].join(" | "));
+  console.log(["design", ...STEPS].join(" | "));
   for (const row of rows) {
     const full = row.results.full!.ms;
-    const cells = names.map((n) => {
+    const cells = STEPS.map((n) => {
       const r = row.results[n]!;
-      const ratio = n === "full" ? "" : ` (${((r.ms / full) * 100).toFixed(2)} %)`;
-      return `${(r.ms / 1000).toFixed(3)} s${ratio}, ${r.written} written`;
+      const ratio = n === "full" ? "" : ` (${((r.ms / full) * 100).toFixed(2)} % of full)`;
+      return `${(r.ms / 1000).toFixed(3)} s${ratio}, ${r.written} written, ${r.rssMiB.toFixed(0)} MiB`;
     });
-    console.log([row.design, ...cells, `${row.rssMiB.toFixed(0)} MiB`].join(" | "));
+    console.log([row.design, ...cells].join(" | "));
   }
   if (rows.length === 2) {
     const [a, b] = rows;
     console.log(
       `${a!.design}/${b!.design} time: ` +
-        names.map((n) => `${n} ${(a!.results[n]!.ms / b!.results[n]!.ms).toFixed(3)}`).join(", "),
+        STEPS.map((n) => `${n} ${(a!.results[n]!.ms / b!.results[n]!.ms).toFixed(3)}`).join(", "),
     );
   }
 }
