@@ -168,7 +168,7 @@ async function publish(
 
     const manifestFile = liveDir && path.join(liveDir, MANIFEST_NAME);
     const live = manifestFile ? readManifest(manifestFile) : undefined;
-    const liveManifestMtimeNs = live ? io.lstatSync(manifestFile!, { bigint: true }).mtimeNs : undefined;
+    const liveManifestMtimeMs = live ? io.lstatSync(manifestFile!).mtimeMs : undefined;
     // A fresh name: an incoming directory left by an earlier build may not have been removable.
     const incoming = freshName(layout.store, `incoming-${process.pid}`);
     io.mkdirSync(incoming);
@@ -185,7 +185,7 @@ async function publish(
         incoming,
         liveDir: live ? liveDir : undefined,
         live,
-        liveManifestMtimeNs,
+        liveManifestMtimeMs,
         rewriteAll: opts.rewriteAll,
         direct: direct ? staleDir : undefined,
         step,
