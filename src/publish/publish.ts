@@ -222,7 +222,10 @@ async function publish(
     // with force) is no snapshot to pair with: the next build removes it.
     const partner = liveVersion ?? (current.kind === "dir" ? String(nextVersion(layout)) : undefined);
     const paired = partner !== undefined && (current.kind !== "dir" || current.marked);
-    writePair(layout, paired ? { buffers: [stale.version, partner], differ } : undefined);
+    // When most files differ (after rewriteAll), "all" says as much in a few bytes: the next
+    // build compares every file, which is what it would have to do anyway.
+    const recorded = differ.length > collected.entries.size / 2 ? "all" : differ;
+    writePair(layout, paired ? { buffers: [stale.version, partner], differ: recorded } : undefined);
     step("staged");
     phase("finish");
 
@@ -263,7 +266,8 @@ function unsafeReplace(layout: Layout, why: string): Error {
 /** Brings the stale version to the new snapshot. Every change is a rename or an unlink. */
 class Updater {
   readonly tmp: string;
-  private readonly freshIndex: Map<string, number>;
+  /** fresh[i] -> i, to find a new file in incoming/ (not needed when new files are in place). */
+  private readonly freshIndex: Map<string, number> | undefined;
   private readonly made = new Set<string>();
 
   private readonly dir: string;
@@ -289,7 +293,7 @@ class Updater {
     this.c = c;
     this.step = step;
     this.tmp = freshName(layout.store, `tmp-${process.pid}`);
-    this.freshIndex = new Map(c.fresh.map((p, i) => [p, i]));
+    this.freshIndex = direct ? undefined : new Map(c.fresh.map((p, i) => [p, i]));
   }
 
   /** The paths the stale version must be checked at: where it may differ, plus this build's changes. */
@@ -315,7 +319,12 @@ class Updater {
         if (!this.c.entries.has(rel)) this.remove(rel);
       }
     }
-    for (const p of [...this.c.entries.keys()].sort()) this.place(p);
+    if (this.direct) {
+      // The new files are in place already: only the shared ones are linked in.
+      for (const p of this.c.kept) this.place(p);
+    } else {
+      for (const p of this.c.entries.keys()) this.place(p);
+    }
     // Files of the live version that the new one lacks, whether its manifest lists them or not.
     const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.entries.has(p)) : [];
     return [...new Set([...this.c.fresh, ...gone])].sort();
@@ -340,9 +349,9 @@ class Updater {
 
   private place(p: string): void {
     const dest = path.join(this.dir, p);
-    const i = this.freshIndex.get(p);
+    const i = this.freshIndex?.get(p);
     if (i !== undefined) {
-      if (!this.direct) this.replace(path.join(this.incoming, String(i)), dest);
+      this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
       // The writer checked the live copy moments ago; it vanished or changed since.
       throw new Error(`the live copy of ${JSON.stringify(p)} disappeared while the build ran`);

@@ -50,6 +50,8 @@ export interface Collected {
   entries: ManifestEntries;
   /** Files written with new bytes: fresh[i] is at incoming/<i> (or in place, when direct). */
   fresh: string[];
+  /** Files whose bytes equal the live ones: shared with the live version. */
+  kept: string[];
   /** Files of the live manifest that this build neither wrote nor kept. */
   removed: string[];
 }
@@ -96,6 +98,7 @@ export class StagingWriter implements SnapshotWriter {
   /** Every directory of the snapshot, to refuse a path that is both a file and a directory. */
   private readonly dirs = new Set<string>();
   private readonly fresh: string[] = [];
+  private readonly kept: string[] = [];
   /** Directories made recently in `direct` (files arrive grouped by directory). */
   private readonly madeDirs = new Set<string>();
   private sealed = false;
@@ -126,6 +129,7 @@ export class StagingWriter implements SnapshotWriter {
     // Consumed, so that the live manifest's copy of the path is freed as this build goes.
     if (before !== undefined) this.live?.delete(relPath);
     if (before === value && this.liveCopyIntact(relPath, bytes.length, before)) {
+      this.kept.push(key);
       this.counts.filesUnchanged++;
     } else {
       this.writeFresh(relPath, bytes);
@@ -155,6 +159,7 @@ export class StagingWriter implements SnapshotWriter {
       const value = live.get(relPath)!;
       live.delete(relPath);
       this.entries.set(key, value);
+      this.kept.push(key);
       const bytes = parseEntryValue(value).bytes;
       this.counts.filesUnchanged++;
       this.counts.bytesTotal += bytes;
@@ -169,7 +174,7 @@ export class StagingWriter implements SnapshotWriter {
     this.sealed = true;
     const removed = this.live ? [...this.live.keys()] : [];
     this.counts.filesRemoved = removed.length;
-    return { counts: { ...this.counts }, entries: this.entries, fresh: this.fresh, removed };
+    return { counts: { ...this.counts }, entries: this.entries, fresh: this.fresh, kept: this.kept, removed };
   }
 
   private writeFresh(relPath: string, bytes: Uint8Array): void {
