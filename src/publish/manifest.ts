@@ -39,6 +39,11 @@ export function entryValue(sha256: Uint8Array, bytes: number): string {
   return scratch.toString("latin1", 0, SHA256_BYTES + digits);
 }
 
+/** The byte count of an entry value, without decoding its digest. */
+export function entryBytes(value: string): number {
+  return Number(value.slice(SHA256_BYTES));
+}
+
 export function parseEntryValue(value: string): { sha256: string; bytes: number } {
   return {
     sha256: Buffer.from(value.slice(0, SHA256_BYTES), "latin1").toString("hex"),

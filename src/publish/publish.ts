@@ -327,7 +327,8 @@ class Updater {
     }
     // Files of the live version that the new one lacks, whether its manifest lists them or not.
     const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.entries.has(p)) : [];
-    return [...new Set([...this.c.fresh, ...gone])].sort();
+    // After a first build every file is new: sort that list in place rather than copy it.
+    return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
   }
 
   /** The manifest (shared when nothing changed) and the marker (always shared). */

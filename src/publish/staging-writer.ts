@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { BuildError, EXIT } from "../errors.ts";
 import { io } from "./io.ts";
-import { entryValue, parseEntryValue, type ManifestEntries } from "./manifest.ts";
+import { entryBytes, entryValue, type ManifestEntries } from "./manifest.ts";
 import { safeRelativePath } from "./safe-path.ts";
 
 export interface SnapshotWriter {
@@ -151,7 +151,7 @@ export class StagingWriter implements SnapshotWriter {
     for (const p of relPaths) {
       const value = live.get(p);
       if (value === undefined || seen.has(p)) return false;
-      if (!this.liveCopyIntact(p, parseEntryValue(value).bytes, value)) return false;
+      if (!this.liveCopyIntact(p, entryBytes(value), value)) return false;
       seen.add(p);
     }
     for (const relPath of relPaths) {
@@ -160,7 +160,7 @@ export class StagingWriter implements SnapshotWriter {
       live.delete(relPath);
       this.entries.set(key, value);
       this.kept.push(key);
-      const bytes = parseEntryValue(value).bytes;
+      const bytes = entryBytes(value);
       this.counts.filesUnchanged++;
       this.counts.bytesTotal += bytes;
       this.counts.files++;
