@@ -34,10 +34,12 @@
 //      now differ, which the next build catches up on;
 //   6. makes link-<m> and rename(2)s it over `dist`: the switch; then drops incoming/ and tmp.
 // The work is O(changed files + the previous build's changed files), plus reading the live
-// manifest and writing the new one. When pair.json is missing or says "all" (the first build, a
-// migration, after --rebuild), or with rewriteAll, step 4 compares every file instead: it walks
-// the stale version (dropping files that are not in the snapshot) and the live one (to list
-// files that are not in its manifest), and links each file that is not yet shared.
+// manifest and writing the new one. When pair.json is missing or says "all" (the second build
+// ever, a migration, after rewriteAll: "all" is recorded when most files differ), with
+// rewriteAll, or when the live manifest cannot be read, step 4 compares every file instead: it
+// walks the stale version (dropping files that are not in the snapshot) and the live one (to list
+// files that are not in its manifest), and links each file that is not yet shared. The report's
+// `changed` list is the narrowed pair.json: the files a CDN must forget.
 //
 // Why it is atomic: rename(2) of a symlink over an existing symlink replaces it in one step, so
 // at every instant `dist` resolves either to the old complete version or to the new complete
@@ -53,7 +55,8 @@
 //
 // Migration: a real directory at `dist` (from an older build, an empty one, or any with force)
 // cannot be swapped for a link in one step. The build writes the journal, renames the directory
-// into the store (where it becomes the stale version), then renames the new link into place: two
+// into the store (where it becomes the stale version; one without the snapshot marker, replaced
+// with force, is removed by the next build instead), then renames the new link into place: two
 // consecutive renames, and only the first build that migrates has them. If it dies between the
 // two, `dist` is missing until the next build, which reads the journal and puts a link to the old
 // snapshot back before anything else. A store of the older single-version layout
