@@ -54,6 +54,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         files: manifest.size,
         phases: { check: performance.now() - started },
         snapshotDir: realpathSync(opts.out),
+        changed: { count: 0, paths: [] },
+        warnings: [],
       },
     };
   }

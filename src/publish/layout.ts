@@ -17,6 +17,7 @@ import {
 import { homedir } from "node:os";
 import path from "node:path";
 import { BuildError, EXIT } from "../errors.ts";
+import { io } from "./io.ts";
 import { MARKER_NAME } from "./manifest.ts";
 
 /** Marks the versions directory as build-api's own, so cleanup never empties a stranger's folder. */
@@ -47,7 +48,7 @@ export type Current =
   /** A real directory: from an older build (marker), empty, or replaced with force. */
   | { kind: "dir"; dir: string; marked: boolean };
 
-function unsafe(target: string, what: string, fix?: string): BuildError {
+export function unsafe(target: string, what: string, fix?: string): BuildError {
   return new BuildError(
     `Refusing to publish to ${target}.`,
     [{ what, where: target, fix }],
@@ -195,22 +196,159 @@ export function recoverMigration(layout: Layout, force: boolean): void {
   unlinkSync(layout.journal);
 }
 
+/** What the two version directories are, read from `<store>/pair.json`. */
+export interface Pair {
+  /** The two versions: the live one and the stale one, in either order. */
+  buffers: string[];
+  /** Paths (besides the bookkeeping files) whose entry may differ between them; "all": unknown. */
+  differ: string[] | "all";
+}
+
+const PAIR_FORMAT = "build-api-pair";
+
+export function pairPath(layout: Layout): string {
+  return path.join(layout.store, "pair.json");
+}
+
+/** The pair record, or undefined when it is missing or not exactly what writePair writes. */
+export function readPair(layout: Layout): Pair | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(io.readFileSync(pairPath(layout), "utf8") as string);
+  } catch {
+    return undefined;
+  }
+  const p = parsed as { format?: unknown; buffers?: unknown; differ?: unknown };
+  if (p.format !== PAIR_FORMAT || !Array.isArray(p.buffers) || p.buffers.length !== 2) return undefined;
+  if (!p.buffers.every((b) => typeof b === "string" && VERSION.test(b))) return undefined;
+  const differ = p.differ;
+  if (differ !== "all" && !(Array.isArray(differ) && differ.every((d) => typeof d === "string")))
+    return undefined;
+  return { buffers: p.buffers as string[], differ: differ as string[] | "all" };
+}
+
+/** Replaces the pair record in one rename; `undefined` removes it (the relation is unknown). */
+export function writePair(layout: Layout, pair: Pair | undefined): void {
+  const file = pairPath(layout);
+  if (pair === undefined) {
+    io.rmSync(file, { force: true });
+    return;
+  }
+  const tmp = `${file}.tmp`;
+  io.writeFileSync(tmp, JSON.stringify({ format: PAIR_FORMAT, ...pair }) + "\n");
+  io.renameSync(tmp, file);
+}
+
+/** The version a build updates: the live version's partner, or one adopted or made anew. */
+export interface Stale {
+  version: string;
+  /** Paths where it may differ from the live version; "all": compare every file. */
+  differ: string[] | "all";
+}
+
+function versions(layout: Layout): string[] {
+  return io
+    .readdirSync(layout.store)
+    .filter((e) => VERSION.test(e) && lstatOrUndefined(path.join(layout.store, e))?.isDirectory());
+}
+
+export function chooseStale(layout: Layout, liveVersion: string | undefined): Stale {
+  const others = versions(layout).filter((v) => v !== liveVersion);
+  const pair = readPair(layout);
+  if (pair && liveVersion !== undefined && pair.buffers.includes(liveVersion)) {
+    const partner = pair.buffers.find((b) => b !== liveVersion);
+    if (
+      partner !== undefined &&
+      others.includes(partner) &&
+      isFile(path.join(layout.store, partner, MARKER_NAME))
+    ) {
+      return { version: partner, differ: pair.differ };
+    }
+  }
+  // Adopt the newest other version of ours (compared file by file), or start a new one.
+  const ours = others.filter((v) => isFile(path.join(layout.store, v, MARKER_NAME)));
+  if (ours.length > 0) return { version: String(Math.max(...ours.map(Number))), differ: "all" };
+  return { version: String(nextVersion(layout)), differ: "all" };
+}
+
 /**
- * Removes what interrupted builds left in the store: staging dirs, temporary links, and versions
- * the target no longer points to. Only names build-api creates are touched. Call under the lock.
+ * Removes what interrupted builds left in the store: staging dirs, temporary links and files, and
+ * versions other than the two in use. Only names build-api creates are touched, and a directory
+ * holding a repository or a protected path is left alone. Failures are warnings: a leftover never
+ * blocks a build. Call under the lock.
  */
-export function removeLeftovers(layout: Layout, keepVersion: string | undefined): void {
-  for (const entry of readdirSync(layout.store)) {
-    const ours = entry.startsWith("staging-") || entry.startsWith("link-") || VERSION.test(entry);
-    if (ours && entry !== keepVersion)
-      rmSync(path.join(layout.store, entry), { recursive: true, force: true });
+export function removeLeftovers(layout: Layout, keep: Array<string | undefined>, guard: Guard): string[] {
+  const warnings: string[] = [];
+  for (const entry of io.readdirSync(layout.store)) {
+    const ours =
+      /^(staging|link|incoming|tmp|trash)-/.test(entry) || entry === "pair.json.tmp" || VERSION.test(entry);
+    if (!ours || keep.includes(entry)) continue;
+    const abs = path.join(layout.store, entry);
+    const found = guard.find(abs);
+    if (found) {
+      warnings.push(`left ${abs} in place: ${found}`);
+      continue;
+    }
+    try {
+      io.rmSync(abs, { recursive: true, force: true });
+    } catch (e) {
+      warnings.push(`could not remove the leftover ${abs}: ${(e as Error).message}`);
+    }
+  }
+  return warnings;
+}
+
+/** Paths a build must never delete: repositories, the input store, the current directory. */
+export class Guard {
+  private readonly protectedPaths: string[];
+  private readonly cwd = realOrSelf(process.cwd());
+
+  constructor(protectedPaths: readonly string[]) {
+    this.protectedPaths = protectedPaths.map((p) => realOrSelf(path.resolve(p)));
+  }
+
+  /** Refuses when a protected path lies inside one of `dirs` (the output, the store). */
+  checkOutside(dirs: string[]): void {
+    for (const p of this.protectedPaths) {
+      for (const dir of dirs) {
+        if (isSameOrAncestor(dir, p)) {
+          throw unsafe(
+            dir,
+            `it holds ${p}, which a build must not delete (the input store)`,
+            "move the store out of the output directory, or choose another --out",
+          );
+        }
+      }
+    }
+  }
+
+  /** Why `dir` must not be deleted (a .git inside, a protected path, the current directory), or undefined. */
+  find(dir: string): string | undefined {
+    const real = realOrSelf(dir);
+    if (isSameOrAncestor(real, this.cwd)) return "it contains the current directory";
+    for (const p of this.protectedPaths) if (isSameOrAncestor(real, p)) return `it contains ${p}`;
+    const stack = [dir];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      let entries: import("node:fs").Dirent[];
+      try {
+        entries = io.readdirSync(d, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (e.name === ".git") return `it contains a repository (${path.join(d, e.name)})`;
+        if (e.isDirectory()) stack.push(path.join(d, e.name));
+      }
+    }
+    return undefined;
   }
 }
 
 /** One more than the highest version number in the store. */
 export function nextVersion(layout: Layout): number {
   let max = 0;
-  for (const entry of readdirSync(layout.store)) {
+  for (const entry of io.readdirSync(layout.store)) {
     if (VERSION.test(entry)) max = Math.max(max, Number(entry));
   }
   return max + 1;

@@ -5,10 +5,11 @@
 // Taking over must not let two processes each delete the other's fresh lock, so it is serialised by
 // a second O_EXCL file ("<lock>.takeover"): its holder re-reads the lock and deletes it only if it
 // still holds the same stale content, then everyone races for the lock again with O_EXCL.
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
 import { BuildError, EXIT } from "../errors.ts";
+import { errnoCode, io } from "./io.ts";
 
 export interface Lock {
   readonly path: string;
@@ -54,33 +55,77 @@ function tryAcquire(lockPath: string): Lock | string {
       return { path: lockPath, release: () => releaseIfOurs(lockPath, content) };
     }
     const held = readHolder(lockPath);
-    if (held === undefined) continue; // released between our open and our read: try again
+    if (held === undefined) {
+      refuseNonFile(lockPath); // a dangling symlink reads as missing but is not
+      continue; // released between our open and our read: try again
+    }
     if (isAlive(lockPath, held)) return describe(held);
     if (!takeOverStale(lockPath, held)) return "a build that is taking over a stale lock";
   }
 }
 
+/**
+ * Creates `file` holding `content`; false when it exists. A file that cannot be filled in (a full
+ * disk) is removed again before the error is thrown, so it cannot block the next build.
+ */
 function createExclusive(file: string, content: string): boolean {
   let fd: number;
   try {
-    fd = openSync(file, "wx");
+    fd = io.openSync(file, "wx");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (errnoCode(e) === "EEXIST") {
+      refuseNonFile(file);
+      return false;
+    }
     throw e;
   }
   try {
-    writeSync(fd, content);
-  } finally {
-    closeSync(fd);
+    try {
+      const written = io.writeSync(fd, content);
+      if (written !== Buffer.byteLength(content)) throw new Error(`short write of ${file}`);
+    } finally {
+      io.closeSync(fd);
+    }
+  } catch (e) {
+    unlinkQuiet(file);
+    throw e;
   }
   return true;
+}
+
+/**
+ * A lock path that is not a regular file (a symlink, even a dangling one, or a directory) is never
+ * ours: open(O_EXCL) reports it as existing while reading it fails, which would spin forever.
+ */
+function refuseNonFile(file: string): void {
+  let kind: string;
+  try {
+    const st = io.lstatSync(file);
+    if (st.isFile()) return;
+    kind = st.isSymbolicLink() ? "a symbolic link" : st.isDirectory() ? "a directory" : "not a regular file";
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return; // released meanwhile: the caller tries again
+    throw e;
+  }
+  throw new BuildError(
+    `Cannot take the lock ${file}.`,
+    [
+      {
+        what: `the lock path is ${kind}; build-api only ever creates a regular file there`,
+        where: file,
+        fix: "remove it (no build-api process uses it), then build again",
+      },
+    ],
+    EXIT.unsafeOutput,
+  );
 }
 
 function readHolder(file: string): string | undefined {
   try {
     return readFileSync(file, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoCode(e) === "ENOENT") return undefined;
+    if (errnoCode(e) === "EISDIR") refuseNonFile(file);
     throw e;
   }
 }
@@ -136,7 +181,7 @@ function releaseIfOurs(lockPath: string, content: string): void {
 
 function unlinkQuiet(file: string): void {
   try {
-    unlinkSync(file);
+    io.unlinkSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }

@@ -14,6 +14,8 @@ const HEADER = '{"format":"build-api-manifest","version":1,"files":[';
 const FOOTER = "]}";
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const SHA256_BYTES = 32;
+const CANONICAL_ENTRY =
+  /^\{"path":"([A-Za-z0-9._/-]+)","sha256":"([0-9a-f]{64})","bytes":(0|[1-9][0-9]{0,15})\}$/;
 
 /**
  * path -> entry value (see entryValue). A flat string per entry (rather than an object) keeps
@@ -37,6 +39,11 @@ export function entryValue(sha256: Uint8Array, bytes: number): string {
   return scratch.toString("latin1", 0, SHA256_BYTES + digits);
 }
 
+/** The byte count of an entry value, without decoding its digest. */
+export function entryBytes(value: string): number {
+  return Number(value.slice(SHA256_BYTES));
+}
+
 export function parseEntryValue(value: string): { sha256: string; bytes: number } {
   return {
     sha256: Buffer.from(value.slice(0, SHA256_BYTES), "latin1").toString("hex"),
@@ -53,14 +60,18 @@ export function writeManifest(file: string, entries: ManifestEntries): number {
   let chunk = HEADER;
   const flush = (): void => {
     const buf = Buffer.from(chunk, "utf8");
-    writeSync(fd, buf);
+    // write(2) may write less than asked (a file size limit, a signal): go on until all is written,
+    // so the error, if any, comes from the next call instead of a silently truncated manifest.
+    for (let done = 0; done < buf.length;) done += writeSync(fd, buf, done);
     total += buf.length;
     chunk = "";
   };
   try {
     paths.forEach((p, i) => {
       const { sha256, bytes } = parseEntryValue(entries.get(p) as string);
-      chunk += `\n${JSON.stringify({ path: p, sha256, bytes })}${i < paths.length - 1 ? "," : ""}`;
+      // The same text as JSON.stringify({ path, sha256, bytes }), without making the object.
+      const line = `{"path":${JSON.stringify(p)},"sha256":"${sha256}","bytes":${bytes}}`;
+      chunk += `\n${line}${i < paths.length - 1 ? "," : ""}`;
       if (chunk.length > 1 << 20) flush();
     });
     chunk += `\n${FOOTER}\n`;
@@ -117,6 +128,16 @@ export function readManifest(file: string): ManifestEntries | undefined {
   let state = "header" as "header" | "entries" | "footer";
   let pending: string | undefined; // the entry line before the current one: its comma is checked later
   const entry = (line: string): boolean => {
+    // The common case, without JSON.parse: a path of safe characters only (as every output path
+    // is), which JSON.stringify writes as it is, so a match is the canonical form.
+    const m = CANONICAL_ENTRY.exec(line);
+    if (m) {
+      const [, p, sha256, bytes] = m as unknown as [string, string, string, string];
+      const n = Number(bytes);
+      if (entries.has(p) || !Number.isSafeInteger(n)) return false;
+      entries.set(p, entryValue(Buffer.from(sha256, "hex"), n));
+      return true;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);

@@ -1,48 +1,92 @@
-// Atomic publication of a snapshot.
+// Atomic publication of a snapshot, at a cost that follows what changed.
 //
 // On-disk layout, for `--out <parent>/dist`:
-//   <parent>/dist                      symlink -> ".dist.snapshots/<n>" (relative)
-//   <parent>/.dist.snapshots/<n>/      the complete snapshot the link points to
+//   <parent>/dist                      symlink -> ".dist.snapshots/<n>" (relative): the live version
+//   <parent>/.dist.snapshots/<n>/      the live version: a complete snapshot
+//   <parent>/.dist.snapshots/<m>/      the stale version: the previous snapshot, kept to be reused
+//   <parent>/.dist.snapshots/pair.json the two versions and the paths where they may differ
 //   <parent>/.dist.snapshots/.build-api-snapshots   says this folder is ours
 //   <parent>/.dist.lock                "<pid> <host>" while a build runs (O_EXCL)
 // and, only while a build runs or after one was killed:
-//   .dist.snapshots/staging-<n>/  the snapshot being written
-//   .dist.snapshots/link-<n>      the new link, made before it replaces `dist`
-//   .dist.snapshots/migrating     journal of a move of an old real `dist` directory
+//   .dist.snapshots/incoming-<pid>/    the files with new bytes, as they are produced (flat: 0, 1...)
+//   .dist.snapshots/tmp-<pid>          a hard link or manifest on its way into the stale version
+//   .dist.snapshots/link-<m>           the new link, made before it replaces `dist`
+//   .dist.snapshots/migrating          journal of a move of an old real `dist` directory
 //
-// A build: take the lock; finish an interrupted migration; check the target; delete leftovers
-// (everything in the store that is ours except the version `dist` points to); write every file
-// into staging-<n> (unchanged files hard-linked from the current version); write the manifest,
-// then the marker; rename staging-<n> to <n>; make link-<n>; rename(link-<n>, dist); remove the
-// old version; release the lock.
+// Double buffering. The two versions share every file whose bytes are equal in both: the same
+// inode, hard-linked. pair.json names the paths where they may not (the previous build's changes).
+// A build never writes into the live version. It
+//   1. takes the lock, finishes an interrupted migration, checks the target, picks the stale
+//      version (the live one's partner in pair.json), removes leftovers (failures: warnings);
+//   2. runs the producer: a file whose bytes equal the live manifest's (and whose live copy is
+//      intact: size, and mtime before the live manifest's, or else its sha256) is only recorded;
+//      any other file goes to incoming/ (StagingWriter). Nothing else is touched. (A stale version
+//      that does not exist yet is made now, and new files are written straight into it: it is
+//      shared with nothing, and a build killed before it got its marker leaves only a leftover);
+//   3. widens pair.json to D = the paths where the versions may differ, the new files and the
+//      removed ones: from here until step 5 the stale version is in flux, and D covers it;
+//   4. brings the stale version to the new snapshot, path by path in D only: a removed file is
+//      unlinked; a new file is renamed in from incoming/; a file equal to the live one is
+//      hard-linked from it (to tmp, then renamed over). Every replacement is a rename, so a file
+//      shared with the live version is never written to. Then the manifest (linked from the live
+//      version when nothing changed, else written anew) and the marker;
+//   5. narrows pair.json to the new files and the removed ones: the paths where the two versions
+//      now differ, which the next build catches up on;
+//   6. makes link-<m> and rename(2)s it over `dist`: the switch; then drops incoming/ and tmp.
+// The work is O(changed files + the previous build's changed files), plus reading the live
+// manifest and writing the new one. When pair.json is missing or says "all" (the second build
+// ever, a migration, after rewriteAll: "all" is recorded when most files differ), with
+// rewriteAll, or when the live manifest cannot be read, step 4 compares every file instead: it
+// walks the stale version (dropping files that are not in the snapshot) and the live one (to list
+// files that are not in its manifest), and links each file that is not yet shared. The report's
+// `changed` list is the narrowed pair.json: the files a CDN must forget.
 //
 // Why it is atomic: rename(2) of a symlink over an existing symlink replaces it in one step, so
 // at every instant `dist` resolves either to the old complete version or to the new complete
-// one. Nothing inside the version `dist` points to is ever written, so if the build throws or is
-// killed (SIGKILL included) before that rename, the old snapshot stays byte-identical and
-// servable; what the build left behind lies in the store under names the next build deletes.
+// one. Nothing inside the live version is written, so if the build throws or is killed (SIGKILL
+// included) before that rename, the old snapshot stays byte-identical and servable; the stale
+// version is then partly updated, but pair.json (written before it was touched) names every path
+// that may be wrong, and the next build repairs exactly those. After the switch nothing can fail
+// the build: cleanup trouble is a warning in the report.
+//
+// Readers: the stale version is the snapshot that was live until the previous build. A reader
+// that resolved `dist` before that switch (an rsync, an nginx worker) has until the next build
+// to finish; files it holds open keep their bytes (replacement is by rename).
 //
 // Migration: a real directory at `dist` (from an older build, an empty one, or any with force)
 // cannot be swapped for a link in one step. The build writes the journal, renames the directory
-// into the store, then renames the new link into place: two consecutive renames, and only the
-// first build that migrates has them. If it dies between the two, `dist` is missing until the
-// next build, which reads the journal and puts a link to the old snapshot back before anything else.
-import { renameSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+// into the store (where it becomes the stale version; one without the snapshot marker, replaced
+// with force, is removed by the next build instead), then renames the new link into place: two
+// consecutive renames, and only the first build that migrates has them. If it dies between the
+// two, `dist` is missing until the next build, which reads the journal and puts a link to the old
+// snapshot back before anything else. A store of the older single-version layout
+// (`.dist.snapshots/<n>`) is used as it is: the next build adds the second version.
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
+  chooseStale,
   ensureStore,
+  Guard,
   inspectTarget,
   nextVersion,
   recoverMigration,
   removeLeftovers,
   resolveLayout,
+  unsafe,
+  writePair,
   type Current,
   type Layout,
 } from "./layout.ts";
 import { acquireLock } from "./lock.ts";
-import { MANIFEST_NAME, readManifest } from "./manifest.ts";
-import { StagingWriter, type SnapshotWriter, type WriteCounts } from "./staging-writer.ts";
+import { environmentError, errnoCode, io } from "./io.ts";
+import { MANIFEST_NAME, MARKER_CONTENT, MARKER_NAME, readManifest, writeManifest } from "./manifest.ts";
+import {
+  CHANGED_PATHS_CAP,
+  StagingWriter,
+  type Collected,
+  type SnapshotWriter,
+  type WriteCounts,
+} from "./staging-writer.ts";
 
 export type { SnapshotWriter } from "./staging-writer.ts";
 
@@ -52,7 +96,11 @@ export interface PublishOptions {
   force?: boolean;
   /** Wait this long for another build's lock before failing with EXIT.locked (default 0). */
   lockWaitMs?: number;
-  /** Test hook: called at every step (each file written, manifest, marker, each rename...). */
+  /** Write every file anew (--rebuild): no file is shared with the previous snapshot. */
+  rewriteAll?: boolean;
+  /** Paths that must never be deleted, even with force (the input store): refused inside the output. */
+  protectedPaths?: readonly string[];
+  /** Test hook: called at every step (each file written, each file put in place, each rename...). */
   onStep?: (step: string) => void;
   /** Called as each phase starts (lock, prepare, produce, finish, switch, cleanup): progress output. */
   onPhase?: (name: string) => void;
@@ -63,9 +111,23 @@ export interface PublishReport extends WriteCounts {
   phases: Record<string, number>;
   /** The version directory the target now points to. */
   snapshotDir: string;
+  /** Trouble that did not stop the build (a leftover that could not be removed...). */
+  warnings: string[];
 }
 
 export async function publishSnapshot(
+  opts: PublishOptions,
+  produce: (w: SnapshotWriter) => void | Promise<void>,
+): Promise<PublishReport> {
+  const target = path.resolve(opts.outDir);
+  try {
+    return await publish(opts, produce);
+  } catch (e) {
+    throw environmentError(e, target);
+  }
+}
+
+async function publish(
   opts: PublishOptions,
   produce: (w: SnapshotWriter) => void | Promise<void>,
 ): Promise<PublishReport> {
@@ -84,79 +146,371 @@ export async function publishSnapshot(
   opts.onPhase?.("lock");
 
   const layout = resolveLayout(opts.outDir);
+  const guard = new Guard(opts.protectedPaths ?? []);
+  guard.checkOutside([layout.target, layout.store]);
   const lock = await acquireLock(layout.lockPath, layout.target, opts.lockWaitMs ?? 0);
   step("locked");
   phase("lock");
+  const warnings: string[] = [];
   try {
     recoverMigration(layout, force);
     step("recovered");
     const current = inspectTarget(layout, force);
+    if (current.kind === "dir" && !current.marked) {
+      // With force, this directory becomes the stale version and its files are deleted.
+      const found = guard.find(current.dir);
+      if (found) throw unsafeReplace(layout, found);
+    }
+    if (current.kind === "link" && current.dir) guard.checkOutside([current.dir]);
     ensureStore(layout, force);
-    removeLeftovers(layout, current.kind === "link" ? current.version : undefined);
+    const liveVersion = current.kind === "link" && current.dir ? current.version : undefined;
+    const liveDir = current.kind === "link" || current.kind === "dir" ? current.dir : undefined;
+    const stale = chooseStale(layout, liveVersion);
+    warnings.push(...removeLeftovers(layout, [liveVersion, stale.version], guard));
     step("cleaned");
-    const previousDir = current.kind === "link" || current.kind === "dir" ? current.dir : undefined;
-    const previous = previousDir ? readManifest(path.join(previousDir, MANIFEST_NAME)) : undefined;
-    const version = String(nextVersion(layout));
-    const staging = path.join(layout.store, `staging-${version}`);
-    mkdirSync(staging);
-    step("staging-created");
+
+    const manifestFile = liveDir && path.join(liveDir, MANIFEST_NAME);
+    const live = manifestFile ? readManifest(manifestFile) : undefined;
+    const liveManifestMtimeMs = live ? io.lstatSync(manifestFile!).mtimeMs : undefined;
+    // A fresh name: an incoming directory left by an earlier build may not have been removable.
+    const incoming = freshName(layout.store, `incoming-${process.pid}`);
+    io.mkdirSync(incoming);
+    // A stale version made now is shared with nothing: new files go straight to their place.
+    const staleDir = path.join(layout.store, stale.version);
+    const direct = !isDirectory(staleDir);
+    if (direct) io.mkdirSync(staleDir);
+    step("prepared");
     phase("prepare");
 
-    let counts: WriteCounts;
+    let collected: Collected;
     try {
-      const writer = new StagingWriter(staging, previousDir, previous, step);
+      const writer = new StagingWriter({
+        incoming,
+        liveDir: live ? liveDir : undefined,
+        live,
+        liveManifestMtimeMs,
+        rewriteAll: opts.rewriteAll,
+        direct: direct ? staleDir : undefined,
+        step,
+      });
       await produce(writer);
       step("produced");
       phase("produce");
-      counts = writer.finish();
+      collected = writer.finish();
     } catch (e) {
-      rmSync(staging, { recursive: true, force: true });
+      try {
+        io.rmSync(incoming, { recursive: true, force: true });
+        if (direct) io.rmSync(staleDir, { recursive: true, force: true });
+      } catch {
+        // A leftover: the next build removes it.
+      }
       throw e;
     }
-    const snapshotDir = path.join(layout.store, version);
-    renameSync(staging, snapshotDir);
+
+    // Compare every file when the pair record cannot say where the versions differ, when every
+    // file is rewritten, and when the live manifest could not be read (so the live version's
+    // files are known only by walking it).
+    const walk = stale.differ === "all" || (opts.rewriteAll ?? false) || (liveDir !== undefined && !live);
+    // The live directory even without a readable manifest: its files not in this snapshot are
+    // differences too.
+    const updater = new Updater(layout, staleDir, liveDir, incoming, direct, collected, step);
+    // Widen: until the stale version is complete, it may differ from the live one anywhere in D.
+    const widened = walk ? "all" : updater.dirtyPaths(stale.differ as string[]);
+    writePair(layout, liveVersion ? { buffers: [liveVersion, stale.version], differ: widened } : undefined);
+    step("pair-widened");
+    const differ = walk ? updater.updateAll() : updater.updateOnly(widened as string[]);
+    updater.finishBookkeeping(live !== undefined);
+    // Narrow: the versions now differ exactly where this build changed a file. A real directory
+    // being migrated gets the number it will have in the store; one without the marker (replaced
+    // with force) is no snapshot to pair with: the next build removes it.
+    const partner = liveVersion ?? (current.kind === "dir" ? String(nextVersion(layout)) : undefined);
+    const paired = partner !== undefined && (current.kind !== "dir" || current.marked);
+    // When most files differ (after rewriteAll), "all" says as much in a few bytes: the next
+    // build compares every file, which is what it would have to do anyway.
+    const recorded = differ.length > collected.entries.size / 2 ? "all" : differ;
+    writePair(layout, paired ? { buffers: [stale.version, partner], differ: recorded } : undefined);
     step("staged");
     phase("finish");
 
-    const old = switchTo(layout, version, current, step);
+    switchTo(layout, stale.version, partner, current, step);
     phase("switch");
-    // The new snapshot is live; a failure to delete the old one is retried by the next build.
-    if (old) rmSync(old, { recursive: true, force: true, maxRetries: 2 });
-    step("old-removed");
+    // The new snapshot is live: from here on, trouble is a warning and leftovers wait for the next build.
+    for (const leftover of [incoming, updater.tmp]) {
+      try {
+        io.rmSync(leftover, { recursive: true, force: true });
+      } catch (e) {
+        warnings.push(`could not remove ${leftover} (the next build retries): ${(e as Error).message}`);
+      }
+    }
+    step("cleaned-up");
     phase("cleanup");
-    return { ...counts, phases, snapshotDir };
+    const counts = collected.counts;
+    counts.changed = { count: differ.length, paths: differ.slice(0, CHANGED_PATHS_CAP) };
+    return { ...counts, phases, snapshotDir: staleDir, warnings };
   } finally {
-    lock.release();
+    try {
+      lock.release();
+    } catch (e) {
+      // Never a reason to fail a build whose snapshot is live: a lock of a dead process is stale.
+      warnings.push(`could not remove the lock ${layout.lockPath}: ${(e as Error).message}`);
+    }
     step("unlocked");
   }
 }
 
-/** Points the target at `version`. Returns the old version directory to delete, if any. */
+function unsafeReplace(layout: Layout, why: string): Error {
+  return unsafe(
+    layout.target,
+    `it is a directory without the snapshot marker and ${why}; --force never deletes that`,
+    "choose another --out",
+  );
+}
+
+/** Brings the stale version to the new snapshot. Every change is a rename or an unlink. */
+class Updater {
+  readonly tmp: string;
+  /** fresh[i] -> i, to find a new file in incoming/ (not needed when new files are in place). */
+  private readonly freshIndex: Map<string, number> | undefined;
+  private readonly made = new Set<string>();
+
+  private readonly dir: string;
+  private readonly liveDir: string | undefined;
+  private readonly incoming: string;
+  private readonly direct: boolean;
+  private readonly c: Collected;
+  private readonly step: (s: string) => void;
+
+  constructor(
+    layout: Layout,
+    dir: string,
+    liveDir: string | undefined,
+    incoming: string,
+    direct: boolean,
+    c: Collected,
+    step: (s: string) => void,
+  ) {
+    this.dir = dir;
+    this.liveDir = liveDir;
+    this.incoming = incoming;
+    this.direct = direct;
+    this.c = c;
+    this.step = step;
+    this.tmp = freshName(layout.store, `tmp-${process.pid}`);
+    this.freshIndex = direct ? undefined : new Map(c.fresh.map((p, i) => [p, i]));
+  }
+
+  /** The paths the stale version must be checked at: where it may differ, plus this build's changes. */
+  dirtyPaths(differ: readonly string[]): string[] {
+    return [...new Set([...differ, ...this.c.fresh, ...this.c.removed])].sort();
+  }
+
+  /** Updates the paths in `dirty` only. Returns the paths where the versions now differ. */
+  updateOnly(dirty: readonly string[]): string[] {
+    io.mkdirSync(this.dir, { recursive: true });
+    // Removals first, deepest first, so a file can replace a directory that went away.
+    for (let i = dirty.length - 1; i >= 0; i--) if (!this.c.entries.has(dirty[i]!)) this.remove(dirty[i]!);
+    for (const p of dirty) if (this.c.entries.has(p)) this.place(p);
+    return [...this.c.fresh, ...this.c.removed].sort();
+  }
+
+  /** Compares every file: drops what is not in the snapshot, places the rest. */
+  updateAll(): string[] {
+    io.mkdirSync(this.dir, { recursive: true });
+    // A version made by this build holds nothing else.
+    if (!this.direct) {
+      for (const rel of listFiles(this.dir)) {
+        if (!this.c.entries.has(rel)) this.remove(rel);
+      }
+    }
+    if (this.direct) {
+      // The new files are in place already: only the shared ones are linked in.
+      for (const p of this.c.kept) this.place(p);
+    } else {
+      for (const p of this.c.entries.keys()) this.place(p);
+    }
+    // Files of the live version that the new one lacks, whether its manifest lists them or not.
+    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.entries.has(p)) : [];
+    // After a first build every file is new: sort that list in place rather than copy it.
+    return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
+  }
+
+  /** The manifest (shared when nothing changed) and the marker (always shared). */
+  finishBookkeeping(hadLiveManifest: boolean): void {
+    const unchanged = hadLiveManifest && this.c.fresh.length === 0 && this.c.removed.length === 0;
+    const manifest = path.join(this.dir, MANIFEST_NAME);
+    if (!(unchanged && this.linkFromLive(MANIFEST_NAME))) {
+      writeManifest(this.tmp, this.c.entries);
+      io.renameSync(this.tmp, manifest);
+    }
+    this.step("manifest-written");
+    const marker = path.join(this.dir, MARKER_NAME);
+    if (!this.linkFromLive(MARKER_NAME) && !isRegularFile(marker)) {
+      io.writeFileSync(this.tmp, MARKER_CONTENT);
+      io.renameSync(this.tmp, marker);
+    }
+    this.step("marker-written");
+  }
+
+  private place(p: string): void {
+    const dest = path.join(this.dir, p);
+    const i = this.freshIndex?.get(p);
+    if (i !== undefined) {
+      this.replace(path.join(this.incoming, String(i)), dest);
+    } else if (!this.linkFromLive(p)) {
+      // The writer checked the live copy moments ago; it vanished or changed since.
+      throw new Error(`the live copy of ${JSON.stringify(p)} disappeared while the build ran`);
+    }
+    this.step(`placed ${p}`);
+  }
+
+  /** Shares the live version's file at `p`, unless it is shared already. False if there is none. */
+  private linkFromLive(p: string): boolean {
+    if (this.liveDir === undefined) return false;
+    const source = path.join(this.liveDir, p);
+    const dest = path.join(this.dir, p);
+    const src = statOrUndefined(source);
+    if (!src?.isFile()) return false;
+    if (this.direct) {
+      // A version made by this build: nothing is in the way, and nothing to replace.
+      this.makeDir(path.dirname(dest));
+      io.linkSync(source, dest);
+      return true;
+    }
+    const now = statOrUndefined(dest);
+    if (now && now.ino === src.ino && now.dev === src.dev) return true;
+    // `tmp` is a fresh name, and each rename below takes it away again.
+    io.linkSync(source, this.tmp);
+    this.replace(this.tmp, dest);
+    return true;
+  }
+
+  /** rename(from, dest), making room: missing directories, a directory or file in the way. */
+  private replace(from: string, dest: string): void {
+    this.makeDir(path.dirname(dest));
+    try {
+      io.renameSync(from, dest);
+    } catch (e) {
+      const code = errnoCode(e);
+      if (code !== "EISDIR" && code !== "ENOTEMPTY" && code !== "EEXIST") throw e;
+      // A directory where the file goes: what it held is not part of this snapshot.
+      io.rmSync(dest, { recursive: true, force: true });
+      io.renameSync(from, dest);
+    }
+  }
+
+  private makeDir(dir: string): void {
+    if (this.made.has(dir)) return;
+    if (this.made.size > 256) this.made.clear();
+    try {
+      io.mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      const code = errnoCode(e);
+      if (code !== "ENOTDIR" && code !== "EEXIST") throw e;
+      // A file where a directory goes (left by an interrupted build): remove it, then retry.
+      for (let d = dir; d.startsWith(this.dir + path.sep); d = path.dirname(d)) {
+        const st = statOrUndefined(d);
+        if (st && !st.isDirectory()) {
+          io.unlinkSync(d);
+          break;
+        }
+      }
+      io.mkdirSync(dir, { recursive: true });
+    }
+    this.made.add(dir);
+  }
+
+  private remove(p: string): void {
+    const abs = path.join(this.dir, p);
+    try {
+      io.unlinkSync(abs);
+    } catch (e) {
+      const code = errnoCode(e);
+      if (code === "ENOENT" || code === "ENOTDIR") return;
+      if (code !== "EISDIR" && code !== "EPERM") throw e;
+      io.rmSync(abs, { recursive: true, force: true });
+    }
+    this.made.clear();
+    // Directories left empty go too, so the version holds exactly the snapshot's tree.
+    for (
+      let d = path.dirname(abs);
+      d !== this.dir && d.startsWith(this.dir + path.sep);
+      d = path.dirname(d)
+    ) {
+      try {
+        io.rmdirSync(d);
+      } catch {
+        break;
+      }
+    }
+    this.step(`removed ${p}`);
+  }
+}
+
+/** `<dir>/<base>`, or `<dir>/<base>-<n>` when that exists already. */
+function freshName(dir: string, base: string): string {
+  let name = path.join(dir, base);
+  for (let n = 1; statOrUndefined(name); n++) name = path.join(dir, `${base}-${n}`);
+  return name;
+}
+
+function statOrUndefined(p: string) {
+  try {
+    return io.lstatSync(p);
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw e;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  return statOrUndefined(p)?.isDirectory() ?? false;
+}
+
+function isRegularFile(p: string): boolean {
+  return statOrUndefined(p)?.isFile() ?? false;
+}
+
+/** Every non-directory under `root`, as "/"-separated relative paths, bookkeeping files excluded. */
+function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (abs: string, rel: string): void => {
+    for (const e of io.readdirSync(abs, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
+      else if (rel || (e.name !== MANIFEST_NAME && e.name !== MARKER_NAME)) out.push(childRel);
+    }
+  };
+  walk(root, "");
+  return out;
+}
+
+/** Points the target at `version`. */
 function switchTo(
   layout: Layout,
   version: string,
+  partner: string | undefined,
   current: Current,
   step: (s: string) => void,
-): string | undefined {
+): void {
   const link = path.join(layout.store, `link-${version}`);
-  symlinkSync(layout.linkText(version), link);
+  io.rmSync(link, { force: true });
+  io.symlinkSync(layout.linkText(version), link);
   step("link-created");
-  let old: string | undefined;
   if (current.kind === "dir") {
-    const moved = String(Number(version) + 1);
-    writeFileSync(layout.journal, `${moved}\n`);
+    io.writeFileSync(layout.journal, `${partner}\n`);
     step("journal-written");
-    old = path.join(layout.store, moved);
-    renameSync(layout.target, old);
+    io.renameSync(layout.target, path.join(layout.store, partner!));
     step("target-moved");
-  } else if (current.kind === "link") {
-    old = path.join(layout.store, current.version);
   }
-  renameSync(link, layout.target);
+  io.renameSync(link, layout.target);
   step("switched");
   if (current.kind === "dir") {
-    rmSync(layout.journal);
+    try {
+      io.unlinkSync(layout.journal);
+    } catch {
+      // Harmless: the next build finds the target in place and drops the journal.
+    }
     step("journal-removed");
   }
-  return old;
 }

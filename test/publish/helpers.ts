@@ -1,7 +1,7 @@
 // Shared test helpers: temp dirs, whole-tree hashes read through the target path, and checks that
 // a published snapshot is complete and that no build leftovers remain.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
@@ -73,12 +73,39 @@ export function expectSnapshot(dir: string, files: Record<string, string>): void
   expect(rest).toEqual(expected);
 }
 
-/** Asserts `parent` holds only the target link, the store with one version, and nothing else. */
+/**
+ * Asserts `parent` holds only the target link and the store, and the store only its marker, the
+ * live version, at most one stale version and the pair record; and that the two versions are in
+ * step: every file of the live manifest that the pair record does not list is the very same inode
+ * in the stale version.
+ */
 export function expectNoLeftovers(parent: string, name = "dist"): void {
   expect(readdirSync(parent).sort()).toEqual([`.${name}.snapshots`, name]);
   expect(lstatSync(path.join(parent, name)).isSymbolicLink()).toBe(true);
-  const store = readdirSync(path.join(parent, `.${name}.snapshots`)).sort();
-  expect(store).toHaveLength(2);
-  expect(store[0]).toBe(".build-api-snapshots");
-  expect(store[1]).toMatch(/^[0-9]+$/);
+  const storeDir = path.join(parent, `.${name}.snapshots`);
+  const store = readdirSync(storeDir).sort();
+  const versions = store.filter((e) => /^[0-9]+$/.test(e));
+  expect(store.filter((e) => !versions.includes(e) && e !== "pair.json")).toEqual([".build-api-snapshots"]);
+  expect(versions.length).toBeGreaterThanOrEqual(1);
+  expect(versions.length).toBeLessThanOrEqual(2);
+  const live = path.basename(readlinkSync(path.join(parent, name)));
+  expect(versions).toContain(live);
+  const stale = versions.find((v) => v !== live);
+  if (stale === undefined || !store.includes("pair.json")) return;
+  const pair = JSON.parse(readFileSync(path.join(storeDir, "pair.json"), "utf8"));
+  expect([...pair.buffers].sort()).toEqual([live, stale].sort());
+  if (pair.differ === "all") return;
+  const differ = new Set<string>(pair.differ);
+  const manifest = readManifest(path.join(storeDir, live, MANIFEST_NAME)) ?? new Map<string, string>();
+  for (const rel of [...manifest.keys(), MARKER_NAME]) {
+    if (differ.has(rel)) continue;
+    const a = statSync(path.join(storeDir, live, rel));
+    const b = statSync(path.join(storeDir, stale, rel));
+    expect(b.ino, `${rel} is shared by both versions`).toBe(a.ino);
+  }
+  // And the stale version holds no other file that the record does not name.
+  for (const rel of Object.keys(hashTree(path.join(storeDir, stale)))) {
+    if (rel === MARKER_NAME || rel === MANIFEST_NAME) continue;
+    expect(manifest.has(rel) || differ.has(rel), `${rel} of the stale version is accounted for`).toBe(true);
+  }
 }

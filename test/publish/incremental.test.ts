@@ -1,4 +1,14 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MANIFEST_NAME } from "../../src/publish/manifest.ts";
@@ -60,6 +70,7 @@ describe("publishSnapshot: incremental rebuilds", () => {
       filesUnchanged: Object.keys(next).length - changed.length,
       filesRemoved: 1,
       bytesWritten: changed.reduce((n, p) => n + Buffer.byteLength(next[p]), 0),
+      changed: { count: 5, paths: [...changed, "api/public/v1/old.json"].sort() },
     });
     expectSnapshot(out, next);
     expect(hashTree(out)["api/public/v1/old.json"]).toBeUndefined();
@@ -162,5 +173,77 @@ describe("publishSnapshot: incremental rebuilds", () => {
     });
     expect([...readFileSync(path.join(out, "bin.dat"))]).toEqual([0, 1, 2, 255]);
     expect(() => kept?.write("late.json", "{}")).toThrow(/after the snapshot was finished/);
+  });
+
+  it("lists the changed files sorted, at most 1000 of them, with their count", async () => {
+    const out = path.join(tempDir(), "dist");
+    const many = (v: number): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: 1205 }, (_, i) => [`api/t/${1000 + i}.json`, `${v}`]));
+    await publishSnapshot({ outDir: out }, writeAll({ ...many(0), "api/stay.json": "{}" }));
+    const report = await publishSnapshot({ outDir: out }, writeAll({ ...many(1), "api/stay.json": "{}" }));
+    expect(report.changed.count).toBe(1205);
+    expect(report.changed.paths).toHaveLength(1000);
+    expect(report.changed.paths[0]).toBe("api/t/1000.json");
+    expect(report.changed.paths).toEqual([...report.changed.paths].sort());
+    expect(report.changed.paths).not.toContain("api/stay.json");
+  });
+
+  it("keepAll shares a group of live files without their bytes, and the work follows the change", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    const identities = fileIdentities(out);
+    const files = sampleFiles(0);
+    const changedPath = "api/public/v1/tournaments/4/index.json";
+    const steps: string[] = [];
+    const results: boolean[] = [];
+    const report = await publishSnapshot({ outDir: out, onStep: (s) => steps.push(s) }, (w) => {
+      const kept = Object.keys(files).filter((p) => p !== changedPath);
+      results.push(w.keepAll([...kept, "api/public/v1/missing.json"]));
+      results.push(w.keepAll(kept));
+      w.write(changedPath, "{}");
+    });
+    expect(results).toEqual([false, true]);
+    expect(report).toMatchObject({ filesWritten: 1, filesUnchanged: Object.keys(files).length - 1 });
+    expect(report.changed).toEqual({ count: 1, paths: [changedPath] });
+    // Only the changed file was put in place in the other version.
+    expect(steps.filter((s) => s.startsWith("placed ") || s.startsWith("removed "))).toEqual([
+      `placed ${changedPath}`,
+    ]);
+    expectSnapshot(out, { ...files, [changedPath]: "{}" });
+    const after = fileIdentities(out);
+    for (const rel of Object.keys(files)) {
+      if (rel === changedPath) expect(after[rel]).not.toBe(identities[rel]);
+      else expect(after[rel]).toBe(identities[rel]);
+    }
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("takes over the older single-version layout, with an older build's leftovers", async () => {
+    const parent = tempDir();
+    const out = path.join(parent, "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    // Make it look like the older layout: one version "5", a leftover staging dir, link and version.
+    const store = path.join(parent, ".dist.snapshots");
+    renameSync(realpathSync(out), path.join(store, "5"));
+    rmSync(path.join(store, "pair.json"), { force: true });
+    for (const v of readdirSync(store))
+      if (/^[0-9]+$/.test(v) && v !== "5") rmSync(path.join(store, v), { recursive: true });
+    rmSync(out);
+    symlinkSync(".dist.snapshots/5", out);
+    mkdirSync(path.join(store, "staging-6", "api"), { recursive: true });
+    symlinkSync(".dist.snapshots/6", path.join(store, "link-6"));
+    cpSync(path.join(store, "5"), path.join(store, "4"), { recursive: true });
+    const identities = fileIdentities(out);
+
+    const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    expect(report.filesWritten).toBe(0);
+    expect(fileIdentities(out)).toEqual(identities);
+    expectSnapshot(out, sampleFiles(0));
+    expectNoLeftovers(parent);
+    expect(readdirSync(store).sort()).toEqual([".build-api-snapshots", "4", "5", "pair.json"]);
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    expectSnapshot(out, sampleFiles(1));
+    expectNoLeftovers(parent);
   });
 });
