@@ -6,7 +6,8 @@ import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "./domain/status.ts";
 import type { PublishReport } from "./publish/index.ts";
 import { MANIFEST_NAME, parseEntryValue, readManifest } from "./publish/manifest.ts";
 import type { RenderReport } from "./render.ts";
-import { currentInputs, INPUTS_FILE, readRecord, upToDate } from "./up-to-date.ts";
+import { readState } from "./fingerprint.ts";
+import { currentInputs, INPUTS_FILE, programKey, readRecord, upToDate } from "./up-to-date.ts";
 
 export { codeFingerprint, INPUTS_FILE } from "./up-to-date.ts";
 
@@ -20,6 +21,8 @@ export interface BuildOptions {
   force?: boolean;
   /** Render everything even when the previous snapshot was built from the same inputs. */
   rebuild?: boolean;
+  /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
+  jobs?: number;
   onPhase?: (name: string) => void;
   onProgress?: (done: number, total: number, files: number) => void;
 }
@@ -66,6 +69,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { publishSnapshot },
     { renderSnapshot },
     { openStore },
+    { createPool },
   ] = await Promise.all([
     import("./emit/generated.ts"),
     import("./emit/hosts/index.ts"),
@@ -73,16 +77,29 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("./publish/index.ts"),
     import("./render.ts"),
     import("./store/open.ts"),
+    import("./render/pool.ts"),
   ]);
   opts.onPhase?.("open");
+  // The store is read in one transaction from here on: one build reads one state of it.
   const store = openStore(opts.db);
+  let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
+    const storeKey = store.storeKey();
     const validator = new SnapshotValidator();
     let render: RenderReport | undefined;
     const publish = await publishSnapshot(
       { outDir: opts.out, force: opts.force, onPhase: opts.onPhase },
-      (writer) => {
-        const r = renderSnapshot(store, writer, {
+      async (writer) => {
+        // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
+        const previous = inputs && !opts.rebuild ? readState(opts.out) : null;
+        pool = createPool({
+          jobs: opts.jobs,
+          db: opts.db,
+          storeKey,
+          now: opts.now,
+          statusOptions,
+        });
+        const r = await renderSnapshot(store, writer, {
           now: opts.now,
           statusOptions,
           skipInvalid: opts.skipInvalid ?? false,
@@ -90,13 +107,22 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           openApi: openApiText(),
           hostFiles: hostFiles(store.vocabulary()),
           onProgress: opts.onProgress,
+          programKey: inputs ? programKey(inputs) : null,
+          previous,
+          pool,
         });
         render = r;
-        if (inputs) writer.write(INPUTS_FILE, JSON.stringify({ ...inputs, render: r }, null, 2) + "\n");
+        if (inputs) {
+          writer.write(
+            INPUTS_FILE,
+            JSON.stringify({ ...inputs, store: storeKey, render: r }, null, 2) + "\n",
+          );
+        }
       },
     );
     return { upToDate: false, render: render!, publish };
   } finally {
+    await pool?.close();
     store.close();
   }
 }

@@ -26,9 +26,9 @@ let store: Store;
 const files = new Map<string, string>();
 const validator = new SnapshotValidator();
 
-beforeAll(() => {
+beforeAll(async () => {
   store = openStore(makeSampleStore(tempDir("routes")));
-  renderSnapshot(
+  await renderSnapshot(
     store,
     { write: (p, d) => void files.set(p, d) },
     {

@@ -140,7 +140,9 @@ export class StagingWriter implements SnapshotWriter {
       const abs = path.resolve(this.root, relPath);
       this.makeDir(relPath, path.dirname(abs));
       if (!this.linkPrevious(relPath, abs, parseEntryValue(value).bytes)) {
-        throw new Error(`cannot keep ${JSON.stringify(relPath)}: the live snapshot's copy is missing or changed`);
+        throw new Error(
+          `cannot keep ${JSON.stringify(relPath)}: the live snapshot's copy is missing or changed`,
+        );
       }
       this.previous.delete(relPath);
       this.entries.set(relPath, value);

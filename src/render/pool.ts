@@ -1,0 +1,152 @@
+// Renders tournaments on worker threads (--jobs). Each worker opens the store read-only inside its
+// own read transaction and proves it reads the main thread's state (src/render/worker.ts). The main
+// thread hands jobs out in order, keeps at most a few per worker in flight, and passes results on
+// strictly in job order, so the files are written in the same order as with --jobs 1 and the
+// output is byte-identical; memory stays bounded by the jobs in flight, whatever the store's size.
+import os from "node:os";
+import { Worker } from "node:worker_threads";
+import type { StatusOptions } from "../domain/status.ts";
+import { BuildError, type ExitCode } from "../errors.ts";
+import type { RenderPool, TournamentJob, TournamentResult } from "../render.ts";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
+
+export interface PoolOptions {
+  /** Worker threads; default os.availableParallelism(). 1: no workers. */
+  jobs?: number;
+  db: string;
+  storeKey: string | null;
+  now: number;
+  statusOptions: StatusOptions;
+}
+
+export interface ClosablePool extends RenderPool {
+  close(): Promise<void>;
+}
+
+/** Below this many tournaments to render, starting workers costs more than it saves. */
+const MIN_JOBS_FOR_WORKERS = 24;
+/** Jobs in flight per worker: enough to keep it busy, few enough to bound memory. */
+const IN_FLIGHT_PER_WORKER = 4;
+
+// The worker runs from the same tree as this module: src/*.ts under vitest and `node src/...`
+// (type stripping), lib/*.js when compiled.
+const WORKER_URL = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+
+/** A pool, or undefined when tournaments are to be rendered in this thread. */
+export function createPool(opts: PoolOptions): ClosablePool | undefined {
+  const jobs = opts.jobs ?? os.availableParallelism();
+  // A WAL store without revisions: a worker could not prove it reads the same state.
+  if (jobs <= 1 || opts.storeKey === null) return undefined;
+  const workers: Worker[] = [];
+  let closed = false;
+  return {
+    async run(jobsIn, onResult, ctx) {
+      const iterator = jobsIn[Symbol.iterator]();
+      // Few tournaments to render (a small change): this thread renders them.
+      const first: TournamentJob[] = [];
+      for (let n = iterator.next(); !n.done; n = iterator.next()) {
+        first.push(n.value);
+        if (first.length >= MIN_JOBS_FOR_WORKERS) break;
+      }
+      if (first.length < MIN_JOBS_FOR_WORKERS) {
+        for (const job of first) onResult(job, ctx.local(job));
+        return;
+      }
+      const init: WorkerInit = {
+        db: opts.db,
+        storeKey: opts.storeKey,
+        now: opts.now,
+        statusOptions: opts.statusOptions,
+        site: ctx.site,
+        base: ctx.base,
+      };
+      for (let i = 0; i < jobs; i++) workers.push(new Worker(WORKER_URL, { workerData: init }));
+      await new Promise<void>((resolve, reject) => {
+        const pending = first.values();
+        const next = (): TournamentJob | undefined => {
+          const a = pending.next();
+          if (!a.done) return a.value;
+          const b = iterator.next();
+          return b.done ? undefined : b.value;
+        };
+        const sent = new Map<number, TournamentJob>();
+        const results = new Map<number, TournamentResult>();
+        let seq = 0;
+        let delivered = 0;
+        let exhausted = false;
+        let failed = false;
+        const fail = (e: Error): void => {
+          if (failed) return;
+          failed = true;
+          reject(e);
+        };
+        const feed = (w: Worker): void => {
+          while (!exhausted && !failed) {
+            // Results that arrive out of order wait in `results`: bounded by the jobs in flight.
+            if (seq - delivered >= jobs * IN_FLIGHT_PER_WORKER || pendingOf(w) >= IN_FLIGHT_PER_WORKER) break;
+            const job = next();
+            if (!job) {
+              exhausted = true;
+              break;
+            }
+            sent.set(seq, job);
+            owner.set(seq, w);
+            load.set(w, pendingOf(w) + 1);
+            w.postMessage({ type: "job", seq, job } satisfies ToWorker);
+            seq++;
+          }
+          if (exhausted && delivered === seq) resolve();
+        };
+        const owner = new Map<number, Worker>();
+        const load = new Map<Worker, number>();
+        const pendingOf = (w: Worker): number => load.get(w) ?? 0;
+        const deliver = (): void => {
+          while (results.has(delivered)) {
+            const result = results.get(delivered)!;
+            const job = sent.get(delivered)!;
+            results.delete(delivered);
+            sent.delete(delivered);
+            owner.delete(delivered);
+            delivered++;
+            try {
+              onResult(job, result);
+            } catch (e) {
+              fail(e as Error);
+              return;
+            }
+          }
+        };
+        for (const w of workers) {
+          w.on("message", (m: FromWorker) => {
+            if (m.type === "ready") return;
+            if (m.type === "error") {
+              if (m.exitCode === undefined) return fail(new Error(`a render worker failed: ${m.message}`));
+              const e = new BuildError("", m.problems ?? [], m.exitCode as ExitCode);
+              e.message = m.message;
+              return fail(e);
+            }
+            load.set(w, pendingOf(w) - 1);
+            results.set(m.seq, m.result);
+            deliver();
+            for (const x of workers) feed(x);
+          });
+          w.on("error", fail);
+          w.on("exit", (code) => {
+            if (!closed && code !== 0) fail(new Error(`a render worker exited with code ${code}`));
+          });
+        }
+        for (const w of workers) feed(w);
+        if (seq === 0) resolve();
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all(
+        workers.map(async (w) => {
+          w.postMessage({ type: "stop" } satisfies ToWorker);
+          await w.terminate();
+        }),
+      );
+    },
+  };
+}

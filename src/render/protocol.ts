@@ -1,0 +1,22 @@
+// The messages between the main thread and the render workers (src/render/pool.ts, worker.ts).
+import type { StatusOptions } from "../domain/status.ts";
+import type { Problem } from "../errors.ts";
+import type { TournamentJob, TournamentResult } from "../render.ts";
+import type { SiteContext } from "../routes.ts";
+
+export interface WorkerInit {
+  db: string;
+  /** The main thread's store key: a worker whose own transaction names another state stops. */
+  storeKey: string | null;
+  now: number;
+  statusOptions: StatusOptions;
+  site: SiteContext;
+  base: string | null;
+}
+
+export type ToWorker = { type: "job"; seq: number; job: TournamentJob } | { type: "stop" };
+
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "result"; seq: number; result: TournamentResult }
+  | { type: "error"; message: string; problems?: Problem[]; exitCode?: number };

@@ -1,0 +1,58 @@
+// A render worker: opens the store read-only inside one read transaction, proves that it reads the
+// main thread's state, then renders the tournaments it is sent and posts their files back.
+import { parentPort, workerData } from "node:worker_threads";
+import { SnapshotValidator } from "../emit/validate.ts";
+import { BuildError, EXIT } from "../errors.ts";
+import { renderTournament, type TournamentRenderContext } from "../render.ts";
+import { openCheckedStore } from "../store/open.ts";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const post = (m: FromWorker): void => port.postMessage(m);
+
+function fail(error: unknown): void {
+  if (error instanceof BuildError) {
+    post({ type: "error", message: error.message, problems: error.problems, exitCode: error.exitCode });
+  } else {
+    post({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+}
+
+try {
+  const store = openCheckedStore(init.db);
+  // The first read fixes this transaction's state. In rollback-journal mode the main thread's
+  // SHARED lock keeps every writer out, so it is the main thread's; in WAL mode the pool starts
+  // workers only for stores that keep revisions, and the keys must match.
+  const keyed = init.storeKey?.startsWith("revisions:") ?? false;
+  const key = keyed ? store.storeKey() : (store.publishedTournaments(), init.storeKey);
+  if (key !== init.storeKey) {
+    throw new BuildError(
+      `The store ${init.db} changed while the build read it.`,
+      [{ where: init.db, what: "a writer committed between the build's reads", fix: "run the build again" }],
+      EXIT.storeUnreadable,
+    );
+  }
+  const ctx: TournamentRenderContext = {
+    now: init.now,
+    statusOptions: init.statusOptions,
+    validator: new SnapshotValidator(),
+    site: init.site,
+    base: init.base,
+  };
+  port.on("message", (m: ToWorker) => {
+    if (m.type === "stop") {
+      store.close();
+      port.close();
+      return;
+    }
+    try {
+      post({ type: "result", seq: m.seq, result: renderTournament(store, m.job, ctx) });
+    } catch (error) {
+      fail(error);
+    }
+  });
+  post({ type: "ready" });
+} catch (error) {
+  fail(error);
+}
