@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "./domain/status.ts";
 import type { PublishReport } from "./publish/index.ts";
 import { MANIFEST_NAME, parseEntryValue, readManifest } from "./publish/manifest.ts";
+import type { ChangedUrls } from "./purge.ts";
 import type { RenderReport } from "./render.ts";
 import { readState } from "./fingerprint.ts";
 import { currentInputs, INPUTS_FILE, programKey, readRecord, upToDate } from "./up-to-date.ts";
@@ -23,6 +24,8 @@ export interface BuildOptions {
   rebuild?: boolean;
   /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
   jobs?: number;
+  /** Test hook: start workers only when at least this many tournaments are to be rendered. */
+  minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
   onProgress?: (done: number, total: number, files: number) => void;
 }
@@ -32,6 +35,8 @@ export interface BuildReport {
   upToDate: boolean;
   render: RenderReport;
   publish: PublishReport;
+  /** The URL paths a CDN must purge: those serving the files the publication wrote or removed. */
+  changedUrls?: ChangedUrls;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
@@ -48,6 +53,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     return {
       upToDate: true,
       render: { ...r, validFrom: r.validFrom ?? -Infinity, validUntil: r.validUntil ?? Infinity },
+      changedUrls: { count: 0, paths: [], complete: true },
       publish: {
         filesWritten: 0,
         filesUnchanged: manifest.size,
@@ -70,6 +76,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { renderSnapshot },
     { openStore },
     { createPool },
+    { changedOf, changedUrls },
   ] = await Promise.all([
     import("./emit/generated.ts"),
     import("./emit/hosts/index.ts"),
@@ -78,6 +85,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("./render.ts"),
     import("./store/open.ts"),
     import("./render/pool.ts"),
+    import("./purge.ts"),
   ]);
   opts.onPhase?.("open");
   // The store is read in one transaction from here on: one build reads one state of it.
@@ -94,6 +102,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         const previous = inputs && !opts.rebuild ? readState(opts.out) : null;
         pool = createPool({
           jobs: opts.jobs,
+          minJobs: opts.minJobsForWorkers,
           db: opts.db,
           storeKey,
           now: opts.now,
@@ -120,7 +129,14 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         }
       },
     );
-    return { upToDate: false, render: render!, publish };
+    // The publication layer reports the files it changed (`changed`); read defensively.
+    const changed = changedOf(publish);
+    return {
+      upToDate: false,
+      render: render!,
+      publish,
+      ...(changed && { changedUrls: changedUrls(changed) }),
+    };
   } finally {
     await pool?.close();
     store.close();

@@ -73,6 +73,8 @@ export interface TournamentJob {
   token: string | null;
   /** The previous fingerprint and window: with token null, the rows are not assembled when they match. */
   previous: Pick<TournamentState, "fp" | "from" | "until"> | null;
+  /** Its revision says it is unchanged: no renderer sees it; its files are kept if they can be. */
+  keep?: true;
 }
 
 export type TournamentResult =
@@ -233,25 +235,24 @@ export async function renderSnapshot(
     }
   };
 
-  // Tournaments whose revision token says they are unchanged never reach a renderer.
+  // A tournament whose revision says it is unchanged is a job marked `keep`: it never reaches a
+  // renderer, but goes through the same ordered stream, so results are taken in store order.
   const jobs = function* (): Generator<TournamentJob> {
     for (const key of keys) {
       const externalId = key.externalId.toString();
       const prev = previous.get(externalId) ?? null;
       const token = revisions ? (revisions.tournaments.get(key.rowId) ?? "") : null;
-      if (base !== null && prev && token !== null) {
-        if (stillValid(prev, tournamentFingerprint(base, token, ""), opts.now) && keepAll(prev.files)) {
-          adopt(prev);
-          previous.delete(externalId);
-          opts.onProgress?.(++done, keys.length, report.files);
-          continue;
-        }
-      }
+      const keep =
+        base !== null &&
+        prev !== null &&
+        token !== null &&
+        stillValid(prev, tournamentFingerprint(base, token, ""), opts.now);
       yield {
         rowId: key.rowId,
         externalId,
         token,
         previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
+        ...(keep && { keep }),
       };
     }
   };
@@ -260,9 +261,10 @@ export async function renderSnapshot(
     previous.delete(job.externalId);
     opts.onProgress?.(++done, keys.length, report.files);
   };
-  const local = (job: TournamentJob): TournamentResult => renderTournament(store, job, ctx);
+  const local = (job: TournamentJob): TournamentResult =>
+    job.keep ? { kind: "unchanged", fp: job.previous!.fp } : renderTournament(store, job, ctx);
   if (opts.pool) await opts.pool.run(jobs(), onResult, { site, base, local });
-  else for (const job of jobs()) onResult(job, renderTournament(store, job, ctx));
+  else for (const job of jobs()) onResult(job, local(job));
 
   if (problems.length > 0) {
     throw new BuildError(

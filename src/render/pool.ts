@@ -13,6 +13,8 @@ import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 export interface PoolOptions {
   /** Worker threads; default os.availableParallelism(). 1: no workers. */
   jobs?: number;
+  /** Start workers only when at least this many tournaments are to be rendered (default 24). */
+  minJobs?: number;
   db: string;
   storeKey: string | null;
   now: number;
@@ -43,12 +45,15 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
     async run(jobsIn, onResult, ctx) {
       const iterator = jobsIn[Symbol.iterator]();
       // Few tournaments to render (a small change): this thread renders them.
+      // Jobs marked `keep` need no renderer; they are passed on in order like the others.
+      const minJobs = Math.max(1, opts.minJobs ?? MIN_JOBS_FOR_WORKERS);
       const first: TournamentJob[] = [];
+      let toRender = 0;
       for (let n = iterator.next(); !n.done; n = iterator.next()) {
         first.push(n.value);
-        if (first.length >= MIN_JOBS_FOR_WORKERS) break;
+        if (!n.value.keep && ++toRender >= minJobs) break;
       }
-      if (first.length < MIN_JOBS_FOR_WORKERS) {
+      if (toRender < minJobs) {
         for (const job of first) onResult(job, ctx.local(job));
         return;
       }
@@ -90,14 +95,17 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               break;
             }
             sent.set(seq, job);
-            owner.set(seq, w);
+            if (job.keep) {
+              results.set(seq++, ctx.local(job));
+              deliver();
+              continue;
+            }
             load.set(w, pendingOf(w) + 1);
             w.postMessage({ type: "job", seq, job } satisfies ToWorker);
             seq++;
           }
           if (exhausted && delivered === seq) resolve();
         };
-        const owner = new Map<number, Worker>();
         const load = new Map<Worker, number>();
         const pendingOf = (w: Worker): number => load.get(w) ?? 0;
         const deliver = (): void => {
@@ -106,7 +114,6 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
             const job = sent.get(delivered)!;
             results.delete(delivered);
             sent.delete(delivered);
-            owner.delete(delivered);
             delivered++;
             try {
               onResult(job, result);
