@@ -27,6 +27,12 @@ export interface ClosablePool extends RenderPool {
 
 /** Below this many tournaments to render, starting workers costs more than it saves. */
 const MIN_JOBS_FOR_WORKERS = 24;
+/**
+ * Heap limits of a worker (MiB): a small heap makes V8 collect early instead of growing. One
+ * tournament's rows and files are a few MiB; one near the store's limits (20,000 players, 250,000
+ * games) may not fit: the worker then runs out of memory and this thread renders the rest.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
 /** Jobs in flight per worker: enough to keep it busy, few enough to bound memory. */
 const IN_FLIGHT_PER_WORKER = 4;
 
@@ -65,7 +71,9 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         site: ctx.site,
         base: ctx.base,
       };
-      for (let i = 0; i < jobs; i++) workers.push(new Worker(WORKER_URL, { workerData: init }));
+      for (let i = 0; i < jobs; i++) {
+        workers.push(new Worker(WORKER_URL, { workerData: init, resourceLimits: WORKER_LIMITS }));
+      }
       await new Promise<void>((resolve, reject) => {
         const pending = first.values();
         const next = (): TournamentJob | undefined => {
@@ -80,13 +88,14 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         let delivered = 0;
         let exhausted = false;
         let failed = false;
+        let local = false;
         const fail = (e: Error): void => {
           if (failed) return;
           failed = true;
           reject(e);
         };
         const feed = (w: Worker): void => {
-          while (!exhausted && !failed) {
+          while (!exhausted && !failed && !local) {
             // Results that arrive out of order wait in `results`: bounded by the jobs in flight.
             if (seq - delivered >= jobs * IN_FLIGHT_PER_WORKER || pendingOf(w) >= IN_FLIGHT_PER_WORKER) break;
             const job = next();
@@ -104,7 +113,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
             w.postMessage({ type: "job", seq, job } satisfies ToWorker);
             seq++;
           }
-          if (exhausted && delivered === seq) resolve();
+          if (exhausted && !local && delivered === seq) resolve();
         };
         const load = new Map<Worker, number>();
         const pendingOf = (w: Worker): number => load.get(w) ?? 0;
@@ -123,9 +132,27 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
             }
           }
         };
+        /**
+         * A worker read a newer state (a WAL writer committed while the workers started): this
+         * thread, whose transaction holds the build's state, renders everything left, in order.
+         */
+        const goLocal = (): void => {
+          local = true;
+          try {
+            for (let s = delivered; s < seq; s++)
+              if (!results.has(s)) results.set(s, ctx.local(sent.get(s)!));
+            deliver();
+            for (let job = next(); job && !failed; job = next()) onResult(job, ctx.local(job));
+            exhausted = true;
+            if (!failed) resolve();
+          } catch (e) {
+            fail(e as Error);
+          }
+        };
         for (const w of workers) {
           w.on("message", (m: FromWorker) => {
-            if (m.type === "ready") return;
+            if (local || m.type === "ready") return;
+            if (m.type === "stale") return goLocal();
             if (m.type === "error") {
               if (m.exitCode === undefined) return fail(new Error(`a render worker failed: ${m.message}`));
               const e = new BuildError("", m.problems ?? [], m.exitCode as ExitCode);
@@ -137,9 +164,12 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
             deliver();
             for (const x of workers) feed(x);
           });
-          w.on("error", fail);
+          w.on("error", (e: Error & { code?: string }) => {
+            if (e.code === "ERR_WORKER_OUT_OF_MEMORY") goLocal();
+            else fail(e);
+          });
           w.on("exit", (code) => {
-            if (!closed && code !== 0) fail(new Error(`a render worker exited with code ${code}`));
+            if (!closed && !local && code !== 0) fail(new Error(`a render worker exited with code ${code}`));
           });
         }
         for (const w of workers) feed(w);

@@ -19,4 +19,6 @@ export type ToWorker = { type: "job"; seq: number; job: TournamentJob } | { type
 export type FromWorker =
   | { type: "ready" }
   | { type: "result"; seq: number; result: TournamentResult }
-  | { type: "error"; message: string; problems?: Problem[]; exitCode?: number };
+  | { type: "error"; message: string; problems?: Problem[]; exitCode?: number }
+  /** The worker's transaction reads another state than the main thread's (a WAL writer committed). */
+  | { type: "stale" };

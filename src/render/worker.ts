@@ -2,9 +2,9 @@
 // main thread's state, then renders the tournaments it is sent and posts their files back.
 import { parentPort, workerData } from "node:worker_threads";
 import { SnapshotValidator } from "../emit/validate.ts";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError } from "../errors.ts";
 import { renderTournament, type TournamentRenderContext } from "../render.ts";
-import { openCheckedStore } from "../store/open.ts";
+import { openCheckedStore, type Store } from "../store/open.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 
 const init = workerData as WorkerInit;
@@ -27,12 +27,16 @@ try {
   const keyed = init.storeKey?.startsWith("revisions:") ?? false;
   const key = keyed ? store.storeKey() : (store.publishedTournaments(), init.storeKey);
   if (key !== init.storeKey) {
-    throw new BuildError(
-      `The store ${init.db} changed while the build read it.`,
-      [{ where: init.db, what: "a writer committed between the build's reads", fix: "run the build again" }],
-      EXIT.storeUnreadable,
-    );
-  }
+    // A writer committed after the main thread began: this worker cannot help.
+    store.close();
+    post({ type: "stale" });
+    port.close();
+  } else start(store);
+} catch (error) {
+  fail(error);
+}
+
+function start(store: Store): void {
   const ctx: TournamentRenderContext = {
     now: init.now,
     statusOptions: init.statusOptions,
@@ -53,6 +57,4 @@ try {
     }
   });
   post({ type: "ready" });
-} catch (error) {
-  fail(error);
 }
