@@ -27,7 +27,7 @@ import { tournamentContext } from "./views/context.ts";
 import { comparePublicSummaries, publicSummary, type PublicSummary } from "./views/public.ts";
 
 export interface FileSink {
-  write(relPath: string, data: string): void;
+  write(relPath: string, data: string | Uint8Array): void;
   /** Keeps these files of the previous snapshot without their bytes; false when it cannot. */
   keepAll?(relPaths: readonly string[]): boolean;
 }
@@ -80,7 +80,8 @@ export interface TournamentJob {
 export type TournamentResult =
   | { kind: "invalid"; externalId: string; problems: Problem[] }
   | { kind: "unchanged"; fp: string }
-  | { kind: "rendered"; state: TournamentState; files: [string, string][] };
+  /** Files as text, or as UTF-8 bytes when they come from a worker (transferred, not copied). */
+  | { kind: "rendered"; state: TournamentState; files: [string, string | Uint8Array][] };
 
 /** Renders jobs elsewhere and hands the results back in the order of the jobs. */
 export interface RenderPool {

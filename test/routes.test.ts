@@ -30,7 +30,7 @@ beforeAll(async () => {
   store = openStore(makeSampleStore(tempDir("routes")));
   await renderSnapshot(
     store,
-    { write: (p, d) => void files.set(p, d) },
+    { write: (p, d) => void files.set(p, typeof d === "string" ? d : Buffer.from(d).toString("utf8")) },
     {
       now: SAMPLE_NOW,
       statusOptions: DEFAULT_STATUS_OPTIONS,

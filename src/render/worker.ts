@@ -10,6 +10,7 @@ import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (m: FromWorker): void => port.postMessage(m);
+const encoder = new TextEncoder();
 
 function fail(error: unknown): void {
   if (error instanceof BuildError) {
@@ -51,7 +52,17 @@ function start(store: Store): void {
       return;
     }
     try {
-      post({ type: "result", seq: m.seq, result: renderTournament(store, m.job, ctx) });
+      const result = renderTournament(store, m.job, ctx);
+      if (result.kind !== "rendered") return post({ type: "result", seq: m.seq, result });
+      // The bytes move to the main thread without a copy, and outside its JavaScript heap.
+      const files = result.files.map(([file, text]): [string, Uint8Array] => [
+        file,
+        typeof text === "string" ? encoder.encode(text) : text,
+      ]);
+      port.postMessage(
+        { type: "result", seq: m.seq, result: { ...result, files } } satisfies FromWorker,
+        files.map(([, bytes]) => bytes.buffer as ArrayBuffer),
+      );
     } catch (error) {
       fail(error);
     }
