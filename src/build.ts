@@ -76,7 +76,9 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid);
   const previous = inputs && !opts.rebuild ? readRecord(opts.out) : null;
   const manifest =
-    previous && upToDate(previous, inputs, opts.now) ? manifestTotals(path.join(opts.out, MANIFEST_NAME)) : undefined;
+    previous && upToDate(previous, inputs, opts.now)
+      ? manifestTotals(path.join(opts.out, MANIFEST_NAME))
+      : undefined;
   if (manifest) {
     const bytes = manifest.bytes;
     const r = previous!.render;

@@ -88,7 +88,13 @@ export interface RenderPool {
   run(
     jobs: Iterable<TournamentJob>,
     onResult: (job: TournamentJob, result: TournamentResult) => void,
-    ctx: { site: SiteContext; base: string | null; local: (job: TournamentJob) => TournamentResult },
+    ctx: {
+      site: SiteContext;
+      base: string | null;
+      /** The hash of the store's revisions as this thread reads them; null when it keeps none. */
+      revisions: string | null;
+      local: (job: TournamentJob) => TournamentResult;
+    },
   ): Promise<void>;
 }
 
@@ -264,8 +270,10 @@ export async function renderSnapshot(
   };
   const local = (job: TournamentJob): TournamentResult =>
     job.keep ? { kind: "unchanged", fp: job.previous!.fp } : renderTournament(store, job, ctx);
-  if (opts.pool) await opts.pool.run(jobs(), onResult, { site, base, local });
-  else for (const job of jobs()) onResult(job, local(job));
+  if (opts.pool) {
+    const storeRevisions = (revisions ?? store.revisions())?.store ?? null;
+    await opts.pool.run(jobs(), onResult, { site, base, revisions: storeRevisions, local });
+  } else for (const job of jobs()) onResult(job, local(job));
 
   if (problems.length > 0) {
     throw new BuildError(

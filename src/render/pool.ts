@@ -65,7 +65,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
       }
       const init: WorkerInit = {
         db: opts.db,
-        storeKey: opts.storeKey,
+        revisions: ctx.revisions,
         now: opts.now,
         statusOptions: opts.statusOptions,
         site: ctx.site,

@@ -6,8 +6,8 @@ import type { SiteContext } from "../routes.ts";
 
 export interface WorkerInit {
   db: string;
-  /** The main thread's store key: a worker whose own transaction names another state stops. */
-  storeKey: string | null;
+  /** The hash of the main thread's revisions (null: none kept): a worker that reads others stops. */
+  revisions: string | null;
   now: number;
   statusOptions: StatusOptions;
   site: SiteContext;

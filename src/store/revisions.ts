@@ -3,7 +3,7 @@
 // or any of the triggers (version 1, or a trigger dropped or altered) maintains nothing, and the
 // build hashes the rows it reads instead (see src/fingerprint.ts).
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { storeSql } from "./schema.ts";
 
@@ -86,14 +86,32 @@ export function readRevisions(db: Database.Database): Revisions | null {
 
 /**
  * A key that names the store's state, for the whole-snapshot up-to-date check: the hash of every
- * revision when the store keeps them (cheap at any size), else the sha256 of the file,
+ * revision and of the file's identity and times when the store keeps revisions (cheap at any
+ * size; a commit or a checkpoint that changed nothing only costs the per-tournament check), else
+ * the sha256 of the file,
  * else null (a WAL-mode store without revisions: its file alone does not name its state).
  */
 export function storeKeyOf(db: Database.Database, file: string): string | null {
   const revisions = readRevisions(db);
-  if (revisions) return `revisions:${revisions.store}`;
+  // The file's identity and times too: a change that no trigger sees (a page overwritten, the
+  // schema or user_version altered, the file replaced) still makes the store differ.
+  if (revisions)
+    return `revisions:${createHash("sha256").update(revisions.store).update(fileStamp(file)).digest("hex")}`;
   if (String(db.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return null;
   return `sha256:${sha256File(file)}`;
+}
+
+/** Device, inode, size and change times of the store and of its WAL, if any. */
+function fileStamp(file: string): string {
+  const stamp = (f: string): string => {
+    try {
+      const st = statSync(f, { bigint: true });
+      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    } catch {
+      return "-";
+    }
+  };
+  return `${stamp(file)}|${stamp(`${file}-wal`)}`;
 }
 
 export function sha256File(file: string): string {
