@@ -4,7 +4,8 @@
 // club paths), the languages of the store's recaps (its recap path forms), the program, the
 // options, and the build instant through its status window. Its fingerprint is the sha256 of
 //   the program key (build-api's version and code hash, status options, --skip-invalid),
-//   the clubs key (the store's clubs revision, or the hash of the clubs rows),
+//   the clubs key (the store file's identity and its clubs revision, or the hash of the clubs
+//   rows: revisions are counts along one file's history, so another file renders everything),
 //   the store's recap languages,
 //   the tournament key (its revision, or the hash of the rows the reader reads for it),
 // and it stays valid while the build instant lies in the status window it was rendered in.

@@ -22,6 +22,7 @@ import {
   type TournamentState,
 } from "./fingerprint.ts";
 import type { Store } from "./store/open.ts";
+import { fileIdentity } from "./store/revisions.ts";
 import { compareCatalogEntries, tournamentSummary, type CatalogEntry } from "./views/club.ts";
 import { tournamentContext } from "./views/context.ts";
 import { comparePublicSummaries, publicSummary, type PublicSummary } from "./views/public.ts";
@@ -190,8 +191,13 @@ export async function renderSnapshot(
   const site: SiteContext = { languages: vocab.languages };
   const programKey = opts.programKey ?? null;
   const revisions = programKey === null ? null : store.revisions();
+  // Revisions count along one file's history: the file's identity is part of their key.
   const clubsKey =
-    programKey === null ? "" : revisions ? `revision:${revisions.clubs}` : `rows:${store.clubsHash()}`;
+    programKey === null
+      ? ""
+      : revisions
+        ? `revision:${fileIdentity(store.file)}:${revisions.clubs}`
+        : `rows:${store.clubsHash()}`;
   const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
   const ctx: TournamentRenderContext = {
     now: opts.now,

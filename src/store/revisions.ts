@@ -101,6 +101,21 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
   return `sha256:${sha256File(file)}`;
 }
 
+/**
+ * Which file the store is: device, inode and birth time. Revisions are counts along one file's
+ * history; another file (a store rebuilt from scratch, another store at the same path) may repeat
+ * them, so a tournament's fingerprint includes this too and every tournament of another file is
+ * rendered again. ("-" when the file cannot be examined.)
+ */
+export function fileIdentity(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
+  } catch {
+    return "-";
+  }
+}
+
 /** Device, inode, size and change times of the store and of its WAL, if any. */
 function fileStamp(file: string): string {
   const stamp = (f: string): string => {
