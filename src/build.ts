@@ -46,21 +46,31 @@ export interface BuildReport {
  * writer's canonical JSON); readManifest, which parses every line, only when the text is not in
  * that form. Undefined when there is no manifest.
  */
-function manifestTotals(file: string): { size: number; bytes: number } | undefined {
-  let text: string;
+export function manifestTotals(file: string): { size: number; bytes: number } | undefined {
+  let buf: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    buf = readFileSync(file);
   } catch {
     return undefined;
   }
-  if (text.startsWith('{"format":"build-api-manifest","version":1,"files":[\n')) {
+  const header = Buffer.from('{"format":"build-api-manifest","version":1,"files":[\n');
+  if (buf.subarray(0, header.length).equals(header)) {
+    // Each entry line ends with `"bytes":<digits>}` and a comma but the last: found with native
+    // searches over the bytes, never decoded into one large string.
+    const key = Buffer.from('"bytes":');
     let size = 0;
     let bytes = 0;
-    for (const m of text.matchAll(/^\{"path":.*,"bytes":(\d+)\},?$/gm)) {
+    let lines = 0;
+    for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++;
+    for (let at = buf.indexOf(key); at !== -1; at = buf.indexOf(key, at + key.length)) {
+      let n = 0;
+      let i = at + key.length;
+      for (; i < buf.length && buf[i]! >= 48 && buf[i]! <= 57; i++) n = n * 10 + (buf[i]! - 48);
+      if (buf[i] !== 125) break; // "}": anything else is not the writer's form
       size++;
-      bytes += Number(m[1]);
+      bytes += n;
     }
-    if (size === text.split("\n").length - 3) return { size, bytes };
+    if (size === lines - 2) return { size, bytes };
   }
   const entries = readManifest(file);
   if (!entries) return undefined;

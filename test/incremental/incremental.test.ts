@@ -11,7 +11,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, type BuildReport } from "../../src/build.ts";
+import { build, manifestTotals, type BuildReport } from "../../src/build.ts";
+import { MANIFEST_NAME } from "../../src/publish/manifest.ts";
 import { BuildError } from "../../src/errors.ts";
 import { STATE_FILE } from "../../src/fingerprint.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../e2e/helpers.ts";
@@ -250,6 +251,11 @@ describe("incremental builds (fast-check, seeded)", () => {
     for (const f of changed) expect(f).toMatch(/1201344|^_build-api|^\.build-api-manifest/);
     expect(changed.some((f) => f.includes("1201344"))).toBe(true);
     expect(again.publish.filesUnchanged).toBeGreaterThan(first.publish.files / 2);
+    // The up-to-date report's totals, summed without parsing the manifest, are the writer's.
+    expect(manifestTotals(path.join(out, MANIFEST_NAME))).toEqual({
+      size: again.publish.files,
+      bytes: again.publish.bytesTotal,
+    });
     expect(again.render).toEqual({
       ...first.render,
       validFrom: again.render.validFrom,
