@@ -43,7 +43,7 @@
 --                    recap headline 500 | URLs 2,048 | free text and one paragraph 10,000 | a whole
 --                    JSON column 200,000 | slugs and tags 64
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- A club that may publish a catalog under /api/clubs/{slug}/tournaments.
 CREATE TABLE clubs (
@@ -231,3 +231,263 @@ CREATE TABLE publication_tags (
 
 CREATE INDEX recaps_by_tournament ON recaps (tournament_id, language);
 CREATE INDEX club_tournaments_by_tournament ON club_tournaments (tournament_id);
+
+-- Revisions (schema version 2), kept by the triggers below; nothing else writes them. Every
+-- insert, update or delete of a row keyed by a tournament counts one change in the store ('all')
+-- and gives that tournament the count as its revision; a change of a clubs row does the same for
+-- 'clubs'. So a revision is never reused within a file's history, even by a tournament deleted
+-- and created again. build-api compares revisions with the ones its previous snapshot was built
+-- from and renders again only what changed. A store without these tables or any of these
+-- triggers (version 1, or a trigger dropped or altered) is read by hashing its rows instead. A
+-- writer must not drop or bypass the triggers; a store put back in place from an older copy and
+-- edited again can repeat revisions: build once with --rebuild after that.
+CREATE TABLE tournament_revisions (
+  tournament_id INTEGER PRIMARY KEY,               -- bookkeeping: the tournament's row id
+  revision      INTEGER NOT NULL                   -- bookkeeping: the store's count at its last change
+);
+
+CREATE TABLE store_revisions (
+  scope    TEXT PRIMARY KEY,                       -- bookkeeping: 'all' (every change) or 'clubs'
+  revision INTEGER NOT NULL                        -- bookkeeping: changes counted / the count at the last change
+) WITHOUT ROWID;
+
+INSERT INTO store_revisions (scope, revision) VALUES ('all', 0), ('clubs', 0);
+
+CREATE TRIGGER tournaments_revision_insert AFTER INSERT ON tournaments BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER tournaments_revision_update AFTER UPDATE ON tournaments BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER tournaments_revision_delete AFTER DELETE ON tournaments BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER players_revision_insert AFTER INSERT ON players BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER players_revision_update AFTER UPDATE ON players BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER players_revision_delete AFTER DELETE ON players BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER rounds_revision_insert AFTER INSERT ON rounds BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER rounds_revision_update AFTER UPDATE ON rounds BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER rounds_revision_delete AFTER DELETE ON rounds BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER games_revision_insert AFTER INSERT ON games BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER games_revision_update AFTER UPDATE ON games BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER games_revision_delete AFTER DELETE ON games BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER source_standings_revision_insert AFTER INSERT ON source_standings BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER source_standings_revision_update AFTER UPDATE ON source_standings BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER source_standings_revision_delete AFTER DELETE ON source_standings BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER source_standing_rows_revision_insert AFTER INSERT ON source_standing_rows BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER source_standing_rows_revision_update AFTER UPDATE ON source_standing_rows BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER source_standing_rows_revision_delete AFTER DELETE ON source_standing_rows BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER recaps_revision_insert AFTER INSERT ON recaps BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER recaps_revision_update AFTER UPDATE ON recaps BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER recaps_revision_delete AFTER DELETE ON recaps BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER club_tournaments_revision_insert AFTER INSERT ON club_tournaments BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER club_tournaments_revision_update AFTER UPDATE ON club_tournaments BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER club_tournaments_revision_delete AFTER DELETE ON club_tournaments BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER club_tournament_tags_revision_insert AFTER INSERT ON club_tournament_tags BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER club_tournament_tags_revision_update AFTER UPDATE ON club_tournament_tags BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER club_tournament_tags_revision_delete AFTER DELETE ON club_tournament_tags BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER publications_revision_insert AFTER INSERT ON publications BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER publications_revision_update AFTER UPDATE ON publications BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER publications_revision_delete AFTER DELETE ON publications BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER publication_tags_revision_insert AFTER INSERT ON publication_tags BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER publication_tags_revision_update AFTER UPDATE ON publication_tags BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER publication_tags_revision_delete AFTER DELETE ON publication_tags BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER clubs_revision_insert AFTER INSERT ON clubs BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER clubs_revision_update AFTER UPDATE ON clubs BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER clubs_revision_delete AFTER DELETE ON clubs BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+END;

@@ -1,12 +1,17 @@
-// `npm run bench [-- --sizes S,M[,L]] [--seed 1] [--rounds 3] [--keep]`
+// `npm run bench [-- --sizes S,M[,L]] [--seed 1] [--rounds 3] [--jobs N] [--keep]`
 //
 // For each size: generate a synthetic store once (scripts/gen-store.ts), then measure, interleaved
 // in the same run so that a noisy machine hits every measure alike:
 //   floor   - the raw write floor: the files of the built snapshot (read into memory first),
 //             written with plain mkdirSync(recursive) + writeFileSync into a fresh directory;
+//   JSON floor - the same, but every JSON body (parsed beforehand) serialized with JSON.stringify
+//             and written with writeFileSync, on one thread: the issue's reference for a full build;
 //   full    - a full build into a fresh --out, in a child process (`node bin/build-api.js build`),
-//             wall time and peak RSS;
+//             wall time and peak RSS (the whole process: every thread);
 //   rebuild - a no-change rebuild into the same --out, wall time and files written (must be 0);
+//   one changed - one player renamed in one tournament (another connection), then a build into
+//             the same --out: wall time, files written, peak RSS;
+//   start-up - `node bin/build-api.js --version`: what a no-change rebuild cannot go below;
 //   link floor - right after the floor: the same tree again, every file hard-linked from the floor
 //             (mkdirSync + linkSync): what any complete new tree of hard links costs, the bound of
 //             a no-change rebuild that publishes a whole new version directory.
@@ -31,6 +36,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 import { MANIFEST_NAME } from "../src/publish/manifest.ts";
 import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
 
@@ -62,9 +68,12 @@ interface ChildRun {
 
 interface Round {
   floor: number;
+  jsonFloor: number;
   linkFloor: number;
   full: ChildRun;
   rebuild: ChildRun;
+  oneChanged: ChildRun;
+  startup: number;
 }
 
 const median = (xs: number[]): number => {
@@ -87,8 +96,9 @@ const RSS_HOOK =
   "data:text/javascript,import{writeSync}from'node:fs';" +
   "process.on('exit',()=>writeSync(2,'\\nbench-maxrss-kb '+process.resourceUsage().maxRSS+'\\n'))";
 
-function runBuild(db: string, out: string, scratch: string): ChildRun {
+function runBuild(db: string, out: string, scratch: string, jobs?: string): ChildRun {
   const args = [CLI, "build", "--db", db, "--out", out, "--now", REFERENCE_NOW, "--json"];
+  if (jobs !== undefined) args.push("--jobs", jobs);
   const rssFile = path.join(scratch, "rss.txt");
   const [cmd, argv] = useGnuTime
     ? [TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...args]]
@@ -150,6 +160,50 @@ function writeFloor(snapshot: Snapshot, dir: string): number {
   return timeTree(snapshot, dir, (f, abs) => writeFileSync(abs, f.bytes));
 }
 
+/**
+ * The JSON floor: every JSON body serialized with JSON.stringify and written, other files written
+ * as they are, on one thread. Each body is parsed just before, outside the timed part (parsing
+ * them all beforehand would not fit in memory at L). Seconds.
+ */
+function jsonFloor(snapshot: Snapshot, dir: string): number {
+  let timed = 0;
+  const made = new Set<string>();
+  for (const f of snapshot.files) {
+    const body = f.rel.endsWith(".json") ? (JSON.parse(f.bytes.toString("utf8")) as unknown) : undefined;
+    const start = performance.now();
+    const abs = path.join(dir, f.rel);
+    const parent = path.dirname(abs);
+    if (!made.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      made.add(parent);
+    }
+    writeFileSync(abs, body === undefined ? f.bytes : JSON.stringify(body));
+    timed += performance.now() - start;
+  }
+  return timed / 1000;
+}
+
+/** Node's start-up and build-api's CLI module graph: `--version`. Seconds. */
+function startup(): number {
+  const start = performance.now();
+  execFileSync(process.execPath, [CLI, "--version"], { cwd: ROOT, stdio: "pipe" });
+  return (performance.now() - start) / 1000;
+}
+
+/** Renames one player of one tournament (a different name each time): one tournament changed. */
+let renames = 0;
+function changeOneTournament(db: string): void {
+  const w = new Database(db);
+  try {
+    w.prepare(
+      `UPDATE players SET name = ? WHERE (tournament_id, source_player_number) =
+         (SELECT tournament_id, source_player_number FROM players ORDER BY tournament_id, source_player_number LIMIT 1)`,
+    ).run(`Bench Renamed ${++renames}`);
+  } finally {
+    w.close();
+  }
+}
+
 /** The link floor: the tree of `from` again in `dir`, every file hard-linked. Seconds. */
 function linkFloor(snapshot: Snapshot, from: string, dir: string): number {
   return timeTree(snapshot, dir, (f, abs) => linkSync(path.join(from, f.rel), abs));
@@ -181,7 +235,14 @@ function machine(dir: string): string {
 
 const fmt = (x: number, digits = 2): string => x.toFixed(digits);
 
-function benchSize(label: string, tournaments: number, seed: string, rounds: number, base: string): string {
+function benchSize(
+  label: string,
+  tournaments: number,
+  seed: string,
+  rounds: number,
+  base: string,
+  jobs: string | undefined,
+): string {
   const dir = path.join(base, label);
   mkdirSync(dir, { recursive: true });
   const db = path.join(dir, "store.sqlite");
@@ -192,7 +253,7 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
 
   // A warm-up build (not counted): warms the page cache and gives the files for the floor.
   const out = path.join(dir, "out");
-  const warm = runBuild(db, out, dir);
+  const warm = runBuild(db, out, dir, jobs);
   const snapshot = readSnapshot(out);
   removeOut(out);
   console.error(
@@ -203,24 +264,27 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
   const results: Round[] = [];
   const floorDir = path.join(dir, "floor");
   const linkDir = path.join(dir, "floor-links");
+  const jsonDir = path.join(dir, "floor-json");
   for (let r = 0; r < rounds; r++) {
     let floor = 0;
+    let json = 0;
     let links = 0;
     const measureFloor = (): void => {
-      rmSync(floorDir, { recursive: true, force: true });
-      rmSync(linkDir, { recursive: true, force: true });
+      for (const d of [floorDir, linkDir, jsonDir]) rmSync(d, { recursive: true, force: true });
+      syncDisk();
+      json = jsonFloor(snapshot, jsonDir);
       syncDisk();
       floor = writeFloor(snapshot, floorDir);
       syncDisk();
       links = linkFloor(snapshot, floorDir, linkDir);
     };
-    const measureBuilds = (): { full: ChildRun; rebuild: ChildRun } => {
+    const measureBuilds = (): { full: ChildRun; rebuild: ChildRun; oneChanged: ChildRun } => {
       removeOut(out);
       syncDisk();
-      const full = runBuild(db, out, dir);
+      const full = runBuild(db, out, dir, jobs);
       const before = readFileSync(path.join(out, MANIFEST_NAME), "utf8");
       syncDisk();
-      const rebuild = runBuild(db, out, dir);
+      const rebuild = runBuild(db, out, dir, jobs);
       if (rebuild.report.publish.filesWritten > 0) {
         // Name the files that changed, to tell nondeterminism from a bug in the incremental write.
         const after = new Set(readFileSync(path.join(out, MANIFEST_NAME), "utf8").split("\n"));
@@ -229,9 +293,12 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
           `[${label}] the no-change rebuild wrote files; changed manifest lines:\n${changed.join("\n")}`,
         );
       }
-      return { full, rebuild };
+      changeOneTournament(db);
+      syncDisk();
+      const oneChanged = runBuild(db, out, dir, jobs);
+      return { full, rebuild, oneChanged };
     };
-    let runs: { full: ChildRun; rebuild: ChildRun };
+    let runs: { full: ChildRun; rebuild: ChildRun; oneChanged: ChildRun };
     if (r % 2 === 0) {
       measureFloor();
       runs = measureBuilds();
@@ -239,16 +306,18 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
       runs = measureBuilds();
       measureFloor();
     }
-    const { full, rebuild } = runs;
-    results.push({ floor, linkFloor: links, full, rebuild });
+    const { full, rebuild, oneChanged } = runs;
+    const start = startup();
+    results.push({ floor, jsonFloor: json, linkFloor: links, full, rebuild, oneChanged, startup: start });
     const inProcess = Object.values(full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000;
     console.error(
-      `[${label}] round ${r + 1}: floor ${fmt(floor)} s, link floor ${fmt(links)} s, full ${fmt(full.seconds)} s ` +
-        `(in-process ${fmt(inProcess)} s, ${fmt(full.rssMb, 0)} MiB), rebuild ${fmt(rebuild.seconds)} s ` +
-        `(${rebuild.report.publish.filesWritten} written, ${fmt(rebuild.rssMb, 0)} MiB)`,
+      `[${label}] round ${r + 1}: floor ${fmt(floor)} s, JSON floor ${fmt(json)} s, link floor ${fmt(links)} s, ` +
+        `full ${fmt(full.seconds)} s (in-process ${fmt(inProcess)} s, ${fmt(full.rssMb, 0)} MiB), ` +
+        `no-change rebuild ${fmt(rebuild.seconds)} s (${rebuild.report.publish.filesWritten} written), ` +
+        `one changed ${fmt(oneChanged.seconds)} s (${oneChanged.report.publish.filesWritten} written, ` +
+        `${fmt(oneChanged.rssMb, 0)} MiB), start-up ${fmt(start)} s`,
     );
-    rmSync(floorDir, { recursive: true, force: true });
-    rmSync(linkDir, { recursive: true, force: true });
+    for (const d of [floorDir, linkDir, jsonDir]) rmSync(d, { recursive: true, force: true });
     removeOut(out);
   }
 
@@ -267,15 +336,26 @@ function benchSize(label: string, tournaments: number, seed: string, rounds: num
   const linksToFull = median(results.map((x) => x.linkFloor / x.full.seconds));
   const rss = Math.max(...results.map((x) => x.full.rssMb));
   const rebuildRss = Math.max(...results.map((x) => x.rebuild.rssMb));
+  const oneRss = Math.max(...results.map((x) => x.oneChanged.rssMb));
   const written = Math.max(...results.map((x) => x.rebuild.report.publish.filesWritten));
+  const json = median(results.map((x) => x.jsonFloor));
+  const fullToJson = median(results.map((x) => x.full.seconds / x.jsonFloor));
+  const one = median(results.map((x) => x.oneChanged.seconds));
+  const oneToFull = median(results.map((x) => x.oneChanged.seconds / x.full.seconds));
+  const oneWritten = Math.max(...results.map((x) => x.oneChanged.report.publish.filesWritten));
+  const start = median(results.map((x) => x.startup));
+  const overStartup = median(results.map((x) => x.rebuild.seconds - x.startup));
   const files = snapshot.files.length;
   return (
     `${label} (${tournaments} tournaments): ${files} files, ${(snapshot.bytes / 1e6).toFixed(1)} MB, ` +
-    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MiB (rebuild ${fmt(rebuildRss, 0)} MiB), ` +
-    `full ${fmt(full)} s (in-process ${fmt(inProcess)} s), floor ${fmt(floor)} s, ` +
-    `full/floor ${fmt(fullToFloor)} (in-process ${fmt(inProcessToFloor)}), ` +
-    `no-change rebuild ${fmt(rebuild)} s, rebuild/full ${fmt(rebuildToFull)}, ` +
-    `files written on rebuild ${written}, link floor ${fmt(links)} s (link floor/full ${fmt(linksToFull)})`
+    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MiB (no-change ${fmt(rebuildRss, 0)} MiB, ` +
+    `one changed ${fmt(oneRss, 0)} MiB), full ${fmt(full)} s (in-process ${fmt(inProcess)} s), ` +
+    `JSON floor ${fmt(json)} s, full/JSON floor ${fmt(fullToJson)}, raw floor ${fmt(floor)} s, ` +
+    `full/raw floor ${fmt(fullToFloor)} (in-process ${fmt(inProcessToFloor)}), ` +
+    `one changed ${fmt(one)} s, one changed/full ${fmt(oneToFull, 4)}, files written ${oneWritten}, ` +
+    `no-change rebuild ${fmt(rebuild)} s, start-up ${fmt(start)} s, no-change - start-up ${fmt(overStartup)} s, ` +
+    `no-change/full ${fmt(rebuildToFull)}, files written on no-change ${written}, ` +
+    `link floor ${fmt(links)} s (link floor/full ${fmt(linksToFull)})`
   );
 }
 
@@ -286,6 +366,7 @@ function main(): void {
       seed: { type: "string", default: "1" },
       rounds: { type: "string", default: "3" },
       keep: { type: "boolean", default: false },
+      jobs: { type: "string" },
     },
     strict: true,
   });
@@ -303,12 +384,13 @@ function main(): void {
   const base = mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));
   console.log(`machine: ${machine(base)}`);
   console.log(
-    `method: ${rounds} interleaved rounds per size (floor + link floor, full build, no-change rebuild; medians of times and of per-round ratios), ` +
+    `method: ${rounds} interleaved rounds per size (JSON floor + raw floor + link floor, full build, no-change rebuild, ` +
+      `one tournament changed, start-up; medians of times and of per-round ratios), --jobs ${values.jobs ?? "default"}, ` +
       `seed ${values.seed}, peak RSS ${useGnuTime ? "by GNU time %M" : "by process.resourceUsage().maxRSS"}`,
   );
   try {
     for (const { label, tournaments } of sizes) {
-      console.log(benchSize(label, tournaments, values.seed, rounds, base));
+      console.log(benchSize(label, tournaments, values.seed, rounds, base, values.jobs));
     }
   } finally {
     if (values.keep) console.error(`kept ${base}`);

@@ -46,6 +46,13 @@ function positiveNumber(value: string): number {
   return n;
 }
 
+function jobCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new InvalidArgumentError("expected a whole number 1-256");
+  return n;
+}
+
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port 0-65535");
@@ -112,6 +119,7 @@ subcommand("build")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
+  .option("--jobs <n>", "threads that render tournaments (default: the number of cores)", jobCount)
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
@@ -132,6 +140,7 @@ subcommand("build")
       skipInvalid: Boolean(o.skipInvalid),
       force: Boolean(o.force),
       rebuild: Boolean(o.rebuild),
+      jobs: o.jobs,
       onPhase: (name) => progress.phase(name),
       onProgress: (done, total, files) => progress.tournament(done, total, files),
     }).catch((e: unknown) => {

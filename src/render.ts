@@ -1,29 +1,36 @@
 // Store → domain → views → files, one tournament at a time. No file system here: files go to
-// the SnapshotWriter that is passed in, so tests can render into memory.
+// the SnapshotWriter that is passed in, so tests can render into memory. A tournament whose
+// fingerprint (src/fingerprint.ts) is the one the previous snapshot recorded is kept as it is;
+// the others are rendered here (--jobs 1) or by worker threads (src/render/pool.ts).
 import type { StatusOptions } from "./domain/status.ts";
-import type { Club } from "./domain/types.ts";
+import type { Club, PublishedTournament } from "./domain/types.ts";
 import { standingsStop, type StandingsStop } from "./domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "./errors.ts";
 import { toJson } from "./emit/json.ts";
 import { schemaId } from "./emit/jsonschema.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "./emit/problem.ts";
 import type { SnapshotValidator } from "./emit/validate.ts";
-import { pagesOfSite, pagesOfTournament, writePages } from "./pages/index.ts";
+import { pagesOfSite, pagesOfTournament } from "./pages/index.ts";
+import { instanceFile, OPENAPI_PATH, ROUTES, type ListContext, type SiteContext } from "./routes.ts";
 import {
-  instanceFile,
-  OPENAPI_PATH,
-  ROUTES,
-  type ListContext,
-  type Route,
-  type SiteContext,
-} from "./routes.ts";
+  emptyState,
+  serializeState,
+  sha256,
+  STATE_FILE,
+  stillValid,
+  type SnapshotState,
+  type TournamentState,
+} from "./fingerprint.ts";
 import type { Store } from "./store/open.ts";
+import { fileIdentity } from "./store/revisions.ts";
 import { compareCatalogEntries, tournamentSummary, type CatalogEntry } from "./views/club.ts";
 import { tournamentContext } from "./views/context.ts";
 import { comparePublicSummaries, publicSummary, type PublicSummary } from "./views/public.ts";
 
 export interface FileSink {
-  write(relPath: string, data: string): void;
+  write(relPath: string, data: string | Uint8Array): void;
+  /** Keeps these files of the previous snapshot without their bytes; false when it cannot. */
+  keepAll?(relPaths: readonly string[]): boolean;
 }
 
 export interface RenderOptions {
@@ -38,6 +45,58 @@ export interface RenderOptions {
   /** Host configuration files (name → text), rendered from the route table. */
   hostFiles: Map<string, string>;
   onProgress?: (done: number, total: number, files: number) => void;
+  /**
+   * The program's key (version, code hash, options): tournaments are fingerprinted, and kept
+   * when unchanged, only when it is given. null: render everything, record no state.
+   */
+  programKey?: string | null;
+  /** The previous snapshot's state: what can be kept. */
+  previous?: SnapshotState | null;
+  /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
+  pool?: RenderPool;
+}
+
+/** What renders one tournament: the fields of RenderOptions a worker needs, and the site. */
+export interface TournamentRenderContext {
+  now: number;
+  statusOptions: StatusOptions;
+  validator: SnapshotValidator;
+  site: SiteContext;
+  /** The fingerprint's common part (program, clubs, languages); null: no fingerprints. */
+  base: string | null;
+}
+
+/** One tournament to render. */
+export interface TournamentJob {
+  rowId: number;
+  externalId: string;
+  /** The store's revision token, or null to fingerprint by hashing the rows. */
+  token: string | null;
+  /** The previous fingerprint and window: with token null, the rows are not assembled when they match. */
+  previous: Pick<TournamentState, "fp" | "from" | "until"> | null;
+  /** Its revision says it is unchanged: no renderer sees it; its files are kept if they can be. */
+  keep?: true;
+}
+
+export type TournamentResult =
+  | { kind: "invalid"; externalId: string; problems: Problem[] }
+  | { kind: "unchanged"; fp: string }
+  /** Files as text, or as UTF-8 bytes when they come from a worker (transferred, not copied). */
+  | { kind: "rendered"; state: TournamentState; files: [string, string | Uint8Array][] };
+
+/** Renders jobs elsewhere and hands the results back in the order of the jobs. */
+export interface RenderPool {
+  run(
+    jobs: Iterable<TournamentJob>,
+    onResult: (job: TournamentJob, result: TournamentResult) => void,
+    ctx: {
+      site: SiteContext;
+      base: string | null;
+      /** The hash of the store's revisions as this thread reads them; null when it keeps none. */
+      revisions: string | null;
+      local: (job: TournamentJob) => TournamentResult;
+    },
+  ): Promise<void>;
 }
 
 export interface RenderReport {
@@ -54,7 +113,69 @@ export interface RenderReport {
   validUntil: number;
 }
 
-export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions): RenderReport {
+/** The fingerprint of one tournament. */
+export function tournamentFingerprint(base: string, token: string | null, rowsHash: string): string {
+  return token === null ? sha256(base, "rows", rowsHash) : sha256(base, "revision", token);
+}
+
+/** Loads, computes, renders and validates one tournament. The files are returned, not written. */
+export function renderTournament(
+  store: Store,
+  job: TournamentJob,
+  ctx: TournamentRenderContext,
+): TournamentResult {
+  let fp = "";
+  let loaded: { value: PublishedTournament | null; problems: Problem[] };
+  if (ctx.base !== null && job.token === null) {
+    const base = ctx.base;
+    const r = store.loadTournamentHashed(job.rowId, (hash) => {
+      fp = tournamentFingerprint(base, null, hash);
+      return job.previous !== null && stillValid({ ...job.previous } as TournamentState, fp, ctx.now);
+    });
+    if (!r.loaded) return { kind: "unchanged", fp };
+    loaded = r.loaded;
+  } else {
+    if (ctx.base !== null) fp = tournamentFingerprint(ctx.base, job.token, "");
+    loaded = store.loadTournament(job.rowId);
+  }
+  if (!loaded.value) return { kind: "invalid", externalId: job.externalId, problems: loaded.problems };
+  const published = loaded.value;
+  const c = tournamentContext(published, ctx.now, ctx.statusOptions);
+  const files: [string, string][] = [];
+  for (const route of ROUTES) {
+    if (route.scope !== "tournament") continue;
+    route.render(c, ctx.site, (params, body) => {
+      const file = instanceFile(route, params);
+      const text = toJson(body);
+      ctx.validator.assert(file, schemaId(route.schema), text);
+      files.push([file, text]);
+    });
+  }
+  for (const page of pagesOfTournament(c, ctx.site)) files.push(page);
+  let unknownResults = 0;
+  for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") unknownResults++;
+  const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  const state: TournamentState = {
+    id: job.externalId,
+    fp,
+    from: finite(c.statusWindow.from),
+    until: finite(c.statusWindow.until),
+    files: files.map(([f]) => f),
+    warnings: c.standings.warnings,
+    unknownResults,
+    stop: standingsStop(c.t),
+    clubs: published.clubs.map((e) => ({ slug: e.slug, tags: e.tags, displayOrder: e.displayOrder })),
+    summary: published.clubs.length > 0 ? tournamentSummary(c) : null,
+    public: published.globalTags ? publicSummary(c, published.globalTags) : null,
+  };
+  return { kind: "rendered", state, files };
+}
+
+export async function renderSnapshot(
+  store: Store,
+  sink: FileSink,
+  opts: RenderOptions,
+): Promise<RenderReport> {
   const problems: Problem[] = [...store.checkStore()];
   const report: RenderReport = {
     tournaments: 0,
@@ -68,49 +189,97 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
   };
   const vocab = store.vocabulary();
   const site: SiteContext = { languages: vocab.languages };
-
-  const emitter = (route: Route) => (params: Parameters<typeof instanceFile>[1], body: unknown) => {
-    const file = instanceFile(route, params);
-    const text = toJson(body);
-    opts.validator.assert(file, schemaId(route.schema), text);
-    sink.write(file, text);
-    report.files++;
+  const programKey = opts.programKey ?? null;
+  const revisions = programKey === null ? null : store.revisions();
+  // Revisions count along one file's history: the file's identity is part of their key.
+  const clubsKey =
+    programKey === null
+      ? ""
+      : revisions
+        ? `revision:${fileIdentity(store.file)}:${revisions.clubs}`
+        : `rows:${store.clubsHash()}`;
+  const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
+  const ctx: TournamentRenderContext = {
+    now: opts.now,
+    statusOptions: opts.statusOptions,
+    validator: opts.validator,
+    site,
+    base,
   };
+  // The previous states by external id; each is taken out as it is used, so memory goes down.
+  const previous = new Map((opts.previous?.tournaments ?? []).map((t) => [t.id, t]));
+  const state: SnapshotState = emptyState();
+  const keepAll = (files: readonly string[]): boolean => sink.keepAll?.(files) ?? false;
 
   const catalog = new Map<string, CatalogEntry[]>();
   const publicSummaries: PublicSummary[] = [];
   const keys = store.publishedTournaments();
   let done = 0;
-  for (const key of keys) {
-    const loaded = store.loadTournament(key.rowId);
-    done++;
-    if (!loaded.value) {
-      if (opts.skipInvalid)
-        report.skipped.push({ externalId: key.externalId.toString(), problems: loaded.problems });
-      else for (const p of loaded.problems) problems.push(p);
-      opts.onProgress?.(done, keys.length, report.files);
-      continue;
-    }
-    const published = loaded.value;
-    const c = tournamentContext(published, opts.now, opts.statusOptions);
+
+  /** Counts a tournament, rendered now or kept, into the report and the lists. */
+  const adopt = (t: TournamentState): void => {
     report.tournaments++;
-    report.validFrom = Math.max(report.validFrom, c.statusWindow.from);
-    report.validUntil = Math.min(report.validUntil, c.statusWindow.until);
-    report.warnings.push(...c.standings.warnings);
-    for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") report.unknownResults++;
-    const stop = standingsStop(c.t);
-    if (stop) report.standingsStops.push({ externalId: c.t.externalId.toString(), ...stop });
-    for (const route of ROUTES) if (route.scope === "tournament") route.render(c, site, emitter(route));
-    report.files += writePages(sink, pagesOfTournament(c, site));
-    const summary = tournamentSummary(c);
-    for (const entry of published.clubs) {
+    report.files += t.files.length;
+    report.validFrom = Math.max(report.validFrom, t.from ?? -Infinity);
+    report.validUntil = Math.min(report.validUntil, t.until ?? Infinity);
+    report.warnings.push(...t.warnings);
+    report.unknownResults += t.unknownResults;
+    if (t.stop) report.standingsStops.push({ externalId: t.id, ...t.stop });
+    for (const entry of t.clubs) {
       const list = catalog.get(entry.slug) ?? [];
-      list.push({ tournament: summary, tags: entry.tags, displayOrder: entry.displayOrder });
+      list.push({ tournament: t.summary!, tags: entry.tags, displayOrder: entry.displayOrder });
       catalog.set(entry.slug, list);
     }
-    if (published.globalTags) publicSummaries.push(publicSummary(c, published.globalTags));
-    opts.onProgress?.(done, keys.length, report.files);
-  }
+    if (t.public) publicSummaries.push(t.public);
+    if (base !== null) state.tournaments.push(t);
+  };
+  const take = (job: TournamentJob, result: TournamentResult): void => {
+    if (result.kind === "unchanged") {
+      const prev = previous.get(job.externalId)!;
+      // The snapshot lacks a file it recorded: render the tournament after all.
+      if (keepAll(prev.files)) adopt(prev);
+      else take(job, renderTournament(store, { ...job, previous: null }, ctx));
+    } else if (result.kind === "invalid") {
+      if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
+      else for (const p of result.problems) problems.push(p);
+    } else {
+      for (const [file, text] of result.files) sink.write(file, text);
+      adopt(result.state);
+    }
+  };
+
+  // A tournament whose revision says it is unchanged is a job marked `keep`: it never reaches a
+  // renderer, but goes through the same ordered stream, so results are taken in store order.
+  const jobs = function* (): Generator<TournamentJob> {
+    for (const key of keys) {
+      const externalId = key.externalId.toString();
+      const prev = previous.get(externalId) ?? null;
+      const token = revisions ? (revisions.tournaments.get(key.rowId) ?? "") : null;
+      const keep =
+        base !== null &&
+        prev !== null &&
+        token !== null &&
+        stillValid(prev, tournamentFingerprint(base, token, ""), opts.now);
+      yield {
+        rowId: key.rowId,
+        externalId,
+        token,
+        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
+        ...(keep && { keep }),
+      };
+    }
+  };
+  const onResult = (job: TournamentJob, result: TournamentResult): void => {
+    take(job, result);
+    previous.delete(job.externalId);
+    opts.onProgress?.(++done, keys.length, report.files);
+  };
+  const local = (job: TournamentJob): TournamentResult =>
+    job.keep ? { kind: "unchanged", fp: job.previous!.fp } : renderTournament(store, job, ctx);
+  if (opts.pool) {
+    const storeRevisions = (revisions ?? store.revisions())?.store ?? null;
+    await opts.pool.run(jobs(), onResult, { site, base, revisions: storeRevisions, local });
+  } else for (const job of jobs()) onResult(job, local(job));
 
   if (problems.length > 0) {
     throw new BuildError(
@@ -131,8 +300,37 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     clubTags: vocab.clubTags,
     globalTags: vocab.globalTags,
   };
-  for (const route of ROUTES) if (route.scope === "list") route.render(lists, emitter(route));
-  report.files += writePages(sink, pagesOfSite(lists));
+  // The list files change only with what they list: kept as they are when that is the same.
+  const listsFp =
+    base === null
+      ? null
+      : sha256(
+          programKey!,
+          JSON.stringify(lists, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v)),
+        );
+  const prevLists = opts.previous?.lists;
+  if (listsFp !== null && prevLists && prevLists.fp === listsFp && keepAll(prevLists.files)) {
+    report.files += prevLists.files.length;
+    state.lists = prevLists;
+  } else {
+    const listFiles: string[] = [];
+    const listSink = (file: string, text: string): void => {
+      sink.write(file, text);
+      listFiles.push(file);
+    };
+    for (const route of ROUTES) {
+      if (route.scope !== "list") continue;
+      route.render(lists, (params, body) => {
+        const file = instanceFile(route, params);
+        const text = toJson(body);
+        opts.validator.assert(file, schemaId(route.schema), text);
+        listSink(file, text);
+      });
+    }
+    for (const [file, text] of pagesOfSite(lists)) listSink(file, text);
+    report.files += listFiles.length;
+    if (listsFp !== null) state.lists = { fp: listsFp, files: listFiles };
+  }
 
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
@@ -142,5 +340,6 @@ export function renderSnapshot(store: Store, sink: FileSink, opts: RenderOptions
     sink.write(name, text);
   }
   report.files += 2 + opts.hostFiles.size;
+  if (base !== null) sink.write(STATE_FILE, serializeState(state));
   return report;
 }

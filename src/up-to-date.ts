@@ -1,13 +1,16 @@
 // The whole-snapshot up-to-date check: cheap enough to run before the heavy modules load, so a
 // no-change rebuild costs little more than starting Node. Only node:* and the manifest reader.
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StatusOptions } from "./domain/status.ts";
 import type { RenderReport } from "./render.ts";
 import { programFiles } from "./program-files.ts";
+import { currentStoreKey } from "./store/revisions.ts";
 import { packageVersion } from "./version.ts";
+
+export { sha256File } from "./store/revisions.ts";
 
 /**
  * What a snapshot was built from, written at its root. The output is a pure function of the
@@ -20,7 +23,8 @@ export interface Inputs {
   version: string;
   /** sha256 of build-api's own sources and schemas: a changed program rebuilds even at the same version. */
   code: string;
-  store: string;
+  /** The store's state (store/revisions.ts storeKeyOf); null when it cannot be named cheaply. */
+  store: string | null;
   statusOptions: StatusOptions;
   skipInvalid: boolean;
 }
@@ -31,18 +35,6 @@ export interface InputsRecord extends Inputs {
     validFrom: number | null;
     validUntil: number | null;
   };
-}
-
-export function sha256File(file: string): string {
-  const hash = createHash("sha256");
-  const buf = Buffer.allocUnsafe(1 << 20);
-  const fd = openSync(file, "r");
-  try {
-    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0;) hash.update(buf.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return hash.digest("hex");
 }
 
 // The package root and the folder of the program that runs: src/ in the repository (tests),
@@ -76,7 +68,7 @@ export function readRecord(out: string): InputsRecord | null {
 }
 
 export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
-  if (!previous || !inputs) return false;
+  if (!previous || !inputs || inputs.store === null) return false;
   const { version, code, store, statusOptions, skipInvalid } = previous;
   const same =
     JSON.stringify({ version, code, store, statusOptions, skipInvalid }) === JSON.stringify(inputs);
@@ -85,13 +77,21 @@ export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, n
   );
 }
 
+/** The key of the program and options: what every tournament's fingerprint starts from. */
+export function programKey(inputs: Inputs): string {
+  const { version, code, statusOptions, skipInvalid } = inputs;
+  return createHash("sha256")
+    .update(JSON.stringify({ version, code, statusOptions, skipInvalid }))
+    .digest("hex");
+}
+
 /** The inputs of a build now, or null when the store cannot be read (openStore reports why). */
 export function currentInputs(db: string, statusOptions: StatusOptions, skipInvalid: boolean): Inputs | null {
   try {
     return {
       version: packageVersion(),
       code: codeFingerprint(),
-      store: sha256File(db),
+      store: currentStoreKey(db),
       statusOptions,
       skipInvalid,
     };

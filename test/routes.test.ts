@@ -26,11 +26,11 @@ let store: Store;
 const files = new Map<string, string>();
 const validator = new SnapshotValidator();
 
-beforeAll(() => {
+beforeAll(async () => {
   store = openStore(makeSampleStore(tempDir("routes")));
-  renderSnapshot(
+  await renderSnapshot(
     store,
-    { write: (p, d) => void files.set(p, d) },
+    { write: (p, d) => void files.set(p, typeof d === "string" ? d : Buffer.from(d).toString("utf8")) },
     {
       now: SAMPLE_NOW,
       statusOptions: DEFAULT_STATUS_OPTIONS,

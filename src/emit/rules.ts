@@ -83,6 +83,7 @@ export interface Vocabulary {
 export const INTERNAL_FILES = [
   ".build-api-manifest.json",
   ".build-api-snapshot",
+  "_build-api-state.json",
   "_build-api.json",
   "_headers",
   "_redirects",

@@ -5,7 +5,8 @@ import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../errors.ts";
 import { StoreReader, type Store } from "./read.ts";
-import { STORE_SCHEMA_VERSION, storeSql } from "./schema.ts";
+import { REVISION_TABLES } from "./revisions.ts";
+import { READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION, storeSql } from "./schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./read.ts";
@@ -43,7 +44,7 @@ function tableColumns(db: Database.Database): Map<string, string[]> {
 
 /** The version problem, or null when the version is the one this build-api reads. */
 function versionProblem(file: string, version: number): Problem | null {
-  if (version === STORE_SCHEMA_VERSION) return null;
+  if (READABLE_SCHEMA_VERSIONS.includes(version)) return null;
   const where = `${file}: PRAGMA user_version`;
   if (version === 0) {
     return {
@@ -77,6 +78,8 @@ function schemaProblems(file: string, db: Database.Database): Problem[] {
   );
   const problems: Problem[] = [];
   for (const [table, columns] of expectedSchema()) {
+    // Version 1 stores have no revision tables; readRevisions() tells whether they are kept.
+    if (REVISION_TABLES.includes(table) && !actual.has(table)) continue;
     const have = actual.get(table);
     if (!have) {
       problems.push({
@@ -126,6 +129,10 @@ export function openStore(file: string): Store {
   try {
     // A hostile store's schema must not run functions or virtual tables with side effects.
     db.pragma("trusted_schema = OFF");
+    // One read transaction for the whole build: every read sees one state of the store. In
+    // rollback-journal mode the SHARED lock it takes keeps writers from committing until the
+    // build closes the store; in WAL mode writers go on but this connection keeps its snapshot.
+    db.exec("BEGIN");
     const check = db.pragma("quick_check(20)") as { quick_check: string }[];
     if (check.length !== 1 || check[0]!.quick_check !== "ok") {
       throw new BuildError(
@@ -174,5 +181,22 @@ export function openStore(file: string): Store {
       `the file ${what}`,
       code === "SQLITE_NOTADB" ? CREATE_HINT : "restore the store from a good copy",
     );
+  }
+}
+
+/**
+ * Opens a store that openStore() already checked in this build, for a worker thread: read-only,
+ * inside one read transaction, without the checks (their cost is paid once, by the main thread).
+ * The caller proves that it reads the main thread's state (see src/render/worker.ts).
+ */
+export function openCheckedStore(file: string): Store {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma("trusted_schema = OFF");
+    db.exec("BEGIN");
+    return new StoreReader(db, file);
+  } catch (error) {
+    db.close();
+    throw unreadable(file, `cannot open the file: ${(error as Error).message}`);
   }
 }

@@ -1,15 +1,19 @@
 // The read side of an open store: what the build asks for, one tournament at a time.
+import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../errors.ts";
 import type { Club, PublishedTournament } from "../domain/types.ts";
+import { hashRows } from "../fingerprint.ts";
 import { RowCheck, rowWhere, type SqlRow } from "./cells.ts";
 import { checkStore } from "./check-store.ts";
 import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "./patterns.ts";
+import { columnPositions, selectAll, type TableName } from "./columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
+import { readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";
 import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
-import { assembleTournament } from "./tournament.ts";
+import { assembleTournament, type TournamentRows } from "./tournament.ts";
 import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
 
 export interface CatalogClub extends Club {
@@ -30,6 +34,20 @@ export interface Store {
    * catalog entries. Never throws on bad data: returns every problem found in its rows, tags and
    * recap languages included. value is null when there are problems. */
   loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] };
+  /**
+   * Reads a tournament's rows and hashes them (private row ids left out); assembles them only when
+   * `skip(hash)` is false. Stores that keep no revisions fingerprint tournaments this way.
+   */
+  loadTournamentHashed(
+    rowId: number,
+    skip: (hash: string) => boolean,
+  ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
+  /** The revision tokens the store's triggers keep, or null when it keeps none (version 1). */
+  revisions(): Revisions | null;
+  /** The hash of the clubs rows the reader reads, private row ids left out. */
+  clubsHash(): string;
+  /** The key of the state this build reads (store/revisions.ts storeKeyOf). */
+  storeKey(): string | null;
   /** Store-wide checks that are not per tournament (club rows, broken flags, shared external ids,
    * dangling references). */
   checkStore(): Problem[];
@@ -38,6 +56,41 @@ export interface Store {
    * (loadTournament reports them), so every value here is safe in a path. */
   vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] };
   close(): void;
+}
+
+/** Private row ids: never part of a hash that reaches the snapshot. */
+const ROW_IDS: ReadonlySet<string> = new Set(["tournament_id", "club_id", "recap_id"]);
+
+function rawRowIds(table: TableName): ReadonlySet<number> {
+  const at = columnPositions(table);
+  return new Set([...ROW_IDS].filter((c) => c in at).map((c) => at[c]!));
+}
+
+const RAW_ROW_IDS = {
+  players: rawRowIds("players"),
+  rounds: rawRowIds("rounds"),
+  games: rawRowIds("games"),
+  standings: rawRowIds("source_standings"),
+  standingRows: rawRowIds("source_standing_rows"),
+  recaps: rawRowIds("recaps"),
+};
+
+const selectAllClubs = selectAll("clubs");
+
+/** The hash of everything loadTournament reads for one tournament, private row ids left out. */
+function hashTournamentRows(rows: TournamentRows): string {
+  const hash = createHash("sha256");
+  hashRows(hash, "tournament", [rows.tournament], ROW_IDS);
+  hashRows(hash, "players", rows.players, RAW_ROW_IDS.players);
+  hashRows(hash, "rounds", rows.rounds, RAW_ROW_IDS.rounds);
+  hashRows(hash, "games", rows.games, RAW_ROW_IDS.games);
+  hashRows(hash, "duplicateBoards", rows.duplicateBoards, ROW_IDS);
+  hashRows(hash, "standings", rows.standings, RAW_ROW_IDS.standings);
+  hashRows(hash, "standingRows", rows.standingRows, RAW_ROW_IDS.standingRows);
+  hashRows(hash, "recaps", rows.recaps, RAW_ROW_IDS.recaps);
+  hashRows(hash, "publication", rows.publication, ROW_IDS);
+  hashRows(hash, "clubEntries", rows.clubEntries, ROW_IDS);
+  return hash.digest("hex");
 }
 
 /** An I/O failure in the middle of a read (the file changed or is corrupt) ends the build. */
@@ -138,50 +191,90 @@ export class StoreReader implements Store {
   }
 
   loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] } {
+    return this.loadTournamentHashed(rowId, () => false, false).loaded!;
+  }
+
+  loadTournamentHashed(
+    rowId: number,
+    skip: (hash: string) => boolean,
+    hashed = true,
+  ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null } {
     return guard(this.file, () => {
-      const q = this.queries;
-      const tournament = q.tournament.get(rowId);
-      if (!tournament) {
-        return {
-          value: null,
-          problems: [
-            {
-              where: rowWhere(this.name, "tournaments", [["tournament_id", BigInt(rowId)]]),
-              what: "no such tournament",
-              fix: "load only the tournaments publishedTournaments() returns",
-            },
-          ],
-        };
-      }
-      // Counted before any row is read: a tournament beyond a limit is never loaded.
-      const tooBig = this.sizes.tournament(rowId);
-      if (tooBig.length > 0) return { value: null, problems: tooBig };
-      const rows = {
-        tournament,
-        players: q.players.all(rowId),
-        rounds: q.rounds.all(rowId),
-        games: q.games.all(rowId),
-        duplicateBoards: q.duplicateBoards.all(rowId),
-        standings: q.standings.all(rowId),
-        standingRows: q.standingRows.all(rowId),
-        recaps: q.recaps.all(rowId),
-        publication: q.publication.all(rowId),
-        clubEntries: q.clubEntries.all(rowId),
+      const rows = this.readRows(rowId);
+      if (!("tournament" in rows)) return { hash: "", loaded: rows };
+      const hash = hashed ? hashTournamentRows(rows) : "";
+      if (hashed && skip(hash)) return { hash, loaded: null };
+      return { hash, loaded: this.assemble(rows) };
+    });
+  }
+
+  private readRows(rowId: number): TournamentRows | { value: null; problems: Problem[] } {
+    const q = this.queries;
+    const tournament = q.tournament.get(rowId);
+    if (!tournament) {
+      return {
+        value: null,
+        problems: [
+          {
+            where: rowWhere(this.name, "tournaments", [["tournament_id", BigInt(rowId)]]),
+            what: "no such tournament",
+            fix: "load only the tournaments publishedTournaments() returns",
+          },
+        ],
       };
-      const bytes = this.bytes;
-      markInvalidUtf8(bytes, "tournaments", ["tournament_id"], [rows.tournament]);
-      markInvalidUtf8(bytes, "players", ["tournament_id", "source_player_number"], rows.players);
-      markInvalidUtf8(bytes, "rounds", ["tournament_id", "round_number"], rows.rounds);
-      markInvalidUtf8(bytes, "games", ["tournament_id", "round_number", "board_number"], rows.games);
-      markInvalidUtf8(bytes, "source_standings", ["tournament_id", "after_round"], rows.standings);
-      markInvalidUtf8(
-        bytes,
-        "source_standing_rows",
-        ["tournament_id", "after_round", "source_player_number"],
-        rows.standingRows,
-      );
-      markInvalidUtf8(bytes, "recaps", ["recap_id"], rows.recaps);
-      return assembleTournament(this.name, rows);
+    }
+    // Counted before any row is read: a tournament beyond a limit is never loaded.
+    const tooBig = this.sizes.tournament(rowId);
+    if (tooBig.length > 0) return { value: null, problems: tooBig };
+    return {
+      tournament,
+      players: q.players.all(rowId),
+      rounds: q.rounds.all(rowId),
+      games: q.games.all(rowId),
+      duplicateBoards: q.duplicateBoards.all(rowId),
+      standings: q.standings.all(rowId),
+      standingRows: q.standingRows.all(rowId),
+      recaps: q.recaps.all(rowId),
+      publication: q.publication.all(rowId),
+      clubEntries: q.clubEntries.all(rowId),
+    };
+  }
+
+  private assemble(rows: TournamentRows): { value: PublishedTournament | null; problems: Problem[] } {
+    const bytes = this.bytes;
+    markInvalidUtf8(bytes, "tournaments", ["tournament_id"], [rows.tournament]);
+    markInvalidUtf8(bytes, "players", ["tournament_id", "source_player_number"], rows.players);
+    markInvalidUtf8(bytes, "rounds", ["tournament_id", "round_number"], rows.rounds);
+    markInvalidUtf8(bytes, "games", ["tournament_id", "round_number", "board_number"], rows.games);
+    markInvalidUtf8(bytes, "source_standings", ["tournament_id", "after_round"], rows.standings);
+    markInvalidUtf8(
+      bytes,
+      "source_standing_rows",
+      ["tournament_id", "after_round", "source_player_number"],
+      rows.standingRows,
+    );
+    markInvalidUtf8(bytes, "recaps", ["recap_id"], rows.recaps);
+    return assembleTournament(this.name, rows);
+  }
+
+  revisions(): Revisions | null {
+    return guard(this.file, () => readRevisions(this.db));
+  }
+
+  storeKey(): string | null {
+    return guard(this.file, () => storeKeyOf(this.db, this.file));
+  }
+
+  clubsHash(): string {
+    return guard(this.file, () => {
+      const hash = createHash("sha256");
+      const rows = this.db
+        .prepare<[], SqlRow>(`SELECT ${selectAllClubs} FROM clubs ORDER BY club_id`)
+        .safeIntegers(true)
+        .all();
+      // club_id is private, but the order of the rows and which club a row is stays in the hash.
+      hashRows(hash, "clubs", rows, ROW_IDS);
+      return hash.digest("hex");
     });
   }
 

@@ -1,7 +1,11 @@
 // The store's DDL lives in schema/store.sql (documented there); this module reads it once.
 import { readFileSync } from "node:fs";
 
-export const STORE_SCHEMA_VERSION = 1;
+/** The version init-store writes. Version 1 (no revision triggers) is still read. */
+export const STORE_SCHEMA_VERSION = 2;
+
+/** Every version this build-api reads. */
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 
 export const STORE_SQL_PATH = new URL("../../schema/store.sql", import.meta.url);
 

@@ -16,6 +16,7 @@ import {
 } from "../../src/emit/rules.ts";
 import { MANIFEST_NAME, MARKER_NAME } from "../../src/publish/manifest.ts";
 import { INPUTS_FILE } from "../../src/up-to-date.ts";
+import { STATE_FILE } from "../../src/fingerprint.ts";
 
 const VOCAB = { clubTags: ["open", "juniors"], globalTags: ["rapid"], languages: ["es", "en"] };
 const files = hostFiles(VOCAB);
@@ -78,6 +79,7 @@ describe("_redirects", () => {
       # Internal files are never served.
       /.build-api-manifest.json /404.html 404!
       /.build-api-snapshot /404.html 404!
+      /_build-api-state.json /404.html 404!
       /_build-api.json /404.html 404!
       /_headers /404.html 404!
       /_redirects /404.html 404!
@@ -1001,7 +1003,7 @@ describe("404.html", () => {
 describe("internal files", () => {
   it("lists every host file but the error page, and the build's bookkeeping", () => {
     const expected = [...files.keys()].filter((f) => f !== "404.html");
-    expected.push(MANIFEST_NAME, MARKER_NAME, INPUTS_FILE);
+    expected.push(MANIFEST_NAME, MARKER_NAME, INPUTS_FILE, STATE_FILE);
     expect([...INTERNAL_FILES].sort()).toEqual(expected.sort());
   });
 });

@@ -1,0 +1,189 @@
+// Renders tournaments on worker threads (--jobs). Each worker opens the store read-only inside its
+// own read transaction and proves it reads the main thread's state (src/render/worker.ts). The main
+// thread hands jobs out in order, keeps at most a few per worker in flight, and passes results on
+// strictly in job order, so the files are written in the same order as with --jobs 1 and the
+// output is byte-identical; memory stays bounded by the jobs in flight, whatever the store's size.
+import os from "node:os";
+import { Worker } from "node:worker_threads";
+import type { StatusOptions } from "../domain/status.ts";
+import { BuildError, type ExitCode } from "../errors.ts";
+import type { RenderPool, TournamentJob, TournamentResult } from "../render.ts";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
+
+export interface PoolOptions {
+  /** Worker threads; default os.availableParallelism(). 1: no workers. */
+  jobs?: number;
+  /** Start workers only when at least this many tournaments are to be rendered (default 24). */
+  minJobs?: number;
+  db: string;
+  storeKey: string | null;
+  now: number;
+  statusOptions: StatusOptions;
+}
+
+export interface ClosablePool extends RenderPool {
+  close(): Promise<void>;
+}
+
+/** Below this many tournaments to render, starting workers costs more than it saves. */
+const MIN_JOBS_FOR_WORKERS = 24;
+/**
+ * Heap limits of a worker (MiB): a small heap makes V8 collect early instead of growing. One
+ * tournament's rows and files are a few MiB; one near the store's limits (20,000 players, 250,000
+ * games) may not fit: the worker then runs out of memory and this thread renders the rest.
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
+/** Jobs in flight per worker: enough to keep it busy, few enough to bound memory. */
+const IN_FLIGHT_PER_WORKER = 4;
+
+// The worker runs from the same tree as this module: src/*.ts under vitest and `node src/...`
+// (type stripping), lib/*.js when compiled.
+const WORKER_URL = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+
+/** A pool, or undefined when tournaments are to be rendered in this thread. */
+export function createPool(opts: PoolOptions): ClosablePool | undefined {
+  const jobs = opts.jobs ?? os.availableParallelism();
+  // A WAL store without revisions: a worker could not prove it reads the same state.
+  if (jobs <= 1 || opts.storeKey === null) return undefined;
+  const workers: Worker[] = [];
+  let closed = false;
+  return {
+    async run(jobsIn, onResult, ctx) {
+      const iterator = jobsIn[Symbol.iterator]();
+      // Few tournaments to render (a small change): this thread renders them.
+      // Jobs marked `keep` need no renderer; they are passed on in order like the others.
+      const minJobs = Math.max(1, opts.minJobs ?? MIN_JOBS_FOR_WORKERS);
+      const first: TournamentJob[] = [];
+      let toRender = 0;
+      for (let n = iterator.next(); !n.done; n = iterator.next()) {
+        first.push(n.value);
+        if (!n.value.keep && ++toRender >= minJobs) break;
+      }
+      if (toRender < minJobs) {
+        for (const job of first) onResult(job, ctx.local(job));
+        return;
+      }
+      const init: WorkerInit = {
+        db: opts.db,
+        revisions: ctx.revisions,
+        now: opts.now,
+        statusOptions: opts.statusOptions,
+        site: ctx.site,
+        base: ctx.base,
+      };
+      for (let i = 0; i < jobs; i++) {
+        workers.push(new Worker(WORKER_URL, { workerData: init, resourceLimits: WORKER_LIMITS }));
+      }
+      await new Promise<void>((resolve, reject) => {
+        const pending = first.values();
+        const next = (): TournamentJob | undefined => {
+          const a = pending.next();
+          if (!a.done) return a.value;
+          const b = iterator.next();
+          return b.done ? undefined : b.value;
+        };
+        const sent = new Map<number, TournamentJob>();
+        const results = new Map<number, TournamentResult>();
+        let seq = 0;
+        let delivered = 0;
+        let exhausted = false;
+        let failed = false;
+        let local = false;
+        const fail = (e: Error): void => {
+          if (failed) return;
+          failed = true;
+          reject(e);
+        };
+        const feed = (w: Worker): void => {
+          while (!exhausted && !failed && !local) {
+            // Results that arrive out of order wait in `results`: bounded by the jobs in flight.
+            if (seq - delivered >= jobs * IN_FLIGHT_PER_WORKER || pendingOf(w) >= IN_FLIGHT_PER_WORKER) break;
+            const job = next();
+            if (!job) {
+              exhausted = true;
+              break;
+            }
+            sent.set(seq, job);
+            if (job.keep) {
+              results.set(seq++, ctx.local(job));
+              deliver();
+              continue;
+            }
+            load.set(w, pendingOf(w) + 1);
+            w.postMessage({ type: "job", seq, job } satisfies ToWorker);
+            seq++;
+          }
+          if (exhausted && !local && delivered === seq) resolve();
+        };
+        const load = new Map<Worker, number>();
+        const pendingOf = (w: Worker): number => load.get(w) ?? 0;
+        const deliver = (): void => {
+          while (results.has(delivered)) {
+            const result = results.get(delivered)!;
+            const job = sent.get(delivered)!;
+            results.delete(delivered);
+            sent.delete(delivered);
+            delivered++;
+            try {
+              onResult(job, result);
+            } catch (e) {
+              fail(e as Error);
+              return;
+            }
+          }
+        };
+        /**
+         * A worker read a newer state (a WAL writer committed while the workers started): this
+         * thread, whose transaction holds the build's state, renders everything left, in order.
+         */
+        const goLocal = (): void => {
+          local = true;
+          try {
+            for (let s = delivered; s < seq; s++)
+              if (!results.has(s)) results.set(s, ctx.local(sent.get(s)!));
+            deliver();
+            for (let job = next(); job && !failed; job = next()) onResult(job, ctx.local(job));
+            exhausted = true;
+            if (!failed) resolve();
+          } catch (e) {
+            fail(e as Error);
+          }
+        };
+        for (const w of workers) {
+          w.on("message", (m: FromWorker) => {
+            if (local || m.type === "ready") return;
+            if (m.type === "stale") return goLocal();
+            if (m.type === "error") {
+              if (m.exitCode === undefined) return fail(new Error(`a render worker failed: ${m.message}`));
+              const e = new BuildError("", m.problems ?? [], m.exitCode as ExitCode);
+              e.message = m.message;
+              return fail(e);
+            }
+            load.set(w, pendingOf(w) - 1);
+            results.set(m.seq, m.result);
+            deliver();
+            for (const x of workers) feed(x);
+          });
+          w.on("error", (e: Error & { code?: string }) => {
+            if (e.code === "ERR_WORKER_OUT_OF_MEMORY") goLocal();
+            else fail(e);
+          });
+          w.on("exit", (code) => {
+            if (!closed && !local && code !== 0) fail(new Error(`a render worker exited with code ${code}`));
+          });
+        }
+        for (const w of workers) feed(w);
+        if (seq === 0) resolve();
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all(
+        workers.map(async (w) => {
+          w.postMessage({ type: "stop" } satisfies ToWorker);
+          await w.terminate();
+        }),
+      );
+    },
+  };
+}

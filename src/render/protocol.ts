@@ -1,0 +1,24 @@
+// The messages between the main thread and the render workers (src/render/pool.ts, worker.ts).
+import type { StatusOptions } from "../domain/status.ts";
+import type { Problem } from "../errors.ts";
+import type { TournamentJob, TournamentResult } from "../render.ts";
+import type { SiteContext } from "../routes.ts";
+
+export interface WorkerInit {
+  db: string;
+  /** The hash of the main thread's revisions (null: none kept): a worker that reads others stops. */
+  revisions: string | null;
+  now: number;
+  statusOptions: StatusOptions;
+  site: SiteContext;
+  base: string | null;
+}
+
+export type ToWorker = { type: "job"; seq: number; job: TournamentJob } | { type: "stop" };
+
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "result"; seq: number; result: TournamentResult }
+  | { type: "error"; message: string; problems?: Problem[]; exitCode?: number }
+  /** The worker's transaction reads another state than the main thread's (a WAL writer committed). */
+  | { type: "stale" };

@@ -1,0 +1,71 @@
+// A render worker: opens the store read-only inside one read transaction, proves that it reads the
+// main thread's state, then renders the tournaments it is sent and posts their files back.
+import { parentPort, workerData } from "node:worker_threads";
+import { SnapshotValidator } from "../emit/validate.ts";
+import { BuildError } from "../errors.ts";
+import { renderTournament, type TournamentRenderContext } from "../render.ts";
+import { openCheckedStore, type Store } from "../store/open.ts";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
+
+const init = workerData as WorkerInit;
+const port = parentPort!;
+const post = (m: FromWorker): void => port.postMessage(m);
+const encoder = new TextEncoder();
+
+function fail(error: unknown): void {
+  if (error instanceof BuildError) {
+    post({ type: "error", message: error.message, problems: error.problems, exitCode: error.exitCode });
+  } else {
+    post({ type: "error", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+}
+
+try {
+  const store = openCheckedStore(init.db);
+  // The first read fixes this transaction's state. In rollback-journal mode the main thread's
+  // SHARED lock keeps every writer out, so it is the main thread's; in WAL mode the pool starts
+  // workers only for stores that keep revisions, and the hashes of the revisions must match.
+  const key =
+    init.revisions === null ? (store.publishedTournaments(), null) : (store.revisions()?.store ?? "");
+  if (key !== init.revisions) {
+    // A writer committed after the main thread began: this worker cannot help.
+    store.close();
+    post({ type: "stale" });
+    port.close();
+  } else start(store);
+} catch (error) {
+  fail(error);
+}
+
+function start(store: Store): void {
+  const ctx: TournamentRenderContext = {
+    now: init.now,
+    statusOptions: init.statusOptions,
+    validator: new SnapshotValidator(),
+    site: init.site,
+    base: init.base,
+  };
+  port.on("message", (m: ToWorker) => {
+    if (m.type === "stop") {
+      store.close();
+      port.close();
+      return;
+    }
+    try {
+      const result = renderTournament(store, m.job, ctx);
+      if (result.kind !== "rendered") return post({ type: "result", seq: m.seq, result });
+      // The bytes move to the main thread without a copy, and outside its JavaScript heap.
+      const files = result.files.map(([file, text]): [string, Uint8Array] => [
+        file,
+        typeof text === "string" ? encoder.encode(text) : text,
+      ]);
+      port.postMessage(
+        { type: "result", seq: m.seq, result: { ...result, files } } satisfies FromWorker,
+        files.map(([, bytes]) => bytes.buffer as ArrayBuffer),
+      );
+    } catch (error) {
+      fail(error);
+    }
+  });
+  post({ type: "ready" });
+}
