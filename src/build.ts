@@ -175,7 +175,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         if (inputs) {
           writer.write(
             INPUTS_FILE,
-            JSON.stringify({ ...inputs, store: storeKey, render: r }, null, 2) + "\n",
+            JSON.stringify({ ...inputs, store: storeKey, render: publicReport(r) }, null, 2) + "\n",
           );
         }
       },
@@ -192,4 +192,19 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     await pool?.close();
     store.close();
   }
+}
+
+/**
+ * The report as the snapshot records it: only public facts. A skipped tournament's problems name
+ * the store's file, private row keys and cell values, so only their count is kept.
+ */
+function publicReport(r: RenderReport): RenderReport {
+  return {
+    ...r,
+    skipped: r.skipped.map((s) => ({
+      externalId: s.externalId,
+      problems: [],
+      problemCount: s.problems.length,
+    })),
+  };
 }

@@ -169,6 +169,13 @@ subcommand("build")
       );
     for (const w of r.warnings) console.error(`warning: ${w}`);
     for (const s of r.skipped) {
+      if (s.problems.length === 0 && s.problemCount) {
+        // An up-to-date snapshot's record keeps only the count (the problems name private rows).
+        console.error(
+          `skipped tournament ${s.externalId}: ${plural(s.problemCount, "problem")} (pass --rebuild to list them)`,
+        );
+        continue;
+      }
       console.error(`skipped tournament ${s.externalId}:`);
       for (const line of problemLines(s.problems)) console.error(line);
     }

@@ -101,7 +101,11 @@ export interface RenderPool {
 
 export interface RenderReport {
   tournaments: number;
-  skipped: { externalId: string; problems: Problem[] }[];
+  /**
+   * Tournaments left out by --skip-invalid. `problems` name store rows and values: they go to the
+   * operator, never into a snapshot file (the recorded report keeps only `problemCount`).
+   */
+  skipped: { externalId: string; problems: Problem[]; problemCount?: number }[];
   warnings: string[];
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;

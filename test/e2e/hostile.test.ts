@@ -529,19 +529,18 @@ describe("--skip-invalid", () => {
     };
     expect(catalog.tournaments.map((e) => e.tournament.tournamentId)).toEqual([BASE.published]);
 
-    // Nothing of the report reaches a file a host serves: not the store's file name, not a private
-    // row key, not the bad cells' values. (_build-api.json, which no host serves, still does: todo.)
+    // Nothing of the report reaches a file of the snapshot, served or not (_build-api.json is
+    // uploaded by host deploys): not the store's file name, not a private row key, not the bad
+    // cells' values. The record keeps the skipped tournament's public id and its problem count.
+    expect(JSON.parse(tree.get(INPUTS_FILE)!.toString("utf8")).render.skipped).toEqual([
+      { externalId: String(BASE.clubOnly), problems: [], problemCount: 2 },
+    ]);
     for (const [file, bytes] of tree) {
-      if (file === INPUTS_FILE) continue;
       const text = bytes.toString("utf8");
       for (const secret of ["half-bad", "tournament_id", "2026-13-01", '"high"'])
         expect([file, text.includes(secret)]).toEqual([file, false]);
     }
   });
-
-  it.todo(
-    "_build-api.json holds only public facts (today it records the skipped problems: store file name, private row keys, cell values; the fix is in src/build.ts)",
-  );
 });
 
 describe("--skip-invalid skips values that would make unsafe paths or text", () => {
