@@ -168,6 +168,9 @@ subcommand("build")
         `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
       );
     for (const w of r.warnings) console.error(`warning: ${w}`);
+    // Trouble after the switch (an old version that could not be removed...): the new snapshot
+    // is live, the next build retries.
+    for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
     for (const s of r.skipped) {
       if (s.problems.length === 0 && s.problemCount) {
         // An up-to-date snapshot's record keeps only the count (the problems name private rows).
