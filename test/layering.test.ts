@@ -17,7 +17,9 @@ const SRC = path.resolve(import.meta.dirname, "..", "src");
  */
 const LAYERS: readonly (readonly [layer: string, test: RegExp])[] = [
   ["shared", /^(errors|version|segments)\.ts$/],
-  ["edge", /^(cli|build|render|preview|progress|up-to-date|program-files)\.ts$/],
+  // render/ runs tournaments on worker threads, fingerprint.ts keeps the per-tournament state of
+  // incremental builds, purge.ts maps changed files to URLs: all three serve build.ts.
+  ["edge", /^(cli|build|render|preview|progress|up-to-date|program-files|fingerprint|purge)\.ts$|^render\//],
   ["routes", /^routes\.ts$/],
   ["domain", /^domain\//],
   ["store", /^store\//],
