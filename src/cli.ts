@@ -229,6 +229,19 @@ subcommand("init-store")
     console.error(`created ${file}${o.sample ? " (the sample store)" : ""}`);
   });
 
+subcommand("upgrade-store")
+  .description("Upgrade a store of schema version 1 in place to the current version (revision triggers).")
+  .argument("<file>", "the SQLite store to upgrade")
+  .action(async (file: string) => {
+    const { upgradeStore } = await import("./store/init.ts");
+    const was = upgradeStore(file);
+    console.error(
+      was === 2
+        ? `${file} is already at schema version 2`
+        : `upgraded ${file} from schema version ${was} to 2`,
+    );
+  });
+
 subcommand("add-club")
   .description("Add an enabled club to a store, so that import-trf --club can publish into its catalog.")
   .usage("<slug> --db <store> --name <name> [options]")

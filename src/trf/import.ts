@@ -162,7 +162,15 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     if (version !== STORE_SCHEMA_VERSION) {
       throw new BuildError(
         `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
-        [],
+        version === 1
+          ? [
+              {
+                what: "a version 1 store",
+                where: opts.db,
+                fix: `run \`build-api upgrade-store ${opts.db}\` first`,
+              },
+            ]
+          : [],
         EXIT.storeSchema,
       );
     }
