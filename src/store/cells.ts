@@ -12,7 +12,7 @@ import {
 } from "./columns.ts";
 import { unsafeCharacter, type TextFormat } from "./formats.ts";
 import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, MAX_TEXT_LENGTH } from "./limits.ts";
-import { quote, segmentProblem, type SegmentKind } from "./patterns.ts";
+import { quote, segmentProblem, type SegmentKind } from "../segments.ts";
 import { InvalidUtf8 } from "./utf8.ts";
 
 /** What better-sqlite3 returns with safeIntegers(true). */

@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../errors.ts";
 import { StoreReader, type Store } from "./read.ts";
 import { REVISION_TABLES } from "./revisions.ts";
-import { READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION, storeSql } from "./schema.ts";
+import { fromReferenceSchema, READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION } from "./schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./read.ts";
@@ -21,14 +21,7 @@ function unreadable(file: string, what: string, fix = CREATE_HINT): BuildError {
 let expected: Map<string, string[]> | null = null;
 
 function expectedSchema(): Map<string, string[]> {
-  if (expected) return expected;
-  const db = new Database(":memory:");
-  try {
-    db.exec(storeSql());
-    expected = tableColumns(db);
-  } finally {
-    db.close();
-  }
+  expected ??= fromReferenceSchema(tableColumns);
   return expected;
 }
 

@@ -8,7 +8,7 @@ import { RowCheck, rowWhere, type SqlRow } from "./cells.ts";
 import { checkStore } from "./check-store.ts";
 import { hashRows } from "./hash-rows.ts";
 import { readClub } from "./clubs.ts";
-import { isValidSegment, type SegmentKind } from "./patterns.ts";
+import { isValidSegment, type SegmentKind } from "../segments.ts";
 import { columnPositions, selectAll, type TableName } from "./columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
 import { readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";

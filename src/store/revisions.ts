@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import { storeSql } from "./schema.ts";
+import { fromReferenceSchema } from "./schema.ts";
 
 /** Tables that only version 2 has: their absence is not a schema problem. */
 export const REVISION_TABLES: readonly string[] = ["store_revisions", "tournament_revisions"];
@@ -23,14 +23,7 @@ function triggersOf(db: Database.Database): Map<string, string> {
 }
 
 export function schemaTriggers(): Map<string, string> {
-  if (expectedTriggers) return expectedTriggers;
-  const db = new Database(":memory:");
-  try {
-    db.exec(storeSql());
-    expectedTriggers = triggersOf(db);
-  } finally {
-    db.close();
-  }
+  expectedTriggers ??= fromReferenceSchema(triggersOf);
   return expectedTriggers;
 }
 

@@ -32,7 +32,7 @@ import {
   MAX_TEXT_LENGTH,
   MAX_TIEBREAK_COLUMNS,
 } from "./limits.ts";
-import { isValidSegment } from "./patterns.ts";
+import { isValidSegment } from "../segments.ts";
 
 /** Everything the store holds about one tournament, as fetched by a few indexed queries. */
 // Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.

@@ -14,7 +14,7 @@ import {
   TAG_PATTERN,
   isValidSegment,
   segmentProblem,
-} from "../../src/store/patterns.ts";
+} from "../../src/segments.ts";
 
 describe("slug and tag patterns", () => {
   it("accept lowercase letters, digits and inner hyphens up to 64 characters", () => {

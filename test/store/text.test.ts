@@ -6,7 +6,7 @@ import { groupDigits as count } from "../../src/errors.ts";
 import { safeRelativePath } from "../../src/publish/safe-path.ts";
 import { unsafeCharacter } from "../../src/store/formats.ts";
 import * as limits from "../../src/store/limits.ts";
-import { isValidSegment, segmentProblem } from "../../src/store/patterns.ts";
+import { isValidSegment, segmentProblem } from "../../src/segments.ts";
 import { invalidUtf8Offset } from "../../src/store/utf8.ts";
 
 describe("unsafeCharacter", () => {
