@@ -1,10 +1,11 @@
 // build(): an up-to-date snapshot is kept as it is; anything that can change a byte rebuilds it.
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, describe, expect, it } from "vitest";
 import { build, INPUTS_FILE } from "../src/build.ts";
 import { DEFAULT_STATUS_OPTIONS } from "../src/domain/status.ts";
+import { BuildError, EXIT } from "../src/errors.ts";
 import { makeSampleStore, SAMPLE_NOW, tempDir } from "./e2e/helpers.ts";
 
 let db: string;
@@ -87,5 +88,22 @@ describe("build: up-to-date snapshots", () => {
     // with the same bytes as before.
     expect(forced.publish.filesWritten).toBe(forced.publish.files);
     expect(readFileSync(path.join(out, STANDINGS), "utf8")).toBe(before);
+  });
+});
+
+describe("build: --force never deletes the input store", () => {
+  it("refuses an --out directory that holds the store, and leaves the store as it was", async () => {
+    const dir = tempDir("build-force");
+    const holder = path.join(dir, "data");
+    mkdirSync(holder);
+    const store = makeSampleStore(holder);
+    const bytes = readFileSync(store);
+    const refused = await build({ db: store, out: holder, now: SAMPLE_NOW, force: true }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(BuildError);
+    expect((refused as BuildError).exitCode).toBe(EXIT.unsafeOutput);
+    expect(readFileSync(store).equals(bytes)).toBe(true);
   });
 });
