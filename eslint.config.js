@@ -30,25 +30,4 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The domain is pure: no file system, no database, no clock.
-    files: ["src/domain/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: ["node:*", "fs", "path", "better-sqlite3", "../store/*", "../publish/*"] },
-      ],
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "MemberExpression[object.name='Date'][property.name='now']",
-          message: "The domain takes the time as a value.",
-        },
-        {
-          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
-          message: "The domain takes the time as a value.",
-        },
-      ],
-    },
-  },
 );

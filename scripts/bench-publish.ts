@@ -127,7 +127,7 @@ async function child(design: string, modulePath: string, outDir: string, stepInd
   process.stdout.write(JSON.stringify({ ms, written: r.filesWritten, rssMiB }) + "\n");
 }
 
-/** src/publish and src/errors.ts at `ref`, written to a temporary tree; returns its publish.ts. */
+/** src/publish and src/shared/errors.ts at `ref`, written to a temporary tree; returns its publish.ts. */
 function oldModule(ref: string, dir: string): string {
   const files = execFileSync("git", ["ls-tree", "--name-only", ref, "src/publish/"], {
     cwd: ROOT,
@@ -135,7 +135,7 @@ function oldModule(ref: string, dir: string): string {
   })
     .split("\n")
     .filter(Boolean);
-  for (const file of [...files, "src/errors.ts"]) {
+  for (const file of [...files, "src/shared/errors.ts"]) {
     const text = execFileSync("git", ["show", `${ref}:${file}`], { cwd: ROOT, encoding: "utf8" });
     mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { createPreviewServer } from "../src/preview.ts";
+import { createPreviewServer } from "../src/hosting/preview.ts";
 
 /** The little of playwright-core this script uses (the root project has no types for it). */
 interface Page {

@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createSampleStore } from "../src/store/init.ts";
+import { createSampleStore } from "../src/store/write/init.ts";
 
 export const SAMPLE_SQL_PATH = fileURLToPath(new URL("../data/sample.sql", import.meta.url));
 export const DEFAULT_SAMPLE_OUT = "data/sample.sqlite";

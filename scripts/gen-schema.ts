@@ -1,8 +1,8 @@
 // Regenerates schema/*.json (one JSON Schema per response component) and schema/openapi.json
 // from the zod contracts and the route table. `npm run gen-schema`; a test fails when stale.
 import { readdirSync, unlinkSync, writeFileSync } from "node:fs";
-import { generatedSchemaFiles } from "../src/emit/generated.ts";
-import { SCHEMA_DIR } from "../src/emit/validate.ts";
+import { generatedSchemaFiles } from "../src/output/generated.ts";
+import { SCHEMA_DIR } from "../src/output/validate.ts";
 
 const files = generatedSchemaFiles();
 for (const name of readdirSync(SCHEMA_DIR)) {

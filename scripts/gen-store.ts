@@ -6,8 +6,8 @@ import { rmSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { createStore } from "../src/store/init.ts";
-import { StoreWriter } from "../src/store/writer.ts";
+import { createStore } from "../src/store/write/init.ts";
+import { StoreWriter } from "../src/store/write/writer.ts";
 import type { TournamentStatus } from "../src/domain/types.ts";
 import {
   bergerRounds,

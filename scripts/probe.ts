@@ -4,16 +4,16 @@
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { CACHE_POLICY } from "../src/emit/cache.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../src/emit/problem.ts";
+import { CACHE_POLICY } from "../src/routes/cache.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../src/output/problem.ts";
 import {
   hostRules,
   pageRegExpSource,
   staticRegExpSource,
   urlRegExpSource,
   type PathRule,
-} from "../src/emit/rules.ts";
-import { CORS_PREFIX, isApiPath } from "../src/routes.ts";
+} from "../src/hosting/rules.ts";
+import { CORS_PREFIX, isApiPath } from "../src/routes/urls.ts";
 
 export type HostKind = "preview" | "nginx" | "wrangler" | "netlify";
 

@@ -1,7 +1,8 @@
 // `/`: the published tournaments, from the same summaries as /api/public/v1/tournaments. The tag
 // filter works without JavaScript: each tag link targets an anchor, and a rule generated per
 // tag hides the rows without that tag while its anchor is the :target.
-import { instancePath, OPENAPI_PATH, ROUTES } from "../routes.ts";
+import { ROUTES } from "../routes/table.ts";
+import { instancePath, OPENAPI_PATH } from "../routes/urls.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { formatDates, statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";

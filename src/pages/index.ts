@@ -1,7 +1,7 @@
 // The human view of the snapshot: HTML pages beside api/, the assets they share and the club
-// embed. Pure: each function returns [relPath, text] pairs; render.ts writes them.
-import { EMBED_JS, EMBED_PATH } from "../embed/embed.ts";
-import type { ListContext, SiteContext } from "../routes.ts";
+// embed. Pure: each function returns [relPath, text] pairs; render/snapshot.ts writes them.
+import { EMBED_JS, EMBED_PATH } from "./embed.ts";
+import type { ListContext, SiteContext } from "../routes/table.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { ASSET } from "./html.ts";

@@ -8,8 +8,9 @@ import type {
   PublicRoundResponse,
   PublicTournamentDetailResponse,
 } from "../contracts/index.ts";
-import { CACHE_POLICY } from "../emit/cache.ts";
-import { instancePath, ROUTES, type Route, type SiteContext } from "../routes.ts";
+import { CACHE_LIFETIMES } from "../routes/cache.ts";
+import { ROUTES, type Route, type SiteContext } from "../routes/table.ts";
+import { instancePath } from "../routes/urls.ts";
 import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
@@ -43,7 +44,7 @@ export function recapLanguages(site: SiteContext): string[] {
 }
 
 /** How often the live page asks for /live: the browser-cache lifetime of the live class. */
-export const LIVE_REFRESH_SECONDS = Number(/max-age=(\d+)/.exec(CACHE_POLICY.live)?.[1] ?? 30);
+export const LIVE_REFRESH_SECONDS = CACHE_LIFETIMES.live.maxAge;
 
 /** Page URLs of a tournament (the URL contract: directories with a trailing slash). */
 export const pageUrl = {

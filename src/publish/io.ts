@@ -3,19 +3,24 @@
 // as root in CI, where permissions cannot be taken away and no small file system can be mounted.
 // Also: how such errors become user errors (exit code 6) instead of "internal error (a bug)".
 import * as fs from "node:fs";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 
 export const io = {
   closeSync: fs.closeSync,
+  existsSync: fs.existsSync,
   linkSync: fs.linkSync,
   lstatSync: fs.lstatSync,
   mkdirSync: fs.mkdirSync,
   openSync: fs.openSync,
-  readdirSync: fs.readdirSync,
   readFileSync: fs.readFileSync,
+  readSync: fs.readSync,
+  readdirSync: fs.readdirSync,
+  readlinkSync: fs.readlinkSync,
+  realpathSync: fs.realpathSync,
   renameSync: fs.renameSync,
-  rmdirSync: fs.rmdirSync,
   rmSync: fs.rmSync,
+  rmdirSync: fs.rmdirSync,
+  statSync: fs.statSync,
   symlinkSync: fs.symlinkSync,
   unlinkSync: fs.unlinkSync,
   writeFileSync: fs.writeFileSync,

@@ -1,22 +1,8 @@
 // Where a snapshot lives on disk, which output paths are safe to replace, and how the leftovers of
 // an interrupted build are recognised and cleared. See publish.ts for the whole design.
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import { io } from "./io.ts";
 import { MARKER_NAME } from "./manifest.ts";
 
@@ -63,7 +49,7 @@ function isSameOrAncestor(ancestor: string, p: string): boolean {
 
 function realOrSelf(p: string): string {
   try {
-    return realpathSync(p);
+    return io.realpathSync(p);
   } catch {
     return p;
   }
@@ -77,7 +63,7 @@ function refuseForbidden(target: string): void {
   if (isSameOrAncestor(target, realOrSelf(process.cwd()))) {
     throw unsafe(target, "it is the current directory or contains it", "choose a subdirectory such as dist");
   }
-  if (existsSync(path.join(target, ".git"))) {
+  if (io.existsSync(path.join(target, ".git"))) {
     throw unsafe(target, "it contains .git (a repository root)", "choose a subdirectory such as dist");
   }
 }
@@ -86,8 +72,8 @@ function refuseForbidden(target: string): void {
 export function resolveLayout(outDir: string): Layout {
   refuseForbidden(path.resolve(outDir));
   const parentGiven = path.dirname(path.resolve(outDir));
-  mkdirSync(parentGiven, { recursive: true });
-  const parent = realpathSync(parentGiven);
+  io.mkdirSync(parentGiven, { recursive: true });
+  const parent = io.realpathSync(parentGiven);
   const name = path.basename(path.resolve(outDir));
   const target = path.join(parent, name);
   refuseForbidden(target);
@@ -105,7 +91,7 @@ export function resolveLayout(outDir: string): Layout {
 
 function lstatOrUndefined(p: string) {
   try {
-    return lstatSync(p);
+    return io.lstatSync(p);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
@@ -122,7 +108,7 @@ export function inspectTarget(layout: Layout, force: boolean): Current {
   const st = lstatOrUndefined(target);
   if (!st) return { kind: "none" };
   if (st.isSymbolicLink()) {
-    const text = readlinkSync(target);
+    const text = io.readlinkSync(target);
     const version = text.slice(text.lastIndexOf("/") + 1);
     if (text === layout.linkText(version) && VERSION.test(version)) {
       const dir = path.join(layout.store, version);
@@ -140,7 +126,7 @@ export function inspectTarget(layout: Layout, force: boolean): Current {
   if (!st.isDirectory()) throw unsafe(target, "it exists and is not a directory");
   refuseForbidden(target);
   const marked = isFile(path.join(target, MARKER_NAME));
-  if (!marked && readdirSync(target).length > 0 && !force) {
+  if (!marked && io.readdirSync(target).length > 0 && !force) {
     throw unsafe(
       target,
       `it is a non-empty directory without the snapshot marker ${MARKER_NAME}`,
@@ -156,7 +142,11 @@ function checkStore(layout: Layout, force: boolean): boolean {
   if (!st) return false;
   if (!st.isDirectory())
     throw unsafe(layout.store, "it is needed for snapshot versions but is not a directory");
-  if (!isFile(path.join(layout.store, STORE_MARKER_NAME)) && readdirSync(layout.store).length > 0 && !force) {
+  if (
+    !isFile(path.join(layout.store, STORE_MARKER_NAME)) &&
+    io.readdirSync(layout.store).length > 0 &&
+    !force
+  ) {
     throw unsafe(
       layout.store,
       `it is needed for snapshot versions but holds other files (no ${STORE_MARKER_NAME})`,
@@ -167,10 +157,10 @@ function checkStore(layout: Layout, force: boolean): boolean {
 }
 
 export function ensureStore(layout: Layout, force: boolean): void {
-  if (!checkStore(layout, force)) mkdirSync(layout.store);
+  if (!checkStore(layout, force)) io.mkdirSync(layout.store);
   // An empty store dir (a build killed right after mkdir) is adopted by writing the marker now.
   if (!isFile(path.join(layout.store, STORE_MARKER_NAME))) {
-    writeFileSync(path.join(layout.store, STORE_MARKER_NAME), "build-api snapshot versions\n");
+    io.writeFileSync(path.join(layout.store, STORE_MARKER_NAME), "build-api snapshot versions\n");
   }
 }
 
@@ -181,7 +171,7 @@ export function ensureStore(layout: Layout, force: boolean): void {
  */
 export function recoverMigration(layout: Layout, force: boolean): void {
   if (!checkStore(layout, force) || !isFile(layout.journal)) return;
-  const version = readFileSync(layout.journal, "utf8").trim();
+  const version = io.readFileSync(layout.journal, "utf8").trim();
   // No marker check: whatever was at the target (even a directory replaced with force) goes back.
   if (
     VERSION.test(version) &&
@@ -189,11 +179,11 @@ export function recoverMigration(layout: Layout, force: boolean): void {
     lstatOrUndefined(path.join(layout.store, version))?.isDirectory()
   ) {
     const tmp = path.join(layout.store, `link-recover-${process.pid}`);
-    rmSync(tmp, { force: true });
-    symlinkSync(layout.linkText(version), tmp);
-    renameSync(tmp, layout.target);
+    io.rmSync(tmp, { force: true });
+    io.symlinkSync(layout.linkText(version), tmp);
+    io.renameSync(tmp, layout.target);
   }
-  unlinkSync(layout.journal);
+  io.unlinkSync(layout.journal);
 }
 
 /** What the two version directories are, read from `<store>/pair.json`. */

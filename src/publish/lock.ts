@@ -5,10 +5,9 @@
 // Taking over must not let two processes each delete the other's fresh lock, so it is serialised by
 // a second O_EXCL file ("<lock>.takeover"): its holder re-reads the lock and deletes it only if it
 // still holds the same stale content, then everyone races for the lock again with O_EXCL.
-import { readFileSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import { errnoCode, io } from "./io.ts";
 
 export interface Lock {
@@ -122,7 +121,7 @@ function refuseNonFile(file: string): void {
 
 function readHolder(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return io.readFileSync(file, "utf8");
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return undefined;
     if (errnoCode(e) === "EISDIR") refuseNonFile(file);
@@ -136,7 +135,7 @@ function isAlive(file: string, held: string): boolean {
     // Empty or torn: its writer died between creating and filling it, or is about to fill it.
     // The one wall-clock read of a build, and only on this rare path: the lock's age.
     try {
-      return Date.now() - statSync(file).mtimeMs < EMPTY_GRACE_MS;
+      return Date.now() - io.statSync(file).mtimeMs < EMPTY_GRACE_MS;
     } catch {
       return false;
     }

@@ -3,7 +3,8 @@
 // - the manifest lists every other file with its sha256 and size, sorted by path, one file per
 //   line. It holds no timestamps, so the same files always give the same manifest bytes. The next
 //   build reads it to find the files whose bytes did not change.
-import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import path from "node:path";
+import { io } from "./io.ts";
 
 export const MARKER_NAME = ".build-api-snapshot";
 export const MARKER_CONTENT =
@@ -55,14 +56,14 @@ export function parseEntryValue(value: string): { sha256: string; bytes: number 
 export function writeManifest(file: string, entries: ManifestEntries): number {
   // Plain code-unit order: paths are ASCII (safeRelativePath), so this is byte order on every platform.
   const paths = [...entries.keys()].sort();
-  const fd = openSync(file, "wx");
+  const fd = io.openSync(file, "wx");
   let total = 0;
   let chunk = HEADER;
   const flush = (): void => {
     const buf = Buffer.from(chunk, "utf8");
     // write(2) may write less than asked (a file size limit, a signal): go on until all is written,
     // so the error, if any, comes from the next call instead of a silently truncated manifest.
-    for (let done = 0; done < buf.length;) done += writeSync(fd, buf, done);
+    for (let done = 0; done < buf.length;) done += io.writeSync(fd, buf, done);
     total += buf.length;
     chunk = "";
   };
@@ -77,7 +78,7 @@ export function writeManifest(file: string, entries: ManifestEntries): number {
     chunk += `\n${FOOTER}\n`;
     flush();
   } finally {
-    closeSync(fd);
+    io.closeSync(fd);
   }
   return total;
 }
@@ -91,7 +92,7 @@ export function writeManifest(file: string, entries: ManifestEntries): number {
 function readLines(file: string, line: (text: string) => boolean): string | false | undefined {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    fd = io.openSync(file, "r");
   } catch {
     return undefined;
   }
@@ -99,7 +100,7 @@ function readLines(file: string, line: (text: string) => boolean): string | fals
     const chunk = Buffer.allocUnsafe(1 << 20);
     let rest: Buffer = Buffer.alloc(0);
     for (;;) {
-      const n = readSync(fd, chunk, 0, chunk.length, null);
+      const n = io.readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) return rest.toString("utf8");
       // A "\n" byte is never part of a multi-byte UTF-8 sequence: splitting the bytes at it and
       // decoding each line gives the same text as decoding the whole file, then splitting it.
@@ -114,7 +115,7 @@ function readLines(file: string, line: (text: string) => boolean): string | fals
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    io.closeSync(fd);
   }
 }
 
@@ -179,4 +180,44 @@ export function readManifest(file: string): ManifestEntries | undefined {
     return true;
   });
   return tail === "" && state === "footer" ? entries : undefined;
+}
+
+/**
+ * The number of files and bytes the manifest of the snapshot at `outDir` lists: what the report of an up-to-date
+ * snapshot needs. One pass of a regular expression over the file's text (its lines are the
+ * writer's canonical JSON); readManifest, which parses every line, only when the text is not in
+ * that form. Undefined when there is no manifest.
+ */
+export function manifestTotals(outDir: string): { size: number; bytes: number } | undefined {
+  const file = path.join(outDir, MANIFEST_NAME);
+  let buf: Buffer;
+  try {
+    buf = io.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const header = Buffer.from(`${HEADER}\n`);
+  if (buf.subarray(0, header.length).equals(header)) {
+    // Each entry line ends with `"bytes":<digits>}` and a comma but the last: found with native
+    // searches over the bytes, never decoded into one large string.
+    const key = Buffer.from('"bytes":');
+    let size = 0;
+    let bytes = 0;
+    let lines = 0;
+    for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) lines++;
+    for (let at = buf.indexOf(key); at !== -1; at = buf.indexOf(key, at + key.length)) {
+      let n = 0;
+      let i = at + key.length;
+      for (; i < buf.length && buf[i]! >= 48 && buf[i]! <= 57; i++) n = n * 10 + (buf[i]! - 48);
+      if (buf[i] !== 125) break; // "}": anything else is not the writer's form
+      size++;
+      bytes += n;
+    }
+    if (size === lines - 2) return { size, bytes };
+  }
+  const entries = readManifest(file);
+  if (!entries) return undefined;
+  let bytes = 0;
+  for (const value of entries.values()) bytes += parseEntryValue(value).bytes;
+  return { size: entries.size, bytes };
 }

@@ -2,7 +2,7 @@
 // writes is checked against a strict allow-list before it touches the disk. Anything outside the
 // list is refused, never "cleaned up": silently rewriting a hostile path could make two store
 // values collide on one file.
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 
 /** One path segment: ASCII letters, digits, ".", "_" and "-", starting with a letter, digit or "_". */
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;

@@ -5,7 +5,7 @@
 // of either snapshot version is touched while the producer runs.
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import { io } from "./io.ts";
 import { entryBytes, entryValue, type ManifestEntries } from "./manifest.ts";
 import { safeRelativePath } from "./safe-path.ts";

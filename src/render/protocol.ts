@@ -1,8 +1,8 @@
 // The messages between the main thread and the render workers (src/render/pool.ts, worker.ts).
 import type { StatusOptions } from "../domain/status.ts";
-import type { Problem } from "../errors.ts";
-import type { TournamentJob, TournamentResult } from "../render.ts";
-import type { SiteContext } from "../routes.ts";
+import type { Problem } from "../shared/errors.ts";
+import type { TournamentJob, TournamentResult } from "./snapshot.ts";
+import type { SiteContext } from "../routes/table.ts";
 
 export interface WorkerInit {
   db: string;

@@ -1,10 +1,10 @@
 // A render worker: opens the store read-only inside one read transaction, proves that it reads the
 // main thread's state, then renders the tournaments it is sent and posts their files back.
 import { parentPort, workerData } from "node:worker_threads";
-import { SnapshotValidator } from "../emit/validate.ts";
-import { BuildError } from "../errors.ts";
-import { renderTournament, type TournamentRenderContext } from "../render.ts";
-import { openCheckedStore, type Store } from "../store/open.ts";
+import { SnapshotValidator } from "../output/validate.ts";
+import { BuildError } from "../shared/errors.ts";
+import { renderTournament, type TournamentRenderContext } from "./snapshot.ts";
+import { openCheckedStore, type Store } from "../store/read/open.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 
 const init = workerData as WorkerInit;

@@ -172,7 +172,7 @@ export type TableName = keyof typeof COLUMNS;
 export type ColumnOf<T extends TableName> = keyof (typeof COLUMNS)[T] & string;
 
 /**
- * Private columns: written to the store (by the store writer, src/store/writer.ts) but never read
+ * Private columns: written to the store (by the store writer, src/store/write/writer.ts) but never read
  * by build-api, so never selected. A table without private columns is not listed.
  */
 export const PRIVATE_COLUMNS = {

@@ -4,11 +4,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
-import { BuildError, EXIT } from "../errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
-import { validateTiebreaks } from "../domain/tiebreaks.ts";
+import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
-import { StoreWriter, writeTournament } from "../store/writer.ts";
+import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
 import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
@@ -200,7 +200,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   };
 }
 
-/** Writes the tournament through the store's one writer (named columns, src/store/writer.ts). */
+/** Writes the tournament through the store's one writer (named columns, src/store/write/writer.ts). */
 function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOptions): void {
   const w = new StoreWriter(db);
   if (w.tournamentIdOf(t.externalId) !== null) {

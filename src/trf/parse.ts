@@ -6,7 +6,7 @@
 // 001 record columns (1-based): 5-8 start number, 10 sex, 11-13 title, 15-47 name, 49-52 rating,
 // 54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank, then per round
 // from column 92 in steps of 10: opponent (4), colour (1 at +5), result (1 at +7).
-import { BuildError, EXIT, type Problem } from "../errors.ts";
+import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import { isTrfResultCode, type TrfResultCode } from "../domain/result-codes.ts";
 
 export { TRF_RESULT_CODES as RESULT_CODES, type TrfResultCode } from "../domain/result-codes.ts";

@@ -16,7 +16,7 @@
 //
 // Points that depend on the colour (WW different from BW) have no place in the store's scoring
 // and are refused, as are unknown codes: a wrong scoring would publish wrong points.
-import { BuildError, EXIT, type Problem } from "../errors.ts";
+import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import { DEFAULT_SCORING, type Scoring } from "../domain/types.ts";
 import type { TrfFile } from "./parse.ts";
 

@@ -7,14 +7,14 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../../src/errors.ts";
+import { EXIT } from "../../src/shared/errors.ts";
 import { MANIFEST_NAME } from "../../src/publish/manifest.ts";
-import { makeSampleStore } from "./helpers.ts";
-import { readTree, removeTempDirs, runCli, tempDir, type CliResult } from "./fixtures/run.ts";
+import { makeSampleStore } from "../support/e2e.ts";
+import { readTree, removeTempDirs, runCli, tempDir, type CliResult } from "../support/run.ts";
 
 afterAll(removeTempDirs);
 
-const POISON = fileURLToPath(new URL("./fixtures/poison-clock.mjs", import.meta.url));
+const POISON = fileURLToPath(new URL("../support/poison-clock.mjs", import.meta.url));
 const NOW = "2026-11-22T12:00:00Z";
 const HOST_CONFIGS = ["_headers", "_redirects", "serve.json", "nginx.conf", "nginx-http.conf", "_worker.js"];
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as C from "../../src/contracts/index.ts";
 import { TOURNAMENT_STATUSES } from "../../src/domain/types.ts";
-import { createPreviewServer } from "../../src/preview.ts";
-import { buildSample, tempDir } from "./helpers.ts";
+import { createPreviewServer } from "../../src/hosting/preview.ts";
+import { buildSample, tempDir } from "../support/e2e.ts";
 
 let server: Server;
 let base: string;

@@ -8,8 +8,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INPUTS_FILE } from "../../src/build.ts";
-import { EXIT } from "../../src/errors.ts";
+import { INPUTS_FILE } from "../../src/incremental/inputs.ts";
+import { EXIT } from "../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../src/publish/manifest.ts";
 import {
   hashTree,
@@ -19,8 +19,8 @@ import {
   runCli,
   tempDir,
   type CliResult,
-} from "./fixtures/run.ts";
-import { BASE, baseRows, cloneRows, makeStore, TS, type StoreRows } from "./fixtures/store.ts";
+} from "../support/run.ts";
+import { BASE, baseRows, cloneRows, makeStore, TS, type StoreRows } from "../support/hostile-store.ts";
 
 afterAll(removeTempDirs);
 

@@ -9,14 +9,14 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build.ts";
-import { schemaId } from "../../src/emit/jsonschema.ts";
-import { NOT_FOUND_FILE } from "../../src/emit/problem.ts";
-import { hostRules, urlRegExpSource } from "../../src/emit/rules.ts";
-import { SnapshotValidator } from "../../src/emit/validate.ts";
-import { ROUTES, type Route } from "../../src/routes.ts";
-import { readTree, removeTempDirs, tempDir } from "./fixtures/run.ts";
-import { BASE_NOW, makeStore, TS, type StoreRows } from "./fixtures/store.ts";
+import { build } from "../../src/build/build.ts";
+import { schemaId } from "../../src/output/jsonschema.ts";
+import { NOT_FOUND_FILE } from "../../src/output/problem.ts";
+import { hostRules, urlRegExpSource } from "../../src/hosting/rules.ts";
+import { SnapshotValidator } from "../../src/output/validate.ts";
+import { ROUTES, type Route } from "../../src/routes/table.ts";
+import { readTree, removeTempDirs, tempDir } from "../support/run.ts";
+import { BASE_NOW, makeStore, TS, type StoreRows } from "../support/hostile-store.ts";
 
 afterAll(removeTempDirs);
 

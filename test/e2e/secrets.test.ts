@@ -6,16 +6,16 @@
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { STATE_FILE } from "../../src/fingerprint.ts";
-import { REVISION_TABLES } from "../../src/store/revisions.ts";
-import { INPUTS_FILE } from "../../src/build.ts";
+import { STATE_FILE } from "../../src/incremental/state.ts";
+import { REVISION_TABLES } from "../../src/store/read/revisions.ts";
+import { INPUTS_FILE } from "../../src/incremental/inputs.ts";
 import { MANIFEST_NAME } from "../../src/publish/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build.ts";
+import { build } from "../../src/build/build.ts";
 import { COLUMNS, type TableName } from "../../src/store/columns.ts";
-import { makeSampleStore, SAMPLE_NOW } from "./helpers.ts";
-import { removeTempDirs, tempDir } from "./fixtures/run.ts";
-import { schemaColumns, type SchemaColumn } from "./fixtures/schema.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../support/run.ts";
+import { schemaColumns, type SchemaColumn } from "../support/schema.ts";
 
 afterAll(removeTempDirs);
 

@@ -4,8 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build.ts";
-import { buildSample, SAMPLE_NOW, tempDir } from "./helpers.ts";
+import { build } from "../../src/build/build.ts";
+import { buildSample, SAMPLE_NOW, tempDir } from "../support/e2e.ts";
 
 function readTree(dir: string): Map<string, string> {
   const files = fg.sync("**/*", { cwd: dir, dot: true, followSymbolicLinks: true }).sort();

@@ -1,0 +1,165 @@
+// The one place that joins I/O: check → open store → render → validate → publish.
+import { realpathSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
+import type { PublishReport } from "../publish/index.ts";
+import { manifestTotals } from "../publish/manifest.ts";
+import type { ChangedUrls } from "../hosting/purge.ts";
+import type { RenderReport } from "../render/snapshot.ts";
+import { readState } from "../incremental/state.ts";
+import {
+  currentInputs,
+  INPUTS_FILE,
+  programKey,
+  readRecord,
+  recordText,
+  upToDate,
+  type RecordedWindow,
+} from "../incremental/inputs.ts";
+
+/** The render report as the inputs record keeps it (JSON writes its infinite bounds as null). */
+type RecordedReport = Omit<RenderReport, "validFrom" | "validUntil"> & RecordedWindow;
+
+export interface BuildOptions {
+  db: string;
+  out: string;
+  /** The build instant, epoch milliseconds: the same store and instant give the same bytes. */
+  now: number;
+  statusOptions?: StatusOptions;
+  skipInvalid?: boolean;
+  force?: boolean;
+  /** Render everything even when the previous snapshot was built from the same inputs. */
+  rebuild?: boolean;
+  /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
+  jobs?: number;
+  /** Test hook: start workers only when at least this many tournaments are to be rendered. */
+  minJobsForWorkers?: number;
+  onPhase?: (name: string) => void;
+  onProgress?: (done: number, total: number, files: number) => void;
+}
+
+export interface BuildReport {
+  /** True when the previous snapshot was built from the same inputs and is kept as it is. */
+  upToDate: boolean;
+  render: RenderReport;
+  publish: PublishReport;
+  /** The URL paths a CDN must purge: those serving the files the publication wrote or removed. */
+  changedUrls?: ChangedUrls;
+}
+
+export async function build(opts: BuildOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
+  opts.onPhase?.("check");
+  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid);
+  const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
+  const manifest = previous && upToDate(previous, inputs, opts.now) ? manifestTotals(opts.out) : undefined;
+  if (manifest) {
+    const bytes = manifest.bytes;
+    const r = previous!.render;
+    return {
+      upToDate: true,
+      render: { ...r, validFrom: r.validFrom ?? -Infinity, validUntil: r.validUntil ?? Infinity },
+      changedUrls: { count: 0, paths: [], complete: true },
+      publish: {
+        filesWritten: 0,
+        filesUnchanged: manifest.size,
+        filesRemoved: 0,
+        bytesWritten: 0,
+        bytesTotal: bytes,
+        files: manifest.size,
+        phases: { check: performance.now() - started },
+        snapshotDir: realpathSync(opts.out),
+        changed: { count: 0, paths: [] },
+        warnings: [],
+      },
+    };
+  }
+
+  // The heavy modules (schemas, ajv, the domain, the writers) load only when there is work to do.
+  const [
+    { openApiText },
+    { hostFiles },
+    { SnapshotValidator },
+    { publishSnapshot },
+    { renderSnapshot },
+    { openStore },
+    { createPool },
+    { changedUrls },
+  ] = await Promise.all([
+    import("../output/generated.ts"),
+    import("../hosting/hosts/index.ts"),
+    import("../output/validate.ts"),
+    import("../publish/index.ts"),
+    import("../render/snapshot.ts"),
+    import("../store/read/open.ts"),
+    import("../render/pool.ts"),
+    import("../hosting/purge.ts"),
+  ]);
+  opts.onPhase?.("open");
+  // The store is read in one transaction from here on: one build reads one state of it.
+  const store = openStore(opts.db);
+  let pool: Awaited<ReturnType<typeof createPool>> | undefined;
+  try {
+    const storeKey = store.storeKey();
+    const validator = new SnapshotValidator();
+    let render: RenderReport | undefined;
+    const publish = await publishSnapshot(
+      {
+        outDir: opts.out,
+        force: opts.force,
+        onPhase: opts.onPhase,
+        // --rebuild writes every file anew; --force never deletes the input store.
+        rewriteAll: opts.rebuild,
+        protectedPaths: [opts.db],
+      },
+      async (writer) => {
+        // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
+        const previous = inputs && !opts.rebuild ? readState(opts.out) : null;
+        pool = createPool({
+          jobs: opts.jobs,
+          minJobs: opts.minJobsForWorkers,
+          db: opts.db,
+          storeKey,
+          now: opts.now,
+          statusOptions,
+        });
+        const r = await renderSnapshot(store, writer, {
+          now: opts.now,
+          statusOptions,
+          skipInvalid: opts.skipInvalid ?? false,
+          validator,
+          openApi: openApiText(),
+          hostFiles: hostFiles(store.vocabulary()),
+          onProgress: opts.onProgress,
+          programKey: inputs ? programKey(inputs) : null,
+          previous,
+          pool,
+        });
+        render = r;
+        if (inputs) {
+          writer.write(INPUTS_FILE, recordText({ ...inputs, store: storeKey }, publicReport(r)));
+        }
+      },
+    );
+    return { upToDate: false, render: render!, publish, changedUrls: changedUrls(publish.changed) };
+  } finally {
+    await pool?.close();
+    store.close();
+  }
+}
+
+/**
+ * The report as the snapshot records it: only public facts. A skipped tournament's problems name
+ * the store's file, private row keys and cell values, so only their count is kept.
+ */
+function publicReport(r: RenderReport): RenderReport {
+  return {
+    ...r,
+    skipped: r.skipped.map((s) => ({
+      externalId: s.externalId,
+      problems: [],
+      problemCount: s.problems.length,
+    })),
+  };
+}

@@ -1,0 +1,311 @@
+// Command-line wiring only: options → calls; typed errors → message + exit code.
+// Start-up matters (`--help`, a no-change rebuild): only commander and a few small modules load
+// here; each command imports what it needs (the store, the domain, zod, ajv, the server) when it
+// runs.
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "../domain/types.ts";
+import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
+import { packageVersion } from "../shared/version.ts";
+
+/** "1 tournament", "2 tournaments". */
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * A required option. Commander checks its own mandatory options before it looks for unknown
+ * ones, so `build --bogus` would say that --db is missing; these are checked in a preAction hook,
+ * after unknown options and arguments, and marked "(required)" in the help.
+ */
+function required(flags: string, description: string, parse?: (value: string) => unknown): Option {
+  const option = new Option(flags, `(required) ${description}`);
+  if (parse) option.argParser(parse);
+  REQUIRED.add(option);
+  return option;
+}
+const REQUIRED = new Set<Option>();
+
+function isoInstant(value: string): number {
+  // Only full ISO 8601 timestamps with an explicit zone: a bare date would be read in local time.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    throw new InvalidArgumentError("expected an ISO 8601 time with a zone, e.g. 2026-11-22T12:00:00Z");
+  }
+  const t = Date.parse(value);
+  // Date.parse rolls 2026-02-30 over to March: the day must exist in its month.
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const daysInMonth = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (Number.isNaN(t) || m < 1 || m > 12 || d < 1 || d > daysInMonth) {
+    throw new InvalidArgumentError("not a valid calendar time");
+  }
+  return t;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a number >= 0");
+  return n;
+}
+
+function jobCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new InvalidArgumentError("expected a whole number 1-256");
+  return n;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port 0-65535");
+  return n;
+}
+
+function externalId(value: string): bigint {
+  if (!/^[1-9][0-9]{0,18}$/.test(value) || BigInt(value) > 9223372036854775807n) {
+    throw new InvalidArgumentError("expected a positive int64");
+  }
+  return BigInt(value);
+}
+
+function ruleSet(value: string): TiebreakRuleSet {
+  if (!(TIEBREAK_RULE_SETS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected one of ${TIEBREAK_RULE_SETS.join(", ")}`);
+  }
+  return value as TiebreakRuleSet;
+}
+
+const program = new Command()
+  .name("build-api")
+  .description("Publishes the Public Tournament Read API as a static JSON snapshot from a SQLite store.")
+  .version(packageVersion())
+  // A usage error is one line and a pointer to the help, not the whole help.
+  .showHelpAfterError("(see 'build-api --help')")
+  // Usage errors become EXIT.usage below instead of commander's own exit.
+  .exitOverride()
+  .hook("preAction", (_program, command) => {
+    for (const option of command.options) {
+      if (REQUIRED.has(option) && command.getOptionValue(option.attributeName()) === undefined) {
+        command.error(`error: required option '${option.flags}' not specified`, {
+          code: "commander.missingMandatoryOptionValue",
+          exitCode: EXIT.usage,
+        });
+      }
+    }
+  });
+
+/** A subcommand whose usage errors point at its own help. */
+function subcommand(name: string): Command {
+  return program.command(name).showHelpAfterError(`(see 'build-api ${name} --help')`);
+}
+
+subcommand("build")
+  .description("Write every endpoint's response and the host configs into --out, atomically.")
+  .usage("--db <file> --out <dir> [options]")
+  .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
+  .addOption(required("--out <dir>", "the snapshot directory to create or replace"))
+  .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
+  .option(
+    "--grace-minutes <n>",
+    "UpdateDelayed after nextRefreshAt is overdue by this long",
+    positiveNumber,
+    30,
+  )
+  .option(
+    "--results-window-hours <n>",
+    "Live while the newest round changed within this window",
+    positiveNumber,
+    6,
+  )
+  .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
+  .option("--force", "replace a non-empty --out directory that is not a snapshot")
+  .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
+  .option("--json", "print the build report as JSON on stdout")
+  .option("--jobs <n>", "threads that render tournaments (default: the number of cores)", jobCount)
+  .action(async (o) => {
+    const now: number = o.now ?? Date.now();
+    const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
+      import("../build/build.ts"),
+      import("../domain/status.ts"),
+      import("./progress.ts"),
+    ]);
+    const progress = createProgress({ stream: process.stderr, now: () => performance.now() });
+    const report = await build({
+      db: o.db,
+      out: o.out,
+      now,
+      statusOptions: {
+        ...DEFAULT_STATUS_OPTIONS,
+        graceMs: o.graceMinutes * 60_000,
+        resultsWindowMs: o.resultsWindowHours * 3_600_000,
+      },
+      skipInvalid: Boolean(o.skipInvalid),
+      force: Boolean(o.force),
+      rebuild: Boolean(o.rebuild),
+      jobs: o.jobs,
+      onPhase: (name) => progress.phase(name),
+      onProgress: (done, total, files) => progress.tournament(done, total, files),
+    }).catch((e: unknown) => {
+      progress.end("build failed");
+      throw e;
+    });
+    const r = report.render;
+    const p = report.publish;
+    progress.end(
+      report.upToDate
+        ? `${o.out} is up to date (same store and options; no status changes at this instant)`
+        : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
+            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
+    );
+    if (o.json) {
+      process.stdout.write(
+        JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
+      );
+      return;
+    }
+    if (r.unknownResults > 0)
+      console.error(`warning: ${plural(r.unknownResults, "game result")} not recognized (Unknown)`);
+    for (const s of r.standingsStops ?? [])
+      console.error(
+        `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
+      );
+    for (const w of r.warnings) console.error(`warning: ${w}`);
+    // Trouble after the switch (an old version that could not be removed...): the new snapshot
+    // is live, the next build retries.
+    for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
+    for (const s of r.skipped) {
+      if (s.problems.length === 0 && s.problemCount) {
+        // An up-to-date snapshot's record keeps only the count (the problems name private rows).
+        console.error(
+          `skipped tournament ${s.externalId}: ${plural(s.problemCount, "problem")} (pass --rebuild to list them)`,
+        );
+        continue;
+      }
+      console.error(`skipped tournament ${s.externalId}:`);
+      for (const line of problemLines(s.problems)) console.error(line);
+    }
+  });
+
+subcommand("preview")
+  .description("Serve a snapshot locally, answering exactly what the generated host rules name.")
+  .option("--dir <dir>", "the snapshot directory", "dist")
+  .option("--port <n>", "the port", port, 3000)
+  .option("--host <host>", "the address to listen on", "127.0.0.1")
+  .action(async (o) => {
+    const { preview } = await import("../hosting/preview.ts");
+    const server = await preview({ dir: o.dir, port: o.port, host: o.host }).catch((e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+        const why =
+          code === "EADDRINUSE"
+            ? "is already in use"
+            : code === "EACCES"
+              ? "needs privileges this user does not have"
+              : "is not an address of this machine";
+        throw new BuildError(
+          `cannot listen on ${o.host}:${o.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${why}.`,
+          [
+            {
+              what: `listen failed with ${code}`,
+              fix: "stop the other server, or pass another --port (0 picks a free one) or --host",
+            },
+          ],
+          EXIT.usage,
+        );
+      }
+      throw e;
+    });
+    const addr = server.address();
+    const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
+    console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
+  });
+
+subcommand("init-store")
+  .description("Create an empty store with the current schema (schema/store.sql), or the sample store.")
+  .argument("<file>", "the SQLite file to create (must not exist)")
+  .option("--sample", "fill it with the embedded sample: 8 tournaments, clubs, tags and recaps")
+  .action(async (file: string, o) => {
+    const { createSampleStore, createStore } = await import("../store/write/init.ts");
+    if (o.sample) createSampleStore(file);
+    else createStore(file);
+    console.error(`created ${file}${o.sample ? " (the sample store)" : ""}`);
+  });
+
+subcommand("upgrade-store")
+  .description("Upgrade a store of schema version 1 in place to the current version (revision triggers).")
+  .argument("<file>", "the SQLite store to upgrade")
+  .action(async (file: string) => {
+    const { upgradeStore } = await import("../store/write/init.ts");
+    const was = upgradeStore(file);
+    console.error(
+      was === 2
+        ? `${file} is already at schema version 2`
+        : `upgraded ${file} from schema version ${was} to 2`,
+    );
+  });
+
+subcommand("add-club")
+  .description("Add an enabled club to a store, so that import-trf --club can publish into its catalog.")
+  .usage("<slug> --db <store> --name <name> [options]")
+  .argument("<slug>", "the club's URL segment: lowercase letters, digits and inner hyphens")
+  .addOption(required("--db <store>", "the store to write"))
+  .addOption(required("--name <name>", "the club's name"))
+  .option("--uuid <uuid>", "the club's id in the API (default: a new random UUID)")
+  .option("--description <text>", "a description")
+  .option("--website-url <url>", "the club's website, http(s)")
+  .option("--contact-email <address>", "a contact e-mail address")
+  .option("--default-language <lang>", "the language of its recaps, e.g. es or en-GB")
+  .option("--time-zone <zone>", "an IANA time zone, e.g. Australia/Melbourne")
+  .option("--brand-color <#rrggbb>", "the colour of its pages and embed")
+  .action(async (slug: string, o) => {
+    const { addClub } = await import("../store/write/init.ts");
+    const { uuid } = addClub(o.db, { slug, ...o });
+    console.error(`added club ${slug} (${uuid}) to ${o.db}`);
+  });
+
+subcommand("import-trf")
+  .description("Import a FIDE TRF-16 / TRF-2025 file into a store.")
+  .usage("<file> --db <store> --id <externalId> --source-url <url> [options]")
+  .argument("<file>", "the TRF file")
+  .addOption(required("--db <store>", "the store to write"))
+  .addOption(required("--id <externalId>", "the tournament's id at the results source (int64)", externalId))
+  .addOption(required("--source-url <url>", "the tournament's page at the results source"))
+  .option("--tiebreaks <list>", "FIDE C.07 tie-breaks in order, comma separated, e.g. DE,BH-C1,BH")
+  .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
+  .option("--publish", "publish on the global surface")
+  .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
+  .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
+  .option("--now <time>", "the import instant, ISO 8601 (default: the clock)", isoInstant)
+  .action(async (file: string, o) => {
+    const { importTrf } = await import("../trf/import.ts");
+    const report = importTrf({
+      file,
+      db: o.db,
+      externalId: o.id,
+      tiebreaks: o.tiebreaks
+        ? String(o.tiebreaks)
+            .split(",")
+            .map((s: string) => s.trim())
+        : undefined,
+      rules: o.rules,
+      publish: Boolean(o.publish),
+      club: o.club,
+      allowUnknownResults: Boolean(o.allowUnknownResults),
+      sourceUrl: o.sourceUrl,
+      now: new Date(o.now ?? Date.now()).toISOString(),
+    });
+    console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) {
+    process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else if (e instanceof BuildError) {
+    console.error(`build-api: ${e.message}`);
+    process.exitCode = e.exitCode;
+  } else {
+    console.error(`build-api: internal error (a bug; please report it):`);
+    console.error(e);
+    process.exitCode = EXIT.internal;
+  }
+}

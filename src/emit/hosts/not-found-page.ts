@@ -1,8 +1,0 @@
-// `404.html`, the HTML page for a page path that does not exist: Cloudflare Pages serves the
-// nearest 404.html for a missing file (the worker answers first there), Netlify the root one for
-// any missing file, nginx and the preview the same bytes. API paths get `404.json` instead.
-import { errorPage } from "../problem.ts";
-
-export function renderNotFoundPage(): string {
-  return errorPage(404);
-}

@@ -1,0 +1,150 @@
+// `build-api preview`: serves a snapshot on a local port, answering exactly what the hosts answer:
+// every request goes through the rule list (hosting/resolve.ts), so only API responses, the OpenAPI
+// document, pages, assets and the embed are reachable, and everything else is a 404. It serves
+// only regular files whose real path lies inside the snapshot (never a symlink, never out of it),
+// and every error is a problem body (JSON) or, for a page path that does not exist, the HTML page.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import path from "node:path";
+import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
+import { errorResolution, resolveRequest, type ErrorAnswer } from "./resolve.ts";
+import { hostRules } from "./rules.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
+
+export interface PreviewOptions {
+  dir: string;
+  port: number;
+  host: string;
+}
+
+/** The longest path segment any file system here accepts; a longer one can name nothing. */
+const MAX_SEGMENT = 255;
+
+/**
+ * The real root of the snapshot now. `dist` is a symlink that a build swaps atomically, so it is
+ * resolved once per request: each request sees one complete version.
+ */
+function realRoot(dir: string): string {
+  return realpathSync(dir);
+}
+
+/** The absolute path of `rel` when it is a regular file inside root reached through no symlink. */
+export function snapshotFile(root: string, rel: string): string | null {
+  const full = path.join(root, rel);
+  if (!full.startsWith(root + path.sep)) return null;
+  try {
+    // Any symlink on the way makes the real path differ from the joined one.
+    if (realpathSync(full) !== full) return null;
+    return statSync(full).isFile() ? full : null;
+  } catch {
+    return null; // missing, ENAMETOOLONG, ENOTDIR, EACCES: no such file
+  }
+}
+
+/** A malformed request target: not decodable, or naming a character no snapshot path holds. */
+function malformed(pathname: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return true;
+  }
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f\\]/.test(decoded);
+}
+
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: [string, string][],
+  body: Buffer,
+) {
+  for (const [k, v] of headers) res.setHeader(k, v);
+  res.setHeader("Content-Length", body.length);
+  res.writeHead(status);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
+  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status));
+  send(req, res, r.status, r.headers, body);
+}
+
+export function createPreviewServer(dir: string): Server {
+  const root = path.resolve(dir);
+  if (!existsSync(path.join(root, "404.json"))) {
+    throw new BuildError(
+      `No snapshot in ${root}: 404.json is missing.`,
+      [{ what: "the directory is not a build-api snapshot", fix: "run build-api build --out " + dir }],
+      EXIT.usage,
+    );
+  }
+  const rules = hostRules();
+
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://preview.invalid");
+    } catch {
+      return sendError(req, res, errorResolution(400, "/api/"));
+    }
+    const error = (status: ErrorStatus) => sendError(req, res, errorResolution(status, url.pathname));
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD");
+      return error(405);
+    }
+    if (malformed(url.pathname)) return error(400);
+    if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
+    const base = realRoot(root);
+    const r = resolveRequest(
+      rules,
+      url.pathname,
+      url.searchParams,
+      (rel) => snapshotFile(base, rel) !== null,
+    );
+    if (r.kind === "error") return sendError(req, res, r);
+    if (r.kind === "redirect") {
+      res.setHeader("Location", r.location);
+      return send(
+        req,
+        res,
+        308,
+        [["Content-Type", "text/plain; charset=utf-8"]],
+        Buffer.from(`${r.location}\n`),
+      );
+    }
+    const file = snapshotFile(base, r.file);
+    if (!file) return error(404);
+    const body = readFileSync(file);
+    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    res.setHeader("ETag", etag);
+    const inm = req.headers["if-none-match"];
+    if (inm && inm.split(/\s*,\s*/).some((t) => t === etag || t === `W/${etag}` || t === "*")) {
+      for (const [k, v] of r.headers) res.setHeader(k, v);
+      res.writeHead(304);
+      return res.end();
+    }
+    send(req, res, 200, r.headers, body);
+  };
+
+  return createServer((req, res) => {
+    try {
+      answer(req, res);
+    } catch (err) {
+      // A bug or an I/O failure: a problem body, one log line, never a stack trace to the client.
+      console.error(`preview: ${req.method} ${req.url}: ${(err as Error).message}`);
+      if (!res.headersSent) sendError(req, res, errorResolution(500, "/api/"));
+      else res.destroy();
+    }
+  });
+}
+
+export function preview(opts: PreviewOptions): Promise<Server> {
+  const server = createPreviewServer(opts.dir);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => resolve(server));
+  });
+}

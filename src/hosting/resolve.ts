@@ -1,0 +1,134 @@
+// What a request answers, from the rule list alone: a file of the snapshot with its headers, a
+// redirect to a page's slash form, or an error. The preview serves with it and the probe predicts
+// with it; the Cloudflare worker (hosts/cloudflare-worker.ts) runs the same steps over the same
+// rules, generated into its tables. Anything no rule names is a 404: that is the allow-list.
+import { CORS_PREFIX, isApiPath } from "../routes/urls.ts";
+import type { ErrorStatus } from "../output/problem.ts";
+import {
+  errorHeaders,
+  pageBareRegExpSource,
+  pageHeaders,
+  pageRegExpSource,
+  paramsOf,
+  responseHeaders,
+  SEGMENT_PATTERN,
+  staticHeaders,
+  staticRegExpSource,
+  urlRegExpSource,
+  type HostRules,
+} from "./rules.ts";
+
+export interface ErrorAnswer {
+  kind: "error";
+  status: ErrorStatus;
+  /** The problem JSON, or (a 404 outside the API) the HTML page. */
+  json: boolean;
+  headers: [string, string][];
+}
+
+export type Resolution =
+  | { kind: "file"; file: string; headers: [string, string][] }
+  | { kind: "redirect"; location: string }
+  | ErrorAnswer;
+
+interface Compiled {
+  queries: {
+    re: RegExp;
+    names: string[];
+    param: string;
+    value: RegExp;
+    target: string;
+    fallback: string | null;
+  }[];
+  paths: { re: RegExp; headers: [string, string][] }[];
+  files: { url: string; headers: [string, string][] }[];
+  pages: { re: RegExp; bare: RegExp | null; headers: [string, string][] }[];
+  statics: { re: RegExp; headers: [string, string][] }[];
+}
+
+const cache = new WeakMap<HostRules, Compiled>();
+
+function compile(rules: HostRules): Compiled {
+  let c = cache.get(rules);
+  if (!c) {
+    c = {
+      queries: rules.queries.map((q) => ({
+        re: new RegExp(urlRegExpSource(q.url)),
+        names: paramsOf(q.url),
+        param: q.param,
+        value: new RegExp(`^(?:${SEGMENT_PATTERN[q.param]})$`),
+        target: q.target,
+        fallback: q.fallback,
+      })),
+      paths: rules.paths.map((r) => ({
+        re: new RegExp(urlRegExpSource(r.url)),
+        headers: responseHeaders(r),
+      })),
+      files: rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })),
+      pages: rules.pages.map((p) => {
+        const bare = pageBareRegExpSource(p);
+        return {
+          re: new RegExp(pageRegExpSource(p)),
+          bare: bare ? new RegExp(bare) : null,
+          headers: pageHeaders(p),
+        };
+      }),
+      statics: rules.statics.map((s) => ({
+        re: new RegExp(staticRegExpSource(s)),
+        headers: staticHeaders(s),
+      })),
+    };
+    cache.set(rules, c);
+  }
+  return c;
+}
+
+export function errorResolution(status: ErrorStatus, pathname: string): ErrorAnswer {
+  // Only a 404 outside the API is an HTML page; every other error is the problem JSON.
+  const json = status !== 404 || isApiPath(pathname);
+  return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
+}
+
+function fill(template: string, names: string[], m: RegExpExecArray, extra: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, n: string) => extra[n] ?? m[names.indexOf(n) + 1]!);
+}
+
+/**
+ * Resolves a GET of `pathname` (as sent, percent-encoded) with its query. `exists(file)` says
+ * whether the snapshot holds a regular file at that path (relative, no leading slash).
+ */
+export function resolveRequest(
+  rules: HostRules,
+  pathname: string,
+  search: URLSearchParams,
+  exists: (file: string) => boolean,
+): Resolution {
+  const c = compile(rules);
+  let path = pathname;
+  for (const q of c.queries) {
+    const m = q.re.exec(pathname);
+    const value = search.get(q.param);
+    if (!m || value === null) continue;
+    const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
+    if (target && exists(`${target.slice(1)}/index.json`)) path = target;
+    else if (q.fallback) path = fill(q.fallback, q.names, m, {});
+    else return errorResolution(404, pathname);
+    break;
+  }
+  const found = (file: string, headers: [string, string][]): Resolution =>
+    exists(file) ? { kind: "file", file, headers } : errorResolution(404, pathname);
+
+  for (const p of c.paths)
+    if (p.re.test(path)) return found(`${path.replace(/\/$/, "").slice(1)}/index.json`, p.headers);
+  for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.headers);
+  for (const p of c.pages) {
+    if (p.re.test(path)) return found(`${path.slice(1)}index.html`, p.headers);
+    if (p.bare?.test(path)) {
+      if (!exists(`${path.slice(1)}/index.html`)) return errorResolution(404, pathname);
+      const query = search.toString();
+      return { kind: "redirect", location: `${path}/${query ? `?${query}` : ""}` };
+    }
+  }
+  for (const s of c.statics) if (s.re.test(path)) return found(path.slice(1), s.headers);
+  return errorResolution(404, pathname);
+}

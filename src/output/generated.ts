@@ -1,0 +1,17 @@
+// The checked-in generated files of schema/, as text: JSON Schemas and the OpenAPI document.
+import { jsonSchemaFiles } from "./jsonschema.ts";
+import { openApiDocument } from "./openapi.ts";
+import { packageVersion } from "../shared/version.ts";
+
+export { packageVersion };
+
+export function openApiText(): string {
+  return JSON.stringify(openApiDocument(packageVersion()), null, 2) + "\n";
+}
+
+export function generatedSchemaFiles(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, schema] of jsonSchemaFiles()) out.set(name, JSON.stringify(schema, null, 2) + "\n");
+  out.set("openapi.json", openApiText());
+  return out;
+}

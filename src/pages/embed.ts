@@ -1,0 +1,102 @@
+// The club embed: a custom element <build-api-embed> that a club website on another origin
+// includes with one script tag. It reads the club endpoints cross-origin (they send
+// Access-Control-Allow-Origin: *), renders into a shadow root (no style leaks either way) and
+// takes the host page's font and the club's brandColor through CSS custom properties:
+//   --build-api-brand     header colour (default: the club's brandColor)
+//   --build-api-on-brand  text on the header (default #fff)
+//   --build-api-font      font family (default: inherited from the host page)
+// Attributes: club (slug, required), view = catalog | standings | round (default catalog),
+// tournament (id, for standings and round), tag (catalog filter), api (snapshot origin; default
+// the origin the script was loaded from). Every value is put in the DOM as text, never as markup.
+import { asciiJson } from "./assets.ts";
+import { MODIFIERS, RESULT_LABEL, RESULT_TITLE, STATUS_LABEL, TIEBREAK_NAMES } from "./format.ts";
+import { LIVE_REFRESH_SECONDS } from "./tournament.ts";
+
+export const EMBED_PATH = "embed/build-api-embed.js";
+
+const CSS = `:host{display:block;font-family:var(--build-api-font,inherit);color:inherit;--b:var(--build-api-brand,var(--build-api-club-brand,#3a5a80));--l:color-mix(in srgb,currentColor 18%,transparent)}
+:host([hidden]){display:none}
+.box{border:1px solid var(--l);border-radius:.5em;overflow:hidden}
+h2{margin:0;padding:.5em .75em;font-size:1.1em;line-height:1.3;background:var(--b);color:var(--build-api-on-brand,#fff)}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+caption{text-align:left;padding:.4em .75em;font-weight:600}
+th,td{padding:.3em .6em;text-align:left;border-top:1px solid var(--l);vertical-align:top}
+thead th{font-size:.85em;white-space:nowrap}
+tbody th{font-weight:400}
+.n{text-align:right}
+.r{text-align:center;font-weight:600;white-space:nowrap}
+.m{opacity:.75;font-size:.85em}
+.t{font-weight:700;color:var(--b);text-decoration:none}
+abbr[title]{text-decoration:underline dotted}
+.s{font-size:.8em;border:1px solid currentColor;border-radius:1em;padding:0 .45em;white-space:nowrap}
+p{margin:0;padding:.5em .75em}
+.f{font-size:.75em;opacity:.75;border-top:1px solid var(--l)}`;
+
+/** The element's source: plain ES2017 served as a classic script (no modules, no framework). */
+export const EMBED_JS = `/* build-api club embed: <build-api-embed club="slug" view="catalog|standings|round" tournament="id"> */
+(function(){"use strict";
+if(!window.customElements||customElements.get("build-api-embed"))return;
+var LABEL=${asciiJson(RESULT_LABEL)},RTITLE=${asciiJson(RESULT_TITLE)},STATUS=${asciiJson(STATUS_LABEL)},
+TB=${asciiJson(TIEBREAK_NAMES)},MOD=${asciiJson(MODIFIERS)},EVERY=${LIVE_REFRESH_SECONDS};
+var CSS=${asciiJson(CSS)};
+var me=document.currentScript,BASE=me&&me.src?new URL("../",me.src).href:location.origin+"/";
+function el(tag,attrs,kids){var e=document.createElement(tag);if(attrs)for(var k in attrs)if(attrs[k]!=null)e.setAttribute(k,String(attrs[k]));
+(kids||[]).forEach(function(c){if(c!=null)e.appendChild(typeof c==="object"?c:document.createTextNode(String(c)))});return e}
+function pts(p){if(p==null)return "";var w=Math.trunc(p),f=Math.abs(p-w);if(f===0.5)return (w===0?(p<0?"\\u2212":""):w)+"\\u00bd";return String(p)}
+function tbTitle(l){var a=l.split("-"),n=TB[a[0]];if(n)return a[1]&&MOD[a[1]]?n+", "+MOD[a[1]]:n;
+var m=/^TB(\\d+)$/.exec(l);return m?"Tie-break "+m[1]+" as published by the results source":"Tie-break "+l+" as published by the results source"}
+var MON=["Jan","Feb","Mar","Apr","May","Jun","Jul","Aug","Sep","Oct","Nov","Dec"];
+function day(d){var x=d.split("-");return [Number(x[2]),MON[Number(x[1])-1],x[0]]}
+function dates(a,b){if(!a&&!b)return "";if(!a||!b||a===b)return day(a||b).join(" ");var s=day(a),e=day(b);
+return s[2]!==e[2]?s.join(" ")+" \\u2013 "+e.join(" "):s[1]!==e[1]?s[0]+" "+s[1]+" \\u2013 "+e.join(" "):s[0]+"\\u2013"+e.join(" ")}
+function seg(v){return encodeURIComponent(String(v))}
+function who(p,empty){if(!p)return el("td",null,[empty]);
+var meta=[p.federation,p.rating].filter(function(x){return x!=null}).join(" ");
+return el("td",null,[p.title?el("abbr",{"class":"t",title:p.title},[p.title]):null,p.title?" ":null,p.name,meta?" ":null,meta?el("span",{"class":"m"},[meta]):null])}
+function table(caption,heads,rows){return el("div",{"class":"scroll"},[el("table",null,[el("caption",null,[caption]),
+el("thead",null,[el("tr",null,heads.map(function(h){return typeof h==="object"?h:el("th",{scope:"col"},[h])}))]),el("tbody",null,rows)])])}
+function num(v){return el("td",{"class":"n"},[v])}
+function nh(t){return el("th",{scope:"col","class":"n"},[t])}
+class BuildApiEmbed extends HTMLElement{
+static get observedAttributes(){return["club","view","tournament","tag","api"]}
+constructor(){super();this.root=this.attachShadow({mode:"open"});this.timer=0}
+connectedCallback(){this.schedule()}
+disconnectedCallback(){clearTimeout(this.timer)}
+attributeChangedCallback(){this.schedule()}
+schedule(){var self=this;if(this.pending)return;this.pending=true;
+Promise.resolve().then(function(){self.pending=false;if(self.isConnected)self.load()})}
+api(){return (this.getAttribute("api")||BASE).replace(/\\/?$/,"/")}
+get(path){return fetch(this.api()+path,{headers:{Accept:"application/json"}}).then(function(r){if(!r.ok)throw new Error("HTTP "+r.status+" for "+path);return r.json()})}
+show(title,body,foot){var box=el("div",{"class":"box",part:"box"},[el("h2",{part:"title"},[title])].concat(body).concat([el("p",{"class":"f"},[foot])]));
+var style=el("style",null,[CSS]);this.root.replaceChildren(style,box);this.setAttribute("data-ready","")}
+brand(cat){var c=cat&&cat.brandColor;if(c&&/^#[0-9a-fA-F]{3,8}$/.test(c))this.style.setProperty("--build-api-club-brand",c)}
+load(){var self=this,slug=this.getAttribute("club"),view=this.getAttribute("view")||"catalog",id=this.getAttribute("tournament"),tag=this.getAttribute("tag");
+clearTimeout(this.timer);this.removeAttribute("data-ready");
+if(!slug||!/^[a-z0-9-]+$/.test(slug))return this.fail(new Error("the club attribute must be a club slug"));
+if(view!=="catalog"&&!(id&&/^[0-9]+$/.test(id)))return this.fail(new Error("the tournament attribute must be a tournament id"));
+var base="api/clubs/"+seg(slug)+"/tournaments";
+var catalog=this.get(base+(tag&&view==="catalog"?"?tag="+seg(tag):""));
+var work=view==="standings"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/standings")]).then(function(x){self.brand(x[0]);self.standings(x[0],x[1])}):
+view==="round"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/live")]).then(function(x){self.brand(x[0]);self.round(x[0],x[1])}):
+catalog.then(function(c){self.brand(c);self.catalog(c)});
+work.catch(function(e){self.fail(e)})}
+fail(e){this.show("Tournament results",[el("p",{role:"alert"},["Could not load the results: "+e.message])],"")}
+catalog(c){var rows=c.tournaments.map(function(e){var t=e.tournament;
+return el("tr",{"data-id":t.tournamentId},[el("th",{scope:"row"},[t.name,t.location?el("div",{"class":"m"},[t.location]):null]),
+el("td",null,[dates(t.startDate,t.endDate)]),num(t.currentRound==null?"\\u2013":t.currentRound+(t.totalRounds?" / "+t.totalRounds:"")),
+el("td",null,[el("span",{"class":"s"},[STATUS[t.status]||t.status])])])});
+this.show(c.name,[rows.length?table(this.getAttribute("tag")?"Tournaments tagged "+this.getAttribute("tag"):"Tournaments",["Tournament","Dates",nh("Round"),"Status"],rows):el("p",null,["No tournaments."])],c.name)}
+standings(c,s){var heads=[nh("Rank"),"Player",nh("Points")].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col","class":"n"},[el("abbr",{title:tbTitle(l)},[l])])}));
+var rows=s.rows.map(function(r){return el("tr",{"data-player":r.sourcePlayerNumber},[num(r.rank),
+el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,r.name,r.federation?" ":null,r.federation?el("span",{"class":"m"},[r.federation]):null]),
+el("td",{"class":"n","data-points":r.points},[pts(r.points)])].concat(r.tieBreakValues.map(num)))});
+var cap=s.afterRound==null?"No round is complete yet":"Standings after round "+s.afterRound;
+this.show(s.tournamentName,[rows.length?table(cap,heads,rows):el("p",null,[cap])],c.name+" \\u00b7 updated "+s.lastUpdatedAt.slice(0,16).replace("T"," ")+" UTC")}
+round(c,r){var self=this;var rows=r.games.map(function(g){var res=g.result==="Bye"&&g.resultText?g.resultText:LABEL[g.result];
+return el("tr",null,[el("th",{scope:"row"},[g.boardNumber]),who(g.white,""),el("td",{"class":"r",title:RTITLE[g.result]},[res]),who(g.black,g.result==="Bye"?"bye":"")])});
+this.show(r.tournamentName,[table("Round "+r.roundNumber+(r.totalRounds?" of "+r.totalRounds:"")+" \\u00b7 "+(STATUS[r.status]||r.status),["Board","White","Result","Black"],rows)],
+c.name+" \\u00b7 updated "+r.lastUpdatedAt.slice(0,16).replace("T"," ")+" UTC");
+if(r.status==="Live")this.timer=setTimeout(function(){if(self.isConnected)self.load()},EVERY*1000)}}
+customElements.define("build-api-embed",BuildApiEmbed)})();
+`;

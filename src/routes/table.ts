@@ -1,0 +1,164 @@
+// The route table: each endpoint of urls.ts bound to its response schema and to the view that
+// computes its bodies. Rendering, OpenAPI and schema validation read it; hosts read urls.ts only.
+import type { z } from "zod";
+import * as C from "../contracts/index.ts";
+import type { Club } from "../domain/types.ts";
+import * as club from "../views/club.ts";
+import type { TournamentContext } from "../views/context.ts";
+import * as pub from "../views/public.ts";
+import { DEFAULT_LANGUAGE, ENDPOINTS, type Endpoint, type EndpointId, type Params } from "./urls.ts";
+
+export type Emit = (params: Params, body: unknown) => void;
+
+/** What list routes see once every tournament has been processed. */
+export interface ListContext {
+  clubs: { club: Club; entries: club.CatalogEntry[] }[];
+  publicSummaries: pub.PublicSummary[];
+  clubTags: string[];
+  globalTags: string[];
+}
+
+/** What every tournament route sees besides its tournament. */
+export interface SiteContext {
+  languages: string[];
+}
+
+interface TournamentBinding {
+  schema: z.ZodType;
+  /** Emits every instance of the route for one tournament. */
+  render(c: TournamentContext, site: SiteContext, emit: Emit): void;
+}
+
+interface ListBinding {
+  schema: z.ZodType;
+  render(lists: ListContext, emit: Emit): void;
+}
+
+const tournament = (b: TournamentBinding): TournamentBinding & { scope: "tournament" } => ({
+  ...b,
+  scope: "tournament",
+});
+const list = (b: ListBinding): ListBinding & { scope: "list" } => ({ ...b, scope: "list" });
+
+export type TournamentRoute = Endpoint & TournamentBinding & { scope: "tournament" };
+export type ListRoute = Endpoint & ListBinding & { scope: "list" };
+export type Route = TournamentRoute | ListRoute;
+
+/** The club catalogs that list this tournament (enabled clubs only). */
+function clubSlugs(c: TournamentContext): string[] {
+  return c.published.clubs.map((e) => e.slug);
+}
+
+function forEachClub(c: TournamentContext, emit: Emit, params: Params, body: unknown): void {
+  for (const slug of clubSlugs(c)) emit({ ...params, slug }, body);
+}
+
+function idOf(c: TournamentContext): string {
+  return c.t.externalId.toString();
+}
+
+/** Each endpoint's schema and view; the scope must agree with urls.ts (checked as the table loads). */
+const BINDINGS: Record<
+  EndpointId,
+  (TournamentBinding & { scope: "tournament" }) | (ListBinding & { scope: "list" })
+> = {
+  clubCatalog: list({
+    schema: C.ClubCatalogResponse,
+    render(lists, emit) {
+      for (const { club: cl, entries } of lists.clubs) {
+        emit({ slug: cl.slug }, club.clubCatalog(cl, entries));
+        // Path forms for every club tag of the store, plus "" (no tag matches: the empty list).
+        for (const tag of ["", ...lists.clubTags]) {
+          emit(
+            { slug: cl.slug, tag },
+            club.clubCatalog(
+              cl,
+              entries.filter((e) => e.tags.includes(tag)),
+            ),
+          );
+        }
+      }
+    },
+  }),
+  clubTournament: tournament({
+    schema: C.TournamentResponse,
+    render(c, _site, emit) {
+      forEachClub(c, emit, { id: idOf(c) }, club.tournamentDetail(c));
+    },
+  }),
+  clubStandings: tournament({
+    schema: C.CurrentStandingsResponse,
+    render(c, _site, emit) {
+      forEachClub(c, emit, { id: idOf(c) }, club.currentStandings(c));
+    },
+  }),
+  clubRound: tournament({
+    schema: C.RoundResponse,
+    render(c, _site, emit) {
+      for (const r of c.pairedRounds) {
+        forEachClub(c, emit, { id: idOf(c), round: String(r.roundNumber) }, club.round(r));
+      }
+    },
+  }),
+  clubLive: tournament({
+    schema: C.LiveRoundResponse,
+    render(c, _site, emit) {
+      if (c.liveRound) forEachClub(c, emit, { id: idOf(c) }, club.liveRound(c, c.liveRound));
+    },
+  }),
+  publicTournaments: list({
+    schema: C.PublicTournamentList,
+    render(lists, emit) {
+      emit({}, lists.publicSummaries);
+      for (const tag of ["", ...lists.globalTags]) {
+        emit(
+          { tag },
+          lists.publicSummaries.filter((s) => s.tags.includes(tag)),
+        );
+      }
+    },
+  }),
+  publicTournament: tournament({
+    schema: C.PublicTournamentDetailResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, pub.publicDetail(c, c.published.globalTags));
+    },
+  }),
+  publicStandings: tournament({
+    schema: C.PublicStandingsResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, pub.publicStandings(c));
+    },
+  }),
+  publicRound: tournament({
+    schema: C.PublicRoundResponse,
+    render(c, _site, emit) {
+      if (!c.published.globalTags) return;
+      for (const r of c.pairedRounds)
+        emit({ id: idOf(c), round: String(r.roundNumber) }, pub.publicRound(c, r));
+    },
+  }),
+  publicLive: tournament({
+    schema: C.PublicRoundResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags && c.liveRound) emit({ id: idOf(c) }, pub.publicRound(c, c.liveRound));
+    },
+  }),
+  publicRecaps: tournament({
+    schema: C.PublicRecapsResponse,
+    render(c, site, emit) {
+      if (!c.published.globalTags) return;
+      const id = idOf(c);
+      emit({ id }, pub.publicRecaps(c, DEFAULT_LANGUAGE));
+      const languages = new Set([DEFAULT_LANGUAGE, ...site.languages]);
+      for (const language of [...languages].sort()) emit({ id, language }, pub.publicRecaps(c, language));
+    },
+  }),
+};
+
+export const ROUTES: readonly Route[] = ENDPOINTS.map((e) => {
+  const b = BINDINGS[e.id];
+  if (b.scope !== e.scope)
+    throw new Error(`route ${e.id}: bound as ${b.scope}, declared ${e.scope} in urls.ts`);
+  return { ...e, ...b } as Route;
+});

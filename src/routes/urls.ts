@@ -1,0 +1,258 @@
+// The URL model: every endpoint of the spec once, with its path template, query forms and cache
+// class, plus the page routes and static directories of the human view. Files, every host
+// config, the preview, the edge worker, purge lists and the tests derive their URLs from here.
+// It holds no schema and no view, so the host rules load neither zod nor the views; the
+// bindings of each endpoint to its response schema and view are in table.ts.
+
+/** Cache classes, from fast-changing to stable; the policy per class is in cache.ts. */
+export type CacheClass = "live" | "current" | "list" | "meta" | "asset";
+
+export type ParamName = "slug" | "id" | "round" | "tag" | "language";
+
+/** A query parameter that the static snapshot also serves as a path form. */
+export interface QueryForm {
+  name: "tag" | "language";
+  /** The path form appends `/{segment}/{value}` to the route's path. */
+  segment: "tag" | "language";
+  /** When the query parameter is absent the route answers as for this value (spec: language=es). */
+  default?: string;
+  /**
+   * A value the snapshot has no file for: "empty" answers from the bare path form
+   * `<path>/{segment}` (the list no tag matches), "notFound" is a 404 (an unknown language).
+   */
+  unknown: "empty" | "notFound";
+}
+
+/** The path form of a query form: `<base>/{segment}/{value}`, or `<base>/{segment}` for "". */
+export function queryFormPath(base: string, q: QueryForm, value: string): string {
+  return `${base}/${q.segment}` + (value ? `/${value}` : "");
+}
+
+/** Every URL pattern (with {params}) whose `index.json` answers this route, spec path first. */
+export function pathForms(route: { path: string; query?: QueryForm }): string[] {
+  const q = route.query;
+  if (!q) return [route.path];
+  const forms = [route.path, queryFormPath(route.path, q, `{${q.name}}`)];
+  if (q.unknown === "empty") forms.push(queryFormPath(route.path, q, ""));
+  return forms;
+}
+
+export type Params = Partial<Record<ParamName, string>>;
+
+/** The URL facts of one endpoint. */
+export interface Endpoint {
+  /** Endpoint number in the spec (section 4). */
+  n: number;
+  id: EndpointId;
+  surface: "club" | "public";
+  scope: "tournament" | "list";
+  /** The path as the spec writes it. */
+  path: string;
+  query?: QueryForm;
+  cache: CacheClass;
+  summary: string;
+}
+
+export type EndpointId =
+  | "clubCatalog"
+  | "clubTournament"
+  | "clubStandings"
+  | "clubRound"
+  | "clubLive"
+  | "publicTournaments"
+  | "publicTournament"
+  | "publicStandings"
+  | "publicRound"
+  | "publicLive"
+  | "publicRecaps";
+
+/** The language a recaps request without `?language=` answers in (spec: es). */
+export const DEFAULT_LANGUAGE = "es";
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  {
+    n: 1,
+    id: "clubCatalog",
+    surface: "club",
+    scope: "list",
+    path: "/api/clubs/{slug}/tournaments",
+    query: { name: "tag", segment: "tag", unknown: "empty" },
+    cache: "list",
+    summary: "A club's catalog of published tournaments",
+  },
+  {
+    n: 2,
+    id: "clubTournament",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}",
+    cache: "current",
+    summary: "A tournament with its player directory",
+  },
+  {
+    n: 3,
+    id: "clubStandings",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/standings",
+    cache: "current",
+    summary: "Current standings with tie-breaks",
+  },
+  {
+    n: 4,
+    id: "clubRound",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/rounds/{round}",
+    cache: "current",
+    summary: "A round and its games",
+  },
+  {
+    n: 5,
+    id: "clubLive",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/live",
+    cache: "live",
+    summary: "The newest round with published pairings, players resolved",
+  },
+  {
+    n: 6,
+    id: "publicTournaments",
+    surface: "public",
+    scope: "list",
+    path: "/api/public/v1/tournaments",
+    query: { name: "tag", segment: "tag", unknown: "empty" },
+    cache: "list",
+    summary: "Tournaments the operator has published",
+  },
+  {
+    n: 7,
+    id: "publicTournament",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}",
+    cache: "current",
+    summary: "A published tournament",
+  },
+  {
+    n: 8,
+    id: "publicStandings",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/standings",
+    cache: "current",
+    summary: "Current standings with tie-breaks",
+  },
+  {
+    n: 9,
+    id: "publicRound",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/rounds/{round}",
+    cache: "current",
+    summary: "A round with its games and unpaired players",
+  },
+  {
+    n: 10,
+    id: "publicLive",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/live",
+    cache: "live",
+    summary: "The newest round with published pairings",
+  },
+  {
+    n: 11,
+    id: "publicRecaps",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/recaps",
+    query: { name: "language", segment: "language", default: DEFAULT_LANGUAGE, unknown: "notFound" },
+    cache: "current",
+    summary: "Stored recaps in one language (default es)",
+  },
+];
+
+/** The endpoint of an id. */
+export function endpoint(id: EndpointId): Endpoint {
+  return ENDPOINTS.find((e) => e.id === id)!;
+}
+
+/** The OpenAPI document is published beside the API it describes. */
+export const OPENAPI_PATH = "/api/public/v1/openapi.json";
+
+/** The URL path of one instance: the spec's path with parameters filled in, plus the query's path form. */
+export function instancePath(route: Pick<Endpoint, "id" | "path" | "query">, params: Params): string {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`route ${route.id}: missing parameter ${name}`);
+    return v;
+  });
+  const q = route.query;
+  const value = q ? params[q.name] : undefined;
+  return q && value !== undefined ? queryFormPath(path, q, value) : path;
+}
+
+/** The snapshot file that holds an instance: `<url path>/index.json`, relative to the output root. */
+export function instanceFile(route: Pick<Endpoint, "id" | "path" | "query">, params: Params): string {
+  return `${instancePath(route, params).slice(1)}/index.json`;
+}
+
+/**
+ * A page of the human view: `<path>index.html`. Every page URL ends with a slash; the same URL
+ * without it redirects there. A page follows the cache class of the JSON it shows.
+ */
+export interface PageRoute {
+  id: string;
+  path: string;
+  /** The API route whose data the page shows: its cache class is the page's. */
+  follows: EndpointId;
+}
+
+export const PAGE_ROUTES: readonly PageRoute[] = [
+  { id: "indexPage", path: "/", follows: "publicTournaments" },
+  { id: "tournamentPage", path: "/tournaments/{id}/", follows: "publicTournament" },
+  { id: "standingsPage", path: "/tournaments/{id}/standings/", follows: "publicStandings" },
+  { id: "roundPage", path: "/tournaments/{id}/rounds/{round}/", follows: "publicRound" },
+  { id: "livePage", path: "/tournaments/{id}/live/", follows: "publicLive" },
+  { id: "recapsPage", path: "/tournaments/{id}/recaps/{language}/", follows: "publicRecaps" },
+];
+
+export function pageCache(page: PageRoute): CacheClass {
+  return endpoint(page.follows).cache;
+}
+
+/** A directory of static files served as they are, by extension. */
+export interface StaticDir {
+  prefix: string;
+  /** Extension → Content-Type; any other file in the directory is not served. */
+  types: Record<string, string>;
+  /** The embed is loaded by club websites on other origins. */
+  cors: boolean;
+}
+
+export const STATIC_DIRS: readonly StaticDir[] = [
+  {
+    prefix: "/assets/",
+    types: {
+      css: "text/css; charset=utf-8",
+      js: "text/javascript; charset=utf-8",
+      svg: "image/svg+xml",
+      png: "image/png",
+      woff2: "font/woff2",
+    },
+    cors: false,
+  },
+  { prefix: "/embed/", types: { js: "text/javascript; charset=utf-8" }, cors: true },
+];
+
+/** Paths under this prefix are the API: their errors are problem JSON, elsewhere an HTML page. */
+export const API_PREFIX = "/api/";
+
+/** Club endpoints are the only cross-origin surface of the API (spec §5), errors included. */
+export const CORS_PREFIX = "/api/clubs/";
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith(API_PREFIX);
+}

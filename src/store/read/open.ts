@@ -1,0 +1,195 @@
+// Opening a store: read-only, after proving it is an intact SQLite file with the schema this
+// build-api knows. Failures throw a BuildError with the exit code of their class.
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import Database from "better-sqlite3";
+import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
+import { StoreReader, type Store } from "./reader.ts";
+import { REVISION_TABLES } from "./revisions.ts";
+import { fromReferenceSchema, READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION } from "../schema.ts";
+import { storeSizeProblems } from "./sizes.ts";
+
+export type { CatalogClub, Store } from "./reader.ts";
+
+const CREATE_HINT = "pass a store created with `build-api init-store` and filled by the importer";
+
+function unreadable(file: string, what: string, fix = CREATE_HINT): BuildError {
+  return new BuildError(`Cannot read the store ${file}.`, [{ where: file, what, fix }], EXIT.storeUnreadable);
+}
+
+/** Table name → column names, from an in-memory database built with schema/store.sql. */
+let expected: Map<string, string[]> | null = null;
+
+function expectedSchema(): Map<string, string[]> {
+  expected ??= fromReferenceSchema(tableColumns);
+  return expected;
+}
+
+function tableColumns(db: Database.Database): Map<string, string[]> {
+  const tables = db
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+    )
+    .all();
+  const columns = db.prepare<[string], { name: string }>("SELECT name FROM pragma_table_info(?)");
+  return new Map(tables.map((t) => [t.name, columns.all(t.name).map((c) => c.name)]));
+}
+
+/** The version problem, or null when the version is the one this build-api reads. */
+function versionProblem(file: string, version: number): Problem | null {
+  if (READABLE_SCHEMA_VERSIONS.includes(version)) return null;
+  const where = `${file}: PRAGMA user_version`;
+  if (version === 0) {
+    return {
+      where,
+      what: `the store has no schema version (0); build-api reads version ${STORE_SCHEMA_VERSION}`,
+      fix: CREATE_HINT,
+    };
+  }
+  if (version > STORE_SCHEMA_VERSION) {
+    return {
+      where,
+      what: `the store has schema version ${version}, newer than version ${STORE_SCHEMA_VERSION} that this build-api reads`,
+      fix: "upgrade build-api to a release that reads this version",
+    };
+  }
+  return {
+    where,
+    what: `the store has schema version ${version}, different from version ${STORE_SCHEMA_VERSION} that this build-api reads`,
+    fix: `migrate the store to version ${STORE_SCHEMA_VERSION}`,
+  };
+}
+
+/** Every missing table and every missing column, not only the first. */
+function schemaProblems(file: string, db: Database.Database): Problem[] {
+  const actual = tableColumns(db);
+  const views = new Set(
+    db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'view'")
+      .all()
+      .map((v) => v.name),
+  );
+  const problems: Problem[] = [];
+  for (const [table, columns] of expectedSchema()) {
+    // Version 1 stores have no revision tables; readRevisions() tells whether they are kept.
+    if (REVISION_TABLES.includes(table) && !actual.has(table)) continue;
+    const have = actual.get(table);
+    if (!have) {
+      problems.push({
+        where: `${file}: table ${table}`,
+        what: views.has(table) ? "is a view, not a table" : "the table is missing",
+        fix: "create it as schema/store.sql defines it",
+      });
+      continue;
+    }
+    for (const column of columns) {
+      if (!have.includes(column)) {
+        problems.push({
+          where: `${file}: table ${table}, column ${column}`,
+          what: "the column is missing",
+          fix: "add it as schema/store.sql defines it",
+        });
+      }
+    }
+  }
+  return problems;
+}
+
+/** Opens a store read-only; throws BuildError (storeUnreadable or storeSchema) when it cannot be
+ * read or does not have the expected schema. The file is never written. */
+export function openStore(file: string): Store {
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw unreadable(file, "is not a file");
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof BuildError) throw error;
+    throw unreadable(
+      file,
+      `the store file cannot be found or read (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  // SQLite treats an empty file as an empty database; for a store it means truncated.
+  if (size === 0) throw unreadable(file, "the file is empty (0 bytes)", "restore the store from a good copy");
+
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw unreadable(file, `cannot open the file: ${(error as Error).message}`);
+  }
+  try {
+    // A hostile store's schema must not run functions or virtual tables with side effects.
+    db.pragma("trusted_schema = OFF");
+    // One read transaction for the whole build: every read sees one state of the store. In
+    // rollback-journal mode the SHARED lock it takes keeps writers from committing until the
+    // build closes the store; in WAL mode writers go on but this connection keeps its snapshot.
+    db.exec("BEGIN");
+    const check = db.pragma("quick_check(20)") as { quick_check: string }[];
+    if (check.length !== 1 || check[0]!.quick_check !== "ok") {
+      throw new BuildError(
+        `Cannot read the store ${file}: it is corrupt.`,
+        check.map((row) => ({
+          where: file,
+          what: `integrity check: ${row.quick_check}`,
+          fix: "restore the store from a good copy",
+        })),
+        EXIT.storeUnreadable,
+      );
+    }
+    const version = versionProblem(file, db.pragma("user_version", { simple: true }) as number);
+    if (version)
+      throw new BuildError(`The store ${file} has the wrong schema version.`, [version], EXIT.storeSchema);
+    const missing = schemaProblems(file, db);
+    if (missing.length > 0) {
+      throw new BuildError(
+        `The store ${file} lacks tables or columns of the schema.`,
+        missing,
+        EXIT.storeSchema,
+      );
+    }
+    // Before anything is read: a store far beyond the limits fails here, fast and small.
+    const sizes = storeSizeProblems(db, basename(file));
+    if (sizes.length > 0) {
+      throw new BuildError(
+        `The store ${file} is beyond the size limits; nothing was published.`,
+        sizes,
+        EXIT.storeData,
+      );
+    }
+    return new StoreReader(db, file);
+  } catch (error) {
+    db.close();
+    if (error instanceof BuildError) throw error;
+    const code = (error as { code?: unknown }).code;
+    const what =
+      code === "SQLITE_NOTADB"
+        ? "is not a SQLite database"
+        : code === "SQLITE_CORRUPT"
+          ? "is corrupt or truncated (database disk image is malformed)"
+          : `cannot be read: ${(error as Error).message}`;
+    throw unreadable(
+      file,
+      `the file ${what}`,
+      code === "SQLITE_NOTADB" ? CREATE_HINT : "restore the store from a good copy",
+    );
+  }
+}
+
+/**
+ * Opens a store that openStore() already checked in this build, for a worker thread: read-only,
+ * inside one read transaction, without the checks (their cost is paid once, by the main thread).
+ * The caller proves that it reads the main thread's state (see src/render/worker.ts).
+ */
+export function openCheckedStore(file: string): Store {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma("trusted_schema = OFF");
+    db.exec("BEGIN");
+    return new StoreReader(db, file);
+  } catch (error) {
+    db.close();
+    throw unreadable(file, `cannot open the file: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,94 @@
+// Every statement the reader runs, prepared once per open store. Per-tournament queries look rows
+// up by the leading column of a primary key or index, so loading a tournament costs a handful of
+// index seeks whatever the size of the store. safeIntegers(true): int64 values arrive as bigint.
+// The statements that return many rows per tournament are raw: each row is an array of cells in
+// the order of its selectAll() list, which is cheaper to build than an object.
+import type Database from "better-sqlite3";
+import type { SqlCells, SqlRow } from "./cells.ts";
+import { selectAll, selectColumn } from "../columns.ts";
+
+/** Row ids of non-draft tournaments on the global surface or in an enabled club's catalog. */
+export const PUBLISHED_IDS = `
+  SELECT tournament_id FROM publications
+  UNION
+  SELECT ct.tournament_id FROM club_tournaments ct JOIN clubs c ON c.club_id = ct.club_id WHERE c.enabled = 1`;
+
+const SQL = {
+  publishedTournaments: `
+    SELECT tournament_id, external_id FROM tournaments
+    WHERE is_draft = 0 AND typeof(external_id) = 'integer' AND tournament_id IN (${PUBLISHED_IDS})
+    ORDER BY external_id, tournament_id`,
+
+  tournament: `SELECT ${selectAll("tournaments")} FROM tournaments WHERE tournament_id = ?`,
+  players: `SELECT ${selectAll("players")} FROM players WHERE tournament_id = ? ORDER BY source_player_number`,
+  rounds: `SELECT ${selectAll("rounds")} FROM rounds WHERE tournament_id = ? ORDER BY round_number`,
+  games: `SELECT ${selectAll("games")} FROM games WHERE tournament_id = ? ORDER BY round_number, board_number`,
+  // The primary key forbids duplicates, but a foreign store may lack it.
+  duplicateBoards: `
+    SELECT tournament_id, round_number, board_number, count(*) AS n FROM games WHERE tournament_id = ?
+    GROUP BY round_number, board_number HAVING count(*) > 1 ORDER BY round_number, board_number`,
+  standings: `
+    SELECT ${selectAll("source_standings")} FROM source_standings WHERE tournament_id = ? ORDER BY after_round`,
+  standingRows: `
+    SELECT ${selectAll("source_standing_rows")} FROM source_standing_rows WHERE tournament_id = ?
+    ORDER BY after_round, rank, source_player_number`,
+  // Drafts (is_draft = 1) are never read; a broken flag comes through and is reported.
+  recaps: `SELECT ${selectAll("recaps")} FROM recaps WHERE tournament_id = ? AND is_draft IS NOT 1 ORDER BY recap_id`,
+  publication: `
+    SELECT p.tournament_id AS tournament_id, ${selectColumn("publication_tags", "tag", "pt")}
+    FROM publications p LEFT JOIN publication_tags pt ON pt.tournament_id = p.tournament_id
+    WHERE p.tournament_id = ? ORDER BY pt.tag`,
+  // Driven by clubs (few rows): each enabled club costs one primary-key seek in club_tournaments.
+  clubEntries: `
+    SELECT c.club_id AS club_id, ct.tournament_id AS tournament_id, ${selectColumn("clubs", "slug", "c")},
+      ${selectColumn("club_tournaments", "display_order", "ct")}, ${selectColumn("club_tournament_tags", "tag", "ctt")}
+    FROM clubs c
+    JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = ?
+    LEFT JOIN club_tournament_tags ctt ON ctt.club_id = ct.club_id AND ctt.tournament_id = ct.tournament_id
+    WHERE c.enabled = 1 ORDER BY c.slug, c.club_id, ctt.tag`,
+
+  enabledClubs: `SELECT ${selectAll("clubs")} FROM clubs WHERE enabled = 1 ORDER BY slug, club_id`,
+  catalog: `
+    SELECT ct.club_id AS club_id, ct.tournament_id AS tournament_id, t.external_id AS external_id,
+      ${selectColumn("club_tournaments", "display_order", "ct")}, ${selectColumn("club_tournament_tags", "tag", "ctt")}
+    FROM club_tournaments ct
+    JOIN tournaments t ON t.tournament_id = ct.tournament_id AND t.is_draft = 0 AND typeof(t.external_id) = 'integer'
+    LEFT JOIN club_tournament_tags ctt ON ctt.club_id = ct.club_id AND ctt.tournament_id = ct.tournament_id
+    WHERE ct.club_id = ? ORDER BY ct.display_order, t.external_id, ct.tournament_id, ctt.tag`,
+
+  globalTags: `
+    SELECT DISTINCT ${selectColumn("publication_tags", "tag", "pt")} FROM publication_tags pt
+    JOIN publications p ON p.tournament_id = pt.tournament_id
+    JOIN tournaments t ON t.tournament_id = p.tournament_id AND t.is_draft = 0`,
+  clubTags: `
+    SELECT DISTINCT ${selectColumn("club_tournament_tags", "tag", "ctt")} FROM club_tournament_tags ctt
+    JOIN club_tournaments ct ON ct.club_id = ctt.club_id AND ct.tournament_id = ctt.tournament_id
+    JOIN clubs c ON c.club_id = ct.club_id AND c.enabled = 1
+    JOIN tournaments t ON t.tournament_id = ct.tournament_id AND t.is_draft = 0`,
+  languages: `
+    SELECT DISTINCT ${selectColumn("recaps", "language", "r")} FROM recaps r
+    JOIN tournaments t ON t.tournament_id = r.tournament_id AND t.is_draft = 0
+    WHERE r.is_draft = 0 AND r.tournament_id IN (${PUBLISHED_IDS})`,
+} as const;
+
+export type QueryName = keyof typeof SQL;
+
+/** Statements that select exactly selectAll(table) and return raw rows (SqlCells). */
+const RAW_QUERIES = ["players", "rounds", "games", "standings", "standingRows", "recaps"] as const;
+type RawQueryName = (typeof RAW_QUERIES)[number];
+
+export type Queries = {
+  [N in QueryName]: Database.Statement<unknown[], N extends RawQueryName ? SqlCells : SqlRow>;
+};
+
+/** The text of every statement, e.g. to prove that no private column is ever selected. */
+export const QUERY_SQL: Readonly<Record<QueryName, string>> = SQL;
+
+export function prepareQueries(db: Database.Database): Queries {
+  const raw = new Set<QueryName>(RAW_QUERIES);
+  const queries = {} as Record<QueryName, Database.Statement<unknown[], unknown>>;
+  for (const name of Object.keys(SQL) as QueryName[]) {
+    queries[name] = db.prepare<unknown[], unknown>(SQL[name]).safeIntegers(true).raw(raw.has(name));
+  }
+  return queries as Queries;
+}

@@ -1,0 +1,307 @@
+// The read side of an open store: what the build asks for, one tournament at a time.
+import { createHash } from "node:crypto";
+import { basename } from "node:path";
+import type Database from "better-sqlite3";
+import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
+import type { Club, PublishedTournament } from "../../domain/types.ts";
+import { RowCheck, rowWhere, type SqlRow } from "./cells.ts";
+import { checkStore } from "./check-store.ts";
+import { hashRows } from "./hash-rows.ts";
+import { readClub } from "./clubs.ts";
+import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
+import { columnPositions, selectAll, type TableName } from "../columns.ts";
+import { prepareQueries, type Queries } from "./queries.ts";
+import { readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";
+import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
+import { assembleTournament, type TournamentRows } from "./tournament.ts";
+import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
+
+export interface CatalogClub extends Club {
+  /** Ordered by displayOrder, then externalId. */
+  entries: { externalId: bigint; tags: string[]; displayOrder: number }[];
+}
+
+export interface Store {
+  readonly file: string;
+  /** Enabled clubs only, ordered by slug, with catalog entries of non-draft tournaments. Rows that
+   * fail their checks are left out here; checkStore() and loadTournament() report them. */
+  clubs(): CatalogClub[];
+  /** Non-draft tournaments that are published on the global surface or in an enabled club's
+   * catalog, ordered by external_id. Lightweight keys only. */
+  publishedTournaments(): { rowId: number; externalId: bigint }[];
+  /** Loads one tournament with players, rounds+games (result normalized), source standings,
+   * non-draft recaps, its global tags (null when not globally published) and its enabled-club
+   * catalog entries. Never throws on bad data: returns every problem found in its rows, tags and
+   * recap languages included. value is null when there are problems. */
+  loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] };
+  /**
+   * Reads a tournament's rows and hashes them (private row ids left out); assembles them only when
+   * `skip(hash)` is false. Stores that keep no revisions fingerprint tournaments this way.
+   */
+  loadTournamentHashed(
+    rowId: number,
+    skip: (hash: string) => boolean,
+  ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
+  /** The revision tokens the store's triggers keep, or null when it keeps none (version 1). */
+  revisions(): Revisions | null;
+  /** The hash of the clubs rows the reader reads, private row ids left out. */
+  clubsHash(): string;
+  /** The key of the state this build reads (store/read/revisions.ts storeKeyOf). */
+  storeKey(): string | null;
+  /** Store-wide checks that are not per tournament (club rows, broken flags, shared external ids,
+   * dangling references). */
+  checkStore(): Problem[];
+  /** Every tag used on each surface and every language of non-draft recaps of published
+   * tournaments; sorted, without duplicates. Values that are not valid path segments are left out
+   * (loadTournament reports them), so every value here is safe in a path. */
+  vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] };
+  close(): void;
+}
+
+/** Private row ids: never part of a hash that reaches the snapshot. */
+const ROW_IDS: ReadonlySet<string> = new Set(["tournament_id", "club_id", "recap_id"]);
+
+function rawRowIds(table: TableName): ReadonlySet<number> {
+  const at = columnPositions(table);
+  return new Set([...ROW_IDS].filter((c) => c in at).map((c) => at[c]!));
+}
+
+const RAW_ROW_IDS = {
+  players: rawRowIds("players"),
+  rounds: rawRowIds("rounds"),
+  games: rawRowIds("games"),
+  standings: rawRowIds("source_standings"),
+  standingRows: rawRowIds("source_standing_rows"),
+  recaps: rawRowIds("recaps"),
+};
+
+const selectAllClubs = selectAll("clubs");
+
+/** The hash of everything loadTournament reads for one tournament, private row ids left out. */
+function hashTournamentRows(rows: TournamentRows): string {
+  const hash = createHash("sha256");
+  hashRows(hash, "tournament", [rows.tournament], ROW_IDS);
+  hashRows(hash, "players", rows.players, RAW_ROW_IDS.players);
+  hashRows(hash, "rounds", rows.rounds, RAW_ROW_IDS.rounds);
+  hashRows(hash, "games", rows.games, RAW_ROW_IDS.games);
+  hashRows(hash, "duplicateBoards", rows.duplicateBoards, ROW_IDS);
+  hashRows(hash, "standings", rows.standings, RAW_ROW_IDS.standings);
+  hashRows(hash, "standingRows", rows.standingRows, RAW_ROW_IDS.standingRows);
+  hashRows(hash, "recaps", rows.recaps, RAW_ROW_IDS.recaps);
+  hashRows(hash, "publication", rows.publication, ROW_IDS);
+  hashRows(hash, "clubEntries", rows.clubEntries, ROW_IDS);
+  return hash.digest("hex");
+}
+
+/** An I/O failure in the middle of a read (the file changed or is corrupt) ends the build. */
+function guard<T>(file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_")) {
+      throw new BuildError(
+        `Cannot read the store ${file}.`,
+        [
+          {
+            where: file,
+            what: `reading failed: ${(error as Error).message}`,
+            fix: "restore the store from a good copy",
+          },
+        ],
+        EXIT.storeUnreadable,
+      );
+    }
+    throw error;
+  }
+}
+
+export class StoreReader implements Store {
+  private readonly queries: Queries;
+  private readonly sizes: SizeQueries;
+  private readonly bytes: ReturnType<typeof bytesLookup>;
+  /** The name problems use; short and the same on every machine. */
+  private readonly name: string;
+
+  private readonly db: Database.Database;
+  readonly file: string;
+
+  constructor(db: Database.Database, file: string) {
+    this.db = db;
+    this.file = file;
+    this.name = basename(file);
+    this.queries = prepareQueries(db);
+    this.sizes = prepareSizeQueries(db, this.name);
+    this.bytes = bytesLookup(db);
+  }
+
+  clubs(): CatalogClub[] {
+    return guard(this.file, () => {
+      const clubs: CatalogClub[] = [];
+      const ignored: Problem[] = [];
+      const rows = this.queries.enabledClubs.all();
+      markInvalidUtf8(this.bytes, "clubs", ["club_id"], rows);
+      for (const row of rows) {
+        const c = new RowCheck(this.name, "clubs", row, ["club_id"], ignored);
+        const club = readClub(c);
+        if (!c.ok) continue;
+        clubs.push({ ...club, entries: this.catalogEntries(row["club_id"]!) });
+      }
+      return clubs;
+    });
+  }
+
+  private catalogEntries(clubId: SqlRow[string]): CatalogClub["entries"] {
+    const entries: CatalogClub["entries"] = [];
+    let current: { tournamentId: unknown; valid: boolean; entry: CatalogClub["entries"][number] } | null =
+      null;
+    const finish = () => {
+      if (current?.valid) entries.push({ ...current.entry, tags: current.entry.tags.sort() });
+    };
+    for (const row of this.queries.catalog.all(clubId)) {
+      if (current === null || current.tournamentId !== row["tournament_id"]) {
+        finish();
+        const order = row["display_order"];
+        const valid = typeof order === "bigint" && order >= -(2n ** 31n) && order < 2n ** 31n;
+        current = {
+          tournamentId: row["tournament_id"],
+          valid,
+          entry: { externalId: row["external_id"] as bigint, tags: [], displayOrder: Number(order) },
+        };
+      }
+      const tag = row["tag"];
+      if (tag === null) continue;
+      if (isValidSegment("tag", tag)) current.entry.tags.push(tag);
+      else current.valid = false;
+    }
+    finish();
+    return entries;
+  }
+
+  publishedTournaments(): { rowId: number; externalId: bigint }[] {
+    return guard(this.file, () =>
+      this.queries.publishedTournaments
+        .all()
+        .filter((row) => {
+          const id = row["tournament_id"];
+          return typeof id === "bigint" && id >= -(2n ** 53n) + 1n && id <= 2n ** 53n - 1n;
+        })
+        .map((row) => ({ rowId: Number(row["tournament_id"]), externalId: row["external_id"] as bigint })),
+    );
+  }
+
+  loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] } {
+    return this.loadTournamentHashed(rowId, () => false, false).loaded!;
+  }
+
+  loadTournamentHashed(
+    rowId: number,
+    skip: (hash: string) => boolean,
+    hashed = true,
+  ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null } {
+    return guard(this.file, () => {
+      const rows = this.readRows(rowId);
+      if (!("tournament" in rows)) return { hash: "", loaded: rows };
+      const hash = hashed ? hashTournamentRows(rows) : "";
+      if (hashed && skip(hash)) return { hash, loaded: null };
+      return { hash, loaded: this.assemble(rows) };
+    });
+  }
+
+  private readRows(rowId: number): TournamentRows | { value: null; problems: Problem[] } {
+    const q = this.queries;
+    const tournament = q.tournament.get(rowId);
+    if (!tournament) {
+      return {
+        value: null,
+        problems: [
+          {
+            where: rowWhere(this.name, "tournaments", [["tournament_id", BigInt(rowId)]]),
+            what: "no such tournament",
+            fix: "load only the tournaments publishedTournaments() returns",
+          },
+        ],
+      };
+    }
+    // Counted before any row is read: a tournament beyond a limit is never loaded.
+    const tooBig = this.sizes.tournament(rowId);
+    if (tooBig.length > 0) return { value: null, problems: tooBig };
+    return {
+      tournament,
+      players: q.players.all(rowId),
+      rounds: q.rounds.all(rowId),
+      games: q.games.all(rowId),
+      duplicateBoards: q.duplicateBoards.all(rowId),
+      standings: q.standings.all(rowId),
+      standingRows: q.standingRows.all(rowId),
+      recaps: q.recaps.all(rowId),
+      publication: q.publication.all(rowId),
+      clubEntries: q.clubEntries.all(rowId),
+    };
+  }
+
+  private assemble(rows: TournamentRows): { value: PublishedTournament | null; problems: Problem[] } {
+    const bytes = this.bytes;
+    markInvalidUtf8(bytes, "tournaments", ["tournament_id"], [rows.tournament]);
+    markInvalidUtf8(bytes, "players", ["tournament_id", "source_player_number"], rows.players);
+    markInvalidUtf8(bytes, "rounds", ["tournament_id", "round_number"], rows.rounds);
+    markInvalidUtf8(bytes, "games", ["tournament_id", "round_number", "board_number"], rows.games);
+    markInvalidUtf8(bytes, "source_standings", ["tournament_id", "after_round"], rows.standings);
+    markInvalidUtf8(
+      bytes,
+      "source_standing_rows",
+      ["tournament_id", "after_round", "source_player_number"],
+      rows.standingRows,
+    );
+    markInvalidUtf8(bytes, "recaps", ["recap_id"], rows.recaps);
+    return assembleTournament(this.name, rows);
+  }
+
+  revisions(): Revisions | null {
+    return guard(this.file, () => readRevisions(this.db));
+  }
+
+  storeKey(): string | null {
+    return guard(this.file, () => storeKeyOf(this.db, this.file));
+  }
+
+  clubsHash(): string {
+    return guard(this.file, () => {
+      const hash = createHash("sha256");
+      const rows = this.db
+        .prepare<[], SqlRow>(`SELECT ${selectAllClubs} FROM clubs ORDER BY club_id`)
+        .safeIntegers(true)
+        .all();
+      // club_id is private, but the order of the rows and which club a row is stays in the hash.
+      hashRows(hash, "clubs", rows, ROW_IDS);
+      return hash.digest("hex");
+    });
+  }
+
+  checkStore(): Problem[] {
+    return guard(this.file, () => checkStore(this.db, this.name));
+  }
+
+  vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] } {
+    return guard(this.file, () => {
+      const q = this.queries;
+      const values = (rows: SqlRow[], column: string, kind: SegmentKind): string[] => {
+        const set = new Set<string>();
+        for (const row of rows) {
+          const v = row[column];
+          if (isValidSegment(kind, v)) set.add(v);
+        }
+        return [...set].sort();
+      };
+      return {
+        globalTags: values(q.globalTags.all(), "tag", "tag"),
+        clubTags: values(q.clubTags.all(), "tag", "tag"),
+        languages: values(q.languages.all(), "language", "language"),
+      };
+    });
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,105 @@
+// Worker threads (--jobs) give the bytes of --jobs 1, and one build reads one state of the store
+// even while a writer commits during it (rollback journal: the writer waits; WAL: the build keeps
+// its snapshot, workers included).
+import { copyFileSync, realpathSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../src/build/build.ts";
+import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
+import { hashTree, removeTempDirs, tempDir } from "../../support/run.ts";
+
+afterAll(removeTempDirs);
+
+const NOW = Date.parse(REFERENCE_NOW);
+let store: string;
+
+beforeAll(() => {
+  store = path.join(tempDir("jobs-store"), "store.sqlite");
+  generateStore({ tournaments: 60, seed: "jobs", out: store });
+});
+
+function copyOf(file: string): string {
+  const copy = path.join(tempDir("jobs-copy"), "store.sqlite");
+  copyFileSync(file, copy);
+  return copy;
+}
+
+describe("--jobs", () => {
+  it("gives byte-identical snapshots with 1 and 3 threads, revisions kept or rows hashed", async () => {
+    const dir = tempDir("jobs");
+    const one = path.join(dir, "one", "dist");
+    const three = path.join(dir, "three", "dist");
+    const r1 = await build({ db: store, out: one, now: NOW, jobs: 1 });
+    const r3 = await build({ db: store, out: three, now: NOW, jobs: 3, minJobsForWorkers: 1 });
+    expect(r3.render).toEqual(r1.render);
+    expect(hashTree(realpathSync(three))).toEqual(hashTree(realpathSync(one)));
+
+    // A store without its triggers: fingerprints hash the rows, in the workers.
+    const old = copyOf(store);
+    const w = new Database(old);
+    w.exec("DROP TRIGGER games_revision_update");
+    w.close();
+    const a = path.join(dir, "a", "dist");
+    const b = path.join(dir, "b", "dist");
+    await build({ db: old, out: a, now: NOW, jobs: 1 });
+    await build({ db: old, out: b, now: NOW, jobs: 2, minJobsForWorkers: 1 });
+    expect(hashTree(realpathSync(b))).toEqual(hashTree(realpathSync(a)));
+    // A rebuild with workers keeps every tournament: the rows hash to the recorded fingerprints.
+    const again = await build({ db: old, out: b, now: NOW + 1, jobs: 2, minJobsForWorkers: 1 });
+    expect(again.publish.filesWritten).toBeLessThanOrEqual(2); // _build-api.json and the manifest at most
+  }, 120_000);
+});
+
+describe("a writer committing during a build", () => {
+  for (const mode of ["delete", "wal"] as const) {
+    it(`does not mix two states into one snapshot (journal_mode ${mode})`, async () => {
+      const db = copyOf(store);
+      const setup = new Database(db);
+      setup.pragma(`journal_mode = ${mode}`);
+      setup.close();
+      const before = copyOf(db);
+      const writer = new Database(db, { timeout: 0 });
+      const out = path.join(tempDir("writer"), "dist");
+      let commits = 0;
+      let refused = 0;
+      try {
+        await build({
+          db,
+          out,
+          now: NOW,
+          jobs: 2,
+          minJobsForWorkers: 1,
+          // After each of the first tournaments: rename every player of every tournament, in one
+          // transaction.
+          onProgress: (done) => {
+            if (done > 6) return;
+            try {
+              writer.prepare("UPDATE players SET name = name || '!'").run();
+              commits++;
+            } catch (e) {
+              if ((e as { code?: string }).code !== "SQLITE_BUSY") throw e;
+              refused++;
+            }
+          },
+        });
+      } finally {
+        writer.close();
+      }
+      if (mode === "wal") expect(commits).toBeGreaterThan(0);
+      else expect(refused).toBeGreaterThan(0);
+      // The snapshot is the one of the store as it was when the build began.
+      const reference = path.join(tempDir("writer-ref"), "dist");
+      await build({ db: before, out: reference, now: NOW, jobs: 1 });
+      const got = hashTree(realpathSync(out));
+      const want = hashTree(realpathSync(reference));
+      // Every served file; the bookkeeping names the store file, which is another one.
+      const bookkeeping = ["_build-api.json", "_build-api-state.json", ".build-api-manifest.json"];
+      expect(Object.keys(got).filter((f) => got[f] !== want[f] && !bookkeeping.includes(f))).toEqual([]);
+      expect(Object.keys(got).length).toBe(Object.keys(want).length);
+      // The next build reads the store with every commit.
+      const next = await build({ db, out, now: NOW, jobs: 1 });
+      if (commits > 0) expect(next.publish.filesWritten).toBeGreaterThan(0);
+    }, 120_000);
+  }
+});

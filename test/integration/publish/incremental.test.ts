@@ -1,0 +1,249 @@
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { MANIFEST_NAME } from "../../../src/publish/manifest.ts";
+import { publishSnapshot } from "../../../src/publish/publish.ts";
+import {
+  expectNoLeftovers,
+  expectSnapshot,
+  fileIdentities,
+  hashTree,
+  removeTempDirs,
+  tempDir,
+  writeAll,
+} from "../../support/publish.ts";
+import { sampleFiles } from "../../support/sample-files.ts";
+
+afterAll(removeTempDirs);
+
+describe("publishSnapshot: incremental rebuilds", () => {
+  it("first build writes every file; a no-change rebuild writes none and keeps inode and mtime", async () => {
+    const out = path.join(tempDir(), "dist");
+    const files = sampleFiles(0);
+    const first = await publishSnapshot({ outDir: out }, writeAll(files));
+    const count = Object.keys(files).length;
+    expect(first).toMatchObject({ files: count, filesWritten: count, filesUnchanged: 0, filesRemoved: 0 });
+    expect(first.bytesWritten).toBe(first.bytesTotal);
+    expect(first.bytesTotal).toBe(Object.values(files).reduce((n, d) => n + Buffer.byteLength(d), 0));
+    expectSnapshot(out, files);
+    expectNoLeftovers(path.dirname(out));
+    const identities = fileIdentities(out);
+
+    const again = await publishSnapshot({ outDir: out }, writeAll(files));
+    expect(again).toMatchObject({ files: count, filesWritten: 0, filesUnchanged: count, filesRemoved: 0 });
+    expect(again.bytesWritten).toBe(0);
+    expect(again.snapshotDir).not.toBe(first.snapshotDir);
+    // Every file, the manifest and marker included, is the very same inode with the same mtime.
+    expect(fileIdentities(out)).toEqual(identities);
+    expectSnapshot(out, files);
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("rewrites changed files, adds new ones, drops removed ones, and links the rest", async () => {
+    const out = path.join(tempDir(), "dist");
+    const before = sampleFiles(0);
+    const next = sampleFiles(1);
+    await publishSnapshot({ outDir: out }, writeAll(before));
+    const identities = fileIdentities(out);
+
+    const report = await publishSnapshot({ outDir: out }, writeAll(next));
+    const changed = Object.keys(next).filter((p) => before[p] !== next[p]);
+    expect(changed.sort()).toEqual([
+      "api/public/v1/index.json",
+      "api/public/v1/new.json",
+      "api/public/v1/tournaments/1/standings.json",
+      "api/public/v1/tournaments/2/standings.json",
+    ]);
+    expect(report).toMatchObject({
+      files: Object.keys(next).length,
+      filesWritten: changed.length,
+      filesUnchanged: Object.keys(next).length - changed.length,
+      filesRemoved: 1,
+      bytesWritten: changed.reduce((n, p) => n + Buffer.byteLength(next[p]), 0),
+      changed: { count: 5, paths: [...changed, "api/public/v1/old.json"].sort() },
+    });
+    expectSnapshot(out, next);
+    expect(hashTree(out)["api/public/v1/old.json"]).toBeUndefined();
+    const after = fileIdentities(out);
+    for (const rel of Object.keys(next)) {
+      if (changed.includes(rel)) expect(after[rel]).not.toBe(identities[rel]);
+      else expect(after[rel]).toBe(identities[rel]);
+    }
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("reports the time of each phase", async () => {
+    const out = path.join(tempDir(), "dist");
+    const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    expect(Object.keys(report.phases)).toEqual(["lock", "prepare", "produce", "finish", "switch", "cleanup"]);
+    for (const ms of Object.values(report.phases)) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("gives byte-identical snapshots whatever the write order, with a sorted manifest free of timestamps", async () => {
+    const files = sampleFiles(1);
+    const forward = path.join(tempDir(), "dist");
+    const backward = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: forward }, writeAll(files));
+    await publishSnapshot(
+      { outDir: backward },
+      writeAll(Object.fromEntries(Object.entries(files).reverse())),
+    );
+    expect(hashTree(backward)).toEqual(hashTree(forward));
+
+    const manifest = readFileSync(path.join(forward, MANIFEST_NAME), "utf8");
+    const paths = [...manifest.matchAll(/"path":"([^"]+)"/g)].map((m) => m[1]);
+    expect(paths).toEqual(Object.keys(files).sort());
+    expect(manifest).not.toMatch(/20[0-9]{2}-[0-9]{2}-[0-9]{2}|time|date/i);
+    expect(JSON.parse(manifest).files).toHaveLength(paths.length);
+  });
+
+  it("keeps the previous snapshot byte-identical when produce throws, and leaves no staging behind", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    const before = hashTree(out);
+    const identities = fileIdentities(out);
+    const liveDir = realpathSync(out);
+
+    await expect(
+      publishSnapshot({ outDir: out }, (w) => {
+        w.write("api/public/v1/index.json", "{}");
+        w.write("api/public/v1/tournaments/1/index.json", "half");
+        throw new Error("store went away");
+      }),
+    ).rejects.toThrow("store went away");
+    expect(hashTree(out)).toEqual(before);
+    expect(fileIdentities(out)).toEqual(identities);
+    expect(realpathSync(out)).toBe(liveDir);
+    expectNoLeftovers(path.dirname(out));
+
+    // An async rejection midway is handled the same way.
+    await expect(
+      publishSnapshot({ outDir: out }, async (w) => {
+        w.write("_headers", "x");
+        await Promise.resolve();
+        throw new Error("later");
+      }),
+    ).rejects.toThrow("later");
+    expect(hashTree(out)).toEqual(before);
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("refuses a path written twice, paths differing only in case, a file/dir clash, and unsafe paths", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    const before = hashTree(out);
+    const attempts: Array<[string[], RegExp]> = [
+      [["a.json", "a.json"], /written twice/],
+      [["api/A.json", "api/a.json"], /letter case/],
+      [["api/a.json", "api/A.json"], /letter case/],
+      [["api/Ab.json", "api/aB.json"], /letter case/],
+      [["API/x.json", "api/y.json", "api/X.json"], /letter case/],
+      [["api/x", "api/x/y.json"], /clashes/],
+      [["api/x/y.json", "api/x"], /clashes/],
+      [["api/../../escape.json"], /unsafe output path/],
+    ];
+    for (const [paths, message] of attempts) {
+      await expect(
+        publishSnapshot({ outDir: out }, (w) => {
+          for (const p of paths) w.write(p, "{}");
+        }),
+      ).rejects.toThrow(message);
+      expect(hashTree(out)).toEqual(before);
+    }
+    expect(statSync(path.join(path.dirname(out), "escape.json"), { throwIfNoEntry: false })).toBeUndefined();
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("accepts Uint8Array data and refuses writes after produce has finished", async () => {
+    const out = path.join(tempDir(), "dist");
+    let kept: { write(p: string, d: string): void } | undefined;
+    await publishSnapshot({ outDir: out }, (w) => {
+      w.write("bin.dat", new Uint8Array([0, 1, 2, 255]));
+      kept = w;
+    });
+    expect([...readFileSync(path.join(out, "bin.dat"))]).toEqual([0, 1, 2, 255]);
+    expect(() => kept?.write("late.json", "{}")).toThrow(/after the snapshot was finished/);
+  });
+
+  it("lists the changed files sorted, at most 1000 of them, with their count", async () => {
+    const out = path.join(tempDir(), "dist");
+    const many = (v: number): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: 1205 }, (_, i) => [`api/t/${1000 + i}.json`, `${v}`]));
+    await publishSnapshot({ outDir: out }, writeAll({ ...many(0), "api/stay.json": "{}" }));
+    const report = await publishSnapshot({ outDir: out }, writeAll({ ...many(1), "api/stay.json": "{}" }));
+    expect(report.changed.count).toBe(1205);
+    expect(report.changed.paths).toHaveLength(1000);
+    expect(report.changed.paths[0]).toBe("api/t/1000.json");
+    expect(report.changed.paths).toEqual([...report.changed.paths].sort());
+    expect(report.changed.paths).not.toContain("api/stay.json");
+  });
+
+  it("keepAll shares a group of live files without their bytes, and the work follows the change", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    const identities = fileIdentities(out);
+    const files = sampleFiles(0);
+    const changedPath = "api/public/v1/tournaments/4/index.json";
+    const steps: string[] = [];
+    const results: boolean[] = [];
+    const report = await publishSnapshot({ outDir: out, onStep: (s) => steps.push(s) }, (w) => {
+      const kept = Object.keys(files).filter((p) => p !== changedPath);
+      results.push(w.keepAll([...kept, "api/public/v1/missing.json"]));
+      results.push(w.keepAll(kept));
+      w.write(changedPath, "{}");
+    });
+    expect(results).toEqual([false, true]);
+    expect(report).toMatchObject({ filesWritten: 1, filesUnchanged: Object.keys(files).length - 1 });
+    expect(report.changed).toEqual({ count: 1, paths: [changedPath] });
+    // Only the changed file was put in place in the other version.
+    expect(steps.filter((s) => s.startsWith("placed ") || s.startsWith("removed "))).toEqual([
+      `placed ${changedPath}`,
+    ]);
+    expectSnapshot(out, { ...files, [changedPath]: "{}" });
+    const after = fileIdentities(out);
+    for (const rel of Object.keys(files)) {
+      if (rel === changedPath) expect(after[rel]).not.toBe(identities[rel]);
+      else expect(after[rel]).toBe(identities[rel]);
+    }
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("takes over the older single-version layout, with an older build's leftovers", async () => {
+    const parent = tempDir();
+    const out = path.join(parent, "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    // Make it look like the older layout: one version "5", a leftover staging dir, link and version.
+    const store = path.join(parent, ".dist.snapshots");
+    renameSync(realpathSync(out), path.join(store, "5"));
+    rmSync(path.join(store, "pair.json"), { force: true });
+    for (const v of readdirSync(store))
+      if (/^[0-9]+$/.test(v) && v !== "5") rmSync(path.join(store, v), { recursive: true });
+    rmSync(out);
+    symlinkSync(".dist.snapshots/5", out);
+    mkdirSync(path.join(store, "staging-6", "api"), { recursive: true });
+    symlinkSync(".dist.snapshots/6", path.join(store, "link-6"));
+    cpSync(path.join(store, "5"), path.join(store, "4"), { recursive: true });
+    const identities = fileIdentities(out);
+
+    const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    expect(report.filesWritten).toBe(0);
+    expect(fileIdentities(out)).toEqual(identities);
+    expectSnapshot(out, sampleFiles(0));
+    expectNoLeftovers(parent);
+    expect(readdirSync(store).sort()).toEqual([".build-api-snapshots", "4", "5", "pair.json"]);
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    expectSnapshot(out, sampleFiles(1));
+    expectNoLeftovers(parent);
+  });
+});

@@ -1,0 +1,67 @@
+// Issue 13: store strings are text on every page and in the embed's data, never markup. A store
+// with hostile names, locations, recaps and source URL is built, and every page is parsed.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import fg from "fast-glob";
+import { beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../src/build/build.ts";
+import { tempDir } from "../../support/e2e.ts";
+import { BASE, BASE_NOW, baseRows, makeStore } from "../../support/hostile-store.ts";
+import { attr, elements, parseStrict, text, type Node } from "../../support/dom.ts";
+
+const NAME = `<script>alert("t")</script> & Co`;
+const LOCATION = `"><img src=x onerror=alert(1)>`;
+const PLAYER = `</td></tr><b>Bold</b>&amp; 'quoted'`;
+const SOURCE = `https://results.example/t?a="><b>x</b>`;
+const HEADLINE = `<iframe src="//evil.example"></iframe>Headline`;
+
+let pages: Map<string, { html: string; doc: Node; errors: string[] }>;
+
+beforeAll(async () => {
+  const dir = tempDir("pages-hostile");
+  const rows = baseRows();
+  const t = rows.tournaments!.find((r) => r.external_id === BASE.published)!;
+  t.name = NAME;
+  t.location = LOCATION;
+  t.source_url = SOURCE;
+  rows.players!.find((p) => p.tournament_id === t.tournament_id && p.source_player_number === 1)!.name =
+    PLAYER;
+  rows.recaps!.find((r) => r.tournament_id === t.tournament_id)!.headline = HEADLINE;
+  const db = makeStore(path.join(dir, "hostile.sqlite"), rows);
+  const out = path.join(dir, "dist");
+  await build({ db, out, now: BASE_NOW });
+  pages = new Map(
+    fg.sync("**/index.html", { cwd: out, followSymbolicLinks: true }).map((rel) => {
+      const html = readFileSync(path.join(out, rel), "utf8");
+      return [rel, { html, ...parseStrict(html) }];
+    }),
+  );
+}, 60_000);
+
+describe("pages of a store with hostile strings", () => {
+  it("parse without error and hold no element or script the store wrote", () => {
+    expect(pages.size).toBeGreaterThan(3);
+    for (const [rel, p] of pages) {
+      expect(p.errors, rel).toEqual([]);
+      const tags = new Set(elements(p.doc).map((e) => e.tagName));
+      for (const bad of ["img", "iframe", "b"]) expect(tags.has(bad), `${rel}: <${bad}>`).toBe(false);
+      for (const s of elements(p.doc, (e) => e.tagName === "script"))
+        expect(attr(s, "src"), rel).toBe("/assets/site.js");
+      for (const a of elements(p.doc, (e) => e.tagName === "a"))
+        expect(attr(a, "href"), rel).not.toMatch(/^javascript:/i);
+    }
+  });
+
+  it("show the hostile strings as text", () => {
+    const id = String(BASE.published);
+    const overview = pages.get(`tournaments/${id}/index.html`)!;
+    expect(text(overview.doc)).toContain(NAME);
+    expect(text(overview.doc)).toContain(LOCATION);
+    expect(text(overview.doc)).toContain(SOURCE);
+    const round = pages.get(`tournaments/${id}/rounds/1/index.html`)!;
+    expect(text(round.doc)).toContain(PLAYER);
+    const recaps = pages.get(`tournaments/${id}/recaps/es/index.html`)!;
+    expect(text(recaps.doc)).toContain(HEADLINE);
+    expect(text(pages.get("index.html")!.doc)).toContain(NAME);
+  });
+});
