@@ -13,6 +13,7 @@ export default tseslint.config(
       ".netlify/",
       "scripts/hosts/node_modules/",
       "scripts/openapi-lint/node_modules/",
+      "src/deploy/edge/bundled.ts",
       "node_modules/",
       "coverage/",
       ".tmp/",

@@ -22,6 +22,8 @@ export const EXIT = {
   invalidOutput: 8,
   /** A TRF file could not be parsed or imported. */
   trf: 9,
+  /** Uploading to object storage failed (network, credentials, bucket); a rerun resumes. */
+  deploy: 10,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

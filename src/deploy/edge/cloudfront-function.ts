@@ -1,0 +1,158 @@
+// The CloudFront Function (viewer request, runtime cloudfront-js-2.0) for S3 + CloudFront, bundled
+// by scripts/gen-edge.ts into edge/bundled.ts. It runs hosting/resolve.ts over the rule list:
+// query forms become their path-form keys, a page URL without its slash redirects, what no rule
+// names is answered here with the problem body (CORS on club paths), and anything else is
+// rewritten to its object key for the S3 origin. A function cannot ask S3 whether a key exists,
+// so `exists` is true for every key except the targets of query forms that fall back to a list
+// (`?tag=` on a catalog): those are decided from the list of such keys the snapshot holds, which
+// the deploy writes in front of the bundle (QUERY_KEYS). A key that is missing at S3 is answered
+// by the distribution's custom error response (/404.json, status 404): see
+// docs/guide/object-storage.md.
+import { errorPage, problemJson } from "../../output/problem.ts";
+import { errorResolution, resolveRequest, type ErrorAnswer } from "../../hosting/resolve.ts";
+import type { HostRules } from "../../hosting/rules.ts";
+import { precheck } from "./request-checks.ts";
+
+/** CloudFront's viewer-request event, the parts used here. */
+export interface CfValue {
+  value: string;
+  multiValue?: { value: string }[];
+}
+export interface CfRequest {
+  method: string;
+  uri: string;
+  querystring: Record<string, CfValue>;
+  headers: Record<string, CfValue>;
+}
+export interface CfEvent {
+  version: string;
+  context?: { eventType?: string };
+  request: CfRequest;
+}
+export interface CfResponse {
+  statusCode: number;
+  statusDescription: string;
+  headers: Record<string, CfValue>;
+  body?: { encoding: "text"; data: string };
+}
+
+/** Targets of a query form with a fallback, as `^(<key up to the value>)([^/]+)/index.json$`. */
+function decidedPatterns(rules: HostRules): RegExp[] {
+  return rules.queries
+    .filter((q) => q.fallback !== null)
+    .map((q) => {
+      const base = q.target.slice(1).replace(/\{\w+\}$/, "").replace(/\{\w+\}/g, "[^/]+");
+      return new RegExp(`^(${base})([^/]+)/index\\.json$`);
+    });
+}
+
+/**
+ * The query-form targets a snapshot holds: the key up to the value → the values, each between
+ * spaces (compact: the function's 10 KB hold them). The deploy writes them in front of the bundle.
+ */
+export function queryKeys(rules: HostRules, files: Iterable<string>): Record<string, string> {
+  const patterns = decidedPatterns(rules);
+  const out: Record<string, string[]> = {};
+  for (const file of files) {
+    for (const re of patterns) {
+      const m = re.exec(file);
+      if (m) (out[m[1]!] ??= []).push(m[2]!);
+    }
+  }
+  const keys: Record<string, string> = {};
+  for (const k of Object.keys(out).sort()) keys[k] = ` ${out[k]!.sort().join(" ")} `;
+  return keys;
+}
+
+const DESCRIPTIONS: Record<number, string> = {
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+};
+
+
+function headerMap(pairs: [string, string][]): Record<string, CfValue> {
+  const out: Record<string, CfValue> = {};
+  for (const [k, v] of pairs) out[k.toLowerCase()] = { value: v };
+  return out;
+}
+
+function errorResponse(r: ErrorAnswer, method: string): CfResponse {
+  const headers = headerMap(r.headers);
+  if (r.status === 405) headers.allow = { value: "GET, HEAD" };
+  const res: CfResponse = { statusCode: r.status, statusDescription: DESCRIPTIONS[r.status] ?? "Error", headers };
+  if (method !== "HEAD") res.body = { encoding: "text", data: r.json ? problemJson(r.status) : errorPage(r.status) };
+  return res;
+}
+
+function decode(v: string): string {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, " "));
+  } catch {
+    return v;
+  }
+}
+
+/** The query string as the resolver reads it: get() gives the first value, like URLSearchParams. */
+function searchOf(qs: Record<string, CfValue>): URLSearchParams {
+  const pairs: [string, string][] = [];
+  for (const name of Object.keys(qs)) {
+    const q = qs[name]!;
+    const values = q.multiValue && q.multiValue.length > 0 ? q.multiValue.map((m) => m.value) : [q.value];
+    for (const v of values) pairs.push([decode(name), decode(v)]);
+  }
+  return {
+    get: (name: string) => {
+      for (const [k, v] of pairs) if (k === name) return v;
+      return null;
+    },
+    toString: () => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"),
+  } as unknown as URLSearchParams;
+}
+
+/**
+ * The viewer-request handler over `rules`. The bundle (cloudfront-entry.ts) passes the rule list
+ * as a literal, the tests hostRules(): a function may be at most 10 KB, and the URL model's code
+ * with its descriptions is larger than the rules it makes.
+ */
+export function viewerRequest(
+  rules: HostRules,
+  known: Record<string, string>,
+): (event: CfEvent) => CfRequest | CfResponse {
+  const decided = decidedPatterns(rules);
+  return (event) => handle(rules, decided, known, event);
+}
+
+function handle(
+  rules: HostRules,
+  decided: RegExp[],
+  known: Record<string, string>,
+  event: CfEvent,
+): CfRequest | CfResponse {
+  const request = event.request;
+  const pathname = request.uri;
+  const bad = precheck(request.method, pathname);
+  if (bad) return errorResponse(errorResolution(bad, pathname), request.method);
+  const exists = (file: string): boolean => {
+    for (const re of decided) {
+      const m = re.exec(file);
+      if (m) return (known[m[1]!] ?? "").indexOf(` ${m[2]} `) !== -1;
+    }
+    return true;
+  };
+  const r = resolveRequest(rules, pathname, searchOf(request.querystring), exists);
+  if (r.kind === "error") return errorResponse(r, request.method);
+  if (r.kind === "redirect") {
+    return {
+      statusCode: 308,
+      statusDescription: DESCRIPTIONS[308]!,
+      headers: { location: { value: r.location }, "content-type": { value: "text/plain; charset=utf-8" } },
+      body: { encoding: "text", data: `${r.location}\n` },
+    };
+  }
+  request.uri = `/${r.file}`;
+  // The answer is the object: its cache key must not vary with the query string.
+  request.querystring = {};
+  return request;
+}

@@ -1,0 +1,56 @@
+// Writes the edge code for a snapshot: the CloudFront Function with the snapshot's query keys in
+// front of the bundle (it must be republished when they change: the deploy says so), and the R2
+// Worker, which needs nothing from the snapshot. Refuses a function over CloudFront's 10 KB.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { hostRules } from "../../hosting/rules.ts";
+import { BuildError, EXIT } from "../../shared/errors.ts";
+import { readSnapshotFiles } from "../snapshot-files.ts";
+import { CLOUDFRONT_FUNCTION, R2_WORKER } from "./bundled.ts";
+import { queryKeys } from "./cloudfront-function.ts";
+
+/** CloudFront's quota on a function's code. */
+export const CLOUDFRONT_MAX_BYTES = 10 * 1024;
+
+export const CLOUDFRONT_FILE = "cloudfront-function.js";
+export const R2_WORKER_FILE = "r2-worker.js";
+
+/** The CloudFront Function's text for a snapshot holding `files`. */
+export function cloudfrontFunctionText(files: Iterable<string>): string {
+  const keys = queryKeys(hostRules(), files);
+  return `var QUERY_KEYS=${JSON.stringify(keys)};\n${CLOUDFRONT_FUNCTION}`;
+}
+
+/** Writes both files into `outDir`; returns report lines. */
+export function writeEdgeCode(snapshotDir: string, outDir: string): string[] {
+  const snap = readSnapshotFiles(snapshotDir);
+  const fn = cloudfrontFunctionText(snap.files.keys());
+  const size = Buffer.byteLength(fn);
+  if (size > CLOUDFRONT_MAX_BYTES) {
+    throw new BuildError(
+      "The CloudFront Function for this snapshot is too large.",
+      [
+        {
+          what: `it is ${size} bytes; CloudFront takes at most ${CLOUDFRONT_MAX_BYTES}`,
+          where: path.join(outDir, CLOUDFRONT_FILE),
+          fix: "the snapshot has many club tags: serve it with the R2 Worker, or split the distribution's behaviours",
+        },
+      ],
+      EXIT.deploy,
+    );
+  }
+  mkdirSync(outDir, { recursive: true });
+  const target = path.join(outDir, CLOUDFRONT_FILE);
+  let before: string | undefined;
+  try {
+    before = readFileSync(target, "utf8");
+  } catch {
+    before = undefined;
+  }
+  writeFileSync(target, fn);
+  writeFileSync(path.join(outDir, R2_WORKER_FILE), R2_WORKER);
+  return [
+    `wrote ${target} (${size} bytes${before === fn ? ", unchanged" : before === undefined ? "" : ", changed: publish it again"})`,
+    `wrote ${path.join(outDir, R2_WORKER_FILE)}`,
+  ];
+}
