@@ -220,13 +220,16 @@ subcommand("preview")
 
 function concurrencyCount(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 512) throw new InvalidArgumentError("expected a whole number 1-512");
+  if (!Number.isInteger(n) || n < 1 || n > 512)
+    throw new InvalidArgumentError("expected a whole number 1-512");
   return n;
 }
 
 function keyPrefix(value: string): string {
   if (value !== "" && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/.test(value)) {
-    throw new InvalidArgumentError("expected key segments of letters, digits, '.', '_', '-' separated by '/'");
+    throw new InvalidArgumentError(
+      "expected key segments of letters, digits, '.', '_', '-' separated by '/'",
+    );
   }
   return value === "" || value.endsWith("/") ? value : `${value}/`;
 }
@@ -238,7 +241,10 @@ subcommand("deploy")
   .addOption(required("--bucket <name>", "the bucket"))
   .option("--dir <dir>", "the snapshot directory", "dist")
   .option("--prefix <prefix>", "a key prefix inside the bucket, e.g. site/", keyPrefix, "")
-  .option("--endpoint <url>", "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)")
+  .option(
+    "--endpoint <url>",
+    "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)",
+  )
   .option("--region <region>", "the region (default: AWS_REGION or the AWS config; R2 uses auto)")
   .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
   .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)

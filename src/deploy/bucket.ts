@@ -46,13 +46,21 @@ export interface Bucket {
 
 /** Errors worth trying again: throttling, a server error, a dropped connection. */
 export function isTransient(e: unknown): boolean {
-  const err = e as { name?: string; code?: string; $retryable?: unknown; $metadata?: { httpStatusCode?: number } };
+  const err = e as {
+    name?: string;
+    code?: string;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
   const status = err.$metadata?.httpStatusCode;
   if (status !== undefined && (status === 429 || status >= 500)) return true;
   if (err.$retryable) return true;
   const name = err.name ?? "";
-  if (/SlowDown|Throttl|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError/.test(name)) return true;
-  return ["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENOTFOUND"].includes(err.code ?? "");
+  if (/SlowDown|Throttl|RequestTimeout|TooManyRequests|ServiceUnavailable|InternalError/.test(name))
+    return true;
+  return ["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENOTFOUND"].includes(
+    err.code ?? "",
+  );
 }
 
 /** Runs `op`, waiting 0.2 s, 0.4 s, … (capped at 10 s, with full jitter) between transient failures. */

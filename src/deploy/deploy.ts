@@ -155,7 +155,13 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
 
     try {
       // Before the first change: the keys this run may touch, with those of a dead run.
-      await counted(bucket.put({ key: PENDING_KEY, body: encodePending(new Set([...unknown, ...touched])), contentType: "application/gzip" }));
+      await counted(
+        bucket.put({
+          key: PENDING_KEY,
+          body: encodePending(new Set([...unknown, ...touched])),
+          contentType: "application/gzip",
+        }),
+      );
     } catch (e) {
       throw failure(e, o, "writing the pending mark");
     }
@@ -185,7 +191,13 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       if (u.spec.cors) metadata.cors = "*";
       try {
         await counted(
-          bucket.put({ key: u.file, body, contentType: u.spec.contentType, cacheControl: u.spec.cacheControl, metadata }),
+          bucket.put({
+            key: u.file,
+            body,
+            contentType: u.spec.contentType,
+            cacheControl: u.spec.cacheControl,
+            metadata,
+          }),
         );
       } catch (e) {
         throw failure(e, o, `uploading ${u.file}`);

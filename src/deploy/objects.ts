@@ -153,6 +153,11 @@ export function objectSpec(file: string): ObjectSpec | undefined {
  * changes (a new build-api with other cache lifetimes), every object is sent again.
  */
 export function metadataDigest(): string {
-  const facts = JSON.stringify({ scheme: 1, rules: hostRules(), cache: CACHE_POLICY, error: ERROR_CACHE_POLICY });
+  const facts = JSON.stringify({
+    scheme: 1,
+    rules: hostRules(),
+    cache: CACHE_POLICY,
+    error: ERROR_CACHE_POLICY,
+  });
   return createHash("sha256").update(facts).digest("hex");
 }

@@ -64,7 +64,13 @@ export function planDeploy(
       unchanged++;
       continue;
     }
-    uploads.push({ file, sha256: f.sha256, bytes: f.bytes, spec, isNew: !previous.has(file) && !unknown.has(file) });
+    uploads.push({
+      file,
+      sha256: f.sha256,
+      bytes: f.bytes,
+      spec,
+      isNew: !previous.has(file) && !unknown.has(file),
+    });
   }
   const byStep = new Map<string, Upload[]>();
   for (const u of uploads.sort((a, b) => (a.file < b.file ? -1 : 1))) {

@@ -3,12 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  CreateBucketCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "@20minutes/s3rver";
 
 export interface S3Event {
@@ -24,17 +19,38 @@ export interface LocalS3 {
   events: S3Event[];
   /** Keys under `prefix`, relative to it, sorted. */
   list(prefix?: string): Promise<string[]>;
-  get(key: string): Promise<{ body: Buffer; contentType?: string; cacheControl?: string; etag?: string; metadata: Record<string, string> } | undefined>;
+  get(
+    key: string,
+  ): Promise<
+    | {
+        body: Buffer;
+        contentType?: string;
+        cacheControl?: string;
+        etag?: string;
+        metadata: Record<string, string>;
+      }
+    | undefined
+  >;
   close(): Promise<void>;
 }
 
 /** The credentials the deploy reads the standard way (environment); s3rver's own. */
-export const S3_ENV = { AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER", AWS_REGION: "us-east-1" };
+export const S3_ENV = {
+  AWS_ACCESS_KEY_ID: "S3RVER",
+  AWS_SECRET_ACCESS_KEY: "S3RVER",
+  AWS_REGION: "us-east-1",
+};
 
 export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
   const dir = mkdtempSync(path.join(tmpdir(), "build-api-s3-"));
   // The SDK's newest signing and s3rver's disagree on a detail; signatures are not what is tested.
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, allowMismatchedSignatures: true });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    allowMismatchedSignatures: true,
+  });
   const { port } = await server.run();
   const events: S3Event[] = [];
   server.on("event", (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {

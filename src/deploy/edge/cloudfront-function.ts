@@ -41,7 +41,10 @@ function decidedPatterns(rules: HostRules): RegExp[] {
   return rules.queries
     .filter((q) => q.fallback !== null)
     .map((q) => {
-      const base = q.target.slice(1).replace(/\{\w+\}$/, "").replace(/\{\w+\}/g, "[^/]+");
+      const base = q.target
+        .slice(1)
+        .replace(/\{\w+\}$/, "")
+        .replace(/\{\w+\}/g, "[^/]+");
       return new RegExp(`^(${base})([^/]+)/index\\.json$`);
     });
 }
@@ -71,7 +74,6 @@ const DESCRIPTIONS: Record<number, string> = {
   405: "Method Not Allowed",
 };
 
-
 function headerMap(pairs: [string, string][]): Record<string, CfValue> {
   const out: Record<string, CfValue> = {};
   for (const [k, v] of pairs) out[k.toLowerCase()] = { value: v };
@@ -81,8 +83,13 @@ function headerMap(pairs: [string, string][]): Record<string, CfValue> {
 function errorResponse(r: ErrorAnswer, method: string): CfResponse {
   const headers = headerMap(r.headers);
   if (r.status === 405) headers.allow = { value: "GET, HEAD" };
-  const res: CfResponse = { statusCode: r.status, statusDescription: DESCRIPTIONS[r.status] ?? "Error", headers };
-  if (method !== "HEAD") res.body = { encoding: "text", data: r.json ? problemJson(r.status) : errorPage(r.status) };
+  const res: CfResponse = {
+    statusCode: r.status,
+    statusDescription: DESCRIPTIONS[r.status] ?? "Error",
+    headers,
+  };
+  if (method !== "HEAD")
+    res.body = { encoding: "text", data: r.json ? problemJson(r.status) : errorPage(r.status) };
   return res;
 }
 

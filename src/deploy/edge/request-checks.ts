@@ -13,6 +13,7 @@ export function precheck(method: string, pathname: string): ErrorStatus | undefi
   } catch {
     return 400;
   }
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return 400;
   if (pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return 404;
   return undefined;

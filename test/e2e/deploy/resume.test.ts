@@ -47,7 +47,11 @@ const args = () => [
 /** Runs the deploy and SIGKILLs it once it reports its second upload step. */
 function deployKilled(): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args()], { cwd: REPO_ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args()], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d: string) => {
       stderr += d;

@@ -134,9 +134,12 @@ describe("deploy to an S3-compatible bucket", () => {
     const removedAt = s3.events.findIndex((e) => e.name === "ObjectRemoved:Delete");
     const lastPut = s3.events.map((e) => e.key).lastIndexOf(`site/${RECORD_KEY}`);
     // Every object write but the record's comes before the first removal.
-    expect(s3.events.slice(removedAt).filter((e) => e.name === "ObjectCreated:Put").map((e) => e.key)).toEqual([
-      `site/${RECORD_KEY}`,
-    ]);
+    expect(
+      s3.events
+        .slice(removedAt)
+        .filter((e) => e.name === "ObjectCreated:Put")
+        .map((e) => e.key),
+    ).toEqual([`site/${RECORD_KEY}`]);
     expect(lastPut).toBeGreaterThan(removedAt);
     expect(await s3.list("site/")).toEqual([...after.keys(), RECORD_KEY].sort());
   }, 60_000);

@@ -14,7 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy } from "../../../src/deploy/deploy.ts";
 import { CLOUDFRONT_FUNCTION } from "../../../src/deploy/edge/bundled.ts";
 import { R2_WORKER } from "../../../src/deploy/edge/bundled.ts";
-import type { CfEvent, CfRequest, CfResponse, CfValue } from "../../../src/deploy/edge/cloudfront-function.ts";
+import type {
+  CfEvent,
+  CfRequest,
+  CfResponse,
+  CfValue,
+} from "../../../src/deploy/edge/cloudfront-function.ts";
 import type { Env } from "../../../src/deploy/edge/r2-worker.ts";
 import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText } from "../../../src/deploy/edge/write.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
@@ -43,7 +48,14 @@ beforeAll(async () => {
   Object.assign(process.env, S3_ENV);
   s3 = await startS3();
   ({ out } = await buildSample(tempDir("deploy-edge")));
-  await deploy({ dir: out, bucket: s3.bucket, prefix: PREFIX, endpoint: s3.endpoint, pathStyle: true, concurrency: 8 });
+  await deploy({
+    dir: out,
+    bucket: s3.bucket,
+    prefix: PREFIX,
+    endpoint: s3.endpoint,
+    pathStyle: true,
+    concurrency: 8,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -51,7 +63,9 @@ afterAll(async () => {
   await s3?.close();
 });
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<string> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<string> {
   const server = createServer((req, res) => {
     handler(req, res).catch((e: unknown) => {
       res.writeHead(599);
@@ -89,7 +103,7 @@ describe("the R2 Worker", () => {
         async get(key) {
           const o = await s3.get(key);
           if (!o) return null;
-          return { httpEtag: o.etag!, customMetadata: o.metadata, body: new Blob([o.body]).stream() };
+          return { httpEtag: o.etag!, customMetadata: o.metadata, body: new Blob([new Uint8Array(o.body)]).stream() };
         },
       },
     };
@@ -142,7 +156,8 @@ describe("the CloudFront Function", () => {
       const r = handler(event);
       // Response headers policies, by the viewer's path.
       const policy: Record<string, string> = { "x-content-type-options": "nosniff" };
-      if (uri.startsWith("/api/clubs/") || uri.startsWith("/embed/")) policy["access-control-allow-origin"] = "*";
+      if (uri.startsWith("/api/clubs/") || uri.startsWith("/embed/"))
+        policy["access-control-allow-origin"] = "*";
       if ("statusCode" in r) {
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(r.headers)) h[k] = v.value;
@@ -162,7 +177,11 @@ describe("the CloudFront Function", () => {
         o = (await s3.get(`${PREFIX}404.json`))!;
         status = 404;
       }
-      const h: Record<string, string> = { ...policy, "content-type": o.contentType!, "cache-control": o.cacheControl! };
+      const h: Record<string, string> = {
+        ...policy,
+        "content-type": o.contentType!,
+        "cache-control": o.cacheControl!,
+      };
       if (status === 200) {
         h.etag = o.etag!;
         if (req.headers["if-none-match"] === o.etag) {
@@ -178,7 +197,8 @@ describe("the CloudFront Function", () => {
     // a page or asset whose object is missing is answered 404 with the problem JSON, not the HTML
     // page (its status is right: no failure names a status).
     const failures = await probe(base);
-    const documented = /^\/(tournaments|assets)\/[^ ]* \(unknown (page|asset) → HTML 404\): (not the HTML 404 page|content-type application\/json)/;
+    const documented =
+      /^\/(tournaments|assets)\/[^ ]* \(unknown (page|asset) → HTML 404\): (not the HTML 404 page|content-type application\/json)/;
     expect(failures.filter((f) => !documented.test(f))).toEqual([]);
   }, 120_000);
 });
