@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { changedUrls, type ChangedUrls } from "../hosting/purge.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
-import { metadataDigest } from "./objects.ts";
+import { metadataDigest, objectMetadata } from "./objects.ts";
 import { planDeploy, type Upload } from "./plan.ts";
 import {
   decodePending,
@@ -187,8 +187,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
           EXIT.deploy,
         );
       }
-      const metadata: Record<string, string> = { sha256: u.sha256, "cache-tag": u.spec.tags.join(",") };
-      if (u.spec.cors) metadata.cors = "*";
+      const metadata = objectMetadata(u.sha256, u.spec);
       try {
         await counted(
           bucket.put({

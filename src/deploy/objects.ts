@@ -149,6 +149,16 @@ export function objectSpec(file: string): ObjectSpec | undefined {
 }
 
 /**
+ * The user metadata an object is written with: its sha256 (a check of the bytes without reading
+ * them), its purge tags (the R2 Worker sends them as Cache-Tag), and `cors` for a cross-origin one.
+ */
+export function objectMetadata(sha256: string, spec: ObjectSpec): Record<string, string> {
+  const metadata: Record<string, string> = { sha256, "cache-tag": spec.tags.join(",") };
+  if (spec.cors) metadata.cors = "*";
+  return metadata;
+}
+
+/**
  * A digest of everything that decides an object's metadata. The deploy record keeps it: when it
  * changes (a new build-api with other cache lifetimes), every object is sent again.
  */
