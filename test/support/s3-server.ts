@@ -19,9 +19,7 @@ export interface LocalS3 {
   events: S3Event[];
   /** Keys under `prefix`, relative to it, sorted. */
   list(prefix?: string): Promise<string[]>;
-  get(
-    key: string,
-  ): Promise<
+  get(key: string): Promise<
     | {
         body: Buffer;
         contentType?: string;

@@ -103,7 +103,11 @@ describe("the R2 Worker", () => {
         async get(key) {
           const o = await s3.get(key);
           if (!o) return null;
-          return { httpEtag: o.etag!, customMetadata: o.metadata, body: new Blob([new Uint8Array(o.body)]).stream() };
+          return {
+            httpEtag: o.etag!,
+            customMetadata: o.metadata,
+            body: new Blob([new Uint8Array(o.body)]).stream(),
+          };
         },
       },
     };
