@@ -53,17 +53,20 @@ export function planDeploy(
   let unchanged = 0;
   let skipped = 0;
   for (const [file, f] of files) {
+    const had = held.get(file);
+    // The record holds served files only: a file it holds with the same bytes needs no rule
+    // lookup, so an unchanged file costs one map lookup.
+    if (had && had.sha256 === f.sha256 && had.bytes === f.bytes && !unknown.has(file)) {
+      target.set(file, f);
+      unchanged++;
+      continue;
+    }
     const spec = objectSpec(file);
     if (!spec) {
       skipped++;
       continue;
     }
     target.set(file, f);
-    const had = held.get(file);
-    if (had && had.sha256 === f.sha256 && had.bytes === f.bytes && !unknown.has(file)) {
-      unchanged++;
-      continue;
-    }
     uploads.push({
       file,
       sha256: f.sha256,

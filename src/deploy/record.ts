@@ -20,36 +20,37 @@ export interface DeployRecord {
   files: Map<string, SnapshotFile>;
 }
 
+/**
+ * Text, one file a line: a header line, then `<sha256> <bytes> <path>` (paths hold no newline:
+ * safe-path.ts). Cheaper to write and read than JSON at hundreds of thousands of lines; gzip level 1
+ * because the record is written on every deploy and its hashes do not compress anyway.
+ */
 export function encodeRecord(r: DeployRecord): Buffer {
-  const files: Record<string, string> = {};
-  for (const p of [...r.files.keys()].sort()) {
-    const f = r.files.get(p)!;
-    files[p] = `${f.sha256} ${f.bytes}`;
-  }
-  return gzipSync(JSON.stringify({ format: FORMAT, version: 1, metadata: r.metadata, files }), { level: 6 });
+  const lines = [`${FORMAT} 1 ${r.metadata}`];
+  for (const [p, f] of r.files) lines.push(`${f.sha256} ${f.bytes} ${p}`);
+  return gzipSync(lines.join("\n") + "\n", { level: 1 });
 }
 
 /** Undefined when the bytes are not a record of this format: the caller then sends everything. */
 export function decodeRecord(bytes: Uint8Array): DeployRecord | undefined {
+  let text: string;
   try {
-    const o = JSON.parse(gunzipSync(bytes).toString("utf8")) as {
-      format?: unknown;
-      version?: unknown;
-      metadata?: unknown;
-      files?: Record<string, unknown>;
-    };
-    if (o.format !== FORMAT || o.version !== 1 || typeof o.metadata !== "string") return undefined;
-    if (!o.files || typeof o.files !== "object") return undefined;
-    const files = new Map<string, SnapshotFile>();
-    for (const [p, v] of Object.entries(o.files)) {
-      const m = typeof v === "string" ? /^([0-9a-f]{64}) (\d+)$/.exec(v) : null;
-      if (!m) return undefined;
-      files.set(p, { sha256: m[1]!, bytes: Number(m[2]) });
-    }
-    return { metadata: o.metadata, files };
+    text = gunzipSync(bytes).toString("utf8");
   } catch {
     return undefined;
   }
+  const lines = text.split("\n");
+  const header = new RegExp(`^${FORMAT} 1 (\\S+)$`).exec(lines[0] ?? "");
+  if (!header || lines.at(-1) !== "") return undefined;
+  const files = new Map<string, SnapshotFile>();
+  for (let i = 1; i < lines.length - 1; i++) {
+    const line = lines[i]!;
+    const space = line.indexOf(" ", 65);
+    const bytes = Number(line.slice(65, space));
+    if (line[64] !== " " || space === -1 || !Number.isSafeInteger(bytes) || bytes < 0) return undefined;
+    files.set(line.slice(space + 1), { sha256: line.slice(0, 64), bytes });
+  }
+  return { metadata: header[1]!, files };
 }
 
 export function encodePending(keys: Iterable<string>): Buffer {
