@@ -2,10 +2,13 @@
 // list, which the bundler puts in as a literal (BUILD_API_RULES, from hostRules()), so the URL
 // model's own code stays out of the 10 KB a function may have; and the snapshot's query keys.
 import type { HostRules } from "../../hosting/rules.ts";
-import { viewerRequest } from "./cloudfront-function.ts";
+import { viewerRequest, type QueryKeys } from "./cloudfront-function.ts";
 
 declare const BUILD_API_RULES: HostRules;
 /** Written in front of the bundle by the deploy (edge/write.ts): see queryKeys. */
-declare const QUERY_KEYS: Record<string, string> | undefined;
+declare const QUERY_KEYS: QueryKeys | undefined;
 
-export const handler = viewerRequest(BUILD_API_RULES, typeof QUERY_KEYS === "undefined" ? {} : QUERY_KEYS);
+export const handler = viewerRequest(
+  BUILD_API_RULES,
+  typeof QUERY_KEYS === "undefined" ? { v: [], k: [] } : QUERY_KEYS,
+);

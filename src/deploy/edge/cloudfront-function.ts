@@ -38,33 +38,48 @@ export interface CfResponse {
 
 /** Targets of a query form with a fallback, as `^(<key up to the value>)([^/]+)/index.json$`. */
 function decidedPatterns(rules: HostRules): RegExp[] {
+  // One capture per parameter: the last is the query value, the others (a club's slug) name the list.
   return rules.queries
     .filter((q) => q.fallback !== null)
-    .map((q) => {
-      const base = q.target
-        .slice(1)
-        .replace(/\{\w+\}$/, "")
-        .replace(/\{\w+\}/g, "[^/]+");
-      return new RegExp(`^(${base})([^/]+)/index\\.json$`);
-    });
+    .map((q) => new RegExp(`^${q.target.slice(1).replace(/\{\w+\}/g, "([^/]+)")}/index\\.json$`));
 }
 
 /**
- * The query-form targets a snapshot holds: the key up to the value → the values, each between
- * spaces (compact: the function's 10 KB hold them). The deploy writes them in front of the bundle.
+ * The query-form targets a snapshot holds, compact enough for the function's 10 KB: `v` the
+ * distinct value lists (each value between spaces), `k[i]` for the i-th query form with a fallback
+ * maps a list's other parameters (a club's slug; "" for the global list) to its index in `v`. Clubs
+ * with the same tags share one entry of `v`. The deploy writes them in front of the bundle.
  */
-export function queryKeys(rules: HostRules, files: Iterable<string>): Record<string, string> {
+export interface QueryKeys {
+  v: string[];
+  k: Record<string, number>[];
+}
+
+export function queryKeys(rules: HostRules, files: Iterable<string>): QueryKeys {
   const patterns = decidedPatterns(rules);
-  const out: Record<string, string[]> = {};
+  const lists = patterns.map(() => new Map<string, string[]>());
   for (const file of files) {
-    for (const re of patterns) {
+    patterns.forEach((re, i) => {
       const m = re.exec(file);
-      if (m) (out[m[1]!] ??= []).push(m[2]!);
-    }
+      if (!m) return;
+      const key = m.slice(1, -1).join("/");
+      const values = lists[i]!.get(key) ?? [];
+      values.push(m[m.length - 1]!);
+      lists[i]!.set(key, values);
+    });
   }
-  const keys: Record<string, string> = {};
-  for (const k of Object.keys(out).sort()) keys[k] = ` ${out[k]!.sort().join(" ")} `;
-  return keys;
+  const v: string[] = [];
+  const k = lists.map((list) => {
+    const out: Record<string, number> = {};
+    for (const key of [...list.keys()].sort()) {
+      const joined = ` ${list.get(key)!.sort().join(" ")} `;
+      let at = v.indexOf(joined);
+      if (at === -1) at = v.push(joined) - 1;
+      out[key] = at;
+    }
+    return out;
+  });
+  return { v, k };
 }
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -125,7 +140,7 @@ function searchOf(qs: Record<string, CfValue>): URLSearchParams {
  */
 export function viewerRequest(
   rules: HostRules,
-  known: Record<string, string>,
+  known: QueryKeys,
 ): (event: CfEvent) => CfRequest | CfResponse {
   const decided = decidedPatterns(rules);
   return (event) => handle(rules, decided, known, event);
@@ -134,7 +149,7 @@ export function viewerRequest(
 function handle(
   rules: HostRules,
   decided: RegExp[],
-  known: Record<string, string>,
+  known: QueryKeys,
   event: CfEvent,
 ): CfRequest | CfResponse {
   const request = event.request;
@@ -142,9 +157,11 @@ function handle(
   const bad = precheck(request.method, pathname);
   if (bad) return errorResponse(errorResolution(bad, pathname), request.method);
   const exists = (file: string): boolean => {
-    for (const re of decided) {
-      const m = re.exec(file);
-      if (m) return (known[m[1]!] ?? "").indexOf(` ${m[2]} `) !== -1;
+    for (let i = 0; i < decided.length; i++) {
+      const m = decided[i]!.exec(file);
+      if (!m) continue;
+      const at = known.k[i]?.[m.slice(1, -1).join("/")];
+      return at !== undefined && (known.v[at] ?? "").indexOf(` ${m[m.length - 1]} `) !== -1;
     }
     return true;
   };
