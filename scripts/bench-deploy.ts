@@ -123,7 +123,8 @@ for (const size of sizes) {
       `${size} tournaments: first deploy ${first.sent} objects in ${first.seconds.toFixed(1)} s ` +
         `(${(first.sent / first.seconds).toFixed(0)} objects/s; CPU client ${row.firstClientCpu.toFixed(1)} s, ` +
         `server ${row.firstServerCpu.toFixed(1)} s); tick deploy: sent ${t.map((r) => r.sent).join("/")} objects, ` +
-        `${t.map((r) => r.requests).join("/")} requests, median ${median(t.map((r) => r.seconds)).toFixed(3)} s`,
+        `${t.map((r) => r.requests).join("/")} requests, ${t.map((r) => r.seconds.toFixed(3)).join("/")} s ` +
+        `(median ${median(t.map((r) => r.seconds)).toFixed(3)} s)`,
     );
   } finally {
     server.stop();
