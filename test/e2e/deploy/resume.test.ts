@@ -8,6 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
+import { R2_WORKER } from "../../../src/deploy/edge/bundled.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
@@ -77,10 +78,15 @@ describe("an interrupted deploy", () => {
     d.close();
     await build({ db, out, now: SAMPLE_NOW });
 
-    const rerun = await runCli([...args(), "--json"], { env });
+    const edge = path.join(path.dirname(out), "edge");
+    const rerun = await runCli([...args(), "--json", "--edge-out", edge], { env });
     expect(rerun.code).toBe(0);
     const report = JSON.parse(rerun.stdout) as { resumed: boolean };
     expect(report.resumed).toBe(true);
+
+    // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as bundled.
+    expect(readFileSync(path.join(edge, "cloudfront-function.js")).length).toBeLessThanOrEqual(10 * 1024);
+    expect(readFileSync(path.join(edge, "r2-worker.js"), "utf8")).toBe(R2_WORKER);
 
     const want = [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
     expect(await s3.list("k/")).toEqual([...want, RECORD_KEY].sort());
