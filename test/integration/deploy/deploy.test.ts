@@ -144,3 +144,43 @@ describe("deploy to an S3-compatible bucket", () => {
     expect(await s3.list("site/")).toEqual([...after.keys(), RECORD_KEY].sort());
   }, 60_000);
 });
+
+describe("deploy through a throttling endpoint", () => {
+  it("retries SlowDown answers with backoff and still leaves the bucket equal to the snapshot", async () => {
+    const { createServer, request } = await import("node:http");
+    let puts = 0;
+    let throttled = 0;
+    // A burst of throttling, as S3 answers a sudden load: every third of the first 90 PUTs gets a
+    // 503 SlowDown; the rest go to the server.
+    const proxy = createServer((req, res) => {
+      if (req.method === "PUT" && ++puts <= 90 && puts % 3 === 0) {
+        throttled++;
+        req.resume();
+        res.writeHead(503, { "Content-Type": "application/xml" });
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>',
+        );
+        return;
+      }
+      const target = new URL(s3.endpoint);
+      const up = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const report = await deploy({ ...options("throttled/"), endpoint: `http://127.0.0.1:${port}` });
+      expect(throttled).toBe(30);
+      expect(report.sent).toBe(served().size);
+      expect(await s3.list("throttled/")).toEqual([...served().keys(), RECORD_KEY].sort());
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  }, 120_000);
+});
