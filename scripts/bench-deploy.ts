@@ -40,7 +40,7 @@ function cpuOf(pid: number): number {
 }
 
 async function startServer(dir: string): Promise<{ endpoint: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "lib/s3-server-child.ts"), dir], {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "s3-server-child.ts"), dir], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolve, reject) => {
