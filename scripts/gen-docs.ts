@@ -3,7 +3,7 @@
 // that the code no longer generates is removed.
 import { mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { REFERENCE_DIR, referenceDocs } from "./lib/reference-docs.ts";
+import { REFERENCE_DIR, referenceDocs } from "./reference-docs.ts";
 
 const files = await referenceDocs();
 mkdirSync(REFERENCE_DIR, { recursive: true });

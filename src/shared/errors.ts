@@ -38,8 +38,7 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   usage:
     "bad usage: unknown command or option, missing or invalid value; also `preview` on a port or address it cannot listen on",
   storeUnreadable: "the store is unreadable: missing, not SQLite, truncated or corrupt",
-  storeSchema:
-    "the store's schema is wrong: a different or newer `user_version`, missing tables or columns",
+  storeSchema: "the store's schema is wrong: a different or newer `user_version`, missing tables or columns",
   storeData:
     "the store has invalid rows or exceeds a limit (the first problems are listed, then the count of the others); `--skip-invalid` skips the tournaments concerned",
   unsafeOutput:

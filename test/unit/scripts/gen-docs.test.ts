@@ -1,4 +1,4 @@
-// docs/reference/ is generated from the code (scripts/lib/reference-docs.ts): the checked-in files
+// docs/reference/ is generated from the code (scripts/reference-docs.ts): the checked-in files
 // must be exactly what the generator writes now, so a new command, option, route, cache lifetime
 // or exit code cannot ship with a stale reference. The failure names the command that fixes it.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import {
   REFERENCE_DIR,
   referenceDocs,
   REGENERATE,
-} from "../../../scripts/lib/reference-docs.ts";
+} from "../../../scripts/reference-docs.ts";
 import { program } from "../../../src/cli/program.ts";
 import { ENDPOINTS, PAGE_ROUTES } from "../../../src/routes/urls.ts";
 import { EXIT, EXIT_MEANINGS } from "../../../src/shared/errors.ts";
