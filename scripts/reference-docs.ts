@@ -45,8 +45,9 @@ export function cliReference(): string {
   let md = HEADER("the commander program of src/cli/program.ts") + "# CLI reference\n\n";
   md +=
     "The help text of `build-api` and of each command, exactly as `build-api <command> --help` prints it. " +
-    "Options marked `(required)` must be given; a usage error prints one line and where to look, " +
-    "and exits with code 2 ([exit codes](exit-codes.md)).\n\n";
+    "Options marked `(required)` must be given. A usage error (an unknown option or command, a missing " +
+    "required option, a bad value) prints one line and where to look, e.g. `error: unknown option '--bogus'` " +
+    "then `(see 'build-api build --help')`, and exits with code 2 ([exit codes](exit-codes.md)).\n\n";
   md += commands.map((c) => `- [\`${c.name()}\`](#build-api-${c.name()})`).join("\n") + "\n\n";
   md += "## build-api\n\n```text\n" + helpOf(program) + "\n```\n";
   for (const c of commands) {
