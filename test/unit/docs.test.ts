@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import GithubSlugger from "github-slugger";
 import { describe, expect, it } from "vitest";
+import { program } from "../../src/cli/program.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -79,6 +80,15 @@ describe("the docs", () => {
       // Paths a build or a script creates are not in the repository.
       if (/^(?:data\/.*\.sqlite|lib\/|bin\/.*\.js$)/.test(p) && !p.startsWith("bin/build-api.js")) continue;
       expect(existsSync(path.join(ROOT, p)), `${doc} names ${p}, which does not exist`).toBe(true);
+    }
+  });
+
+  it("list every command of the CLI in the README's command table", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    for (const c of program.commands.filter((c) => c.name() !== "help")) {
+      expect(readme, `README.md: add a row for build-api ${c.name()}`).toMatch(
+        new RegExp(`^\\| \`build-api ${c.name()}\`\\s+\\|`, "m"),
+      );
     }
   });
 
