@@ -295,17 +295,26 @@ subcommand("import-trf")
     console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (e) {
-  if (e instanceof CommanderError) {
-    process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (e instanceof BuildError) {
-    console.error(`build-api: ${e.message}`);
-    process.exitCode = e.exitCode;
-  } else {
-    console.error(`build-api: internal error (a bug; please report it):`);
-    console.error(e);
-    process.exitCode = EXIT.internal;
+/**
+ * The whole program, every command defined, nothing parsed yet: the entry runs it with `run`, and
+ * the CLI reference (docs/reference/cli.md, npm run gen-docs) is its help text.
+ */
+export { program };
+
+/** Parses argv and runs the command; errors become a message and the exit code of their class. */
+export async function run(argv: readonly string[]): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else if (e instanceof BuildError) {
+      console.error(`build-api: ${e.message}`);
+      process.exitCode = e.exitCode;
+    } else {
+      console.error(`build-api: internal error (a bug; please report it):`);
+      console.error(e);
+      process.exitCode = EXIT.internal;
+    }
   }
 }
