@@ -4,18 +4,39 @@ import { isPlayedOverTheBoard, standardPoints, type RoundEntry } from "../scorin
 import type { Modifier } from "./acronyms.ts";
 import { isVoluntarilyUnplayed, type Context, type Item } from "./context.ts";
 
+/** The score of the opponent an own unplayed round is evaluated against. */
 function ownUnplayedValue(ctx: Context, player: number, e: RoundEntry, list: RoundEntry[]): number {
-  if (ctx.rules !== "pre-2023") return ctx.score.get(player)!;
-  // Virtual opponent: score before the round + the opposite result + ½ per later round.
-  let before = 0;
-  for (const x of list) if (x.round < e.round) before += x.points;
-  const own = standardPoints(e.outcome) * ctx.winValue;
-  return before + (ctx.winValue - own) + ctx.drawValue * (ctx.rounds - e.round);
+  if (ctx.rules === "pre-2023") {
+    // Virtual opponent: score before the round + the opposite result + ½ per later round.
+    let before = 0;
+    for (const x of list) if (x.round < e.round) before += x.points;
+    const own = standardPoints(e.outcome) * ctx.winValue;
+    return before + (ctx.winValue - own) + ctx.drawValue * (ctx.rounds - e.round);
+  }
+  // Dummy opponent with the player's own score (C.07 §16.4).
+  const own = ctx.score.get(player)!;
+  if (ctx.rules !== "fide-2026") return own;
+  // 2026 (§16.4.1 / §16.4.2): the dummy's score is capped, for a forfeit at the scheduled
+  // opponent's adjusted score, for a bye or an absence at a draw per round.
+  const cap = e.opponent !== null ? (ctx.adjusted.get(e.opponent) ?? 0) : ctx.drawValue * ctx.rounds;
+  return Math.min(own, cap);
+}
+
+/** Swiss-Manager's practice in a round robin: a forfeit is an unplayed game, and SB evaluates it
+ * against a virtual opponent with the player's own score (so a forfeit loss adds nothing). */
+function isRoundRobinForfeitForSb(ctx: Context, weighted: boolean): boolean {
+  return weighted && ctx.roundRobin && ctx.practice === "swiss-manager";
 }
 
 function buchholzItems(ctx: Context, player: number, weighted: boolean): Item[] {
   const list = ctx.entries.get(player) ?? [];
-  return list.map((e) => {
+  const scheduled = isRoundRobinForfeitForSb(ctx, weighted) ? (ctx.scheduled.get(player) ?? []) : null;
+  return list.map((e, i) => {
+    const asScored = scheduled?.[i];
+    if (asScored && (asScored.outcome === "forfeitWin" || asScored.outcome === "forfeitLoss")) {
+      const own = ctx.score.get(player)!;
+      return { value: own, contribution: own * standardPoints(asScored.outcome), voluntary: false };
+    }
     const played = isPlayedOverTheBoard(e.outcome) && e.opponent !== null;
     const value = played ? (ctx.adjusted.get(e.opponent!) ?? 0) : ownUnplayedValue(ctx, player, e, list);
     // Swiss-Manager (pre-2023): an own unplayed round adds half the virtual opponent's score to

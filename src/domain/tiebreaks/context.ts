@@ -1,6 +1,6 @@
 // What every tie-break of one tournament after one round shares: each player's round entries,
 // scores and adjusted scores, ratings, and which rounds count as available to play.
-import type { Tournament, TiebreakRuleSet } from "../types.ts";
+import type { Tournament, TiebreakPractice, TiebreakRuleSet } from "../types.ts";
 import { isPlayedOverTheBoard, standardPoints, type RoundEntry } from "../scoring.ts";
 
 /** One round of a Buchholz-type tie-break (buchholz.ts builds them; the context caches them). */
@@ -14,8 +14,14 @@ export interface Item {
 
 export interface Context {
   rules: TiebreakRuleSet;
+  /** The program whose known practice is followed; null: the written rules. */
+  practice: TiebreakPractice | null;
+  roundRobin: boolean;
   rounds: number;
+  /** The rounds as tie-breaks see them: in a round robin, forfeits count as played games. */
   entries: Map<number, RoundEntry[]>;
+  /** The rounds as scored, forfeits still forfeits (the same lists as `entries` in a Swiss). */
+  scheduled: Map<number, RoundEntry[]>;
   ratings: Map<number, number | null>;
   /** Points by the tournament's scoring. */
   points: Map<number, number>;
@@ -49,7 +55,21 @@ export function isVoluntarilyUnplayed(e: RoundEntry): boolean {
   return e.outcome === "forfeitLoss" || isRequestedByeOrAbsence(e);
 }
 
-export function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, rounds: number): Context {
+/**
+ * The rounds that count as available to play when an opponent's score is adjusted (C.07 §16.3:
+ * requested byes and absences after the last of them count as draws). Vega's practice counts a
+ * forfeit loss as available too (docs/design/tiebreaks.md, "Vega").
+ */
+function availableForAdjustment(practice: TiebreakPractice | null): (e: RoundEntry) => boolean {
+  return practice === "vega" ? (e) => isAvailable(e) || e.outcome === "forfeitLoss" : isAvailable;
+}
+
+export function buildContext(
+  t: Tournament,
+  entries: Map<number, RoundEntry[]>,
+  rounds: number,
+  scheduled: Map<number, RoundEntry[]> = entries,
+): Context {
   const standard = t.tiebreakRules === "fide-2026";
   const winValue = standard ? 1 : t.scoring.win;
   const drawValue = standard ? 0.5 : t.scoring.draw;
@@ -57,6 +77,7 @@ export function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, 
   const score = new Map<number, number>();
   const points = new Map<number, number>();
   const adjusted = new Map<number, number>();
+  const available = availableForAdjustment(t.tiebreakPractice);
   for (const [player, list] of entries) {
     points.set(
       player,
@@ -71,7 +92,7 @@ export function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, 
       for (const e of list) adj += isPlayedOverTheBoard(e.outcome) ? pts(e) : drawValue;
     } else {
       let lastAvailable = 0;
-      for (const e of list) if (isAvailable(e)) lastAvailable = e.round;
+      for (const e of list) if (available(e)) lastAvailable = e.round;
       for (const e of list) {
         adj += isRequestedByeOrAbsence(e) && e.round > lastAvailable ? drawValue : pts(e);
       }
@@ -82,8 +103,11 @@ export function buildContext(t: Tournament, entries: Map<number, RoundEntry[]>, 
   for (const p of t.players) ratings.set(p.sourcePlayerNumber, p.rating && p.rating > 0 ? p.rating : null);
   return {
     rules: t.tiebreakRules,
+    practice: t.tiebreakPractice,
+    roundRobin: t.system === "round-robin",
     rounds,
     entries,
+    scheduled,
     ratings,
     points,
     score,

@@ -1,32 +1,52 @@
-// FIDE C.07 tie-breaks computed from games.
+// FIDE C.07 tie-breaks computed from games, by rule set and, where a program departs from the
+// written rules, by that program's known practice. docs/design/tiebreaks.md gives the evidence.
 //
-// | acronym | name                                  | modifiers   | unplayed rounds: fide-2023 / fide-2026 | pre-2023 (Swiss-Manager's practice)                      |
-// |---------|---------------------------------------|-------------|----------------------------------------|----------------------------------------------------------|
-// | BH      | Buchholz                              | C1 C2 M1 M2 | own: dummy with own score; cuts take a | own unplayed round (forfeit won or lost, any bye, absent, |
-// |         |                                       |             | voluntarily unplayed round first       | withdrawn): virtual opponent; an opponent's unplayed     |
-// |         |                                       |             | (C.07 §16.5)                           | rounds count ½ each; cuts drop the lowest values, a      |
-// |         |                                       |             |                                        | virtual opponent like any other                          |
-// | SB      | Sonneborn-Berger                      | C1 C2 M1 M2 | as BH, value × own result              | as BH, value × own result; an own unplayed round adds ½ ×|
-// |         |                                       |             |                                        | the virtual opponent whatever its result (forfeit win or |
-// |         |                                       |             |                                        | loss, PAB, full/half/zero bye, absent)                   |
-// | FB      | Fore Buchholz (last round as draws)   | C1 C2 M1 M2 | as BH                                  | as BH; a last-round bye or absence stays as it is        |
-// | AOB     | Average Buchholz of opponents (2 dp)  | —           | over-the-board opponents only          | same, over their (pre-2023) BH                           |
-// | DE      | Direct encounter (within tie group)   | —           | over-the-board games only (Swiss)      | same                                                     |
-// | WIN     | Rounds won, played or not             | —           | PAB, full bye, forfeit win count       | same                                                     |
-// | WON     | Games won over the board              | —           |                                        | same                                                     |
-// | BPG     | Games played with Black               | —           |                                        | same                                                     |
-// | BWG     | Games won with Black                  | —           |                                        | same                                                     |
-// | GE, REP | Games one elected to play             | —           | played, PAB and forfeit wins           | same                                                     |
-// | PS      | Sum of progressive scores             | C1 C2       | face value; cuts drop the first rounds | same (a withdrawn player's later rounds add 0)           |
-// | KS      | Koya (points vs opponents >= limit)   | L+n L-n L%  | over-the-board games only; limit 50%   | same                                                     |
-// |         |                                       |             | of the maximum score, moved by n half  |                                                          |
-// |         |                                       |             | points with KS-L+n / KS-L-n (§14.5)    |                                                          |
-// | ARO     | Average rating of opponents           | C1 C2 M1 M2 | over-the-board, rated opponents; cuts  | the cut removes the player's unplayed rounds first (not  |
-// |         |                                       |             | drop the lowest-rated opponents        | in the average); only the rest drops the lowest ratings  |
-// | TPR     | Tournament performance rating         | —           | as ARO                                 | same                                                     |
-// | PTP     | Perfect tournament performance        | —           | as ARO                                 | same                                                     |
-// | APRO    | Average TPR of opponents              | —           | as ARO                                 | same                                                     |
-// | APPO    | Average PTP of opponents              | —           | as ARO                                 | same                                                     |
+// | acronym | name                                | modifiers   | fide-2023 (C.07 2023/2024)               | fide-2026: what the 2026 text changes        | pre-2023 (Swiss-Manager's practice)             |
+// |---------|-------------------------------------|-------------|------------------------------------------|----------------------------------------------|-------------------------------------------------|
+// | BH      | Buchholz                            | C1 C2 M1 M2 | own unplayed round: dummy opponent with  | the dummy's score is capped (§16.4): a       | own unplayed round (forfeit, any bye, absent):  |
+// |         |                                     |             | the player's own score (§16.4); an       | forfeit at the scheduled opponent's adjusted | virtual opponent; an opponent's unplayed rounds |
+// |         |                                     |             | opponent's requested byes / absences     | score (§16.4.1), a bye or absence at a draw  | count ½ each; cuts drop the lowest values, a    |
+// |         |                                     |             | after the last round available count ½   | per round (§16.4.2); standard points          | virtual opponent like any other                 |
+// |         |                                     |             | (§16.3); cuts take a voluntarily         |                                              |                                                 |
+// |         |                                     |             | unplayed round first (§16.5)             |                                              |                                                 |
+// | SB      | Sonneborn-Berger                    | C1 C2 M1 M2 | as BH, value × own result                | as BH (the capped dummy), standard points    | as BH; an own unplayed round adds ½ × the       |
+// |         |                                     |             |                                          |                                              | virtual opponent whatever its result            |
+// | FB      | Fore Buchholz (last round as draws) | C1 C2 M1 M2 | as BH                                    | as BH                                        | as BH; a last-round bye or absence stays        |
+// | AOB     | Average Buchholz of opponents (2dp) | —           | over-the-board opponents only            | over their (capped) BH                       | same, over their (pre-2023) BH                  |
+// | DE      | Direct encounter (within tie group) | —           | over-the-board games only (Swiss)        | standard points                              | same                                            |
+// | WIN     | Rounds won, played or not           | —           | PAB, full bye, forfeit win count         | same                                         | same                                            |
+// | WON     | Games won over the board            | —           |                                          | same                                         | same                                            |
+// | BPG     | Games played with Black             | —           |                                          | same                                         | same                                            |
+// | BWG     | Games won with Black                | —           |                                          | same                                         | same                                            |
+// | GE, REP | Games / rounds one elected to play  | —           | played, PAB and forfeit wins             | REP is the 2026 name of GE                   | same                                            |
+// | PS      | Sum of progressive scores           | C1 C2       | face value; cuts drop the first rounds   | standard points                              | same (a withdrawn player's later rounds add 0)  |
+// | KS      | Koya (points vs opponents >= limit) | L+n L-n L%  | over-the-board games only; limit 50% of  | standard points                              | same                                            |
+// |         |                                     |             | the maximum, moved by n half points      |                                              |                                                 |
+// |         |                                     |             | with KS-L+n / KS-L-n (§14.5)             |                                              |                                                 |
+// | ARO     | Average rating of opponents         | C1 C2 M1 M2 | over-the-board, rated opponents; cuts    | round robins: forfeits are left out (they    | the cut removes the player's unplayed rounds    |
+// |         |                                     |             | drop the lowest-rated opponents          | count as played games in the other rule sets)| first; the rest drops the lowest ratings        |
+// | TPR     | Tournament performance rating       | —           | as ARO                                   | as ARO                                       | same                                            |
+// | PTP     | Perfect tournament performance      | —           | as ARO                                   | as ARO                                       | same                                            |
+// | APRO    | Average TPR of opponents            | —           | as ARO                                   | as ARO                                       | same                                            |
+// | APPO    | Average PTP of opponents            | —           | as ARO                                   | as ARO                                       | same                                            |
+//
+// Paragraphs: §14.5, §16.3, §16.4 and §16.5 are those of the 2023/2024 text, where each rule is
+// stated. The 2026 paragraphs (§16.4.1 forfeits, §16.4.2 byes and absences) are as the FIDE TEC's
+// reference implementation names them; the published 2026 text itself was not available to us
+// (docs/design/tiebreaks.md says what each 2026 rule rests on). "Standard points" (2026): every
+// tie-break counts 1 / ½ / 0 per round, whatever the tournament's scoring.
+//
+// Practices (tournament.tiebreakPractice; null = the written rules). Each departure is pinned by
+// a hand-worked crosstable in test/unit/domain/tiebreaks/rules-and-practices.test.ts:
+// | practice      | tie-break | departure from the written rules                                         |
+// |---------------|-----------|--------------------------------------------------------------------------|
+// | vega          | BH family | a forfeit loss counts as a round available to play when an opponent's    |
+// |               |           | score is adjusted (§16.3), so earlier byes / absences keep face value     |
+// | vega          | ARO       | round robins: forfeited games are left out (not counted as played)       |
+// | vega          | DE        | printed as the position inside the tied group (1 = first), lower first   |
+// | swiss-manager | SB        | round robins: a forfeit is an unplayed game, evaluated against a virtual |
+// |               |           | opponent with the player's own score (a forfeit loss adds 0)             |
+// | swiss-manager | WON       | round robins: forfeit wins are left out                                  |
 //
 // Modifiers are written after a dash: "BH-C1" (Cut-1), "BH-C2", "BH-M1" (Median-1), "BH-M2",
 // "KS-L+1" / "KS-L-2" (C.07 §14.5: the Koya limit raised or lowered by 1 or 2 half points; a half
@@ -40,10 +60,9 @@
 //   opponent's last round available to play (played, PAB, forfeit win) count as draws. Cuts first
 //   drop a voluntarily unplayed round (forfeit loss, requested bye, absence) when its contribution
 //   is not below that of the least significant opponent.
-// - "fide-2026" (C.07 effective 1 March 2026): the amendment's full text was not available to us.
-//   Assumed: the §16 treatment of unplayed rounds is unchanged from fide-2023, tie-breaks are
-//   computed on standard points (1 / ½ / 0 per game, whatever the tournament's scoring), and GE is
-//   also accepted under its new name REP.
+// - "fide-2026" (C.07 effective 1 March 2026): fide-2023 with the 2026 changes of the table: the
+//   dummy opponent's cap, standard points, round-robin forfeits out of the rating-based
+//   tie-breaks, REP.
 // - "pre-2023" (the virtual opponent, as Swiss-Manager applies the 2009-2022 rules): an own
 //   unplayed round (forfeit win or loss, bye, absence) counts as a game against a virtual
 //   opponent with the player's score before that round, plus the opposite result, plus ½ per
@@ -53,8 +72,9 @@
 //   rounds first. Every other tie-break is computed as under fide-2023: they count games played
 //   over the board only (AOB, DE, WON, BPG, BWG, KS, TPR, PTP, APRO, APPO) or count rounds whose
 //   treatment does not depend on a virtual opponent (WIN, GE, PS).
-// In round robins forfeits count as played games (C.07 §15), under every rule set. A double loss
-// over the board ("0 - 0") is a played game lost by both, under every rule set (as Vega counts it).
+// In round robins forfeits count as played games (C.07 §15) under every rule set, except where
+// the table says otherwise. A double loss over the board ("0 - 0") is a played game lost by both,
+// under every rule set (as Vega counts it).
 //
 // A value that is undefined (e.g. ARO without rated opponents) is null and ranks last.
 import type { Tournament } from "../types.ts";
@@ -82,9 +102,9 @@ export class TiebreakEngine {
 
   constructor(t: Tournament, afterRound: number) {
     this.t = t;
-    let entries = playerRounds(t, afterRound);
-    if (t.system === "round-robin") entries = roundRobinEntries(entries);
-    this.ctx = buildContext(t, entries, afterRound);
+    const scheduled = playerRounds(t, afterRound);
+    const entries = t.system === "round-robin" ? roundRobinEntries(scheduled) : scheduled;
+    this.ctx = buildContext(t, entries, afterRound, scheduled);
   }
 
   /** A player's points by the tournament's scoring. */
@@ -95,6 +115,15 @@ export class TiebreakEngine {
   /** The tie-break points of a player (standard points under fide-2026, else the scoring's). */
   score(player: number): number {
     return this.ctx.score.get(player) ?? 0;
+  }
+
+  /**
+   * Whether a lower value of the tie-break ranks first: only Vega's DE, printed as the position
+   * inside the tied group (1 = first).
+   */
+  lowerIsBetter(tiebreak: string | ParsedTiebreak): boolean {
+    const parsed = typeof tiebreak === "string" ? this.parse(tiebreak) : tiebreak;
+    return parsed.base === "DE" && this.ctx.practice === "vega";
   }
 
   /**
@@ -157,8 +186,11 @@ export class TiebreakEngine {
       }
       case "WIN":
         return list.filter((e) => standardPoints(e.outcome) === 1).length;
-      case "WON":
-        return overTheBoard().filter((e) => e.outcome === "win").length;
+      case "WON": {
+        // Swiss-Manager leaves a round robin's forfeit wins out of WON (docs/design/tiebreaks.md).
+        const rounds = ctx.roundRobin && ctx.practice === "swiss-manager" ? ctx.scheduled.get(player)! : list;
+        return rounds.filter((e) => e.outcome === "win" && e.opponent !== null).length;
+      }
       case "BPG":
         return overTheBoard().filter((e) => e.colour === "b").length;
       case "BWG":
@@ -190,11 +222,11 @@ export class TiebreakEngine {
         return perfectPerformance(ctx, player);
       case "APRO": {
         const tpr = this.perPlayer(this.parse("TPR"));
-        return averageOver(ctx, player, (o) => tpr.get(o) ?? null);
+        return averageOver(ctx, player, (o) => tpr.get(o) ?? null, "APRO");
       }
       case "APPO": {
         const ptp = this.perPlayer(this.parse("PTP"));
-        return averageOver(ctx, player, (o) => ptp.get(o) ?? null);
+        return averageOver(ctx, player, (o) => ptp.get(o) ?? null, "APPO");
       }
       default:
         throw new Error(`tie-break ${tb.acronym} has no implementation`);
@@ -234,8 +266,20 @@ export class TiebreakEngine {
       }
       const pairs = (group.length * (group.length - 1)) / 2;
       const complete = group.length > 1 && met.size === pairs;
-      for (const p of group) out.set(p, complete ? points.get(p)! : 0);
+      for (const p of group) {
+        if (!complete) out.set(p, 0);
+        else if (ctx.practice === "vega") out.set(p, positionInGroup(points, p));
+        else out.set(p, points.get(p)!);
+      }
     }
     return out;
   }
+}
+
+/** Vega's DE: 1 + the number of the group's players with more points between them (ties share). */
+function positionInGroup(points: ReadonlyMap<number, number>, player: number): number {
+  const own = points.get(player)!;
+  let above = 0;
+  for (const v of points.values()) if (v > own + 1e-9) above++;
+  return above + 1;
 }

@@ -134,6 +134,7 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
     system: t.choice("pairing_system", PAIRING_SYSTEMS),
     tiebreaks: readTiebreakList(t),
     tiebreakRules: t.choice("tiebreak_rules", TIEBREAK_RULE_SETS),
+    tiebreakPractice: null,
     scoring: {
       win: t.real("points_win", MAX_POINTS_PER_GAME),
       draw: t.real("points_draw", MAX_POINTS_PER_GAME),
