@@ -162,10 +162,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     if (version !== STORE_SCHEMA_VERSION) {
       throw new BuildError(
         `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
-        version === 1
+        version === 1 || version === 2
           ? [
               {
-                what: "a version 1 store",
+                what: `a version ${version} store`,
                 where: opts.db,
                 fix: `run \`build-api upgrade-store ${opts.db}\` first`,
               },

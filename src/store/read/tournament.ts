@@ -8,6 +8,7 @@ import {
   GAME_RESULTS,
   PAIRING_SYSTEMS,
   RECAP_KINDS,
+  TIEBREAK_PRACTICES,
   TIEBREAK_RULE_SETS,
   type Game,
   type Player,
@@ -134,7 +135,7 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
     system: t.choice("pairing_system", PAIRING_SYSTEMS),
     tiebreaks: readTiebreakList(t),
     tiebreakRules: t.choice("tiebreak_rules", TIEBREAK_RULE_SETS),
-    tiebreakPractice: null,
+    tiebreakPractice: t.optChoice("tiebreak_practice", TIEBREAK_PRACTICES),
     scoring: {
       win: t.real("points_win", MAX_POINTS_PER_GAME),
       draw: t.real("points_draw", MAX_POINTS_PER_GAME),
