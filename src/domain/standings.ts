@@ -6,7 +6,8 @@
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { SourceStandingRow, Tournament } from "./types.ts";
 import { isFinalResult } from "./results.ts";
-import { parsedTiebreaks, TiebreakEngine } from "./tiebreaks/engine.ts";
+import { parsedTiebreaks } from "./tiebreaks/acronyms.ts";
+import { TiebreakEngine } from "./tiebreaks/engine.ts";
 
 export interface StandingsOutcome {
   afterRound: number | null;

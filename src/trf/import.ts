@@ -6,7 +6,7 @@ import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import type { Scoring, TiebreakPractice, TiebreakRuleSet, Tournament } from "../domain/types.ts";
-import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
+import { validateTiebreaks } from "../domain/tiebreaks/acronyms.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";

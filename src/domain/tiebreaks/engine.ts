@@ -86,10 +86,6 @@ import { koyaLimit } from "./koya.ts";
 import { roundTo2 } from "./rating-tables.ts";
 import { averageOver, averageRating, perfectPerformance, performance } from "./rating.ts";
 
-// The parsing and validation of tie-break lists live in acronyms.ts; they are re-exported here
-// so that callers of the engine keep one import.
-export { parsedTiebreaks, parseTiebreak, validateTiebreaks, type ParsedTiebreak } from "./acronyms.ts";
-
 /** Computes tie-break values for one tournament after one round; caches what tie-breaks share. */
 export class TiebreakEngine {
   private readonly ctx: Context;

@@ -2,7 +2,7 @@
 // Every problem in the rows is collected; the tournament is handed over only when there is none.
 import type { Problem } from "../../shared/errors.ts";
 import { normalizeGameResult, resultDisplayText } from "../../domain/results.ts";
-import { validateTiebreaks } from "../../domain/tiebreaks/engine.ts";
+import { validateTiebreaks } from "../../domain/tiebreaks/acronyms.ts";
 import {
   BYE_KINDS,
   GAME_RESULTS,

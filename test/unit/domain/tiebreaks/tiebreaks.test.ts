@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  parsedTiebreaks,
-  TiebreakEngine,
-  validateTiebreaks,
-} from "../../../../src/domain/tiebreaks/engine.ts";
+import { parsedTiebreaks, validateTiebreaks } from "../../../../src/domain/tiebreaks/acronyms.ts";
+import { TiebreakEngine } from "../../../../src/domain/tiebreaks/engine.ts";
 import type { TiebreakRuleSet, Tournament } from "../../../../src/domain/types.ts";
 import { parseTrf } from "../../../../src/trf/parse.ts";
 import { trfToTournament } from "../../../../src/trf/to-tournament.ts";
