@@ -6,13 +6,16 @@ import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { ASSET } from "./html.ts";
 import { indexPage } from "./index-page.ts";
-import { tournamentPages, type PageFile } from "./tournament.ts";
+import { extensionPages } from "./extensions.ts";
+import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 
 export type { PageFile };
 
 /** The pages of one tournament (none unless it is published on the global surface). */
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
-  return tournamentPages(c, site);
+  const shared = sharedOf(c, site);
+  if (!shared) return [];
+  return [...tournamentPages(c, site), ...extensionPages(c, shared.s)];
 }
 
 /** `/` (the index of published tournaments), the shared assets and the embed script. */

@@ -5,6 +5,7 @@ import * as C from "../contracts/index.ts";
 import type { Club } from "../domain/types.ts";
 import * as club from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
+import * as ext from "../views/extensions.ts";
 import * as pub from "../views/public.ts";
 import { DEFAULT_LANGUAGE, ENDPOINTS, type Endpoint, type EndpointId, type Params } from "./urls.ts";
 
@@ -152,6 +153,33 @@ const BINDINGS: Record<
       emit({ id }, pub.publicRecaps(c, DEFAULT_LANGUAGE));
       const languages = new Set([DEFAULT_LANGUAGE, ...site.languages]);
       for (const language of [...languages].sort()) emit({ id, language }, pub.publicRecaps(c, language));
+    },
+  }),
+  // Extensions (issue 22): published on the global surface only, like the pages.
+  publicRoundStandings: tournament({
+    schema: C.RoundStandingsResponse,
+    render(c, _site, emit) {
+      if (!c.published.globalTags) return;
+      for (const v of ext.roundStandingsViews(c)) emit({ id: idOf(c), round: String(v.afterRound) }, v);
+    },
+  }),
+  publicProgression: tournament({
+    schema: C.ProgressionResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.progressionView(c));
+    },
+  }),
+  publicCrosstable: tournament({
+    schema: C.CrosstableResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.crosstableView(c));
+    },
+  }),
+  publicPlayerCard: tournament({
+    schema: C.PlayerCardResponse,
+    render(c, _site, emit) {
+      if (!c.published.globalTags) return;
+      for (const v of ext.playerCardViews(c)) emit({ id: idOf(c), player: String(v.sourcePlayerNumber) }, v);
     },
   }),
 };

@@ -7,7 +7,7 @@
 /** Cache classes, from fast-changing to stable; the policy per class is in cache.ts. */
 export type CacheClass = "live" | "current" | "list" | "meta" | "asset";
 
-export type ParamName = "slug" | "id" | "round" | "tag" | "language";
+export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "player";
 
 /** A query parameter that the static snapshot also serves as a path form. */
 export interface QueryForm {
@@ -41,8 +41,10 @@ export type Params = Partial<Record<ParamName, string>>;
 
 /** The URL facts of one endpoint. */
 export interface Endpoint {
-  /** Endpoint number in the spec (section 4). */
-  n: number;
+  /** Endpoint number in the spec (section 4); null for an extension. */
+  n: number | null;
+  /** Beyond the spec's eleven endpoints (issue 22): marked so in the OpenAPI document. */
+  extension?: true;
   id: EndpointId;
   surface: "club" | "public";
   scope: "tournament" | "list";
@@ -64,7 +66,12 @@ export type EndpointId =
   | "publicStandings"
   | "publicRound"
   | "publicLive"
-  | "publicRecaps";
+  | "publicRecaps"
+  | ExtensionId;
+
+/** Extensions beyond the spec (issue 22). */
+export type ExtensionId =
+  "publicRoundStandings" | "publicProgression" | "publicCrosstable" | "publicPlayerCard";
 
 /** The language a recaps request without `?language=` answers in (spec: es). */
 export const DEFAULT_LANGUAGE = "es";
@@ -172,6 +179,47 @@ export const ENDPOINTS: readonly Endpoint[] = [
     cache: "current",
     summary: "Stored recaps in one language (default es)",
   },
+  // Extensions (issue 22): global surface only, beside the spec's paths, never changing them.
+  {
+    n: null,
+    extension: true,
+    id: "publicRoundStandings",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/standings/rounds/{round}",
+    cache: "current",
+    summary: "Extension: standings after a complete round",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "publicProgression",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/progression",
+    cache: "current",
+    summary: "Extension: every player's rank after each complete round",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "publicCrosstable",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/crosstable",
+    cache: "current",
+    summary: "Extension: every player's opponent, colour and result by round",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "publicPlayerCard",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/players/{player}",
+    cache: "current",
+    summary: "Extension: one player's games, running score, ranks and rating figures",
+  },
 ];
 
 /** The endpoint of an id. */
@@ -217,6 +265,19 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "roundPage", path: "/tournaments/{id}/rounds/{round}/", follows: "publicRound" },
   { id: "livePage", path: "/tournaments/{id}/live/", follows: "publicLive" },
   { id: "recapsPage", path: "/tournaments/{id}/recaps/{language}/", follows: "publicRecaps" },
+  // Extensions (issue 22).
+  {
+    id: "roundStandingsPage",
+    path: "/tournaments/{id}/standings/rounds/{round}/",
+    follows: "publicRoundStandings",
+  },
+  { id: "crosstablePage", path: "/tournaments/{id}/crosstable/", follows: "publicCrosstable" },
+  {
+    id: "crosstableStartPage",
+    path: "/tournaments/{id}/crosstable/starting-rank/",
+    follows: "publicCrosstable",
+  },
+  { id: "playerPage", path: "/tournaments/{id}/players/{player}/", follows: "publicPlayerCard" },
 ];
 
 export function pageCache(page: PageRoute): CacheClass {

@@ -106,6 +106,10 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/live /api/public/v1/tournaments/:id/live/index.json 200
       /api/public/v1/tournaments/:id/recaps /api/public/v1/tournaments/:id/recaps/index.json 200
       /api/public/v1/tournaments/:id/recaps/language/:language /api/public/v1/tournaments/:id/recaps/language/:language/index.json 200
+      /api/public/v1/tournaments/:id/standings/rounds/:round /api/public/v1/tournaments/:id/standings/rounds/:round/index.json 200
+      /api/public/v1/tournaments/:id/progression /api/public/v1/tournaments/:id/progression/index.json 200
+      /api/public/v1/tournaments/:id/crosstable /api/public/v1/tournaments/:id/crosstable/index.json 200
+      /api/public/v1/tournaments/:id/players/:player /api/public/v1/tournaments/:id/players/:player/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
       /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/index.json 200
@@ -165,6 +169,9 @@ describe("_headers", () => {
       /api/public/v1/tournaments/:id/rounds/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/players/:player/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/:id/standings/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -175,6 +182,15 @@ describe("_headers", () => {
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/:id/recaps/language/:language/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/standings/rounds/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/progression/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/crosstable/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/index.json
@@ -205,6 +221,18 @@ describe("_headers", () => {
         Cache-Control: public, max-age=30, s-maxage=60, stale-while-revalidate=300
         X-Content-Type-Options: nosniff
       /tournaments/:id/recaps/:language/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/standings/rounds/:round/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/crosstable/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/crosstable/starting-rank/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/players/:player/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
       /assets/*
@@ -273,6 +301,22 @@ describe("serve.json", () => {
           {
             "source": "/api/public/v1/tournaments/:id([^/.]+)/recaps/language/:language([^/.]+)",
             "destination": "/api/public/v1/tournaments/:id/recaps/language/:language/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/standings/rounds/:round([^/.]+)",
+            "destination": "/api/public/v1/tournaments/:id/standings/rounds/:round/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/progression",
+            "destination": "/api/public/v1/tournaments/:id/progression/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/crosstable",
+            "destination": "/api/public/v1/tournaments/:id/crosstable/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/players/:player([^/.]+)",
+            "destination": "/api/public/v1/tournaments/:id/players/:player/index.json"
           },
           {
             "source": "/api/clubs/:slug([^/.]+)/tournaments",
@@ -400,6 +444,42 @@ describe("serve.json", () => {
           },
           {
             "source": "api/public/v1/tournaments/*/recaps/language/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/standings/rounds/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/progression/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/crosstable/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/players/*/index.json",
             "headers": [
               {
                 "key": "Cache-Control",
@@ -562,6 +642,42 @@ describe("serve.json", () => {
             ]
           },
           {
+            "source": "tournaments/*/standings/rounds/*/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "tournaments/*/crosstable/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "tournaments/*/crosstable/starting-rank/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "tournaments/*/players/*/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
             "source": "assets/**/*.css",
             "headers": [
               {
@@ -697,6 +813,34 @@ describe("nginx", () => {
               try_files $build_api_path$build_api_language/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/recaps/language/([a-z]{2,3}(?:-[A-Z]{2})?))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/standings/rounds/([0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/progression)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/crosstable)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/players/([0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -850,6 +994,66 @@ describe("nginx", () => {
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?))$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/standings/rounds/([0-9]+)/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/standings/rounds/([0-9]+))$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/crosstable/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/crosstable)$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/crosstable/starting-rank/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/crosstable/starting-rank)$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/players/([0-9]+)/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/players/([0-9]+))$" {
           error_page 404 /404.html;
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
