@@ -6,7 +6,12 @@ import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
 import { StoreReader, type Store } from "./reader.ts";
 import { REVISION_TABLES } from "./revisions.ts";
-import { fromReferenceSchema, READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION } from "../schema.ts";
+import {
+  fromReferenceSchema,
+  READABLE_SCHEMA_VERSIONS,
+  STORE_SCHEMA_VERSION,
+  VERSION_3_TABLES,
+} from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./reader.ts";
@@ -61,7 +66,7 @@ function versionProblem(file: string, version: number): Problem | null {
 }
 
 /** Every missing table and every missing column, not only the first. */
-function schemaProblems(file: string, db: Database.Database): Problem[] {
+function schemaProblems(file: string, db: Database.Database, version: number): Problem[] {
   const actual = tableColumns(db);
   const views = new Set(
     db
@@ -73,6 +78,8 @@ function schemaProblems(file: string, db: Database.Database): Problem[] {
   for (const [table, columns] of expectedSchema()) {
     // Version 1 stores have no revision tables; readRevisions() tells whether they are kept.
     if (REVISION_TABLES.includes(table) && !actual.has(table)) continue;
+    // A store before version 3 has no round schedule: read as if it were empty.
+    if (version < 3 && VERSION_3_TABLES.includes(table) && !actual.has(table)) continue;
     const have = actual.get(table);
     if (!have) {
       problems.push({
@@ -138,10 +145,11 @@ export function openStore(file: string): Store {
         EXIT.storeUnreadable,
       );
     }
-    const version = versionProblem(file, db.pragma("user_version", { simple: true }) as number);
+    const userVersion = db.pragma("user_version", { simple: true }) as number;
+    const version = versionProblem(file, userVersion);
     if (version)
       throw new BuildError(`The store ${file} has the wrong schema version.`, [version], EXIT.storeSchema);
-    const missing = schemaProblems(file, db);
+    const missing = schemaProblems(file, db, userVersion);
     if (missing.length > 0) {
       throw new BuildError(
         `The store ${file} lacks tables or columns of the schema.`,

@@ -15,7 +15,7 @@ import {
   type TextFormat,
 } from "../formats.ts";
 import { StoreWriter } from "./writer.ts";
-import { storeSql } from "../schema.ts";
+import { STORE_SCHEMA_VERSION, storeSql } from "../schema.ts";
 
 /** The embedded sample's SQL (data/sample.sql, shipped in the npm package beside lib/). */
 export const SAMPLE_SQL_URL = new URL("../../../data/sample.sql", import.meta.url);
@@ -35,11 +35,21 @@ export function createStore(file: string): void {
 
 /** Where schema/store.sql starts the part that version 2 added to version 1. */
 const VERSION_2_MARKER = "-- Revisions (schema version 2)";
+/** Where it starts the part that version 3 added to version 2. */
+const VERSION_3_MARKER = "-- Round schedule (schema version 3)";
+
+function section(sql: string, from: string, to: string | null): string {
+  const at = sql.indexOf(from);
+  const end = to === null ? sql.length : sql.indexOf(to);
+  if (at < 0 || end < at) throw new Error(`schema/store.sql has no "${from}" section before "${to}"`);
+  return sql.slice(at, end);
+}
 
 /**
- * Upgrades a version 1 store in place to the current version: adds the revision tables and their
- * triggers (the version 2 part of schema/store.sql) and gives every existing tournament revision 0,
- * in one transaction. Returns the version the store had; a current store is left as it is.
+ * Upgrades a version 1 or 2 store in place to the current version, in one transaction: version 1
+ * gets the revision tables and their triggers, every existing tournament at revision 0; version 2
+ * (and 1) the round schedule table, empty, with its triggers. Returns the version the store had;
+ * a current store is left as it is.
  */
 export function upgradeStore(file: string): number {
   if (!existsSync(file)) {
@@ -58,23 +68,24 @@ export function upgradeStore(file: string): number {
   }
   try {
     const version = db.pragma("user_version", { simple: true }) as number;
-    if (version === 2) return version;
-    if (version !== 1) {
+    if (version === STORE_SCHEMA_VERSION) return version;
+    if (version !== 1 && version !== 2) {
       throw new BuildError(
-        `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades version 1 only.`,
+        `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades versions 1 and 2 only.`,
         [],
         EXIT.storeSchema,
       );
     }
     const sql = storeSql();
-    const at = sql.indexOf(VERSION_2_MARKER);
-    if (at < 0) throw new Error(`schema/store.sql has no "${VERSION_2_MARKER}" section`);
     db.transaction(() => {
-      db.exec(sql.slice(at));
-      db.exec(
-        "INSERT INTO tournament_revisions (tournament_id, revision) SELECT tournament_id, 0 FROM tournaments",
-      );
-      db.pragma("user_version = 2");
+      if (version === 1) {
+        db.exec(section(sql, VERSION_2_MARKER, VERSION_3_MARKER));
+        db.exec(
+          "INSERT INTO tournament_revisions (tournament_id, revision) SELECT tournament_id, 0 FROM tournaments",
+        );
+      }
+      db.exec(section(sql, VERSION_3_MARKER, null));
+      db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
     })();
     return version;
   } finally {

@@ -1,16 +1,33 @@
-// A version 1 store (before the revision triggers) is upgraded in place, and then keeps revisions.
+// A version 1 store (before the revision triggers) is upgraded in place, and then keeps revisions;
+// a version 2 store (before the round schedule) gets the schedule table and its triggers.
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
 import { createSampleStore, createStore, upgradeStore } from "../../../src/store/write/init.ts";
+import { openStore } from "../../../src/store/read/open.ts";
 import { maintainsRevisions, readRevisions } from "../../../src/store/read/revisions.ts";
 import { removeTempDirs, tempDir } from "../../support/stores.ts";
 
 afterAll(removeTempDirs);
 
+/** Turns a current store into what version 2 wrote: no round schedule, nor its triggers. */
+function downgradeToVersion2(file: string): void {
+  const db = new Database(file);
+  for (const { name } of db
+    .prepare<[], { name: string }>(
+      "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'round_schedule'",
+    )
+    .all())
+    db.exec(`DROP TRIGGER "${name}"`);
+  db.exec("DROP TABLE round_schedule");
+  db.pragma("user_version = 2");
+  db.close();
+}
+
 /** Turns a current store into what version 1 wrote: no revision tables, no triggers. */
 function downgradeToVersion1(file: string): void {
+  downgradeToVersion2(file);
   const db = new Database(file);
   for (const { name } of db
     .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'trigger'")
@@ -33,7 +50,8 @@ describe("upgrade-store", () => {
 
     expect(upgradeStore(file)).toBe(1);
     db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(2);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    expect(db.prepare("SELECT count(*) AS n FROM round_schedule").get()).toEqual({ n: 0 });
     expect(maintainsRevisions(db)).toBe(true);
     const before = readRevisions(db)!;
     expect(before.tournaments.size).toBe(tournaments);
@@ -53,10 +71,44 @@ describe("upgrade-store", () => {
     expect(after.store).not.toBe(before.store);
   });
 
+  it("adds the round schedule to a version 2 store; its rows then give the tournament a new revision", () => {
+    const file = join(tempDir(), "v2.sqlite");
+    createSampleStore(file);
+    downgradeToVersion2(file);
+    // A version 2 store is still read, as one without a schedule.
+    const reader = openStore(file);
+    reader.close();
+    expect(upgradeStore(file)).toBe(2);
+    const db = new Database(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    const before = readRevisions(db)!;
+    const { tournament_id: id } = db.prepare("SELECT tournament_id FROM tournaments LIMIT 1").get() as {
+      tournament_id: number;
+    };
+    db.prepare(
+      "INSERT INTO round_schedule (tournament_id, round_number, scheduled_date, scheduled_time) VALUES (?, 1, '2026-12-01', '18:00')",
+    ).run(id);
+    const after = readRevisions(db)!;
+    db.close();
+    expect(after.tournaments.get(id)).not.toBe(before.tournaments.get(id));
+    for (const [other, rev] of after.tournaments)
+      if (other !== id) expect(rev).toBe(before.tournaments.get(other));
+    // The upgraded store has the same tables and triggers as a new one.
+    const fresh = join(tempDir(), "v3.sqlite");
+    createStore(fresh);
+    const objects = (f: string) => {
+      const d = new Database(f, { readonly: true });
+      const rows = d.prepare("SELECT type, name FROM sqlite_schema ORDER BY type, name").all();
+      d.close();
+      return rows;
+    };
+    expect(objects(file)).toEqual(objects(fresh));
+  });
+
   it("leaves a current store as it is, and refuses a store of an unknown version", () => {
-    const current = join(tempDir(), "v2.sqlite");
+    const current = join(tempDir(), "v3.sqlite");
     createStore(current);
-    expect(upgradeStore(current)).toBe(2);
+    expect(upgradeStore(current)).toBe(3);
 
     const odd = join(tempDir(), "v7.sqlite");
     createStore(odd);

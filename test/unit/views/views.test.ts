@@ -88,6 +88,7 @@ function tournament(patch: Partial<Tournament> = {}): Tournament {
     tiebreakRules: "fide-2023",
     scoring: DEFAULT_SCORING,
     players: [1, 2, 3, 4, 5, 6].map(player),
+    schedule: [],
     rounds: [
       {
         roundNumber: 1,

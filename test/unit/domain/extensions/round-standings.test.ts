@@ -145,6 +145,7 @@ const tournamentArb: fc.Arbitrary<Tournament> = fc
         group: null,
       })),
       rounds,
+      schedule: [],
       sourceStandings,
       recaps: [],
     };
