@@ -158,3 +158,34 @@ export const PlayerCardResponse = z
     id: "PlayerCardResponse",
     description: "Extension: one player's games round by round, running score, ranks and rating figures.",
   });
+
+export const ScheduledRoundResponse = z
+  .strictObject({
+    roundNumber: int32,
+    date: z.iso.date().nullable(),
+    time: z
+      .string()
+      .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/)
+      .nullable(),
+    paired: z.boolean(),
+  })
+  .register(contracts, {
+    id: "ScheduledRoundResponse",
+    description:
+      "Extension: when a round is scheduled to start, in the venue's local date and time (no " +
+      "time zone); null when not announced. paired: the round has published pairings.",
+  });
+
+export const ScheduleResponse = z
+  .strictObject({
+    tournamentId: int64,
+    totalRounds: int32.nullable(),
+    rounds: z.array(ScheduledRoundResponse),
+    calendarPath: z.string().nullable(),
+  })
+  .register(contracts, {
+    id: "ScheduleResponse",
+    description:
+      "Extension: the announced round schedule, by round number; calendarPath is the " +
+      "tournament's iCalendar file when at least one round has a date.",
+  });

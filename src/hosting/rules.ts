@@ -162,7 +162,7 @@ export function hostRules(): HostRules {
       ext,
       type,
       cors: d.cors,
-      cache: "asset" as const,
+      cache: d.cache ?? ("asset" as const),
     })),
   );
   return {

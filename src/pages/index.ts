@@ -6,8 +6,9 @@ import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { ASSET } from "./html.ts";
 import { indexPage } from "./index-page.ts";
+import { calendarFile } from "./calendar.ts";
 import { extensionPages } from "./extensions.ts";
-import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
+import { pageUrl, sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 
 export type { PageFile };
 
@@ -15,7 +16,22 @@ export type { PageFile };
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
   const shared = sharedOf(c, site);
   if (!shared) return [];
-  return [...tournamentPages(c, site), ...extensionPages(c, shared.s)];
+  const { s } = shared;
+  const files = [...tournamentPages(c, site), ...extensionPages(c, s)];
+  if (s.schedule.calendarPath) {
+    files.push([
+      s.schedule.calendarPath.slice(1),
+      calendarFile({
+        id: s.id,
+        name: s.detail.name,
+        location: s.detail.location,
+        stamp: c.t.lastScrapedAt,
+        pagePath: pageUrl.tournament(s.id),
+        schedule: s.schedule,
+      }),
+    ]);
+  }
+  return files;
 }
 
 /** `/` (the index of published tournaments), the shared assets and the embed script. */

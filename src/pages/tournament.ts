@@ -9,11 +9,11 @@ import type {
   PublicTournamentDetailResponse,
 } from "../contracts/index.ts";
 import { CACHE_LIFETIMES } from "../routes/cache.ts";
-import { ROUTES, type Route, type SiteContext } from "../routes/table.ts";
+import { calendarOf, ROUTES, type Route, type SiteContext } from "../routes/table.ts";
 import { instancePath } from "../routes/urls.ts";
 import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
-import { roundStandingsViews } from "../views/extensions.ts";
+import { roundStandingsViews, scheduleView, type ScheduleView } from "../views/extensions.ts";
 import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
 import {
   formatDates,
@@ -77,6 +77,8 @@ export interface Shared {
   recapCounts: Map<string, number>;
   /** The rounds that have standings of their own (extension pages). */
   standingsRounds: number[];
+  /** The announced schedule (extension), as its JSON holds it. */
+  schedule: ScheduleView;
 }
 
 export type Tab = "overview" | "standings" | "crosstable" | "live" | "round" | "recaps";
@@ -157,6 +159,7 @@ function overviewPage(s: Shared): string {
       .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`)
       .join("")}</dl></section>\n` +
     `<section aria-labelledby="rounds"><h2 id="rounds">Rounds</h2>${rounds}</section>\n` +
+    scheduleSection(s) +
     `<section aria-labelledby="recaps"><h2 id="recaps">Recaps</h2>${recaps}</section>`;
   return layout({
     title: d.name,
@@ -167,6 +170,33 @@ function overviewPage(s: Shared): string {
     ],
     links: [jsonLink("publicTournament", { id: s.id })],
   });
+}
+
+/** The announced schedule (extension), with the calendar file to subscribe to. */
+function scheduleSection(s: Shared): string {
+  const sc = s.schedule;
+  if (sc.rounds.length === 0) return "";
+  const rows = sc.rounds
+    .map(
+      (r) =>
+        `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
+        `<td class="date">${esc(r.date ?? "not announced")}</td><td class="time">${esc(r.time ?? "")}</td>` +
+        `<td>${r.paired ? `<a href="${esc(pageUrl.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
+    )
+    .join("");
+  const calendar = sc.calendarPath
+    ? `<p><a href="${esc(sc.calendarPath)}" type="text/calendar">Add the rounds to your calendar (iCalendar)</a></p>`
+    : "";
+  return (
+    `<section aria-labelledby="schedule"><h2 id="schedule">Schedule</h2>` +
+    scrollTable(
+      "Schedule",
+      `<table class="schedule"><caption>Round dates and local start times</caption><thead><tr>` +
+        `<th scope="col">Round</th><th scope="col">Date</th><th scope="col">Time</th><th scope="col">Pairings</th>` +
+        `</tr></thead><tbody>${rows}</tbody></table>`,
+    ) +
+    `${calendar}</section>\n`
+  );
 }
 
 function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): string {
@@ -348,6 +378,7 @@ export function sharedOf(
     languages,
     recapCounts: new Map(recaps.map((r) => [r.language, r.items.length])),
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
+    schedule: scheduleView(c, calendarOf(c)),
   };
   return { s, recaps };
 }

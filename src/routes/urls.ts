@@ -71,7 +71,7 @@ export type EndpointId =
 
 /** Extensions beyond the spec (issue 22). */
 export type ExtensionId =
-  "publicRoundStandings" | "publicProgression" | "publicCrosstable" | "publicPlayerCard";
+  "publicRoundStandings" | "publicProgression" | "publicCrosstable" | "publicPlayerCard" | "publicSchedule";
 
 /** The language a recaps request without `?language=` answers in (spec: es). */
 export const DEFAULT_LANGUAGE = "es";
@@ -220,6 +220,16 @@ export const ENDPOINTS: readonly Endpoint[] = [
     cache: "current",
     summary: "Extension: one player's games, running score, ranks and rating figures",
   },
+  {
+    n: null,
+    extension: true,
+    id: "publicSchedule",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/schedule",
+    cache: "current",
+    summary: "Extension: the announced date and time of each round",
+  },
 ];
 
 /** The endpoint of an id. */
@@ -291,6 +301,8 @@ export interface StaticDir {
   types: Record<string, string>;
   /** The embed is loaded by club websites on other origins. */
   cors: boolean;
+  /** Cache class; "asset" when absent. Files of a tournament follow its JSON ("current"). */
+  cache?: CacheClass;
 }
 
 export const STATIC_DIRS: readonly StaticDir[] = [
@@ -306,7 +318,20 @@ export const STATIC_DIRS: readonly StaticDir[] = [
     cors: false,
   },
   { prefix: "/embed/", types: { js: "text/javascript; charset=utf-8" }, cors: true },
+  // Extensions (issue 22): a tournament's iCalendar file, written with its other files. Calendar
+  // applications subscribe from anywhere, so cross-origin reads are allowed.
+  {
+    prefix: "/calendar/",
+    types: { ics: "text/calendar; charset=utf-8" },
+    cors: true,
+    cache: "current",
+  },
 ];
+
+/** The URL path of a tournament's iCalendar file (a file of /calendar/). */
+export function calendarPath(id: string): string {
+  return `/calendar/${id}.ics`;
+}
 
 /** Paths under this prefix are the API: their errors are problem JSON, elsewhere an HTML page. */
 export const API_PREFIX = "/api/";

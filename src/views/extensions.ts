@@ -6,11 +6,13 @@ import type {
   PlayerCardResponse,
   ProgressionResponse,
   RoundStandingsResponse,
+  ScheduleResponse,
 } from "../contracts/extensions.ts";
 import type { PublicPlayerResponse } from "../contracts/public.ts";
 import { toInt64 } from "../contracts/wire.ts";
 import { crosstable, type Crosstable } from "../domain/extensions/crosstable.ts";
 import { playerCards, type PlayerCard } from "../domain/extensions/player-card.ts";
+import { scheduleOf } from "../domain/extensions/schedule.ts";
 import {
   rankProgression,
   standingsAfterRound,
@@ -26,6 +28,7 @@ export type RoundStandingsView = Out<typeof RoundStandingsResponse>;
 export type ProgressionView = Out<typeof ProgressionResponse>;
 export type CrosstableView = Out<typeof CrosstableResponse>;
 export type PlayerCardView = Out<typeof PlayerCardResponse>;
+export type ScheduleView = Out<typeof ScheduleResponse>;
 
 interface Extras {
   tables: RoundStandings[];
@@ -149,4 +152,14 @@ export function playerCardViews(c: TournamentContext): PlayerCardView[] {
     })),
     ratingFigures: { ...rating },
   }));
+}
+
+/** `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. */
+export function scheduleView(c: TournamentContext, calendar: string | null): ScheduleView {
+  return {
+    tournamentId: toInt64(c.t.externalId),
+    totalRounds: c.t.totalRounds,
+    rounds: scheduleOf(c.t),
+    calendarPath: calendar,
+  };
 }

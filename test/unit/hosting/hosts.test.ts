@@ -110,6 +110,7 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/progression /api/public/v1/tournaments/:id/progression/index.json 200
       /api/public/v1/tournaments/:id/crosstable /api/public/v1/tournaments/:id/crosstable/index.json 200
       /api/public/v1/tournaments/:id/players/:player /api/public/v1/tournaments/:id/players/:player/index.json 200
+      /api/public/v1/tournaments/:id/schedule /api/public/v1/tournaments/:id/schedule/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
       /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/index.json 200
@@ -193,6 +194,9 @@ describe("_headers", () => {
       /api/public/v1/tournaments/:id/crosstable/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/schedule/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -240,6 +244,10 @@ describe("_headers", () => {
         X-Content-Type-Options: nosniff
       /embed/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
+        X-Content-Type-Options: nosniff
+        Access-Control-Allow-Origin: *
+      /calendar/*
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Access-Control-Allow-Origin: *
       /api/clubs/*
@@ -317,6 +325,10 @@ describe("serve.json", () => {
           {
             "source": "/api/public/v1/tournaments/:id([^/.]+)/players/:player([^/.]+)",
             "destination": "/api/public/v1/tournaments/:id/players/:player/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/schedule",
+            "destination": "/api/public/v1/tournaments/:id/schedule/index.json"
           },
           {
             "source": "/api/clubs/:slug([^/.]+)/tournaments",
@@ -480,6 +492,15 @@ describe("serve.json", () => {
           },
           {
             "source": "api/public/v1/tournaments/*/players/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/schedule/index.json",
             "headers": [
               {
                 "key": "Cache-Control",
@@ -734,6 +755,19 @@ describe("serve.json", () => {
                 "value": "*"
               }
             ]
+          },
+          {
+            "source": "calendar/**/*.ics",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
           }
         ]
       }
@@ -841,6 +875,13 @@ describe("nginx", () => {
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/players/([0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/schedule)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
@@ -1115,6 +1156,17 @@ describe("nginx", () => {
           types { }
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin "*" always;
+          try_files $uri =404;
+      }
+      location ~ "^/calendar/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.ics$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/calendar; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Access-Control-Allow-Origin "*" always;
           try_files $uri =404;
