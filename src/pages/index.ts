@@ -7,6 +7,7 @@ import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { ASSET } from "./html.ts";
 import { indexPage } from "./index-page.ts";
 import { calendarFile } from "./calendar.ts";
+import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { pageUrl, sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 
@@ -17,7 +18,7 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
   const shared = sharedOf(c, site);
   if (!shared) return [];
   const { s } = shared;
-  const files = [...tournamentPages(c, site), ...extensionPages(c, s)];
+  const files = [...tournamentPages(c, site), ...extensionPages(c, s), tournamentFeed(c, s)];
   if (s.schedule.calendarPath) {
     files.push([
       s.schedule.calendarPath.slice(1),
@@ -41,6 +42,7 @@ export function pagesOfSite(lists: ListContext): PageFile[] {
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
+    snapshotFeed(lists.publicSummaries),
   ];
 }
 

@@ -10,7 +10,7 @@ import type {
 } from "../contracts/index.ts";
 import { CACHE_LIFETIMES } from "../routes/cache.ts";
 import { calendarOf, ROUTES, type Route, type SiteContext } from "../routes/table.ts";
-import { instancePath } from "../routes/urls.ts";
+import { feedPath, instancePath } from "../routes/urls.ts";
 import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { roundStandingsViews, scheduleView, type ScheduleView } from "../views/extensions.ts";
@@ -168,7 +168,8 @@ function overviewPage(s: Shared): string {
       ["Tournaments", "/"],
       [d.name, pageUrl.tournament(s.id)],
     ],
-    links: [jsonLink("publicTournament", { id: s.id })],
+    links: [jsonLink("publicTournament", { id: s.id }), ["Follow (Atom feed)", feedPath(s.id)]],
+    head: `<link rel="alternate" type="application/atom+xml" title="${esc(d.name)}" href="${esc(feedPath(s.id))}">\n`,
   });
 }
 

@@ -326,12 +326,27 @@ export const STATIC_DIRS: readonly StaticDir[] = [
     cors: true,
     cache: "current",
   },
+  // Atom feeds (issue 22): per tournament, written with its files, and one for the snapshot.
+  {
+    prefix: "/feeds/",
+    types: { atom: "application/atom+xml; charset=utf-8" },
+    cors: true,
+    cache: "current",
+  },
 ];
 
 /** The URL path of a tournament's iCalendar file (a file of /calendar/). */
 export function calendarPath(id: string): string {
   return `/calendar/${id}.ics`;
 }
+
+/** The URL path of a tournament's Atom feed (a file of /feeds/). */
+export function feedPath(id: string): string {
+  return `/feeds/${id}.atom`;
+}
+
+/** The Atom feed of the whole snapshot: each published tournament's newest event. */
+export const SNAPSHOT_FEED_PATH = "/feeds/all.atom";
 
 /** Paths under this prefix are the API: their errors are problem JSON, elsewhere an HTML page. */
 export const API_PREFIX = "/api/";

@@ -250,6 +250,10 @@ describe("_headers", () => {
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Access-Control-Allow-Origin: *
+      /feeds/*
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Access-Control-Allow-Origin: *
       /api/clubs/*
         Access-Control-Allow-Origin: *
       "
@@ -768,6 +772,19 @@ describe("serve.json", () => {
                 "value": "*"
               }
             ]
+          },
+          {
+            "source": "feeds/**/*.atom",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
           }
         ]
       }
@@ -1166,6 +1183,17 @@ describe("nginx", () => {
           error_page 405 /.build-api-405;
           types { }
           default_type "text/calendar; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin "*" always;
+          try_files $uri =404;
+      }
+      location ~ "^/feeds/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.atom$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "application/atom+xml; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Access-Control-Allow-Origin "*" always;
