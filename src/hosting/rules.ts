@@ -133,7 +133,7 @@ export function hostRules(): HostRules {
       routeId: route.id,
       url,
       file: `${url}/index.json`,
-      cors: route.surface === "club",
+      cors: route.cors ?? route.surface === "club",
       cache: route.cache,
     })),
   ).sort((a, b) => compareSpecificity(a.url, b.url));

@@ -78,7 +78,7 @@ function operation(route: Route): Record<string, unknown> {
             description: `Cache policy of class "${route.cache}": ${CACHE_POLICY[route.cache]}`,
             schema: { type: "string" },
           },
-          ...(route.surface === "club"
+          ...((route.cors ?? route.surface === "club")
             ? { "Access-Control-Allow-Origin": { $ref: "#/components/headers/AccessControlAllowOrigin" } }
             : {}),
         },

@@ -191,7 +191,7 @@ function scheduleSection(s: Shared): string {
   return (
     `<section aria-labelledby="schedule"><h2 id="schedule">Schedule</h2>` +
     scrollTable(
-      "Schedule",
+      "Round dates and local start times",
       `<table class="schedule"><caption>Round dates and local start times</caption><thead><tr>` +
         `<th scope="col">Round</th><th scope="col">Date</th><th scope="col">Time</th><th scope="col">Pairings</th>` +
         `</tr></thead><tbody>${rows}</tbody></table>`,

@@ -45,6 +45,9 @@ export interface Endpoint {
   n: number | null;
   /** Beyond the spec's eleven endpoints (issue 22): marked so in the OpenAPI document. */
   extension?: true;
+  /** Cross-origin reads allowed; by default only on the club surface (spec §5). The extensions
+   * allow them so that the club embed can show a crosstable and player cards. */
+  cors?: boolean;
   id: EndpointId;
   surface: "club" | "public";
   scope: "tournament" | "list";
@@ -183,6 +186,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     n: null,
     extension: true,
+    cors: true,
     id: "publicRoundStandings",
     surface: "public",
     scope: "tournament",
@@ -193,6 +197,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     n: null,
     extension: true,
+    cors: true,
     id: "publicProgression",
     surface: "public",
     scope: "tournament",
@@ -203,6 +208,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     n: null,
     extension: true,
+    cors: true,
     id: "publicCrosstable",
     surface: "public",
     scope: "tournament",
@@ -213,6 +219,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     n: null,
     extension: true,
+    cors: true,
     id: "publicPlayerCard",
     surface: "public",
     scope: "tournament",
@@ -223,6 +230,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     n: null,
     extension: true,
+    cors: true,
     id: "publicSchedule",
     surface: "public",
     scope: "tournament",

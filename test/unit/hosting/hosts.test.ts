@@ -473,6 +473,10 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
               }
             ]
           },
@@ -482,6 +486,10 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
               }
             ]
           },
@@ -491,6 +499,10 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
               }
             ]
           },
@@ -500,6 +512,10 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
               }
             ]
           },
@@ -509,6 +525,10 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
               }
             ]
           },
@@ -875,6 +895,7 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/progression)/?$" {
@@ -882,6 +903,7 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/crosstable)/?$" {
@@ -889,6 +911,7 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/players/([0-9]+))/?$" {
@@ -896,6 +919,7 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/schedule)/?$" {
@@ -903,6 +927,7 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
