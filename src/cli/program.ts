@@ -230,15 +230,18 @@ subcommand("init-store")
   });
 
 subcommand("upgrade-store")
-  .description("Upgrade a store of schema version 1 in place to the current version (revision triggers).")
+  .description(
+    "Upgrade a store of schema version 1 or 2 in place to the current version (revision triggers, round schedule).",
+  )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
     const { upgradeStore } = await import("../store/write/init.ts");
+    const { STORE_SCHEMA_VERSION } = await import("../store/schema.ts");
     const was = upgradeStore(file);
     console.error(
-      was === 2
-        ? `${file} is already at schema version 2`
-        : `upgraded ${file} from schema version ${was} to 2`,
+      was === STORE_SCHEMA_VERSION
+        ? `${file} is already at schema version ${STORE_SCHEMA_VERSION}`
+        : `upgraded ${file} from schema version ${was} to ${STORE_SCHEMA_VERSION}`,
     );
   });
 
