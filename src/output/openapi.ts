@@ -112,7 +112,8 @@ export function openApiDocument(version: string): Record<string, unknown> {
         name: "Extensions",
         description:
           "Beyond the specification's eleven endpoints (marked x-extension): standings after each " +
-          "round, rank progression, crosstable and player cards of published tournaments.",
+          "round, rank progression, crosstable, player cards and the round schedule of published " +
+          "tournaments.",
       },
     ],
     paths,
