@@ -109,6 +109,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   round: "[0-9]+",
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
+  player: "[0-9]+",
 };
 
 /** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */
@@ -132,7 +133,7 @@ export function hostRules(): HostRules {
       routeId: route.id,
       url,
       file: `${url}/index.json`,
-      cors: route.surface === "club",
+      cors: route.cors ?? route.surface === "club",
       cache: route.cache,
     })),
   ).sort((a, b) => compareSpecificity(a.url, b.url));
@@ -161,7 +162,7 @@ export function hostRules(): HostRules {
       ext,
       type,
       cors: d.cors,
-      cache: "asset" as const,
+      cache: d.cache ?? ("asset" as const),
     })),
   );
   return {

@@ -2,13 +2,18 @@
 // importTrf, built into a snapshot with the real build, and the standings endpoint is compared with the published ones in
 // `<stem>.expected.json` (points, ranks and every listed tie-break, to the printed decimals).
 // Every departure is listed below by file, with its reason; there is no blanket tolerance.
+// The extensions (issue 22) are checked on the same snapshots: the standings after the last
+// complete round equal the official ones just as the standings endpoint does, and every crosstable
+// cell with an opponent agrees with the file's own round cell (opponent, colour, outcome).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { build } from "../../src/build/build.ts";
+import { CrosstableResponse, RoundStandingsResponse } from "../../src/contracts/extensions.ts";
 import { PublicStandingsResponse } from "../../src/contracts/public.ts";
+import { parseTrf } from "../../src/trf/parse.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStore } from "../../src/store/write/init.ts";
 import { importTrf } from "../../src/trf/import.ts";
@@ -103,16 +108,30 @@ function rulesFor(expected: ExpectedFile): TiebreakRuleSet {
   return expected.rules === "unknown" ? "fide-2023" : expected.rules;
 }
 
-/** Builds the snapshot of a store and reads the global standings endpoint, as a client would. */
+/** Builds the snapshot of a store and reads the global standings endpoint, as a client would;
+ * `read` gives any other file of the tournament's API directory. */
 async function standingsEndpoint(
   dbFile: string,
   id: string,
-): Promise<z.output<typeof PublicStandingsResponse>> {
+): Promise<{ standings: z.output<typeof PublicStandingsResponse>; read: (rel: string) => unknown }> {
   const out = join(work, `${id}-${Math.random().toString(36).slice(2)}`, "dist");
   await build({ db: dbFile, out, now: Date.parse(NOW) });
-  const text = readFileSync(join(out, "api/public/v1/tournaments", id, "standings/index.json"), "utf8");
-  return PublicStandingsResponse.parse(JSON.parse(text));
+  const read = (rel: string): unknown =>
+    JSON.parse(readFileSync(join(out, "api/public/v1/tournaments", id, rel, "index.json"), "utf8"));
+  return { standings: PublicStandingsResponse.parse(read("standings")), read };
 }
+
+/** The crosstable outcome a TRF result code gives the player whose cell it is. */
+const CODE_OUTCOME: Record<string, string> = {
+  "1": "win",
+  W: "win",
+  "=": "draw",
+  D: "draw",
+  "0": "loss",
+  L: "loss",
+  "+": "forfeitWin",
+  "-": "forfeitLoss",
+};
 
 const stems = readdirSync(REAL)
   .filter((f) => f.endsWith(".trf"))
@@ -195,12 +214,53 @@ async function reproduces(stem: string, practice: TiebreakPractice | null): Prom
       .sort((a, b) => a - b),
   );
 
-  const standings = await standingsEndpoint(db, "1000");
-  expect(standings.tieBreakLabels).toEqual(expected.tiebreaks);
-  const result = compareWithExpected(expected, standings.rows, departures);
-  expect(result.failures).toEqual([]);
-  expect(result.compared.points).toBe(expected.rows.length);
-  for (const acronym of expected.tiebreaks) expect(result.compared[acronym]).toBe(expected.rows.length);
+  const { standings, read } = await standingsEndpoint(db, "1000");
   const ranked = expected.rows.filter((r) => r.rank !== null).length;
-  expect((result.compared.rank ?? 0) + (result.departed.rank ?? 0)).toBe(ranked);
+  // The current standings, and the extension's standings after the last complete round.
+  expect(standings.afterRound).not.toBeNull();
+  const afterLast = RoundStandingsResponse.parse(read(`standings/rounds/${standings.afterRound}`));
+  for (const table of [standings, afterLast]) {
+    expect(table.tieBreakLabels).toEqual(expected.tiebreaks);
+    const result = compareWithExpected(expected, table.rows, departures);
+    expect(result.failures).toEqual([]);
+    expect(result.compared.points).toBe(expected.rows.length);
+    for (const acronym of expected.tiebreaks) expect(result.compared[acronym]).toBe(expected.rows.length);
+    expect((result.compared.rank ?? 0) + (result.departed.rank ?? 0)).toBe(ranked);
+  }
+
+  // The crosstable says what the file says, cell by cell.
+  const crosstable = CrosstableResponse.parse(read("crosstable"));
+  const cells = new Map(
+    crosstable.rows.flatMap((r) => r.games.map((g) => [`${r.sourcePlayerNumber}:${g.round}`, g] as const)),
+  );
+  const trf = parseTrf(readFileSync(join(REAL, `${stem}.trf`), "utf8"), stem);
+  let compared = 0;
+  const wrong: string[] = [];
+  for (const p of trf.players) {
+    for (const cell of p.rounds) {
+      if (cell.opponent === null || cell.code === null || !(cell.code in CODE_OUTCOME)) continue;
+      const mine = cells.get(`${p.startNo}:${cell.round}`);
+      const want = {
+        opponent: cell.opponent,
+        colour: cell.colour === "w" ? "white" : cell.colour === "b" ? "black" : null,
+        outcome: CODE_OUTCOME[cell.code],
+      };
+      // A forfeit the file writes without a colour ("-") is still stored as a board with two
+      // sides, so the crosstable gives it the side the import put the player on: colours are
+      // compared where the file writes one.
+      const got = mine && {
+        opponent: mine.opponent,
+        colour: want.colour === null ? null : mine.colour,
+        outcome: mine.outcome,
+      };
+      compared++;
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        wrong.push(`${p.startNo} r${cell.round}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+  expect(compared).toBeGreaterThan(0);
+  expect(crosstable.rows.map((r) => r.sourcePlayerNumber).sort((a, b) => a - b)).toEqual(
+    trf.players.map((p) => p.startNo).sort((a, b) => a - b),
+  );
 }

@@ -35,12 +35,23 @@ export function createStore(file: string): void {
 
 /** Where schema/store.sql starts the part that version 2 added to version 1. */
 const VERSION_2_MARKER = "-- Revisions (schema version 2)";
+/** Where it starts the part that version 3 added to version 2. */
+const VERSION_3_MARKER = "-- Round schedule (schema version 3)";
+
+function section(sql: string, from: string, to: string | null): string {
+  const at = sql.indexOf(from);
+  const end = to === null ? sql.length : sql.indexOf(to);
+  if (at < 0 || end < at) throw new Error(`schema/store.sql has no "${from}" section before "${to}"`);
+  return sql.slice(at, end);
+}
 
 /**
  * Upgrades a version 1 or 2 store in place to the current version, in one transaction. From 1 to
  * 2: adds the revision tables and their triggers (the version 2 part of schema/store.sql) and
  * gives every existing tournament revision 0. From 2 to 3: adds the columns of VERSION_3_COLUMNS
- * (NULL in every existing row). Returns the version the store had; a current store is left as it is.
+ * (NULL in every existing row) and the round schedule table, empty, with its triggers (the
+ * version 3 part of schema/store.sql). Returns the version the store had; a current store is
+ * left as it is.
  */
 export function upgradeStore(file: string): number {
   if (!existsSync(file)) {
@@ -67,17 +78,16 @@ export function upgradeStore(file: string): number {
         EXIT.storeSchema,
       );
     }
+    const sql = storeSql();
     db.transaction(() => {
       if (version === 1) {
-        const sql = storeSql();
-        const at = sql.indexOf(VERSION_2_MARKER);
-        if (at < 0) throw new Error(`schema/store.sql has no "${VERSION_2_MARKER}" section`);
-        db.exec(sql.slice(at));
+        db.exec(section(sql, VERSION_2_MARKER, VERSION_3_MARKER));
         db.exec(
           "INSERT INTO tournament_revisions (tournament_id, revision) SELECT tournament_id, 0 FROM tournaments",
         );
       }
       for (const c of VERSION_3_COLUMNS) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
+      db.exec(section(sql, VERSION_3_MARKER, null));
       db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
     })();
     return version;

@@ -106,6 +106,11 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/live /api/public/v1/tournaments/:id/live/index.json 200
       /api/public/v1/tournaments/:id/recaps /api/public/v1/tournaments/:id/recaps/index.json 200
       /api/public/v1/tournaments/:id/recaps/language/:language /api/public/v1/tournaments/:id/recaps/language/:language/index.json 200
+      /api/public/v1/tournaments/:id/standings/rounds/:round /api/public/v1/tournaments/:id/standings/rounds/:round/index.json 200
+      /api/public/v1/tournaments/:id/progression /api/public/v1/tournaments/:id/progression/index.json 200
+      /api/public/v1/tournaments/:id/crosstable /api/public/v1/tournaments/:id/crosstable/index.json 200
+      /api/public/v1/tournaments/:id/players/:player /api/public/v1/tournaments/:id/players/:player/index.json 200
+      /api/public/v1/tournaments/:id/schedule /api/public/v1/tournaments/:id/schedule/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
       /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/index.json 200
@@ -165,6 +170,9 @@ describe("_headers", () => {
       /api/public/v1/tournaments/:id/rounds/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/players/:player/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/:id/standings/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -175,6 +183,18 @@ describe("_headers", () => {
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/:id/recaps/language/:language/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/standings/rounds/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/progression/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/crosstable/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /api/public/v1/tournaments/:id/schedule/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
       /api/public/v1/tournaments/index.json
@@ -207,11 +227,31 @@ describe("_headers", () => {
       /tournaments/:id/recaps/:language/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+      /tournaments/:id/standings/rounds/:round/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/crosstable/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/crosstable/starting-rank/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+      /tournaments/:id/players/:player/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
       /assets/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
         X-Content-Type-Options: nosniff
       /embed/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
+        X-Content-Type-Options: nosniff
+        Access-Control-Allow-Origin: *
+      /calendar/*
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Access-Control-Allow-Origin: *
+      /feeds/*
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Access-Control-Allow-Origin: *
       /api/clubs/*
@@ -273,6 +313,26 @@ describe("serve.json", () => {
           {
             "source": "/api/public/v1/tournaments/:id([^/.]+)/recaps/language/:language([^/.]+)",
             "destination": "/api/public/v1/tournaments/:id/recaps/language/:language/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/standings/rounds/:round([^/.]+)",
+            "destination": "/api/public/v1/tournaments/:id/standings/rounds/:round/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/progression",
+            "destination": "/api/public/v1/tournaments/:id/progression/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/crosstable",
+            "destination": "/api/public/v1/tournaments/:id/crosstable/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/players/:player([^/.]+)",
+            "destination": "/api/public/v1/tournaments/:id/players/:player/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/:id([^/.]+)/schedule",
+            "destination": "/api/public/v1/tournaments/:id/schedule/index.json"
           },
           {
             "source": "/api/clubs/:slug([^/.]+)/tournaments",
@@ -404,6 +464,71 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/standings/rounds/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/progression/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/crosstable/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/players/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/*/schedule/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
               }
             ]
           },
@@ -562,6 +687,42 @@ describe("serve.json", () => {
             ]
           },
           {
+            "source": "tournaments/*/standings/rounds/*/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "tournaments/*/crosstable/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "tournaments/*/crosstable/starting-rank/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "tournaments/*/players/*/index.html",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
             "source": "assets/**/*.css",
             "headers": [
               {
@@ -612,6 +773,32 @@ describe("serve.json", () => {
               {
                 "key": "Cache-Control",
                 "value": "public, max-age=300, stale-while-revalidate=86400"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "calendar/**/*.ics",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "feeds/**/*.atom",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
               },
               {
                 "key": "Access-Control-Allow-Origin",
@@ -701,6 +888,46 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/standings/rounds/([0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/progression)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/crosstable)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/players/([0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/schedule)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
@@ -854,6 +1081,66 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
+      location ~ "^/tournaments/([0-9]+)/standings/rounds/([0-9]+)/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/standings/rounds/([0-9]+))$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/crosstable/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/crosstable)$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/crosstable/starting-rank/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/crosstable/starting-rank)$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
+      location ~ "^/tournaments/([0-9]+)/players/([0-9]+)/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/players/([0-9]+))$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.css$" {
           etag on;
           error_page 404 /404.html;
@@ -911,6 +1198,28 @@ describe("nginx", () => {
           types { }
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin "*" always;
+          try_files $uri =404;
+      }
+      location ~ "^/calendar/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.ics$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/calendar; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Access-Control-Allow-Origin "*" always;
+          try_files $uri =404;
+      }
+      location ~ "^/feeds/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.atom$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "application/atom+xml; charset=utf-8";
+          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Access-Control-Allow-Origin "*" always;
           try_files $uri =404;

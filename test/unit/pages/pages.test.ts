@@ -128,7 +128,7 @@ describe("the pages of the sample snapshot", () => {
 
   it("show the pairings of the JSON on every round and live page, results as 1–0, ½–½, 0–1, +/−, bye", () => {
     const labels = new Set<string>();
-    for (const rel of pages.filter((p) => /\/(rounds\/\d+|live)\/index\.html$/.test(p))) {
+    for (const rel of pages.filter((p) => /^tournaments\/\d+\/(rounds\/\d+|live)\/index\.html$/.test(p))) {
       const api = `api/public/v1/${rel.replace(/index\.html$/, "index.json")}`;
       const json = JSON.parse(read(api)) as {
         games: { white: { name: string } | null; black: { name: string } | null }[];
