@@ -3,7 +3,6 @@
 // and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
-  CORS_PREFIX,
   ENDPOINTS,
   OPENAPI_PATH,
   PAGE_ROUTES,
@@ -15,8 +14,6 @@ import {
   type ParamName,
 } from "../routes/urls.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../shared/segments.ts";
-
-export { CORS_PREFIX };
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";

@@ -8,8 +8,6 @@ import { ASSET } from "./html.ts";
 import { indexPage } from "./index-page.ts";
 import { tournamentPages, type PageFile } from "./tournament.ts";
 
-export type { PageFile };
-
 /** The pages of one tournament (none unless it is published on the global surface). */
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
   return tournamentPages(c, site);
@@ -23,10 +21,4 @@ export function pagesOfSite(lists: ListContext): PageFile[] {
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
   ];
-}
-
-/** Writes page files to the snapshot; returns how many. */
-export function writePages(sink: { write(relPath: string, data: string): void }, files: PageFile[]): number {
-  for (const [relPath, text] of files) sink.write(relPath, text);
-  return files.length;
 }
