@@ -233,7 +233,7 @@ subcommand("upgrade-store")
   .description("Upgrade a store of schema version 1 in place to the current version (revision triggers).")
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
-    const { upgradeStore } = await import("../store/write/init.ts");
+    const { upgradeStore } = await import("../store/write/upgrade.ts");
     const was = upgradeStore(file);
     console.error(
       was === 2
