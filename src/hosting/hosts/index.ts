@@ -14,7 +14,7 @@ export function hostFiles(vocab?: Vocabulary): Map<string, string> {
     ["serve.json", renderServeJson(rules)],
     ["_redirects", renderRedirects(rules, vocab)],
     ["_headers", renderHeaders(rules)],
-    ["_worker.js", renderCloudflareWorker(rules)],
+    ["_worker.js", renderCloudflareWorker()],
     ["404.html", renderNotFoundPage()],
     ["nginx.conf", renderNginx(rules)],
     ["nginx-http.conf", renderNginxHttp(rules)],
