@@ -1,5 +1,5 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
-// (serve.json, _headers, _redirects, nginx, the Cloudflare worker) translates into its own syntax
+// (_headers, _redirects, nginx; the Cloudflare worker through resolve.ts) translates into its own syntax
 // and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
@@ -87,7 +87,6 @@ export const INTERNAL_FILES = [
   "_worker.js",
   "nginx-http.conf",
   "nginx.conf",
-  "serve.json",
 ] as const;
 
 /** A pattern without its anchors, to embed in a larger one. */

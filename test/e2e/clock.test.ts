@@ -16,7 +16,7 @@ afterAll(removeTempDirs);
 
 const POISON = fileURLToPath(new URL("../support/poison-clock.mjs", import.meta.url));
 const NOW = "2026-11-22T12:00:00Z";
-const HOST_CONFIGS = ["_headers", "_redirects", "serve.json", "nginx.conf", "nginx-http.conf", "_worker.js"];
+const HOST_CONFIGS = ["_headers", "_redirects", "nginx.conf", "nginx-http.conf", "_worker.js"];
 
 /** What identifies a file's state: its bytes, size and modification time (ns). */
 function fileState(file: string): { sha256: string; size: bigint; mtimeNs: bigint } {

@@ -85,7 +85,14 @@ afterAll(removeTempDirs);
 
 describe("the packed package", () => {
   it("holds the program, its schemas and run-time files, and nothing of development", () => {
-    for (const f of ["package.json", "README.md", "bin/build-api.js", "lib/cli.js", "lib/build/build.js", "lib/hosting/edge/generated/cloudflare-pages.js"]) {
+    for (const f of [
+      "package.json",
+      "README.md",
+      "bin/build-api.js",
+      "lib/cli.js",
+      "lib/build/build.js",
+      "lib/hosting/edge/generated/cloudflare-pages.js",
+    ]) {
       expect(files).toContain(f);
     }
     expect(files).toContain("schema/store.sql");

@@ -41,7 +41,7 @@ describe("urlsOfFile", () => {
     expect(urlsOfFile("assets/site.css")).toEqual(["/assets/site.css"]);
     expect(urlsOfFile("embed/standings.js")).toEqual(["/embed/standings.js"]);
     expect(urlsOfFile("api/public/v1/openapi.json")).toEqual(["/api/public/v1/openapi.json"]);
-    for (const f of ["_build-api.json", "_build-api-state.json", "_headers", "serve.json", "nginx.conf"])
+    for (const f of ["_build-api.json", "_build-api-state.json", "_headers", "_worker.js", "nginx.conf"])
       expect(urlsOfFile(f), f).toEqual([]);
     expect(urlsOfFile("api/public/v1/tournaments/42/index.html")).toEqual([]);
     expect(urlsOfFile("assets/notes.txt")).toEqual([]);
