@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/shared/errors.ts";
 import { MANIFEST_NAME } from "../../src/publish/manifest.ts";
 import { makeSampleStore } from "../support/e2e.ts";
-import { readTree, removeTempDirs, runCli, tempDir, type CliResult } from "../support/run.ts";
+import { runCli, type CliResult } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+import { readTree } from "../support/tree.ts";
 
 afterAll(removeTempDirs);
 

@@ -8,7 +8,8 @@ import type { z } from "zod";
 import * as C from "../../src/contracts/index.ts";
 import { TOURNAMENT_STATUSES } from "../../src/domain/types.ts";
 import { createPreviewServer } from "../../src/hosting/preview.ts";
-import { buildSample, tempDir } from "../support/e2e.ts";
+import { buildSample } from "../support/e2e.ts";
+import { tempDir } from "../support/temp.ts";
 
 let server: Server;
 let base: string;

@@ -2,8 +2,7 @@
 // importTrf, built into a snapshot with the real build, and the standings endpoint is compared with the published ones in
 // `<stem>.expected.json` (points, ranks and every listed tie-break, to the printed decimals).
 // Every departure is listed below by file, with its reason; there is no blanket tolerance.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
@@ -14,6 +13,7 @@ import { createStore } from "../../src/store/write/init.ts";
 import { importTrf } from "../../src/trf/import.ts";
 import { compareWithExpected, type ExpectedFile, type KnownDepartures } from "../support/compare-expected.ts";
 import type { TiebreakRuleSet } from "../../src/domain/types.ts";
+import { tempDir, removeTempDirs } from "../support/temp.ts";
 
 /** `shared/data/real` next to the checkout, found from the repository up (worktrees sit deeper). */
 function findRealData(): string {
@@ -118,8 +118,8 @@ const stems = readdirSync(REAL)
   .filter((f) => f.endsWith(".trf"))
   .map((f) => f.slice(0, -4))
   .sort();
-const work = mkdtempSync(join(tmpdir(), "real-data-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("real-data");
+afterAll(removeTempDirs);
 
 describe("real tournaments reproduce their published standings", () => {
   it("finds the data set", () => {

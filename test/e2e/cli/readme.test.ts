@@ -7,7 +7,8 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { CLI, runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const README = readFileSync(path.resolve(import.meta.dirname, "../../..", "README.md"), "utf8");
 const TEC = path.resolve(import.meta.dirname, "../../fixtures/trf/fide-tec-2023-swiss16.trf");

@@ -7,7 +7,8 @@ import { build } from "../../../src/build/build.ts";
 import { INPUTS_FILE } from "../../../src/incremental/inputs.ts";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 
 let db: string;
 let out: string;

@@ -6,7 +6,7 @@ import { EXIT } from "../../../src/shared/errors.ts";
 import { createSampleStore, createStore } from "../../../src/store/write/init.ts";
 import { upgradeStore } from "../../../src/store/write/upgrade.ts";
 import { maintainsRevisions, readRevisions } from "../../../src/store/read/revisions.ts";
-import { removeTempDirs, tempDir } from "../../support/stores.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

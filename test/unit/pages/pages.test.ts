@@ -7,7 +7,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 import { attr, byTag, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
 
 let out: string;

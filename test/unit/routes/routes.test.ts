@@ -19,7 +19,8 @@ import {
   STATIC_DIRS,
 } from "../../../src/routes/urls.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 
 let store: Store;
 const files = new Map<string, string>();
