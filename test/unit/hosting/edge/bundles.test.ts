@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EDGE_ENTRIES, edgeModules, ROOT } from "../../../scripts/lib/edge-bundle.ts";
-import { CLOUDFLARE_PAGES_WORKER } from "../../../src/hosting/edge/generated/cloudflare-pages.ts";
-import { hostFiles } from "../../../src/hosting/hosts/index.ts";
+import { EDGE_ENTRIES, edgeModules, ROOT } from "../../../../scripts/lib/edge-bundle.ts";
+import { CLOUDFLARE_PAGES_WORKER } from "../../../../src/hosting/edge/generated/cloudflare-pages.ts";
+import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
 
 describe("edge bundles", () => {
   it("are up to date with their entries (run `npm run gen-edge` and commit when this fails)", async () => {
