@@ -1,6 +1,6 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
-// (_headers, _redirects, nginx; the Cloudflare worker through resolve.ts) translates into its own syntax
-// and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
+// (_headers, _redirects, nginx) translates into its own syntax and that resolve.ts interprets for
+// the preview and the edge workers (hosting/edge/). Nothing here knows a route by name.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
   ENDPOINTS,
