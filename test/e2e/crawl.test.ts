@@ -9,7 +9,9 @@ import * as C from "../../src/contracts/index.ts";
 import { TOURNAMENT_STATUSES } from "../../src/domain/types.ts";
 import { createPreviewServer } from "../../src/hosting/preview.ts";
 import { buildSample } from "../support/e2e.ts";
-import { tempDir } from "../support/temp.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let server: Server;
 let base: string;

@@ -1,11 +1,13 @@
 // Whole-snapshot properties of the sample: determinism, and nothing private leaks.
 import path from "node:path";
 import Database from "better-sqlite3";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build/build.ts";
 import { buildSample, SAMPLE_NOW } from "../support/e2e.ts";
-import { tempDir } from "../support/temp.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
 import { readTree } from "../support/tree.ts";
+
+afterAll(removeTempDirs);
 
 /** Every file of the snapshot as text. */
 function readTextTree(dir: string): Map<string, string> {

@@ -7,7 +7,7 @@ import { hostRules } from "../../../src/hosting/rules.ts";
 import { ASSET_FILES, CASES } from "../../support/host-files.ts";
 
 describe("resolveRequest", () => {
-  it("agrees with the preview's resolver on every case", () => {
+  it("answers every case as the Cloudflare worker does", () => {
     const rules = hostRules();
     for (const [url, want] of CASES) {
       const u = new URL(`http://x${url}`);

@@ -3,11 +3,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
-import { tempDir } from "../../support/temp.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { BASE, BASE_NOW, baseRows, storeFromRows } from "../../support/stores.ts";
 import { attr, elements, parseStrict, text, type Node } from "../../support/dom.ts";
+
+afterAll(removeTempDirs);
 
 const NAME = `<script>alert("t")</script> & Co`;
 const LOCATION = `"><img src=x onerror=alert(1)>`;

@@ -20,7 +20,9 @@ import {
 } from "../../../src/routes/urls.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
-import { tempDir } from "../../support/temp.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let store: Store;
 const files = new Map<string, string>();
