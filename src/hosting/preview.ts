@@ -86,12 +86,7 @@ export function createPreviewServer(dir: string): Server {
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const base = realRoot(root);
-    const r = resolveRequest(
-      rules,
-      url.pathname,
-      url.searchParams,
-      (rel) => snapshotFile(base, rel) !== null,
-    );
+    const r = resolveRequest(rules, url.pathname, url.search, (rel) => snapshotFile(base, rel) !== null);
     if (r.kind === "error") return sendError(req, res, r);
     if (r.kind === "redirect") {
       res.setHeader("Location", r.location);

@@ -109,9 +109,10 @@ export interface FileQuery {
 function* steps(
   rules: HostRules,
   pathname: string,
-  search: URLSearchParams,
+  rawSearch: string,
 ): Generator<FileQuery, Resolution, boolean> {
   const c = compile(rules);
+  const search = new URLSearchParams(rawSearch);
   let path = pathname;
   for (const q of c.queries) {
     const m = q.re.exec(pathname);
@@ -139,8 +140,8 @@ function* steps(
     if (p.bare?.test(path)) {
       if (!(yield { file: `${path.slice(1)}/index.html`, url: `${path}/` }))
         return errorResolution(404, pathname);
-      const query = search.toString();
-      return { kind: "redirect", location: `${path}/${query ? `?${query}` : ""}` };
+      // The query as it was sent, as nginx's $is_args$args and the hosts' own redirects keep it.
+      return { kind: "redirect", location: `${path}/${rawSearch}` };
     }
   }
   for (const s of c.statics) if (s.re.test(path)) return yield* found(path.slice(1), path, s.headers);
@@ -148,13 +149,14 @@ function* steps(
 }
 
 /**
- * Resolves a GET of `pathname` (as sent, percent-encoded) with its query. `exists(file, url)` says
- * whether the snapshot holds a regular file at that path (relative, no leading slash).
+ * Resolves a GET of `pathname` (as sent, percent-encoded) with its query (`search`: "" or "?...",
+ * as sent). `exists(file, url)` says whether the snapshot holds a regular file at that path
+ * (relative, no leading slash).
  */
 export function resolveRequest(
   rules: HostRules,
   pathname: string,
-  search: URLSearchParams,
+  search: string,
   exists: (file: string, url: string) => boolean,
 ): Resolution {
   const it = steps(rules, pathname, search);
@@ -168,7 +170,7 @@ export function resolveRequest(
 export async function resolveRequestAsync(
   rules: HostRules,
   pathname: string,
-  search: URLSearchParams,
+  search: string,
   exists: (file: string, url: string) => Promise<boolean>,
 ): Promise<Resolution> {
   const it = steps(rules, pathname, search);

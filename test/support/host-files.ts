@@ -75,6 +75,8 @@ export const CASES: [string, Answer][] = [
   ["/tournaments/42/recaps/en/", [200, "<p>recaps en", HTML_TYPE, null]],
   ["/tournaments/42/live?x=1", [308, "", null, "/tournaments/42/live/?x=1"]],
   ["/tournaments/42", [308, "", null, "/tournaments/42/"]],
+  // The query as sent, not re-encoded (a space stays %20, a bare name gets no "=").
+  ["/tournaments/42?a=b%20c&x", [308, "", null, "/tournaments/42/?a=b%20c&x"]],
   ["/tournaments/43", [404, errorPage(404), HTML_TYPE, null]],
   ["/tournaments/43/standings/", [404, errorPage(404), HTML_TYPE, null]],
   ["/tournaments/42/index.html", [404, errorPage(404), HTML_TYPE, null]],

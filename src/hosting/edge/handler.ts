@@ -34,7 +34,7 @@ export async function answer(request: Request, origin: EdgeOrigin): Promise<Resp
   const url = new URL(request.url);
   if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname);
   if (malformedPath(url.pathname)) return error(request, 400, url.pathname);
-  const r = await resolveRequestAsync(RULES, url.pathname, url.searchParams, (file, at) =>
+  const r = await resolveRequestAsync(RULES, url.pathname, url.search, (file, at) =>
     origin.exists({ file, url: at }, request),
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });

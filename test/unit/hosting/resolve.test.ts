@@ -18,7 +18,7 @@ describe("resolveRequest", () => {
         decodable = false;
       }
       if (!decodable || u.pathname.includes("%00")) continue; // the server refuses these first
-      const r = resolveRequest(rules, u.pathname, u.searchParams, (f) => ASSET_FILES.has(f));
+      const r = resolveRequest(rules, u.pathname, u.search, (f) => ASSET_FILES.has(f));
       const got =
         r.kind === "file"
           ? [200, ASSET_FILES.get(r.file)]

@@ -399,8 +399,9 @@ function errorResolution(status, pathname) {
 function fill(template, names, m, extra) {
   return template.replace(/\\{(\\w+)\\}/g, (_, n) => extra[n] ?? m[names.indexOf(n) + 1]);
 }
-function* steps(rules, pathname, search) {
+function* steps(rules, pathname, rawSearch) {
   const c = compile(rules);
+  const search = new URLSearchParams(rawSearch);
   let path = pathname;
   for (const q of c.queries) {
     const m = q.re.exec(pathname);
@@ -427,8 +428,7 @@ function* steps(rules, pathname, search) {
     if (p.bare?.test(path)) {
       if (!(yield { file: \`\${path.slice(1)}/index.html\`, url: \`\${path}/\` }))
         return errorResolution(404, pathname);
-      const query = search.toString();
-      return { kind: "redirect", location: \`\${path}/\${query ? \`?\${query}\` : ""}\` };
+      return { kind: "redirect", location: \`\${path}/\${rawSearch}\` };
     }
   }
   for (const s of c.statics) if (s.re.test(path)) return yield* found(path.slice(1), path, s.headers);
@@ -468,7 +468,7 @@ async function answer(request, origin) {
   const r = await resolveRequestAsync(
     RULES,
     url.pathname,
-    url.searchParams,
+    url.search,
     (file, at) => origin.exists({ file, url: at }, request)
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });
