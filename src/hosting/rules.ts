@@ -1,9 +1,8 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
-// (serve.json, _headers, _redirects, nginx, the Cloudflare worker) translates into its own syntax
-// and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
+// (_headers, _redirects, nginx) translates into its own syntax and that resolve.ts interprets for
+// the preview and the edge workers (hosting/edge/). Nothing here knows a route by name.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
-  CORS_PREFIX,
   ENDPOINTS,
   OPENAPI_PATH,
   PAGE_ROUTES,
@@ -15,8 +14,6 @@ import {
   type ParamName,
 } from "../routes/urls.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../shared/segments.ts";
-
-export { CORS_PREFIX };
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -90,7 +87,6 @@ export const INTERNAL_FILES = [
   "_worker.js",
   "nginx-http.conf",
   "nginx.conf",
-  "serve.json",
 ] as const;
 
 /** A pattern without its anchors, to embed in a larger one. */

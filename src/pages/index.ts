@@ -11,8 +11,6 @@ import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { pageUrl, sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 
-export type { PageFile };
-
 /** The pages of one tournament (none unless it is published on the global surface). */
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
   const shared = sharedOf(c, site);
@@ -44,10 +42,4 @@ export function pagesOfSite(lists: ListContext): PageFile[] {
     [EMBED_PATH, EMBED_JS],
     snapshotFeed(lists.publicSummaries),
   ];
-}
-
-/** Writes page files to the snapshot; returns how many. */
-export function writePages(sink: { write(relPath: string, data: string): void }, files: PageFile[]): number {
-  for (const [relPath, text] of files) sink.write(relPath, text);
-  return files.length;
 }

@@ -11,7 +11,8 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { preview } from "../../src/hosting/preview.ts";
 import { ROUTES } from "../../src/routes/table.ts";
-import { removeTempDirs, REPO_ROOT, runCli, tempDir } from "../support/run.ts";
+import { REPO_ROOT, runCli } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 const BIG_ID = "9007199254740993";
 const NOW = "2026-11-22T12:00:00Z";

@@ -8,7 +8,8 @@ import { STATE_FILE, type SnapshotState } from "../../../src/incremental/state.t
 import { SnapshotValidator } from "../../../src/output/validate.ts";
 import { renderSnapshot } from "../../../src/render/snapshot.ts";
 import { openStore } from "../../../src/store/read/open.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const file = makeSampleStore(tempDir("ext-incremental"));
 const validator = new SnapshotValidator();

@@ -1,13 +1,7 @@
 // The round schedule (store version 3) as the reader checks and hands it over.
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  IDS,
-  insert,
-  makeStore,
-  removeTempDirs,
-  tournamentProblems,
-  withStore,
-} from "../../support/stores.ts";
+import { IDS, insert, makeStore, tournamentProblems, withStore } from "../../support/stores.ts";
+import { removeTempDirs } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

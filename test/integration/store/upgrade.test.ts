@@ -5,10 +5,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
-import { createSampleStore, createStore, upgradeStore } from "../../../src/store/write/init.ts";
+import { createSampleStore, createStore } from "../../../src/store/write/init.ts";
+import { upgradeStore } from "../../../src/store/write/upgrade.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import { maintainsRevisions, readRevisions } from "../../../src/store/read/revisions.ts";
-import { removeTempDirs, tempDir } from "../../support/stores.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

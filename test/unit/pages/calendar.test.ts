@@ -11,7 +11,8 @@ import type { z } from "zod";
 import type { ScheduleResponse } from "../../../src/contracts/extensions.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
 import { foldLine, icsText } from "../../../src/pages/calendar.ts";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 import { attr, elements, hasClass, parseStrict, text } from "../../support/dom.ts";
 
 let out: string;

@@ -10,7 +10,8 @@ import type {
   PlayerCardResponse,
   RoundStandingsResponse,
 } from "../../../src/contracts/extensions.ts";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 import { attr, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
 
 let out: string;

@@ -10,7 +10,8 @@ import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hostRules } from "../../../src/hosting/rules.ts";
 import { stableId } from "../../../src/pages/feeds.ts";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const ATOM = "http://www.w3.org/2005/Atom";
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

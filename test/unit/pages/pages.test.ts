@@ -6,9 +6,12 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSample } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { attr, byTag, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
+
+afterAll(removeTempDirs);
 
 let out: string;
 let pages: string[];

@@ -19,7 +19,10 @@ import {
   STATIC_DIRS,
 } from "../../../src/routes/urls.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let store: Store;
 const files = new Map<string, string>();
