@@ -262,12 +262,18 @@ subcommand("add-club")
   });
 
 subcommand("import-trf")
-  .description("Import a FIDE TRF-16 / TRF-2025 file into a store.")
-  .usage("<file> --db <store> --id <externalId> --source-url <url> [options]")
+  .description(
+    "Import a FIDE TRF-16 / TRF-2025 file into a store. Importing an id the store holds updates that " +
+      "tournament in place (players, rounds, results; its publication, club, tags and recaps stay).",
+  )
+  .usage("<file> --db <store> --id <externalId> [--source-url <url>] [options]")
   .argument("<file>", "the TRF file")
   .addOption(required("--db <store>", "the store to write"))
   .addOption(required("--id <externalId>", "the tournament's id at the results source (int64)", externalId))
-  .addOption(required("--source-url <url>", "the tournament's page at the results source"))
+  .option(
+    "--source-url <url>",
+    "the tournament's page at the results source (required for a new tournament; kept when omitted on a re-import)",
+  )
   .option("--tiebreaks <list>", "FIDE C.07 tie-breaks in order, comma separated, e.g. DE,BH-C1,BH")
   .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
   .option("--publish", "publish on the global surface")

@@ -9,6 +9,7 @@ import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
 import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
+import { updateTournament, type TournamentChanges } from "../store/write/update.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
 import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
@@ -25,8 +26,9 @@ export interface ImportTrfOptions {
   club?: string;
   /** Import games whose result codes are unknown or contradict each other, as Unknown. */
   allowUnknownResults?: boolean;
-  /** The tournament's page at the original results source (TRF files carry no URL). */
-  sourceUrl: string;
+  /** The tournament's page at the original results source (TRF files carry no URL). Required for
+   * a new tournament; a re-import keeps the stored one when it is not given. */
+  sourceUrl?: string;
   now: string;
 }
 
@@ -50,6 +52,11 @@ export interface ImportReport {
   warnings: string[];
   published: boolean;
   club: string | null;
+  /** "created" (a new tournament), "updated" (it was stored: updated in place), or "unchanged"
+   * (stored, and the file changed nothing but the retrieval times). */
+  action: "created" | "updated" | "unchanged";
+  /** What the re-import changed; null for a new tournament. */
+  changes: TournamentChanges | null;
 }
 
 function usage(what: string, fix?: string): BuildError {
@@ -114,7 +121,7 @@ function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boole
 /** Imports a TRF file into a store. Throws a BuildError; the store is unchanged on failure. */
 export function importTrf(opts: ImportTrfOptions): ImportReport {
   if (!existsSync(opts.file)) throw usage(`TRF file ${opts.file} does not exist`);
-  if (!/^https?:\/\/[^\s/]+/.test(opts.sourceUrl)) {
+  if (opts.sourceUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(opts.sourceUrl)) {
     throw usage(
       `--source-url ${JSON.stringify(opts.sourceUrl)} is not an absolute http(s) URL`,
       "pass the tournament's page at the results source, e.g. https://chess-results.com/tnr123456.aspx",
@@ -139,15 +146,22 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     tiebreaks,
     rules,
     now: opts.now,
-    sourceUrl: opts.sourceUrl,
+    ...(opts.sourceUrl !== undefined ? { sourceUrl: opts.sourceUrl } : {}),
     ...(scoring ? { scoring } : {}),
   });
+  // On a re-import, what neither the options nor the file say keeps its stored value.
+  const keep = new Set<string>();
+  if (opts.tiebreaks === undefined && tiebreaks.length === 0) keep.add("tiebreaks");
+  if (opts.rules === undefined) keep.add("tiebreak_rules");
+  if (!scoring) for (const c of POINTS_COLUMNS) keep.add(c);
+  if (opts.sourceUrl === undefined) keep.add("source_url");
   warnings.push(...conversion.warnings);
   refuseUnknownResults(parsed, conversion.unknown, opts.allowUnknownResults === true);
   const t = conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
 
   let db: Database.Database;
+  let written: TournamentChanges | null = null;
   try {
     db = new Database(opts.db, { fileMustExist: true });
   } catch (e) {
@@ -174,7 +188,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
         EXIT.storeSchema,
       );
     }
-    db.transaction(() => writeImported(db, t, opts))();
+    written = db.transaction(() => writeImported(db, t, opts, keep))();
   } finally {
     db.close();
   }
@@ -197,18 +211,33 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     warnings,
     published: opts.publish === true,
     club: opts.club ?? null,
+    action: written === null ? "created" : written.changed ? "updated" : "unchanged",
+    changes: written,
   };
 }
 
-/** Writes the tournament through the store's one writer (named columns, src/store/write/writer.ts). */
-function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOptions): void {
+const POINTS_COLUMNS = [
+  "points_win",
+  "points_draw",
+  "points_loss",
+  "points_forfeit_win",
+  "points_forfeit_loss",
+  "points_pairing_bye",
+  "points_full_bye",
+  "points_half_bye",
+  "points_zero_bye",
+];
+
+/** Writes the tournament through the store's one writer (named columns, src/store/write/writer.ts):
+ * a new one whole, a stored one updated in place (src/store/write/update.ts). Returns the changes
+ * of an update, null for a new tournament. */
+function writeImported(
+  db: Database.Database,
+  t: Tournament,
+  opts: ImportTrfOptions,
+  keep: ReadonlySet<string>,
+): TournamentChanges | null {
   const w = new StoreWriter(db);
-  if (w.tournamentIdOf(t.externalId) !== null) {
-    throw usage(
-      `the store already holds a tournament with external id ${t.externalId}`,
-      "choose another --id",
-    );
-  }
   let clubId: number | bigint | undefined;
   if (opts.club !== undefined) {
     const found = w.clubIdOf(opts.club);
@@ -220,8 +249,34 @@ function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOpti
     }
     clubId = found;
   }
-  writeTournament(w, t, {
-    ...(opts.publish ? { publishedAt: opts.now } : {}),
-    ...(clubId !== undefined ? { clubId } : {}),
-  });
+  const existing = w.tournamentIdOf(t.externalId);
+  if (existing === null) {
+    if (opts.sourceUrl === undefined) {
+      throw usage(
+        `the store holds no tournament with external id ${t.externalId}, and a new one needs --source-url`,
+        "pass the tournament's page at the results source, e.g. --source-url https://chess-results.com/tnr123456.aspx",
+      );
+    }
+    writeTournament(w, t, {
+      ...(opts.publish ? { publishedAt: opts.now } : {}),
+      ...(clubId !== undefined ? { clubId } : {}),
+    });
+    return null;
+  }
+  const changes = updateTournament(w, existing, t, opts.now, keep);
+  // Publication and catalogs are only ever added by a re-import, never taken away.
+  if (opts.publish && w.select("publications", ["tournament_id"], { tournament_id: existing }).length === 0) {
+    w.insert("publications", { tournament_id: existing, published_at: opts.now });
+  }
+  if (
+    clubId !== undefined &&
+    w.select("club_tournaments", ["tournament_id"], { club_id: clubId, tournament_id: existing }).length === 0
+  ) {
+    w.insert("club_tournaments", {
+      club_id: clubId,
+      tournament_id: existing,
+      display_order: w.nextDisplayOrder(clubId),
+    });
+  }
+  return changes;
 }

@@ -33,6 +33,46 @@ const importArgs = (file: string, db: string) => [
 ];
 
 describe("import-trf", () => {
+  it("updates a tournament already stored when its id is imported again", async () => {
+    const { dir, db } = await store();
+    const file = path.join(FIXTURES, "fide-tec-2023-swiss16.trf");
+    const first = await runCli(importArgs(file, db));
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ action: "created", changes: null });
+    // The same file again, without --source-url: nothing but the retrieval times moves.
+    const again = await runCli([
+      "import-trf",
+      file,
+      "--db",
+      db,
+      "--id",
+      "77",
+      "--now",
+      "2026-11-23T12:00:00Z",
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ action: "unchanged", changes: { changed: false } });
+    // Round 5 dropped from the file (as exported after round 4): the round is removed.
+    const text = readFileSync(file, "utf8");
+    const cut = path.join(dir, "after-r4.trf");
+    writeFileSync(cut, text.replace(/^(001.{87}.{40}).*$/gm, "$1"));
+    const fewer = await runCli([
+      "import-trf",
+      cut,
+      "--db",
+      db,
+      "--id",
+      "77",
+      "--now",
+      "2026-11-24T12:00:00Z",
+    ]);
+    expect(fewer.code, fewer.stderr).toBe(0);
+    expect(JSON.parse(fewer.stdout)).toMatchObject({
+      action: "updated",
+      changes: { rounds: { added: [], changed: [], removed: [5] } },
+    });
+  });
+
   it("refuses a team tournament (310 records) with exit 9 and says why", async () => {
     const { db } = await store();
     const r = await runCli(importArgs(path.join(FIXTURES, "team-two-teams.trf"), db));

@@ -182,15 +182,51 @@ describe("importTrf", () => {
     }
   });
 
-  it("refuses a second tournament with the same external id", () => {
+  it("updates the tournament of an external id already stored, in place", () => {
     const db = freshStore();
-    importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL });
-    const e = errorOf(() =>
-      importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL }),
-    );
-    expect(e.message).toMatch(/already holds a tournament with external id 7/);
+    const first = importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL });
+    expect(first).toMatchObject({ action: "created", changes: null });
+    // Another player name and no --source-url: the stored URL stays.
+    const later = "2026-11-23T12:00:00Z";
+    const again = importTrf({
+      file: tecFile((t) =>
+        t.replace(/^(001 {4}1.{6})(.{33})/m, (_, a: string) => `${a}${"Renamed, Player".padEnd(33)}`),
+      ),
+      db,
+      externalId: 7n,
+      now: later,
+    });
+    expect(again.action).toBe("updated");
+    expect(again.changes).toMatchObject({
+      players: { added: [], changed: [1], removed: [] },
+      results: [],
+      changed: true,
+    });
     expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(1);
     expect(count(db, "SELECT COUNT(*) AS n FROM players")).toBe(16);
+    const d = new Database(db, { readonly: true });
+    try {
+      expect(d.prepare("SELECT name FROM players WHERE source_player_number = 1").get()).toEqual({
+        name: "Renamed, Player",
+      });
+      expect(
+        d.prepare("SELECT source_url, created_at, last_source_change_at FROM tournaments").get(),
+      ).toEqual({
+        source_url: SOURCE_URL,
+        created_at: NOW,
+        last_source_change_at: later,
+      });
+    } finally {
+      d.close();
+    }
+  });
+
+  it("refuses a new tournament without --source-url, importing nothing", () => {
+    const db = freshStore();
+    const e = errorOf(() => importTrf({ file: tecFile(), db, externalId: 8n, now: NOW }));
+    expect(e.exitCode).toBe(EXIT.usage);
+    expect(e.problems[0]!.what).toMatch(/a new one needs --source-url/);
+    expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(0);
   });
 
   it("fails on a malformed line with its line and column, importing nothing", () => {
