@@ -4,12 +4,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
-import { BuildError, EXIT } from "../shared/errors.ts";
+import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
 import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { updateTournament, type TournamentChanges } from "../store/write/update.ts";
+import { tournamentProblems } from "../store/write/verify.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
 import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
@@ -188,7 +189,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
         EXIT.storeSchema,
       );
     }
-    written = db.transaction(() => writeImported(db, t, opts, keep))();
+    written = db.transaction(() => writeImported(db, t, opts, keep, parsed))();
   } finally {
     db.close();
   }
@@ -228,6 +229,49 @@ const POINTS_COLUMNS = [
   "points_zero_bye",
 ];
 
+/** The TRF record a tournaments column comes from, for messages. */
+const HEADER_OF_COLUMN: Record<string, string> = {
+  name: "012",
+  location: "022",
+  federation: "032",
+  start_date: "042",
+  end_date: "052",
+  tournament_type: "092",
+  chief_arbiter: "102",
+  deputy_chief_arbiter: "112",
+  time_control: "122",
+  total_rounds: "XXR",
+};
+
+/** Values every build would refuse (the build's own checks, run on the written rows) stop the
+ * import: the transaction rolls back. Each problem names the TRF line or record it comes from. */
+function refuseUnpublishable(f: TrfFile, problems: Problem[]): void {
+  if (problems.length === 0) return;
+  const lineOf = new Map(f.players.map((p) => [p.startNo, p.line]));
+  throw new BuildError(
+    `Cannot import the TRF file ${f.fileName}: it holds values that every build would refuse; nothing was written.`,
+    problems.map((p) => {
+      const player =
+        /table (?:players|games), row \(tournament_id=\d+, (?:source_player_number|round_number)=(\d+)/.exec(
+          p.where ?? "",
+        );
+      const column = /table tournaments, .*column (\w+)$/.exec(p.where ?? "")?.[1];
+      const from =
+        player && /table players/.test(p.where ?? "") && lineOf.has(Number(player[1]))
+          ? `${f.fileName}:${lineOf.get(Number(player[1]))} (player ${player[1]})`
+          : column && HEADER_OF_COLUMN[column]
+            ? `${f.fileName}: record ${HEADER_OF_COLUMN[column]}`
+            : f.fileName;
+      return {
+        ...p,
+        where: `${from}; stored as ${p.where}`,
+        fix: `correct the file (${p.fix ?? "see above"})`,
+      };
+    }),
+    EXIT.trf,
+  );
+}
+
 /** Writes the tournament through the store's one writer (named columns, src/store/write/writer.ts):
  * a new one whole, a stored one updated in place (src/store/write/update.ts). Returns the changes
  * of an update, null for a new tournament. */
@@ -236,6 +280,7 @@ function writeImported(
   t: Tournament,
   opts: ImportTrfOptions,
   keep: ReadonlySet<string>,
+  parsed: TrfFile,
 ): TournamentChanges | null {
   const w = new StoreWriter(db);
   let clubId: number | bigint | undefined;
@@ -257,13 +302,15 @@ function writeImported(
         "pass the tournament's page at the results source, e.g. --source-url https://chess-results.com/tnr123456.aspx",
       );
     }
-    writeTournament(w, t, {
+    const id = writeTournament(w, t, {
       ...(opts.publish ? { publishedAt: opts.now } : {}),
       ...(clubId !== undefined ? { clubId } : {}),
     });
+    refuseUnpublishable(parsed, tournamentProblems(db, opts.db, id));
     return null;
   }
   const changes = updateTournament(w, existing, t, opts.now, keep);
+  refuseUnpublishable(parsed, tournamentProblems(db, opts.db, existing));
   // Publication and catalogs are only ever added by a re-import, never taken away.
   if (opts.publish && w.select("publications", ["tournament_id"], { tournament_id: existing }).length === 0) {
     w.insert("publications", { tournament_id: existing, published_at: opts.now });

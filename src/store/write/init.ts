@@ -15,6 +15,7 @@ import {
   type TextFormat,
 } from "../formats.ts";
 import { StoreWriter } from "./writer.ts";
+import { clubProblems } from "./verify.ts";
 import { storeSql } from "../schema.ts";
 
 /** The embedded sample's SQL (data/sample.sql, shipped in the npm package beside lib/). */
@@ -113,6 +114,19 @@ export function createSampleStore(file: string, sqlPath: string | URL = SAMPLE_S
   }
 }
 
+/** The add-club argument or option that sets each clubs column, for messages. */
+const OPTION_OF_COLUMN: Record<string, string> = {
+  uuid: "--uuid",
+  slug: "<slug>",
+  name: "--name",
+  description: "--description",
+  website_url: "--website-url",
+  contact_email: "--contact-email",
+  default_language: "--default-language",
+  time_zone: "--time-zone",
+  brand_color: "--brand-color",
+};
+
 export interface NewClub {
   slug: string;
   name: string;
@@ -178,18 +192,33 @@ export function addClub(file: string, club: NewClub): { uuid: string } {
         EXIT.usage,
       );
     }
-    new StoreWriter(db).insert("clubs", {
-      uuid,
-      slug: club.slug,
-      name: club.name,
-      description: club.description ?? null,
-      website_url: club.websiteUrl ?? null,
-      contact_email: club.contactEmail ?? null,
-      default_language: club.defaultLanguage ?? null,
-      time_zone: club.timeZone ?? null,
-      brand_color: club.brandColor ?? null,
-      enabled: 1,
-    });
+    db.transaction(() => {
+      const clubId = new StoreWriter(db).insert("clubs", {
+        uuid,
+        slug: club.slug,
+        name: club.name,
+        description: club.description ?? null,
+        website_url: club.websiteUrl ?? null,
+        contact_email: club.contactEmail ?? null,
+        default_language: club.defaultLanguage ?? null,
+        time_zone: club.timeZone ?? null,
+        brand_color: club.brandColor ?? null,
+        enabled: 1,
+      });
+      // The build's own checks of a clubs row (control characters, lengths ...): a value every
+      // build would refuse is refused here, and the transaction rolls back.
+      const refused = clubProblems(db, file, clubId);
+      if (refused.length > 0) {
+        throw new BuildError(
+          "Cannot add the club: it holds values that every build would refuse; nothing was written.",
+          refused.map((p) => {
+            const column = /column (\w+)$/.exec(p.where ?? "")?.[1] ?? "";
+            return { ...p, where: OPTION_OF_COLUMN[column] ?? p.where };
+          }),
+          EXIT.usage,
+        );
+      }
+    })();
   } finally {
     db.close();
   }
