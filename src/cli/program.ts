@@ -171,6 +171,14 @@ subcommand("build")
     // Trouble after the switch (an old version that could not be removed...): the new snapshot
     // is live, the next build retries.
     for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
+    for (const s of r.skippedClubs ?? []) {
+      if (s.problems.length === 0 && s.problemCount) {
+        console.error(`skipped a club: ${plural(s.problemCount, "problem")} (pass --rebuild to list them)`);
+        continue;
+      }
+      console.error(`skipped club (${s.club}), its catalog and club pages:`);
+      for (const line of problemLines(s.problems)) console.error(line);
+    }
     for (const s of r.skipped) {
       if (s.problems.length === 0 && s.problemCount) {
         // An up-to-date snapshot's record keeps only the count (the problems name private rows).

@@ -108,6 +108,11 @@ export interface RenderReport {
    * operator, never into a snapshot file (the recorded report keeps only `problemCount`).
    */
   skipped: { externalId: string; problems: Problem[]; problemCount?: number }[];
+  /**
+   * Club rows left out by --skip-invalid (their catalogs and club surfaces are not published), each
+   * with its problems; like `skipped`, the recorded report keeps only the count.
+   */
+  skippedClubs?: { club: string; problems: Problem[]; problemCount?: number }[];
   warnings: string[];
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;
@@ -140,7 +145,12 @@ export function renderTournament(
     loaded = store.loadTournament(job.rowId);
   }
   if (!loaded.value) return { kind: "invalid", externalId: job.externalId, problems: loaded.problems };
-  const published = loaded.value;
+  let published = loaded.value;
+  const clubSlugs = ctx.site.clubSlugs;
+  if (clubSlugs !== undefined) {
+    // Catalog entries in clubs that --skip-invalid left out are not published either.
+    published = { ...published, clubs: published.clubs.filter((e) => clubSlugs.includes(e.slug)) };
+  }
   const c = tournamentContext(published, ctx.now, ctx.statusOptions);
   const files: [string, string][] = [];
   for (const route of ROUTES) {
@@ -177,10 +187,22 @@ export async function renderSnapshot(
   sink: FileSink,
   opts: RenderOptions,
 ): Promise<RenderReport> {
-  const problems: Problem[] = [...store.checkStore()];
+  const problems: Problem[] = [];
+  const skippedClubs = new Map<string, Problem[]>();
+  for (const p of store.checkStore()) {
+    // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
+    // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
+    const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
+    if (opts.skipInvalid && club !== undefined)
+      skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
+    else problems.push(p);
+  }
   const report: RenderReport = {
     tournaments: 0,
     skipped: [],
+    ...(skippedClubs.size > 0 && {
+      skippedClubs: [...skippedClubs].map(([club, clubProblems]) => ({ club, problems: clubProblems })),
+    }),
     warnings: [],
     unknownResults: 0,
     standingsStops: [],
@@ -189,7 +211,10 @@ export async function renderSnapshot(
     validUntil: Infinity,
   };
   const vocab = store.vocabulary();
-  const site: SiteContext = { languages: vocab.languages };
+  const site: SiteContext = {
+    languages: vocab.languages,
+    ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
+  };
   const programKey = opts.programKey ?? null;
   const revisions = programKey === null ? null : store.revisions();
   // Revisions count along one file's history: the file's identity is part of their key.

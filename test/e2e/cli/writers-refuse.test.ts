@@ -1,6 +1,6 @@
 // The writers (add-club, import-trf) refuse, through the CLI, every value that each later build
 // would refuse, so one bad command can never block the publication of the whole site.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -81,5 +81,33 @@ describe("writers refuse what every build refuses", () => {
     expect(r.stderr).toMatch(/bidi\.trf:\d+ \(player 2\)/);
     expect(r.stderr).toMatch(/bidirectional control U\+202E/);
     expect(count(db, "tournaments")).toBe(0);
+  });
+
+  it("build --skip-invalid leaves out a club whose row is bad, its catalog and club pages", async () => {
+    const dir = tempDir("skip-club");
+    const db = path.join(dir, "s.sqlite");
+    expect((await runCli(["init-store", db, "--sample"])).code).toBe(0);
+    const d = new Database(db);
+    const clubs = d.prepare("SELECT slug FROM clubs WHERE enabled = 1 ORDER BY slug").all() as {
+      slug: string;
+    }[];
+    expect(clubs.length).toBeGreaterThan(1);
+    const [bad, good] = [clubs[0]!.slug, clubs[1]!.slug];
+    d.prepare("UPDATE clubs SET name = 'Evil\u202eClub' WHERE slug = ?").run(bad);
+    d.close();
+    const args = ["build", "--db", db, "--now", "2026-11-22T12:00:00Z"];
+    const failed = await runCli([...args, "--out", path.join(dir, "strict")]);
+    expect(failed.code).toBe(EXIT.storeData);
+    const out = path.join(dir, "dist");
+    const r = await runCli([...args, "--out", out, "--skip-invalid"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/skipped club \(club_id=\d+\), its catalog and club pages:/);
+    expect(r.stderr).toMatch(/bidirectional control U\+202E/);
+    expect(existsSync(path.join(out, "api", "clubs", bad))).toBe(false);
+    expect(existsSync(path.join(out, "api", "clubs", good, "tournaments", "index.json"))).toBe(true);
+    // Recorded without the private row key; a no-change build says the count.
+    const again = await runCli([...args, "--out", out, "--skip-invalid"]);
+    expect(again.stderr).toMatch(/skipped a club: 1 problem/);
+    expect(readFileSync(path.join(out, "_build-api.json"), "utf8")).not.toMatch(/club_id/);
   });
 });
