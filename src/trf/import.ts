@@ -1,7 +1,7 @@
 // `build-api import-trf`: reads a TRF file and writes the tournament, its players, rounds and games
 // into an existing store, in one transaction: a failed import leaves the store as it was. Checks
 // the points and ranks written in the file against the standings computed from the games.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
@@ -11,7 +11,9 @@ import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { updateTournament, type TournamentChanges } from "../store/write/update.ts";
 import { tournamentProblems } from "../store/write/verify.ts";
+import { regularFile } from "../shared/files.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
+import { readTrfFile } from "./read-file.ts";
 import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
 import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
@@ -121,7 +123,8 @@ function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boole
 
 /** Imports a TRF file into a store. Throws a BuildError; the store is unchanged on failure. */
 export function importTrf(opts: ImportTrfOptions): ImportReport {
-  if (!existsSync(opts.file)) throw usage(`TRF file ${opts.file} does not exist`);
+  // A regular file, bounded, decoded (UTF-8 or Windows-1252): see read-file.ts.
+  const read = readTrfFile(opts.file, basename(opts.file));
   if (opts.sourceUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(opts.sourceUrl)) {
     throw usage(
       `--source-url ${JSON.stringify(opts.sourceUrl)} is not an absolute http(s) URL`,
@@ -135,10 +138,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
       EXIT.storeUnreadable,
     );
   }
-  const text = readFileSync(opts.file, "utf8");
-  const parsed = parseTrf(text, basename(opts.file));
+  regularFile(opts.db, "the store", EXIT.storeUnreadable, "create it with build-api init-store");
+  const parsed = parseTrf(read.text, basename(opts.file));
   refuseTeamFile(parsed);
-  const warnings: string[] = [];
+  const warnings: string[] = [...read.warnings];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
   const rules = opts.rules ?? "fide-2023";
   const scoring = scoringFromTrf(parsed, warnings);

@@ -2,9 +2,11 @@
 // creates an empty store with the current schema (or the embedded sample), and `build-api
 // add-club` adds the club that `import-trf --club` publishes into.
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
+import { regularFile } from "../../shared/files.ts";
 import { segmentProblem } from "../../shared/segments.ts";
 import {
   BRAND_COLOR_FORMAT,
@@ -22,8 +24,32 @@ import { storeSql } from "../schema.ts";
 export const SAMPLE_SQL_URL = new URL("../../../data/sample.sql", import.meta.url);
 
 export function createStore(file: string): void {
-  if (existsSync(file)) {
-    throw new BuildError(`Refusing to create a store: ${file} already exists.`, [], EXIT.usage);
+  let link = false;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+  } catch {
+    // nothing at this path: the usual case
+  }
+  if (existsSync(file) || link) {
+    throw new BuildError(
+      `Refusing to create a store: ${file} already exists${link ? " (a symbolic link)" : ""}.`,
+      [
+        {
+          what: link ? "a symbolic link is at this path" : "a file is at this path",
+          where: file,
+          fix: "pass a new path",
+        },
+      ],
+      EXIT.usage,
+    );
+  }
+  const dir = dirname(resolve(file));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new BuildError(
+      `Cannot create the store ${file}: the directory ${dir} does not exist.`,
+      [{ what: "the directory is missing", where: dir, fix: `create it first (mkdir -p ${dir})` }],
+      EXIT.usage,
+    );
   }
   const db = new Database(file);
   try {
@@ -43,9 +69,7 @@ const VERSION_2_MARKER = "-- Revisions (schema version 2)";
  * in one transaction. Returns the version the store had; a current store is left as it is.
  */
 export function upgradeStore(file: string): number {
-  if (!existsSync(file)) {
-    throw new BuildError(`Cannot upgrade ${file}: it does not exist.`, [], EXIT.storeUnreadable);
-  }
+  regularFile(file, "the store", EXIT.storeUnreadable);
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true });
@@ -58,6 +82,19 @@ export function upgradeStore(file: string): number {
     );
   }
   try {
+    // Damage first: a corrupt store is never "already at version 2" nor upgraded.
+    const check = db.pragma("quick_check(20)") as { quick_check: string }[];
+    if (check.length !== 1 || check[0]!.quick_check !== "ok") {
+      throw new BuildError(
+        `Cannot upgrade ${file}: it is corrupt.`,
+        check.map((row) => ({
+          where: file,
+          what: `integrity check: ${row.quick_check}`,
+          fix: "restore the store from a good copy",
+        })),
+        EXIT.storeUnreadable,
+      );
+    }
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version === 2) return version;
     if (version !== 1) {
@@ -70,6 +107,27 @@ export function upgradeStore(file: string): number {
     const sql = storeSql();
     const at = sql.indexOf(VERSION_2_MARKER);
     if (at < 0) throw new Error(`schema/store.sql has no "${VERSION_2_MARKER}" section`);
+    // A version 1 store has every table of the version 1 part of the schema; anything else (a
+    // foreign database that happens to say user_version 1) is not upgraded.
+    const have = new Set(
+      (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map(
+        (t) => t.name,
+      ),
+    );
+    const missing = [...sql.slice(0, at).matchAll(/^CREATE TABLE (\w+)/gm)]
+      .map((m) => m[1]!)
+      .filter((t) => !have.has(t));
+    if (missing.length > 0) {
+      throw new BuildError(
+        `Cannot upgrade ${file}: it says schema version 1 but is not a version 1 store.`,
+        missing.map((t) => ({
+          where: `${file}: table ${t}`,
+          what: "the table is missing",
+          fix: "upgrade only a store created by build-api (schema/store.sql)",
+        })),
+        EXIT.storeSchema,
+      );
+    }
     db.transaction(() => {
       db.exec(sql.slice(at));
       db.exec(
@@ -165,13 +223,7 @@ export function addClub(file: string, club: NewClub): { uuid: string } {
     }
   }
   if (problems.length > 0) throw new BuildError("Cannot add the club.", problems, EXIT.usage);
-  if (!existsSync(file)) {
-    throw new BuildError(
-      `Cannot add the club: ${file} does not exist.`,
-      [{ what: "no store at this path", fix: "create one first with `build-api init-store <file>`" }],
-      EXIT.storeUnreadable,
-    );
-  }
+  regularFile(file, "the store", EXIT.storeUnreadable, "create one first with `build-api init-store <file>`");
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true });
