@@ -155,6 +155,11 @@ subcommand("build")
         : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
             `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
     );
+    // dist is a symlink the build switches atomically: say where it points and how to copy it.
+    console.error(
+      `${o.out} -> ${p.snapshotDir} (a symlink: \`cp -r\` and \`tar\` copy the link; ` +
+        `for a plain copy run \`build-api export --dir ${o.out} --out <new dir>\` or \`cp -rL ${o.out} <new dir>\`)`,
+    );
     if (o.json) {
       process.stdout.write(
         JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
@@ -224,6 +229,19 @@ subcommand("preview")
     const addr = server.address();
     const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
+  });
+
+subcommand("export")
+  .description(
+    "Copy the live snapshot into a plain directory (the --out of a build is a symlink, which `cp -r` and `tar` copy as a link).",
+  )
+  .usage("--out <dir> [--dir <snapshot>]")
+  .option("--dir <dir>", "the snapshot (the --out of a build)", "dist")
+  .addOption(required("--out <dir>", "a new or empty directory to copy it into"))
+  .action(async (o) => {
+    const { exportSnapshot } = await import("../build/export.ts");
+    const r = exportSnapshot(o.dir, o.out);
+    console.error(`copied ${r.from} into ${r.out}: ${plural(r.files, "file")}, ${r.bytes} bytes`);
   });
 
 subcommand("init-store")
