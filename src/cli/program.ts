@@ -305,9 +305,17 @@ subcommand("import-trf")
   .option("--publish", "publish on the global surface")
   .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
+  .option(
+    "--strict",
+    "refuse the file (exit 9, nothing written) when its declared points or ranks are not reproduced",
+  )
+  .option("--json", "print the import report as JSON (the default when stdout is not a terminal)")
   .option("--now <time>", "the import instant, ISO 8601 (default: the clock)", isoInstant)
   .action(async (file: string, o) => {
-    const { importTrf } = await import("../trf/import.ts");
+    const [{ importTrf }, { importSummary }] = await Promise.all([
+      import("../trf/import.ts"),
+      import("./import-summary.ts"),
+    ]);
     const report = importTrf({
       file,
       db: o.db,
@@ -321,10 +329,22 @@ subcommand("import-trf")
       publish: Boolean(o.publish),
       club: o.club,
       allowUnknownResults: Boolean(o.allowUnknownResults),
+      strict: Boolean(o.strict),
       sourceUrl: o.sourceUrl,
       now: new Date(o.now ?? Date.now()).toISOString(),
     });
-    console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+    // Scripts read JSON (asked for, or stdout is a pipe); a person at a terminal gets a summary.
+    if (o.json || !process.stdout.isTTY) {
+      console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+    } else {
+      for (const line of importSummary(report)) console.log(line);
+    }
+    for (const w of report.warnings) console.error(`warning: ${w}`);
+    for (const m of report.mismatches) {
+      console.error(
+        `warning: player ${m.player} (${m.name}): the file declares ${m.field} ${m.declared}, computed ${m.computed} (--strict refuses the file)`,
+      );
+    }
   });
 
 try {

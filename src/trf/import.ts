@@ -27,6 +27,8 @@ export interface ImportTrfOptions {
   rules?: TiebreakRuleSet;
   publish?: boolean;
   club?: string;
+  /** Refuse the file (nothing written) when its declared points or ranks are not reproduced. */
+  strict?: boolean;
   /** Import games whose result codes are unknown or contradict each other, as Unknown. */
   allowUnknownResults?: boolean;
   /** The tournament's page at the original results source (TRF files carry no URL). Required for
@@ -163,6 +165,17 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   refuseUnknownResults(parsed, conversion.unknown, opts.allowUnknownResults === true);
   const t = conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
+  if (opts.strict && check.mismatches.length > 0) {
+    throw new BuildError(
+      `Cannot import the TRF file ${parsed.fileName} (--strict): ${check.mismatches.length} declared value(s) are not reproduced.`,
+      check.mismatches.map((m) => ({
+        what: `player ${m.player} (${m.name}): declared ${m.field} ${m.declared}, computed ${m.computed}`,
+        where: `${parsed.fileName}:${parsed.players.find((p) => p.startNo === m.player)?.line ?? 1}`,
+        fix: "check the results, the scoring (162 / XXS records) and the tie-breaks, or import without --strict",
+      })),
+      EXIT.trf,
+    );
+  }
 
   let db: Database.Database;
   let written: TournamentChanges | null = null;
