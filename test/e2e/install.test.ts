@@ -70,7 +70,6 @@ describe("installing outside the repository", () => {
       ].join("\n");
       const r = spawnSync("bash", ["-c", script], { cwd: work, env, encoding: "utf8", timeout: 240_000 });
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^0\.\d+\.\d+$/m); // build-api --version
       const where = r.stdout.trim().split("\n").at(-1)!;
       expect(where.startsWith(home)).toBe(true);
       expect(existsSync(path.join(work, "dist", "api", "public", "v1", "tournaments", "index.json"))).toBe(
