@@ -167,6 +167,11 @@ subcommand("build")
         : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
             `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
     );
+    // dist is a symlink the build switches atomically: say where it points and how to copy it.
+    console.error(
+      `${o.out} -> ${p.snapshotDir} (a symlink: \`cp -r\` and \`tar\` copy the link; ` +
+        `for a plain copy run \`build-api export --dir ${o.out} --out <new dir>\` or \`cp -rL ${o.out} <new dir>\`)`,
+    );
     if (o.json) {
       process.stdout.write(
         JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
@@ -183,6 +188,14 @@ subcommand("build")
     // Trouble after the switch (an old version that could not be removed...): the new snapshot
     // is live, the next build retries.
     for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
+    for (const s of r.skippedClubs ?? []) {
+      if (s.problems.length === 0 && s.problemCount) {
+        console.error(`skipped a club: ${plural(s.problemCount, "problem")} (pass --rebuild to list them)`);
+        continue;
+      }
+      console.error(`skipped club (${s.club}), its catalog and club pages:`);
+      for (const line of problemLines(s.problems)) console.error(line);
+    }
     for (const s of r.skipped) {
       if (s.problems.length === 0 && s.problemCount) {
         // An up-to-date snapshot's record keeps only the count (the problems name private rows).
@@ -228,6 +241,19 @@ subcommand("preview")
     const addr = server.address();
     const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
+  });
+
+subcommand("export")
+  .description(
+    "Copy the live snapshot into a plain directory (the --out of a build is a symlink, which `cp -r` and `tar` copy as a link).",
+  )
+  .usage("--out <dir> [--dir <snapshot>]")
+  .option("--dir <dir>", "the snapshot (the --out of a build)", "dist")
+  .addOption(required("--out <dir>", "a new or empty directory to copy it into"))
+  .action(async (o) => {
+    const { exportSnapshot } = await import("../build/export.ts");
+    const r = exportSnapshot(o.dir, o.out);
+    console.error(`copied ${r.from} into ${r.out}: ${plural(r.files, "file")}, ${r.bytes} bytes`);
   });
 
 subcommand("init-store")
@@ -277,12 +303,18 @@ subcommand("add-club")
   });
 
 subcommand("import-trf")
-  .description("Import a FIDE TRF-16 / TRF-2025 file into a store.")
-  .usage("<file> --db <store> --id <externalId> --source-url <url> [options]")
+  .description(
+    "Import a FIDE TRF-16 / TRF-2025 file into a store. Importing an id the store holds updates that " +
+      "tournament in place (players, rounds, results; its publication, club, tags and recaps stay).",
+  )
+  .usage("<file> --db <store> --id <externalId> [--source-url <url>] [options]")
   .argument("<file>", "the TRF file")
   .addOption(required("--db <store>", "the store to write"))
   .addOption(required("--id <externalId>", "the tournament's id at the results source (int64)", externalId))
-  .addOption(required("--source-url <url>", "the tournament's page at the results source"))
+  .option(
+    "--source-url <url>",
+    "the tournament's page at the results source (required for a new tournament; kept when omitted on a re-import)",
+  )
   .option("--tiebreaks <list>", "FIDE C.07 tie-breaks in order, comma separated, e.g. DE,BH-C1,BH")
   .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
   .option(
@@ -293,9 +325,17 @@ subcommand("import-trf")
   .option("--publish", "publish on the global surface")
   .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
+  .option(
+    "--strict",
+    "refuse the file (exit 9, nothing written) when its declared points or ranks are not reproduced",
+  )
+  .option("--json", "print the import report as JSON (the default when stdout is not a terminal)")
   .option("--now <time>", "the import instant, ISO 8601 (default: the clock)", isoInstant)
   .action(async (file: string, o) => {
-    const { importTrf } = await import("../trf/import.ts");
+    const [{ importTrf }, { importSummary }] = await Promise.all([
+      import("../trf/import.ts"),
+      import("./import-summary.ts"),
+    ]);
     const report = importTrf({
       file,
       db: o.db,
@@ -310,10 +350,22 @@ subcommand("import-trf")
       publish: Boolean(o.publish),
       club: o.club,
       allowUnknownResults: Boolean(o.allowUnknownResults),
+      strict: Boolean(o.strict),
       sourceUrl: o.sourceUrl,
       now: new Date(o.now ?? Date.now()).toISOString(),
     });
-    console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+    // Scripts read JSON (asked for, or stdout is a pipe); a person at a terminal gets a summary.
+    if (o.json || !process.stdout.isTTY) {
+      console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
+    } else {
+      for (const line of importSummary(report)) console.log(line);
+    }
+    for (const w of report.warnings) console.error(`warning: ${w}`);
+    for (const m of report.mismatches) {
+      console.error(
+        `warning: player ${m.player} (${m.name}): the file declares ${m.field} ${m.declared}, computed ${m.computed} (--strict refuses the file)`,
+      );
+    }
   });
 
 /**

@@ -72,6 +72,11 @@ export interface RenderReport {
    * operator, never into a snapshot file (the recorded report keeps only `problemCount`).
    */
   skipped: { externalId: string; problems: Problem[]; problemCount?: number }[];
+  /**
+   * Club rows left out by --skip-invalid (their catalogs and club surfaces are not published), each
+   * with its problems; like `skipped`, the recorded report keeps only the count.
+   */
+  skippedClubs?: { club: string; problems: Problem[]; problemCount?: number }[];
   warnings: string[];
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;
@@ -88,10 +93,22 @@ export async function renderSnapshot(
   sink: FileSink,
   opts: RenderOptions,
 ): Promise<RenderReport> {
-  const problems: Problem[] = [...store.checkStore()];
+  const problems: Problem[] = [];
+  const skippedClubs = new Map<string, Problem[]>();
+  for (const p of store.checkStore()) {
+    // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
+    // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
+    const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
+    if (opts.skipInvalid && club !== undefined)
+      skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
+    else problems.push(p);
+  }
   const report: RenderReport = {
     tournaments: 0,
     skipped: [],
+    ...(skippedClubs.size > 0 && {
+      skippedClubs: [...skippedClubs].map(([club, clubProblems]) => ({ club, problems: clubProblems })),
+    }),
     warnings: [],
     unknownResults: 0,
     standingsStops: [],
@@ -100,7 +117,10 @@ export async function renderSnapshot(
     validUntil: Infinity,
   };
   const vocab = store.vocabulary();
-  const site: SiteContext = { languages: vocab.languages };
+  const site: SiteContext = {
+    languages: vocab.languages,
+    ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
+  };
   const programKey = opts.programKey ?? null;
   const revisions = programKey === null ? null : store.revisions();
   // Revisions count along one file's history: the file's identity is part of their key.

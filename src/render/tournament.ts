@@ -82,7 +82,12 @@ export function renderTournament(
     loaded = store.loadTournament(job.rowId);
   }
   if (!loaded.value) return { kind: "invalid", externalId: job.externalId, problems: loaded.problems };
-  const published = loaded.value;
+  let published = loaded.value;
+  const clubSlugs = ctx.site.clubSlugs;
+  if (clubSlugs !== undefined) {
+    // Catalog entries in clubs that --skip-invalid left out are not published either.
+    published = { ...published, clubs: published.clubs.filter((e) => clubSlugs.includes(e.slug)) };
+  }
   const c = tournamentContext(published, ctx.now, ctx.statusOptions);
   const files: [string, string][] = [];
   for (const route of ROUTES) {

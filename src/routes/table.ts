@@ -30,6 +30,8 @@ export interface ListContext {
 /** What every tournament route sees besides its tournament. */
 export interface SiteContext {
   languages: string[];
+  /** The clubs published, when --skip-invalid left some out (undefined: every enabled club). */
+  clubSlugs?: string[];
 }
 
 interface TournamentBinding {

@@ -205,6 +205,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       }
       games.push({
         ...base,
+        // First published by this reading (a re-import keeps or moves it: store/write/update.ts).
+        resultChangedAt: g.result.result === "Pending" ? null : opts.now,
         boardNumber: board,
         whitePlayerNumber: g.white,
         blackPlayerNumber: g.black,
@@ -231,6 +233,7 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       const text = resultDisplayText(result, b.kind);
       games.push({
         ...base,
+        resultChangedAt: opts.now,
         boardNumber: board,
         whitePlayerNumber: b.player,
         blackPlayerNumber: null,

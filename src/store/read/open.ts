@@ -1,6 +1,6 @@
 // Opening a store: read-only, after proving it is an intact SQLite file with the schema this
 // build-api knows. Failures throw a BuildError with the exit code of their class.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
@@ -174,6 +174,16 @@ export function openStore(file: string): Store {
     db.close();
     if (error instanceof BuildError) throw error;
     const code = (error as { code?: unknown }).code;
+    if (code === "SQLITE_CANTOPEN" && existsSync(`${file}-wal`) && !existsSync(`${file}-shm`)) {
+      // Not damage: a WAL store's readers need its -shm file, which SQLite cannot create here.
+      throw unreadable(
+        file,
+        `the store is in WAL mode (${basename(file)}-wal is beside it) and SQLite must create its ` +
+          `-shm file, but this user cannot write the store's directory`,
+        "run the build as a user who can write that directory, or take the store out of WAL mode " +
+          `once where it can be written: sqlite3 ${file} 'PRAGMA journal_mode=DELETE'`,
+      );
+    }
     const what =
       code === "SQLITE_NOTADB"
         ? "is not a SQLite database"

@@ -1,7 +1,6 @@
 // `build-api add-club`: adds the club that `import-trf --club` publishes into, to an existing
 // store, after checking every value the operator typed (each bad one is named with its option).
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
 import { segmentProblem } from "../../shared/segments.ts";
@@ -13,7 +12,9 @@ import {
   UUID_FORMAT,
   type TextFormat,
 } from "../formats.ts";
+import { regularFile } from "../../shared/files.ts";
 import { StoreWriter } from "./writer.ts";
+import { clubProblems } from "./verify.ts";
 
 export interface NewClub {
   slug: string;
@@ -27,6 +28,19 @@ export interface NewClub {
   timeZone?: string;
   brandColor?: string;
 }
+
+/** The add-club argument or option that sets each clubs column, for messages. */
+const OPTION_OF_COLUMN: Record<string, string> = {
+  uuid: "--uuid",
+  slug: "<slug>",
+  name: "--name",
+  description: "--description",
+  website_url: "--website-url",
+  contact_email: "--contact-email",
+  default_language: "--default-language",
+  time_zone: "--time-zone",
+  brand_color: "--brand-color",
+};
 
 /** Adds an enabled club to an existing store; refuses a bad value or a slug already taken. */
 export function addClub(file: string, club: NewClub): { uuid: string } {
@@ -53,13 +67,7 @@ export function addClub(file: string, club: NewClub): { uuid: string } {
     }
   }
   if (problems.length > 0) throw new BuildError("Cannot add the club.", problems, EXIT.usage);
-  if (!existsSync(file)) {
-    throw new BuildError(
-      `Cannot add the club: ${file} does not exist.`,
-      [{ what: "no store at this path", fix: "create one first with `build-api init-store <file>`" }],
-      EXIT.storeUnreadable,
-    );
-  }
+  regularFile(file, "the store", EXIT.storeUnreadable, "create one first with `build-api init-store <file>`");
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true });
@@ -80,18 +88,33 @@ export function addClub(file: string, club: NewClub): { uuid: string } {
         EXIT.usage,
       );
     }
-    new StoreWriter(db).insert("clubs", {
-      uuid,
-      slug: club.slug,
-      name: club.name,
-      description: club.description ?? null,
-      website_url: club.websiteUrl ?? null,
-      contact_email: club.contactEmail ?? null,
-      default_language: club.defaultLanguage ?? null,
-      time_zone: club.timeZone ?? null,
-      brand_color: club.brandColor ?? null,
-      enabled: 1,
-    });
+    db.transaction(() => {
+      const clubId = new StoreWriter(db).insert("clubs", {
+        uuid,
+        slug: club.slug,
+        name: club.name,
+        description: club.description ?? null,
+        website_url: club.websiteUrl ?? null,
+        contact_email: club.contactEmail ?? null,
+        default_language: club.defaultLanguage ?? null,
+        time_zone: club.timeZone ?? null,
+        brand_color: club.brandColor ?? null,
+        enabled: 1,
+      });
+      // The build's own checks of a clubs row (control characters, lengths ...): a value every
+      // build would refuse is refused here, and the transaction rolls back.
+      const refused = clubProblems(db, file, clubId);
+      if (refused.length > 0) {
+        throw new BuildError(
+          "Cannot add the club: it holds values that every build would refuse; nothing was written.",
+          refused.map((p) => {
+            const column = /column (\w+)$/.exec(p.where ?? "")?.[1] ?? "";
+            return { ...p, where: OPTION_OF_COLUMN[column] ?? p.where };
+          }),
+          EXIT.usage,
+        );
+      }
+    })();
   } finally {
     db.close();
   }

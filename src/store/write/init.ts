@@ -1,6 +1,7 @@
 // `build-api init-store <file> [--sample]`: creates an empty store with the current schema, or
 // one holding the embedded sample. (upgrade-store is in upgrade.ts, add-club in add-club.ts.)
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT } from "../../shared/errors.ts";
 import { storeSql } from "../schema.ts";
@@ -9,8 +10,32 @@ import { storeSql } from "../schema.ts";
 export const SAMPLE_SQL_URL = new URL("../../../data/sample.sql", import.meta.url);
 
 export function createStore(file: string): void {
-  if (existsSync(file)) {
-    throw new BuildError(`Refusing to create a store: ${file} already exists.`, [], EXIT.usage);
+  let link = false;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+  } catch {
+    // nothing at this path: the usual case
+  }
+  if (existsSync(file) || link) {
+    throw new BuildError(
+      `Refusing to create a store: ${file} already exists${link ? " (a symbolic link)" : ""}.`,
+      [
+        {
+          what: link ? "a symbolic link is at this path" : "a file is at this path",
+          where: file,
+          fix: "pass a new path",
+        },
+      ],
+      EXIT.usage,
+    );
+  }
+  const dir = dirname(resolve(file));
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new BuildError(
+      `Cannot create the store ${file}: the directory ${dir} does not exist.`,
+      [{ what: "the directory is missing", where: dir, fix: `create it first (mkdir -p ${dir})` }],
+      EXIT.usage,
+    );
   }
   const db = new Database(file);
   try {
