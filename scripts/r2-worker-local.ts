@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { R2_WORKER } from "../src/deploy/edge/bundled.ts";
+import { R2_WORKER } from "../src/deploy/edge/generated/r2-worker.ts";
 import { objectMetadata, objectSpec } from "../src/deploy/objects.ts";
 import { readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
 

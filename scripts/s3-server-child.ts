@@ -6,7 +6,13 @@ import S3rver from "@20minutes/s3rver";
 
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: s3-server-child.ts <directory>");
-const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, allowMismatchedSignatures: true });
+const server = new S3rver({
+  port: 0,
+  address: "127.0.0.1",
+  silent: true,
+  directory: dir,
+  allowMismatchedSignatures: true,
+});
 const { port } = await server.run();
 console.log(`port ${port}`);
 process.on("SIGTERM", () => {

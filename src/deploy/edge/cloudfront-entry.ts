@@ -1,4 +1,4 @@
-// The entry scripts/gen-edge.ts bundles into the CloudFront Function: the handler over the rule
+// The entry `npm run gen-edge` bundles into the CloudFront Function: the handler over the rule
 // list, which the bundler puts in as a literal (BUILD_API_RULES, from hostRules()), so the URL
 // model's own code stays out of the 10 KB a function may have; and the snapshot's query keys.
 import type { HostRules } from "../../hosting/rules.ts";
@@ -8,7 +8,11 @@ declare const BUILD_API_RULES: HostRules;
 /** Written in front of the bundle by the deploy (edge/write.ts): see queryKeys. */
 declare const QUERY_KEYS: QueryKeys | undefined;
 
-export const handler = viewerRequest(
+/** The global the bundle's top-level `function handler(event)` calls (scripts/lib/edge-bundle.ts). */
+declare let buildApiHandler: ReturnType<typeof viewerRequest>;
+
+// eslint-disable-next-line prefer-const, @typescript-eslint/no-unused-vars -- set here, called by the suffix
+buildApiHandler = viewerRequest(
   BUILD_API_RULES,
   typeof QUERY_KEYS === "undefined" ? { v: [], k: [] } : QUERY_KEYS,
 );

@@ -1,5 +1,7 @@
 // The CloudFront Function (viewer request, runtime cloudfront-js-2.0) for S3 + CloudFront, bundled
-// by scripts/gen-edge.ts into edge/bundled.ts. It runs hosting/resolve.ts over the rule list:
+// by `npm run gen-edge` (scripts/lib/edge-bundle.ts) into edge/generated/cloudfront-function.ts.
+// It runs hosting/resolve.ts (resolveWith: a plain function, since the runtime has no generators
+// and no URLSearchParams) over the rule list:
 // query forms become their path-form keys, a page URL without its slash redirects, what no rule
 // names is answered here with the problem body (CORS on club paths), and anything else is
 // rewritten to its object key for the S3 origin. A function cannot ask S3 whether a key exists,
@@ -9,9 +11,15 @@
 // by the distribution's custom error response (/404.json, status 404): see
 // docs/guide/object-storage.md.
 import { errorPage, problemJson } from "../../output/problem.ts";
-import { errorResolution, resolveRequest, type ErrorAnswer } from "../../hosting/resolve.ts";
+import {
+  errorResolution,
+  malformedPath,
+  resolveWith,
+  type ErrorAnswer,
+  type QueryView,
+} from "../../hosting/resolve.ts";
 import type { HostRules } from "../../hosting/rules.ts";
-import { precheck } from "./request-checks.ts";
+import { CORS_PREFIX } from "../../routes/urls.ts";
 
 /** CloudFront's viewer-request event, the parts used here. */
 export interface CfValue {
@@ -82,6 +90,23 @@ export function queryKeys(rules: HostRules, files: Iterable<string>): QueryKeys 
   return { v, k };
 }
 
+/**
+ * The path patterns of the distribution's cache behaviours whose response headers policy adds
+ * `Access-Control-Allow-Origin: *` (a function at viewer request cannot add response headers, and
+ * S3 cannot store them): every club path, then each other CORS rule of the list. A behaviour is
+ * chosen by the viewer's path, so each pattern ends in `*` to take the trailing slash and the
+ * `index.json` forms too. Named in docs/guide/object-storage.md; the edge test's distribution
+ * applies exactly these.
+ */
+export function corsPathPatterns(rules: HostRules): string[] {
+  const out = [`${CORS_PREFIX}*`];
+  const star = (url: string) => url.replace(/\{\w+\}/g, "*");
+  for (const r of [...rules.paths, ...rules.files])
+    if (r.cors && !r.url.startsWith(CORS_PREFIX)) out.push(`${star(r.url)}*`.replace(/\*\*$/, "*"));
+  for (const s of rules.statics) if (s.cors) out.push(`${s.prefix}*.${s.ext}`);
+  return [...new Set(out)];
+}
+
 const DESCRIPTIONS: Record<number, string> = {
   308: "Permanent Redirect",
   400: "Bad Request",
@@ -117,20 +142,21 @@ function decode(v: string): string {
 }
 
 /** The query string as the resolver reads it: get() gives the first value, like URLSearchParams. */
-function searchOf(qs: Record<string, CfValue>): URLSearchParams {
+function searchOf(qs: Record<string, CfValue>): QueryView {
   const pairs: [string, string][] = [];
   for (const name of Object.keys(qs)) {
     const q = qs[name]!;
     const values = q.multiValue && q.multiValue.length > 0 ? q.multiValue.map((m) => m.value) : [q.value];
     for (const v of values) pairs.push([decode(name), decode(v)]);
   }
+  const raw = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
   return {
     get: (name: string) => {
       for (const [k, v] of pairs) if (k === name) return v;
       return null;
     },
-    toString: () => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&"),
-  } as unknown as URLSearchParams;
+    raw: raw === "" ? "" : `?${raw}`,
+  };
 }
 
 /**
@@ -154,9 +180,11 @@ function handle(
 ): CfRequest | CfResponse {
   const request = event.request;
   const pathname = request.uri;
-  const bad = precheck(request.method, pathname);
-  if (bad) return errorResponse(errorResolution(bad, pathname), request.method);
-  const exists = (file: string): boolean => {
+  // The checks every server makes before resolving (as the preview and the workers do).
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return errorResponse(errorResolution(405, pathname), request.method);
+  if (malformedPath(pathname)) return errorResponse(errorResolution(400, pathname), request.method);
+  const exists = ({ file }: { file: string }): boolean => {
     for (let i = 0; i < decided.length; i++) {
       const m = decided[i]!.exec(file);
       if (!m) continue;
@@ -165,7 +193,7 @@ function handle(
     }
     return true;
   };
-  const r = resolveRequest(rules, pathname, searchOf(request.querystring), exists);
+  const r = resolveWith(rules, pathname, searchOf(request.querystring), exists);
   if (r.kind === "error") return errorResponse(r, request.method);
   if (r.kind === "redirect") {
     return {

@@ -6,7 +6,8 @@ import path from "node:path";
 import { hostRules } from "../../hosting/rules.ts";
 import { BuildError, EXIT } from "../../shared/errors.ts";
 import { readSnapshotFiles } from "../snapshot-files.ts";
-import { CLOUDFRONT_FUNCTION, R2_WORKER } from "./bundled.ts";
+import { CLOUDFRONT_FUNCTION } from "./generated/cloudfront-function.ts";
+import { R2_WORKER } from "./generated/r2-worker.ts";
 import { queryKeys } from "./cloudfront-function.ts";
 
 /** CloudFront's quota on a function's code. */

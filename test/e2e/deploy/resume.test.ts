@@ -8,11 +8,12 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
-import { R2_WORKER } from "../../../src/deploy/edge/bundled.ts";
+import { R2_WORKER } from "../../../src/deploy/edge/generated/r2-worker.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { buildSample, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
@@ -27,6 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s3?.close();
+  removeTempDirs();
 });
 
 const env = { ...process.env, ...S3_ENV };

@@ -11,7 +11,8 @@ import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { buildSample, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
 let s3: LocalS3;
@@ -28,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s3?.close();
+  removeTempDirs();
 });
 
 const options = (prefix: string): DeployOptions => ({
