@@ -45,6 +45,8 @@ export interface BuildReport {
   publish: PublishReport;
   /** The URL paths a CDN must purge: those serving the files the publication wrote or removed. */
   changedUrls?: ChangedUrls;
+  /** Render threads: --jobs as asked (default: the cores) and as used (never more than the cores). */
+  jobs?: { requested: number; used: number; capped: boolean };
 }
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
@@ -84,7 +86,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { publishSnapshot },
     { renderSnapshot },
     { openStore },
-    { createPool },
+    { createPool, workerCount },
     { changedUrls },
   ] = await Promise.all([
     import("../output/generated.ts"),
@@ -99,6 +101,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   opts.onPhase?.("open");
   // The store is read in one transaction from here on: one build reads one state of it.
   const store = openStore(opts.db);
+  const jobs = workerCount(opts.jobs);
   let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
     const storeKey = store.storeKey();
@@ -117,7 +120,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
         const previous = inputs && !opts.rebuild ? readState(opts.out) : null;
         pool = createPool({
-          jobs: opts.jobs,
+          jobs: jobs.used,
           minJobs: opts.minJobsForWorkers,
           db: opts.db,
           storeKey,
@@ -142,7 +145,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         }
       },
     );
-    return { upToDate: false, render: render!, publish, changedUrls: changedUrls(publish.changed) };
+    return { upToDate: false, render: render!, publish, changedUrls: changedUrls(publish.changed), jobs };
   } finally {
     await pool?.close();
     store.close();

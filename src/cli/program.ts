@@ -119,7 +119,11 @@ subcommand("build")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
-  .option("--jobs <n>", "threads that render tournaments (default: the number of cores)", jobCount)
+  .option(
+    "--jobs <n>",
+    "threads that render tournaments (default and maximum: the number of cores)",
+    jobCount,
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
@@ -155,6 +159,11 @@ subcommand("build")
         : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
             `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
     );
+    if (report.jobs?.capped)
+      console.error(
+        `note: --jobs ${report.jobs.requested} capped at ${report.jobs.used}, the cores available ` +
+          "(more threads would only cost memory)",
+      );
     if (o.json) {
       process.stdout.write(
         JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
