@@ -123,6 +123,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           jobs: jobs.used,
           minJobs: opts.minJobsForWorkers,
           db: opts.db,
+          identity: store.identity,
           storeKey,
           now: opts.now,
           statusOptions,

@@ -16,6 +16,8 @@ export interface PoolOptions {
   /** Start workers only when at least this many tournaments are to be rendered (default 24). */
   minJobs?: number;
   db: string;
+  /** The file the main thread opened: every worker reads that very file or fails the build. */
+  identity: string;
   storeKey: string | null;
   now: number;
   statusOptions: StatusOptions;
@@ -79,6 +81,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
       }
       const init: WorkerInit = {
         db: opts.db,
+        identity: opts.identity,
         revisions: ctx.revisions,
         now: opts.now,
         statusOptions: opts.statusOptions,

@@ -24,7 +24,6 @@ import {
   type TournamentState,
 } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
-import { fileIdentity } from "../store/read/revisions.ts";
 import { compareCatalogEntries, tournamentSummary, type CatalogEntry } from "../views/club.ts";
 import { tournamentContext } from "../views/context.ts";
 import { comparePublicSummaries, publicSummary, type PublicSummary } from "../views/public.ts";
@@ -197,7 +196,7 @@ export async function renderSnapshot(
     programKey === null
       ? ""
       : revisions
-        ? `revision:${fileIdentity(store.file)}:${revisions.clubs}`
+        ? `revision:${store.identity}:${revisions.clubs}`
         : `rows:${store.clubsHash()}`;
   const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
   const ctx: TournamentRenderContext = {

@@ -11,7 +11,8 @@ import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
-import { readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";
+import { fileIdentity, readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";
+import { replacedError } from "./replaced.ts";
 import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
 import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
@@ -23,6 +24,8 @@ export interface CatalogClub extends Club {
 
 export interface Store {
   readonly file: string;
+  /** Which file the connection reads (revisions.ts fileIdentity), as of the open. */
+  readonly identity: string;
   /** Enabled clubs only, ordered by slug, with catalog entries of non-draft tournaments. Rows that
    * fail their checks are left out here; checkStore() and loadTournament() report them. */
   clubs(): CatalogClub[];
@@ -125,10 +128,12 @@ export class StoreReader implements Store {
 
   private readonly db: Database.Database;
   readonly file: string;
+  readonly identity: string;
 
-  constructor(db: Database.Database, file: string) {
+  constructor(db: Database.Database, file: string, identity: string) {
     this.db = db;
     this.file = file;
+    this.identity = identity;
     this.name = basename(file);
     this.queries = prepareQueries(db);
     this.sizes = prepareSizeQueries(db, this.name);
@@ -262,7 +267,10 @@ export class StoreReader implements Store {
   }
 
   storeKey(): string | null {
-    return guard(this.file, () => storeKeyOf(this.db, this.file));
+    const key = guard(this.file, () => storeKeyOf(this.db, this.file));
+    // The key stats the path: it names this connection's state only if the path is still its file.
+    if (fileIdentity(this.file) !== this.identity) throw replacedError(this.file, "while the build ran");
+    return key;
   }
 
   clubsHash(): string {

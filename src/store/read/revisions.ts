@@ -3,7 +3,7 @@
 // or any of the triggers (version 1, or a trigger dropped or altered) maintains nothing, and the
 // build hashes the rows it reads instead (see src/incremental/state.ts).
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, type BigIntStats } from "node:fs";
 import Database from "better-sqlite3";
 import { fromReferenceSchema } from "../schema.ts";
 
@@ -100,9 +100,9 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
  * them, so a tournament's fingerprint includes this too and every tournament of another file is
  * rendered again. ("-" when the file cannot be examined.)
  */
-export function fileIdentity(file: string): string {
+export function fileIdentity(file: string, stat?: BigIntStats): string {
   try {
-    const st = statSync(file, { bigint: true });
+    const st = stat ?? statSync(file, { bigint: true });
     return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
   } catch {
     return "-";
