@@ -45,6 +45,11 @@ export interface BuildReport {
   publish: PublishReport;
   /** The URL paths a CDN must purge: those serving the files the publication wrote or removed. */
   changedUrls?: ChangedUrls;
+  /**
+   * Facts the operator should know that are no error: why the store's revisions are not trusted
+   * (every tournament's rows are then read and hashed, O(store) per build).
+   */
+  notes?: string[];
   /** Render threads: --jobs as asked (default: the cores) and as used (never more than the cores). */
   jobs?: { requested: number; used: number; capped: boolean };
 }
@@ -99,9 +104,18 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("../hosting/purge.ts"),
   ]);
   opts.onPhase?.("open");
-  // The store is read in one transaction from here on: one build reads one state of it.
-  const store = openStore(opts.db);
+  // The store is read in one transaction from here on: one build reads one state of it. Its
+  // quick_check reads every page: full builds and --rebuild run it, a tick (a previous snapshot
+  // to build on) does not; `build-api verify` runs it on a schedule (docs/design/incremental.md).
+  const store = openStore(opts.db, { quickCheck: previous === null });
   const jobs = workerCount(opts.jobs);
+  const notes: string[] = [];
+  const trouble = store.revisionTrouble();
+  if (trouble)
+    notes.push(
+      `${trouble}: every build reads and hashes every tournament's rows to find what changed ` +
+        "(run `build-api upgrade-store`, or restore the triggers of schema/store.sql)",
+    );
   let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
     const storeKey = store.storeKey();
@@ -146,7 +160,14 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         }
       },
     );
-    return { upToDate: false, render: render!, publish, changedUrls: changedUrls(publish.changed), jobs };
+    return {
+      upToDate: false,
+      render: render!,
+      publish,
+      changedUrls: changedUrls(publish.changed),
+      jobs,
+      notes,
+    };
   } finally {
     await pool?.close();
     store.close();

@@ -159,6 +159,7 @@ subcommand("build")
         : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
             `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
     );
+    for (const n of report.notes ?? []) console.error(`note: ${n}`);
     if (report.jobs?.capped)
       console.error(
         `note: --jobs ${report.jobs.requested} capped at ${report.jobs.used}, the cores available ` +
@@ -191,6 +192,47 @@ subcommand("build")
       console.error(`skipped tournament ${s.externalId}:`);
       for (const line of problemLines(s.problems)) console.error(line);
     }
+  });
+
+subcommand("verify")
+  .description(
+    "Check what a build leaves out (O(store), O(files)): the store's quick_check and revision " +
+      "triggers, and every file of the live snapshot against its manifest. Read-only; for a scheduled job.",
+  )
+  .usage("[--db <file>] [--out <dir>] [--json]")
+  .option("--db <file>", "the SQLite store to check (opened read-only)")
+  .option("--out <dir>", "the snapshot directory to check")
+  .option("--json", "print the report as JSON on stdout")
+  .action(async (o, command: Command) => {
+    if (o.db === undefined && o.out === undefined) {
+      command.error("error: pass --db, --out or both", { exitCode: EXIT.usage });
+    }
+    const { verify } = await import("../build/verify.ts");
+    const report = verify({ db: o.db, out: o.out });
+    if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    if (report.store) {
+      console.error(`store ${report.store.file}: quick_check ok, schema ok`);
+      if (report.store.revisions)
+        console.error(
+          `note: ${report.store.revisions}: builds cannot trust its revisions and read every tournament's rows`,
+        );
+    }
+    const snap = report.snapshot;
+    if (snap && !snap.stable) {
+      throw new BuildError(
+        `A build switched the snapshot ${o.out} while it was verified.`,
+        [{ where: snap.snapshotDir, what: "the checked version is no longer live", fix: "run verify again" }],
+        EXIT.locked,
+      );
+    }
+    if (snap && snap.problems.length > 0) {
+      throw new BuildError(
+        `The snapshot ${o.out} differs from its manifest in ${plural(snap.problems.length, "file")}.`,
+        snap.problems,
+        EXIT.snapshotDamaged,
+      );
+    }
+    if (snap) console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the manifest`);
   });
 
 subcommand("preview")

@@ -22,6 +22,8 @@ export const EXIT = {
   invalidOutput: 8,
   /** A TRF file could not be parsed or imported. */
   trf: 9,
+  /** `verify` found snapshot files that differ from the manifest, are missing, or are extra. */
+  snapshotDamaged: 10,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -96,9 +96,29 @@ function schemaProblems(file: string, db: Database.Database): Problem[] {
   return problems;
 }
 
+export interface OpenOptions {
+  /**
+   * Run `PRAGMA quick_check` (reads every page: O(store)). Full builds, --rebuild and `verify` do;
+   * a tick does not (it reads only what changed), and a damaged page it does read still fails
+   * with EXIT.storeUnreadable (reader.ts guard). Default true.
+   */
+  quickCheck?: boolean;
+}
+
+/** The problems of `PRAGMA quick_check(limit)`: none when the store is intact. */
+export function integrityProblems(db: Database.Database, file: string, limit = 20): Problem[] {
+  const check = db.pragma(`quick_check(${limit})`) as { quick_check: string }[];
+  if (check.length === 1 && check[0]!.quick_check === "ok") return [];
+  return check.map((row) => ({
+    where: file,
+    what: `integrity check: ${row.quick_check}`,
+    fix: "restore the store from a good copy",
+  }));
+}
+
 /** Opens a store read-only; throws BuildError (storeUnreadable or storeSchema) when it cannot be
  * read or does not have the expected schema. The file is never written. */
-export function openStore(file: string): Store {
+export function openStore(file: string, opts: OpenOptions = {}): Store {
   let size: number;
   let identity: string;
   try {
@@ -129,17 +149,9 @@ export function openStore(file: string): Store {
     // rollback-journal mode the SHARED lock it takes keeps writers from committing until the
     // build closes the store; in WAL mode writers go on but this connection keeps its snapshot.
     db.exec("BEGIN");
-    const check = db.pragma("quick_check(20)") as { quick_check: string }[];
-    if (check.length !== 1 || check[0]!.quick_check !== "ok") {
-      throw new BuildError(
-        `Cannot read the store ${file}: it is corrupt.`,
-        check.map((row) => ({
-          where: file,
-          what: `integrity check: ${row.quick_check}`,
-          fix: "restore the store from a good copy",
-        })),
-        EXIT.storeUnreadable,
-      );
+    const corrupt = opts.quickCheck === false ? [] : integrityProblems(db, file);
+    if (corrupt.length > 0) {
+      throw new BuildError(`Cannot read the store ${file}: it is corrupt.`, corrupt, EXIT.storeUnreadable);
     }
     const version = versionProblem(file, db.pragma("user_version", { simple: true }) as number);
     if (version)

@@ -11,7 +11,7 @@ import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
-import { fileIdentity, readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";
+import { fileIdentity, readRevisions, revisionTrouble, storeKeyOf, type Revisions } from "./revisions.ts";
 import { replacedError } from "./replaced.ts";
 import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
@@ -47,6 +47,8 @@ export interface Store {
   ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
   /** The revision tokens the store's triggers keep, or null when it keeps none (version 1). */
   revisions(): Revisions | null;
+  /** Why revisions() is null (revisions.ts revisionTrouble), or null when they are kept. */
+  revisionTrouble(): string | null;
   /** The hash of the clubs rows the reader reads, private row ids left out. */
   clubsHash(): string;
   /** The key of the state this build reads (store/read/revisions.ts storeKeyOf). */
@@ -264,6 +266,10 @@ export class StoreReader implements Store {
 
   revisions(): Revisions | null {
     return guard(this.file, () => readRevisions(this.db));
+  }
+
+  revisionTrouble(): string | null {
+    return guard(this.file, () => revisionTrouble(this.db));
   }
 
   storeKey(): string | null {
