@@ -66,7 +66,12 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const r = previous!.render;
     return {
       upToDate: true,
-      render: { ...r, validFrom: r.validFrom ?? -Infinity, validUntil: r.validUntil ?? Infinity },
+      render: {
+        ...r,
+        validFrom: r.validFrom ?? -Infinity,
+        validUntil: r.validUntil ?? Infinity,
+        rendered: { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] },
+      },
       changedUrls: { count: 0, paths: [], complete: true },
       publish: {
         filesWritten: 0,
@@ -179,8 +184,9 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
  * the store's file, private row keys and cell values, so only their count is kept.
  */
 function publicReport(r: RenderReport): RenderReport {
+  const { rendered: _perBuild, ...same } = r;
   return {
-    ...r,
+    ...same,
     skipped: r.skipped.map((s) => ({
       externalId: s.externalId,
       problems: [],

@@ -119,6 +119,7 @@ subcommand("build")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
+  .option("--verbose", "list every warning, also those of tournaments this build kept unchanged")
   .option(
     "--jobs <n>",
     "threads that render tournaments (default and maximum: the number of cores)",
@@ -157,7 +158,8 @@ subcommand("build")
       report.upToDate
         ? `${o.out} is up to date (same store and options; no status changes at this instant)`
         : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
-            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
+            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed); ` +
+            `${plural(r.rendered?.tournaments ?? 0, "tournament")} rendered`,
     );
     for (const n of report.notes ?? []) console.error(`note: ${n}`);
     if (report.jobs?.capped)
@@ -171,13 +173,34 @@ subcommand("build")
       );
       return;
     }
-    if (r.unknownResults > 0)
-      console.error(`warning: ${plural(r.unknownResults, "game result")} not recognized (Unknown)`);
-    for (const s of r.standingsStops ?? [])
+    // A tick lists the warnings of what it rendered; those of tournaments it kept unchanged are
+    // standing (they were listed when those were rendered): one line counts them, --verbose and
+    // --json list them all.
+    const fresh = r.rendered ?? { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] };
+    const shown = o.verbose ? r : fresh;
+    if (shown.unknownResults > 0)
+      console.error(`warning: ${plural(shown.unknownResults, "game result")} not recognized (Unknown)`);
+    for (const s of shown.standingsStops ?? [])
       console.error(
         `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
       );
-    for (const w of r.warnings) console.error(`warning: ${w}`);
+    for (const w of shown.warnings) console.error(`warning: ${w}`);
+    if (!o.verbose) {
+      const stops = r.standingsStops.length - fresh.standingsStops.length;
+      const others = r.warnings.length - fresh.warnings.length;
+      const unknown = r.unknownResults - fresh.unknownResults;
+      if (stops + others + unknown > 0) {
+        const parts = [
+          stops > 0 ? plural(stops, "standings stop") : "",
+          others > 0 ? plural(others, "other warning") : "",
+          unknown > 0 ? `${plural(unknown, "game result")} not recognized` : "",
+        ].filter(Boolean);
+        console.error(
+          `warning: standing, in tournaments this build kept unchanged: ${parts.join(", ")} ` +
+            "(--verbose or --json lists them)",
+        );
+      }
+    }
     // Trouble after the switch (an old version that could not be removed...): the new snapshot
     // is live, the next build retries.
     for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
