@@ -43,7 +43,7 @@
 --                    recap headline 500 | URLs 2,048 | free text and one paragraph 10,000 | a whole
 --                    JSON column 200,000 | slugs and tags 64
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- A club that may publish a catalog under /api/clubs/{slug}/tournaments.
 CREATE TABLE clubs (
@@ -97,6 +97,9 @@ CREATE TABLE tournaments (
   pairing_system           TEXT    NOT NULL DEFAULT 'swiss' CHECK (pairing_system IN ('swiss', 'round-robin')),
   tiebreaks                TEXT    NOT NULL DEFAULT '', -- FIDE C.07 acronyms, comma separated, in order: 'DE,BH-C1,BH'
   tiebreak_rules           TEXT    NOT NULL DEFAULT 'fide-2023' CHECK (tiebreak_rules IN ('fide-2023', 'fide-2026', 'pre-2023')),
+  -- Version 3: the pairing program whose known tie-break practice the standings follow, where it
+  -- departs from the written rules (docs/design/tiebreaks.md); NULL follows the written rules.
+  tiebreak_practice        TEXT    CHECK (tiebreak_practice IN ('swiss-manager', 'vega')),
   points_win               REAL    NOT NULL DEFAULT 1,
   points_draw              REAL    NOT NULL DEFAULT 0.5,
   points_loss              REAL    NOT NULL DEFAULT 0,

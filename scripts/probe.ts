@@ -17,7 +17,7 @@ import { CORS_PREFIX, isApiPath } from "../src/routes/urls.ts";
 
 export type HostKind = "preview" | "nginx" | "wrangler" | "netlify";
 
-/** What each host is documented not to do (docs/deployment.md); the probe skips only these. */
+/** What each host is documented not to do (docs/guide/deploying.md); the probe skips only these. */
 interface HostLimits {
   /** The host sets its own Cache-Control (netlify dev: `public, max-age=0`). */
   ownCacheControl: boolean;

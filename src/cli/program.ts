@@ -3,7 +3,12 @@
 // here; each command imports what it needs (the store, the domain, zod, ajv, the server) when it
 // runs.
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "../domain/types.ts";
+import {
+  TIEBREAK_PRACTICES,
+  TIEBREAK_RULE_SETS,
+  type TiebreakPractice,
+  type TiebreakRuleSet,
+} from "../domain/types.ts";
 import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
 
@@ -71,6 +76,13 @@ function ruleSet(value: string): TiebreakRuleSet {
     throw new InvalidArgumentError(`expected one of ${TIEBREAK_RULE_SETS.join(", ")}`);
   }
   return value as TiebreakRuleSet;
+}
+
+function practice(value: string): TiebreakPractice {
+  if (!(TIEBREAK_PRACTICES as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected one of ${TIEBREAK_PRACTICES.join(", ")}`);
+  }
+  return value as TiebreakPractice;
 }
 
 const program = new Command()
@@ -304,15 +316,18 @@ subcommand("init-store")
   });
 
 subcommand("upgrade-store")
-  .description("Upgrade a store of schema version 1 in place to the current version (revision triggers).")
+  .description(
+    "Upgrade a store of schema version 1 or 2 in place to the current version (revision triggers, tie-break practice).",
+  )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
     const { upgradeStore } = await import("../store/write/init.ts");
+    const { STORE_SCHEMA_VERSION } = await import("../store/schema.ts");
     const was = upgradeStore(file);
     console.error(
-      was === 2
-        ? `${file} is already at schema version 2`
-        : `upgraded ${file} from schema version ${was} to 2`,
+      was === STORE_SCHEMA_VERSION
+        ? `${file} is already at schema version ${STORE_SCHEMA_VERSION}`
+        : `upgraded ${file} from schema version ${was} to ${STORE_SCHEMA_VERSION}`,
     );
   });
 
@@ -344,6 +359,11 @@ subcommand("import-trf")
   .addOption(required("--source-url <url>", "the tournament's page at the results source"))
   .option("--tiebreaks <list>", "FIDE C.07 tie-breaks in order, comma separated, e.g. DE,BH-C1,BH")
   .option("--rules <set>", `unplayed-round rules: ${TIEBREAK_RULE_SETS.join(", ")}`, ruleSet)
+  .option(
+    "--practice <program>",
+    `follow a program's known tie-break practice: ${TIEBREAK_PRACTICES.join(", ")} (default: the written rules)`,
+    practice,
+  )
   .option("--publish", "publish on the global surface")
   .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
@@ -360,6 +380,7 @@ subcommand("import-trf")
             .map((s: string) => s.trim())
         : undefined,
       rules: o.rules,
+      practice: o.practice ?? null,
       publish: Boolean(o.publish),
       club: o.club,
       allowUnknownResults: Boolean(o.allowUnknownResults),
@@ -369,17 +390,26 @@ subcommand("import-trf")
     console.log(JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2));
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (e) {
-  if (e instanceof CommanderError) {
-    process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (e instanceof BuildError) {
-    console.error(`build-api: ${e.message}`);
-    process.exitCode = e.exitCode;
-  } else {
-    console.error(`build-api: internal error (a bug; please report it):`);
-    console.error(e);
-    process.exitCode = EXIT.internal;
+/**
+ * The whole program, every command defined, nothing parsed yet: the entry runs it with `run`, and
+ * the CLI reference (docs/reference/cli.md, npm run gen-docs) is its help text.
+ */
+export { program };
+
+/** Parses argv and runs the command; errors become a message and the exit code of their class. */
+export async function run(argv: readonly string[]): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else if (e instanceof BuildError) {
+      console.error(`build-api: ${e.message}`);
+      process.exitCode = e.exitCode;
+    } else {
+      console.error(`build-api: internal error (a bug; please report it):`);
+      console.error(e);
+      process.exitCode = EXIT.internal;
+    }
   }
 }

@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT } from "../shared/errors.ts";
-import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
-import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
+import type { Scoring, TiebreakPractice, TiebreakRuleSet, Tournament } from "../domain/types.ts";
+import { validateTiebreaks } from "../domain/tiebreaks/acronyms.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
@@ -21,6 +21,8 @@ export interface ImportTrfOptions {
   externalId: bigint;
   tiebreaks?: string[];
   rules?: TiebreakRuleSet;
+  /** The program whose known tie-break practice to follow; default: the written rules. */
+  practice?: TiebreakPractice | null;
   publish?: boolean;
   club?: string;
   /** Import games whose result codes are unknown or contradict each other, as Unknown. */
@@ -39,6 +41,7 @@ export interface ImportReport {
   byes: number;
   tiebreaks: string[];
   rules: TiebreakRuleSet;
+  practice: TiebreakPractice | null;
   /** Points per outcome: from the file's 162 / XXS records, else 1 / ½ / 0. */
   scoring: Scoring;
   /** Games stored as Unknown (only with allowUnknownResults), by round and board. */
@@ -138,6 +141,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     externalId: opts.externalId,
     tiebreaks,
     rules,
+    practice: opts.practice ?? null,
     now: opts.now,
     sourceUrl: opts.sourceUrl,
     ...(scoring ? { scoring } : {}),
@@ -162,10 +166,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     if (version !== STORE_SCHEMA_VERSION) {
       throw new BuildError(
         `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
-        version === 1
+        version === 1 || version === 2
           ? [
               {
-                what: "a version 1 store",
+                what: `a version ${version} store`,
                 where: opts.db,
                 fix: `run \`build-api upgrade-store ${opts.db}\` first`,
               },
@@ -190,6 +194,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     byes,
     tiebreaks,
     rules,
+    practice: t.tiebreakPractice,
     scoring: t.scoring,
     unknownResults: conversion.unknown,
     checkedAfterRound: check.afterRound,

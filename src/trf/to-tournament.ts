@@ -23,6 +23,7 @@ import {
   type Player,
   type Round,
   type Scoring,
+  type TiebreakPractice,
   type TiebreakRuleSet,
   type Tournament,
 } from "../domain/types.ts";
@@ -34,6 +35,8 @@ export interface TrfConvertOptions {
   externalId: bigint;
   tiebreaks?: string[];
   rules?: TiebreakRuleSet;
+  /** The program whose known tie-break practice to follow; default null: the written rules. */
+  practice?: TiebreakPractice | null;
   now: string;
   sourceUrl?: string;
   /** Points per outcome (the file's 162 / XXS records); default 1 / ½ / 0. */
@@ -285,6 +288,7 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     system: pairingSystem(f),
     tiebreaks: opts.tiebreaks ?? [],
     tiebreakRules: opts.rules ?? "fide-2023",
+    tiebreakPractice: opts.practice ?? null,
     scoring: { ...(opts.scoring ?? DEFAULT_SCORING) },
     players,
     rounds,

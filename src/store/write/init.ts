@@ -15,7 +15,7 @@ import {
   type TextFormat,
 } from "../formats.ts";
 import { StoreWriter } from "./writer.ts";
-import { storeSql } from "../schema.ts";
+import { STORE_SCHEMA_VERSION, storeSql, VERSION_3_COLUMNS } from "../schema.ts";
 
 /** The embedded sample's SQL (data/sample.sql, shipped in the npm package beside lib/). */
 export const SAMPLE_SQL_URL = new URL("../../../data/sample.sql", import.meta.url);
@@ -37,9 +37,10 @@ export function createStore(file: string): void {
 const VERSION_2_MARKER = "-- Revisions (schema version 2)";
 
 /**
- * Upgrades a version 1 store in place to the current version: adds the revision tables and their
- * triggers (the version 2 part of schema/store.sql) and gives every existing tournament revision 0,
- * in one transaction. Returns the version the store had; a current store is left as it is.
+ * Upgrades a version 1 or 2 store in place to the current version, in one transaction. From 1 to
+ * 2: adds the revision tables and their triggers (the version 2 part of schema/store.sql) and
+ * gives every existing tournament revision 0. From 2 to 3: adds the columns of VERSION_3_COLUMNS
+ * (NULL in every existing row). Returns the version the store had; a current store is left as it is.
  */
 export function upgradeStore(file: string): number {
   if (!existsSync(file)) {
@@ -58,23 +59,26 @@ export function upgradeStore(file: string): number {
   }
   try {
     const version = db.pragma("user_version", { simple: true }) as number;
-    if (version === 2) return version;
-    if (version !== 1) {
+    if (version === STORE_SCHEMA_VERSION) return version;
+    if (version !== 1 && version !== 2) {
       throw new BuildError(
-        `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades version 1 only.`,
+        `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades versions 1 and 2 only.`,
         [],
         EXIT.storeSchema,
       );
     }
-    const sql = storeSql();
-    const at = sql.indexOf(VERSION_2_MARKER);
-    if (at < 0) throw new Error(`schema/store.sql has no "${VERSION_2_MARKER}" section`);
     db.transaction(() => {
-      db.exec(sql.slice(at));
-      db.exec(
-        "INSERT INTO tournament_revisions (tournament_id, revision) SELECT tournament_id, 0 FROM tournaments",
-      );
-      db.pragma("user_version = 2");
+      if (version === 1) {
+        const sql = storeSql();
+        const at = sql.indexOf(VERSION_2_MARKER);
+        if (at < 0) throw new Error(`schema/store.sql has no "${VERSION_2_MARKER}" section`);
+        db.exec(sql.slice(at));
+        db.exec(
+          "INSERT INTO tournament_revisions (tournament_id, revision) SELECT tournament_id, 0 FROM tournaments",
+        );
+      }
+      for (const c of VERSION_3_COLUMNS) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
+      db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
     })();
     return version;
   } finally {

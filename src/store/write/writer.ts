@@ -140,6 +140,7 @@ export function writeTournament(
     pairing_system: t.system,
     tiebreaks: t.tiebreaks.join(","),
     tiebreak_rules: t.tiebreakRules,
+    tiebreak_practice: t.tiebreakPractice,
     points_win: t.scoring.win,
     points_draw: t.scoring.draw,
     points_loss: t.scoring.loss,

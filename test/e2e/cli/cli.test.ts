@@ -18,7 +18,7 @@ describe("build-api CLI", () => {
     const init = await runCli(["init-store", db]);
     expect(init.code, init.stderr).toBe(0);
     const d = new Database(db, { readonly: true });
-    expect(d.pragma("user_version", { simple: true })).toBe(2);
+    expect(d.pragma("user_version", { simple: true })).toBe(3);
     d.close();
 
     const again = await runCli(["init-store", db]);

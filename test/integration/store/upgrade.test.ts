@@ -1,13 +1,37 @@
-// A version 1 store (before the revision triggers) is upgraded in place, and then keeps revisions.
+// Older stores are upgraded in place: version 1 (before the revision triggers) then keeps revisions;
+// version 2 (before the tie-break practice) gets the column, and both are read as they are.
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
 import { createSampleStore, createStore, upgradeStore } from "../../../src/store/write/init.ts";
+import { openStore } from "../../../src/store/read/open.ts";
 import { maintainsRevisions, readRevisions } from "../../../src/store/read/revisions.ts";
 import { removeTempDirs, tempDir } from "../../support/stores.ts";
 
 afterAll(removeTempDirs);
+
+/** Turns a current store into what version 2 wrote: no tiebreak_practice column. */
+function downgradeToVersion2(file: string): void {
+  const db = new Database(file);
+  db.exec("ALTER TABLE tournaments DROP COLUMN tiebreak_practice");
+  db.pragma("user_version = 2");
+  db.close();
+}
+
+/** tiebreak_practice of every tournament, by external id. */
+function practices(file: string): Record<string, string | null> {
+  const store = openStore(file);
+  try {
+    const out: Record<string, string | null> = {};
+    for (const { rowId, externalId } of store.publishedTournaments()) {
+      out[String(externalId)] = store.loadTournament(rowId).value!.tournament.tiebreakPractice;
+    }
+    return out;
+  } finally {
+    store.close();
+  }
+}
 
 /** Turns a current store into what version 1 wrote: no revision tables, no triggers. */
 function downgradeToVersion1(file: string): void {
@@ -17,6 +41,8 @@ function downgradeToVersion1(file: string): void {
     .all())
     db.exec(`DROP TRIGGER "${name}"`);
   db.exec("DROP TABLE tournament_revisions; DROP TABLE store_revisions");
+  // Version 1 had no tiebreak_practice column either.
+  db.exec("ALTER TABLE tournaments DROP COLUMN tiebreak_practice");
   db.pragma("user_version = 1");
   db.close();
 }
@@ -33,7 +59,7 @@ describe("upgrade-store", () => {
 
     expect(upgradeStore(file)).toBe(1);
     db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(2);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
     expect(maintainsRevisions(db)).toBe(true);
     const before = readRevisions(db)!;
     expect(before.tournaments.size).toBe(tournaments);
@@ -54,9 +80,9 @@ describe("upgrade-store", () => {
   });
 
   it("leaves a current store as it is, and refuses a store of an unknown version", () => {
-    const current = join(tempDir(), "v2.sqlite");
+    const current = join(tempDir(), "v3.sqlite");
     createStore(current);
-    expect(upgradeStore(current)).toBe(2);
+    expect(upgradeStore(current)).toBe(3);
 
     const odd = join(tempDir(), "v7.sqlite");
     createStore(odd);
@@ -64,5 +90,28 @@ describe("upgrade-store", () => {
     db.pragma("user_version = 7");
     db.close();
     expect(() => upgradeStore(odd)).toThrow(expect.objectContaining({ exitCode: EXIT.storeSchema }));
+  });
+
+  it("adds tiebreak_practice to a version 2 store, NULL (the written rules) in every tournament", () => {
+    const file = join(tempDir(), "v2.sqlite");
+    createSampleStore(file);
+    downgradeToVersion2(file);
+    // A version 2 store is read as it is: every tournament follows the written rules.
+    const before = practices(file);
+    expect(Object.keys(before).length).toBeGreaterThan(0);
+    expect(new Set(Object.values(before))).toEqual(new Set([null]));
+
+    expect(upgradeStore(file)).toBe(2);
+    const db = new Database(file);
+    expect(db.pragma("user_version", { simple: true })).toBe(3);
+    // The column takes the allowed values and refuses others (its CHECK came with it).
+    db.prepare(
+      "UPDATE tournaments SET tiebreak_practice = 'vega' WHERE tournament_id = (SELECT min(tournament_id) FROM tournaments)",
+    ).run();
+    expect(() => db.prepare("UPDATE tournaments SET tiebreak_practice = 'chess-results'").run()).toThrow(
+      /CHECK constraint failed/,
+    );
+    db.close();
+    expect(Object.values(practices(file))).toContain("vega");
   });
 });
