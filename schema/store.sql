@@ -494,3 +494,35 @@ CREATE TRIGGER clubs_revision_delete AFTER DELETE ON clubs BEGIN
   INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
     ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
 END;
+
+-- Round schedule (schema version 3): when each round is scheduled to start, as the organizer
+-- announced it (TRF record 132). Local date and time of the venue, no time zone; either may be
+-- NULL when not announced. A round may be scheduled before it has a row in rounds.
+CREATE TABLE round_schedule (
+  tournament_id  INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  round_number   INTEGER NOT NULL,                 -- contract: 1..99, at most total_rounds
+  scheduled_date TEXT,                             -- contract: YYYY-MM-DD, local
+  scheduled_time TEXT,                             -- contract: HH:MM (24 h), local
+  PRIMARY KEY (tournament_id, round_number)
+) WITHOUT ROWID;
+
+CREATE TRIGGER round_schedule_revision_insert AFTER INSERT ON round_schedule BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER round_schedule_revision_update AFTER UPDATE ON round_schedule BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER round_schedule_revision_delete AFTER DELETE ON round_schedule BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;

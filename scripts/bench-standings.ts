@@ -155,6 +155,7 @@ export function syntheticSwiss(n: number, rounds: number, seed = 1): Tournament 
     scoring: { ...DEFAULT_SCORING },
     players,
     rounds: list,
+    schedule: [],
     sourceStandings: [],
     recaps: [],
   };

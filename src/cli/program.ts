@@ -317,11 +317,11 @@ subcommand("init-store")
 
 subcommand("upgrade-store")
   .description(
-    "Upgrade a store of schema version 1 or 2 in place to the current version (revision triggers, tie-break practice).",
+    "Upgrade a store of schema version 1 or 2 in place to the current version (revision triggers, tie-break practice, round schedule).",
   )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
-    const { upgradeStore } = await import("../store/write/init.ts");
+    const { upgradeStore } = await import("../store/write/upgrade.ts");
     const { STORE_SCHEMA_VERSION } = await import("../store/schema.ts");
     const was = upgradeStore(file);
     console.error(
@@ -345,7 +345,7 @@ subcommand("add-club")
   .option("--time-zone <zone>", "an IANA time zone, e.g. Australia/Melbourne")
   .option("--brand-color <#rrggbb>", "the colour of its pages and embed")
   .action(async (slug: string, o) => {
-    const { addClub } = await import("../store/write/init.ts");
+    const { addClub } = await import("../store/write/add-club.ts");
     const { uuid } = addClub(o.db, { slug, ...o });
     console.error(`added club ${slug} (${uuid}) to ${o.db}`);
   });

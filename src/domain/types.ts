@@ -115,6 +115,15 @@ export interface Round {
   games: Game[];
 }
 
+/** When a round is scheduled to start: the venue's local date and time, as announced. */
+export interface ScheduledRound {
+  roundNumber: number;
+  /** YYYY-MM-DD; null when not announced. */
+  date: string | null;
+  /** HH:MM (24 h); null when not announced. */
+  time: string | null;
+}
+
 /** Standings as the source (e.g. Swiss-Manager via chess-results) printed them. */
 export interface SourceStandings {
   afterRound: number;
@@ -188,6 +197,8 @@ export interface Tournament {
   players: Player[];
   /** Sorted by roundNumber. */
   rounds: Round[];
+  /** Scheduled round starts, sorted by roundNumber (empty when none is announced). */
+  schedule: ScheduledRound[];
   /** Sorted by afterRound. */
   sourceStandings: SourceStandings[];
   /** Published (non-draft) recaps only. */

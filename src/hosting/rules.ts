@@ -1,9 +1,8 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
-// (serve.json, _headers, _redirects, nginx, the Cloudflare worker) translates into its own syntax
-// and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
+// (_headers, _redirects, nginx) translates into its own syntax and that resolve.ts interprets for
+// the preview and the edge workers (hosting/edge/). Nothing here knows a route by name.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
-  CORS_PREFIX,
   ENDPOINTS,
   OPENAPI_PATH,
   PAGE_ROUTES,
@@ -15,8 +14,6 @@ import {
   type ParamName,
 } from "../routes/urls.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../shared/segments.ts";
-
-export { CORS_PREFIX };
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -90,7 +87,6 @@ export const INTERNAL_FILES = [
   "_worker.js",
   "nginx-http.conf",
   "nginx.conf",
-  "serve.json",
 ] as const;
 
 /** A pattern without its anchors, to embed in a larger one. */
@@ -109,6 +105,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   round: "[0-9]+",
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
+  player: "[0-9]+",
 };
 
 /** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */
@@ -132,7 +129,7 @@ export function hostRules(): HostRules {
       routeId: route.id,
       url,
       file: `${url}/index.json`,
-      cors: route.surface === "club",
+      cors: route.cors ?? route.surface === "club",
       cache: route.cache,
     })),
   ).sort((a, b) => compareSpecificity(a.url, b.url));
@@ -161,7 +158,7 @@ export function hostRules(): HostRules {
       ext,
       type,
       cors: d.cors,
-      cache: "asset" as const,
+      cache: d.cache ?? ("asset" as const),
     })),
   );
   return {

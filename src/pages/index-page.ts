@@ -2,7 +2,7 @@
 // filter works without JavaScript: each tag link targets an anchor, and a rule generated per
 // tag hides the rows without that tag while its anchor is the :target.
 import { ROUTES } from "../routes/table.ts";
-import { instancePath, OPENAPI_PATH } from "../routes/urls.ts";
+import { instancePath, OPENAPI_PATH, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { formatDates, statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
@@ -50,7 +50,9 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
     : "<p>No tournament is published yet.</p>";
   return layout({
     title: "Chess tournaments",
-    head: style ? `<style>\n${style}\n</style>\n` : "",
+    head:
+      (style ? `<style>\n${style}\n</style>\n` : "") +
+      `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${SNAPSHOT_FEED_PATH}">\n`,
     body: `<h1>Chess tournaments</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}`,
     links: [
       [
@@ -61,6 +63,7 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
         ),
       ],
       ["OpenAPI", OPENAPI_PATH],
+      ["Follow (Atom feed)", SNAPSHOT_FEED_PATH],
     ],
   });
 }

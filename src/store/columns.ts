@@ -102,6 +102,12 @@ export const COLUMNS = {
     last_scraped_at: NAME,
     last_source_change_at: NAME,
   },
+  round_schedule: {
+    tournament_id: null,
+    round_number: null,
+    scheduled_date: NAME,
+    scheduled_time: NAME,
+  },
   games: {
     tournament_id: null,
     round_number: null,

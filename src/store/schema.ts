@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 
-/** The version init-store writes. Versions 1 (no revision triggers) and 2 are still read. */
+/** The version init-store writes. Versions 1 (no revision triggers) and 2 (no tie-break practice,
+ * no round schedule) are still read. */
 export const STORE_SCHEMA_VERSION = 3;
 
 /** Every version this build-api reads. */
@@ -19,6 +20,9 @@ export const VERSION_3_COLUMNS: readonly { table: string; column: string; ddl: s
     ddl: "tiebreak_practice TEXT CHECK (tiebreak_practice IN ('swiss-manager', 'vega'))",
   },
 ];
+
+/** Tables that version 3 added: a store of an earlier version is read as if they were empty. */
+export const VERSION_3_TABLES: readonly string[] = ["round_schedule"];
 
 export const STORE_SQL_PATH = new URL("../../schema/store.sql", import.meta.url);
 

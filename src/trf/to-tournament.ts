@@ -14,6 +14,7 @@
 //   conversion lists each one by round and board (the import refuses them unless allowed).
 // - boards are numbered by the players' scores before the round (higher first), then by the lower
 //   start number; bye rows come last. TRF has no board numbers.
+import { trfSchedule } from "./schedule.ts";
 import {
   DEFAULT_SCORING,
   type ByeKind,
@@ -250,6 +251,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
   }
 
   const declaredRounds = Number(header(f, "XXR") ?? header(f, "142") ?? NaN);
+  const startDate = trfDate(header(f, "042"));
+  const endDate = trfDate(header(f, "052"));
   const name = header(f, "012") ?? f.fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
   const tournament: Tournament = {
     externalId: opts.externalId,
@@ -275,8 +278,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     pairingProgram: null,
     sourceLastUpdated: null,
     sourceCreator: null,
-    startDate: trfDate(header(f, "042")),
-    endDate: trfDate(header(f, "052")),
+    startDate,
+    endDate,
     totalRounds:
       Number.isFinite(declaredRounds) && declaredRounds > 0 ? declaredRounds : f.roundColumns || null,
     trackingEnabled: false,
@@ -292,6 +295,9 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     scoring: { ...(opts.scoring ?? DEFAULT_SCORING) },
     players,
     rounds,
+    schedule: trfSchedule(f, startDate, endDate).filter(
+      (r) => !(Number.isFinite(declaredRounds) && declaredRounds > 0) || r.roundNumber <= declaredRounds,
+    ),
     sourceStandings: [],
     recaps: [],
   };

@@ -4,7 +4,8 @@
 // value wins. The CORS rules are prefixes, so they can never be sent twice. Pages are matched by
 // their URL (Netlify serves them natively); Content-Type is Netlify's own for every file.
 import { CACHE_POLICY } from "../../routes/cache.ts";
-import { compareSpecificity, CORS_PREFIX, type HostRules } from "../rules.ts";
+import { CORS_PREFIX } from "../../routes/urls.ts";
+import { compareSpecificity, type HostRules } from "../rules.ts";
 import { toPlaceholders } from "./placeholders.ts";
 
 export function renderHeaders(rules: HostRules): string {

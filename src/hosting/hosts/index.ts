@@ -6,15 +6,13 @@ import { renderHeaders } from "./headers.ts";
 import { renderNginx, renderNginxHttp } from "./nginx.ts";
 import { renderNotFoundPage } from "./not-found-page.ts";
 import { renderRedirects } from "./redirects.ts";
-import { renderServeJson } from "./serve-json.ts";
 
 export function hostFiles(vocab?: Vocabulary): Map<string, string> {
   const rules = hostRules();
   return new Map([
-    ["serve.json", renderServeJson(rules)],
     ["_redirects", renderRedirects(rules, vocab)],
     ["_headers", renderHeaders(rules)],
-    ["_worker.js", renderCloudflareWorker(rules)],
+    ["_worker.js", renderCloudflareWorker()],
     ["404.html", renderNotFoundPage()],
     ["nginx.conf", renderNginx(rules)],
     ["nginx-http.conf", renderNginxHttp(rules)],

@@ -12,6 +12,7 @@ import {
   READABLE_SCHEMA_VERSIONS,
   STORE_SCHEMA_VERSION,
   VERSION_3_COLUMNS,
+  VERSION_3_TABLES,
 } from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
@@ -81,6 +82,8 @@ function schemaProblems(file: string, db: Database.Database, version: number): P
   for (const [table, columns] of expectedSchema()) {
     // Version 1 stores have no revision tables; readRevisions() tells whether they are kept.
     if (REVISION_TABLES.includes(table) && !actual.has(table)) continue;
+    // A store before version 3 has no round schedule: read as if it were empty.
+    if (version < 3 && VERSION_3_TABLES.includes(table) && !actual.has(table)) continue;
     const have = actual.get(table);
     if (!have) {
       problems.push({

@@ -168,6 +168,14 @@ export function writeTournament(
       player_group: p.group,
     });
   }
+  for (const r of t.schedule) {
+    w.insert("round_schedule", {
+      tournament_id: id,
+      round_number: r.roundNumber,
+      scheduled_date: r.date,
+      scheduled_time: r.time,
+    });
+  }
   for (const r of t.rounds) {
     w.insert("rounds", {
       tournament_id: id,

@@ -9,7 +9,8 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { program } from "../../../src/cli/program.ts";
-import { CLI, REPO_ROOT, removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 /** The documents whose commands are run: the README, then every page of the guide. */
 const GUIDE = path.join(REPO_ROOT, "docs", "guide");

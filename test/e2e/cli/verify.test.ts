@@ -4,7 +4,8 @@ import { readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from 
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
-import { removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const NOW = "2026-11-22T12:00:00Z";
 

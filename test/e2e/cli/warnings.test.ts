@@ -4,7 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
-import { removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

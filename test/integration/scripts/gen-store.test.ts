@@ -1,7 +1,6 @@
 // The synthetic store generator: deterministic per seed, and the sizes and shapes it promises.
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +8,7 @@ import { generateStore } from "../../../scripts/gen-store.ts";
 import { bergerRounds } from "../../../scripts/lib/synthetic.ts";
 import { COLUMNS, PRIVATE_COLUMNS } from "../../../src/store/columns.ts";
 import { VERSION_3_COLUMNS } from "../../../src/store/schema.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const TABLES: Record<string, string> = {
   clubs: "club_id",
@@ -83,7 +83,7 @@ function count(sql: string): number {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "gen-store-test-"));
+  dir = tempDir("gen-store-test");
   first = join(dir, "a.sqlite");
   generateStore({ tournaments: N, seed: 7, out: first });
   db = new Database(first, { readonly: true });

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT, formatProblem } from "../../../src/shared/errors.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import { QUERY_SQL } from "../../../src/store/read/queries.ts";
-import { insert, makeStore, removeTempDirs, tempDir } from "../../support/stores.ts";
+import { insert, makeStore } from "../../support/stores.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

@@ -1,14 +1,14 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf } from "../../../src/trf/import.ts";
+import { tempDir, removeTempDirs } from "../../support/temp.ts";
 
-const work = mkdtempSync(join(tmpdir(), "import-trf-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("import-trf");
+afterAll(removeTempDirs);
 const SOURCE_URL = "https://chess-results.com/tnr1.aspx";
 const NOW = "2026-11-22T12:00:00Z";
 // The FIDE TEC exercise crosstable (MIT, see ../shared/data/real/README.md), kept as a fixture.

@@ -14,15 +14,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { publishSnapshot, type PublishOptions } from "../../../src/publish/publish.ts";
-import {
-  expectNoLeftovers,
-  expectSnapshot,
-  fileIdentities,
-  hashTree,
-  removeTempDirs,
-  tempDir,
-  writeAll,
-} from "../../support/publish.ts";
+import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));

@@ -19,7 +19,10 @@ import {
   STATIC_DIRS,
 } from "../../../src/routes/urls.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let store: Store;
 const files = new Map<string, string>();
@@ -63,9 +66,20 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))("route %s", (_id, route) =>
     for (const f of mine) expect(validator.check(f, schemaId(route.schema), files.get(f)!)).toEqual([]);
   });
 
-  it("is in the OpenAPI document with a summary, and in the endpoint reference", () => {
+  it("is in the OpenAPI document with a summary, and in the endpoint reference (extensions: in their guide)", () => {
     const doc = JSON.parse(readFileSync(new URL("../../../schema/openapi.json", import.meta.url), "utf8"));
-    expect(doc.paths[route.path].get.summary).toBe(route.summary);
+    const op = doc.paths[route.path].get;
+    expect(op.summary).toBe(route.summary);
+    if (route.extension) {
+      // Marked as beyond the spec, and listed in docs/guide/extensions.md.
+      expect(op["x-extension"]).toBe(true);
+      expect(op.tags).toEqual(["Extensions"]);
+      const guide = readFileSync(new URL("../../../docs/guide/extensions.md", import.meta.url), "utf8");
+      expect(guide).toContain(`\`${route.path}\``);
+      return;
+    }
+    expect(op["x-extension"]).toBeUndefined();
+    expect(op.tags).not.toContain("Extensions");
     // docs/reference/endpoints.md is generated from the route table (npm run gen-docs).
     const reference = readFileSync(new URL("../../../docs/reference/endpoints.md", import.meta.url), "utf8");
     // A row of its endpoint table: | n | `path` | (Prettier pads the cells).

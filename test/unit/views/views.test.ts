@@ -89,6 +89,7 @@ function tournament(patch: Partial<Tournament> = {}): Tournament {
     tiebreakPractice: null,
     scoring: DEFAULT_SCORING,
     players: [1, 2, 3, 4, 5, 6].map(player),
+    schedule: [],
     rounds: [
       {
         roundNumber: 1,
