@@ -45,6 +45,13 @@ export interface BuildReport {
   publish: PublishReport;
   /** The URL paths a CDN must purge: those serving the files the publication wrote or removed. */
   changedUrls?: ChangedUrls;
+  /**
+   * Facts the operator should know that are no error: why the store's revisions are not trusted
+   * (every tournament's rows are then read and hashed, O(store) per build).
+   */
+  notes?: string[];
+  /** Render threads: --jobs as asked (default: the cores) and as used (never more than the cores). */
+  jobs?: { requested: number; used: number; capped: boolean };
 }
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
@@ -59,7 +66,12 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const r = previous!.render;
     return {
       upToDate: true,
-      render: { ...r, validFrom: r.validFrom ?? -Infinity, validUntil: r.validUntil ?? Infinity },
+      render: {
+        ...r,
+        validFrom: r.validFrom ?? -Infinity,
+        validUntil: r.validUntil ?? Infinity,
+        rendered: { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] },
+      },
       changedUrls: { count: 0, paths: [], complete: true },
       publish: {
         filesWritten: 0,
@@ -84,7 +96,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { publishSnapshot },
     { renderSnapshot },
     { openStore },
-    { createPool },
+    { createPool, workerCount },
     { changedUrls },
   ] = await Promise.all([
     import("../output/generated.ts"),
@@ -97,8 +109,18 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("../hosting/purge.ts"),
   ]);
   opts.onPhase?.("open");
-  // The store is read in one transaction from here on: one build reads one state of it.
-  const store = openStore(opts.db);
+  // The store is read in one transaction from here on: one build reads one state of it. Its
+  // quick_check reads every page: full builds and --rebuild run it, a tick (a previous snapshot
+  // to build on) does not; `build-api verify` runs it on a schedule (docs/design/incremental.md).
+  const store = openStore(opts.db, { quickCheck: previous === null });
+  const jobs = workerCount(opts.jobs);
+  const notes: string[] = [];
+  const trouble = store.revisionTrouble();
+  if (trouble)
+    notes.push(
+      `${trouble}: every build reads and hashes every tournament's rows to find what changed ` +
+        "(run `build-api upgrade-store`, or restore the triggers of schema/store.sql)",
+    );
   let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
     const storeKey = store.storeKey();
@@ -117,9 +139,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
         const previous = inputs && !opts.rebuild ? readState(opts.out) : null;
         pool = createPool({
-          jobs: opts.jobs,
+          jobs: jobs.used,
           minJobs: opts.minJobsForWorkers,
           db: opts.db,
+          identity: store.identity,
           storeKey,
           now: opts.now,
           statusOptions,
@@ -142,7 +165,14 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         }
       },
     );
-    return { upToDate: false, render: render!, publish, changedUrls: changedUrls(publish.changed) };
+    return {
+      upToDate: false,
+      render: render!,
+      publish,
+      changedUrls: changedUrls(publish.changed),
+      jobs,
+      notes,
+    };
   } finally {
     await pool?.close();
     store.close();
@@ -154,8 +184,9 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
  * the store's file, private row keys and cell values, so only their count is kept.
  */
 function publicReport(r: RenderReport): RenderReport {
+  const { rendered: _perBuild, ...same } = r;
   return {
-    ...r,
+    ...same,
     skipped: r.skipped.map((s) => ({
       externalId: s.externalId,
       problems: [],

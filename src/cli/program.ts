@@ -131,7 +131,12 @@ subcommand("build")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
-  .option("--jobs <n>", "threads that render tournaments (default: the number of cores)", jobCount)
+  .option("--verbose", "list every warning, also those of tournaments this build kept unchanged")
+  .option(
+    "--jobs <n>",
+    "threads that render tournaments (default and maximum: the number of cores)",
+    jobCount,
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
@@ -165,26 +170,54 @@ subcommand("build")
       report.upToDate
         ? `${o.out} is up to date (same store and options; no status changes at this instant)`
         : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
-            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed)`,
+            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed); ` +
+            `${plural(r.rendered?.tournaments ?? 0, "tournament")} rendered`,
     );
     // dist is a symlink the build switches atomically: say where it points and how to copy it.
     console.error(
       `${o.out} -> ${p.snapshotDir} (a symlink: \`cp -r\` and \`tar\` copy the link; ` +
         `for a plain copy run \`build-api export --dir ${o.out} --out <new dir>\` or \`cp -rL ${o.out} <new dir>\`)`,
     );
+    for (const n of report.notes ?? []) console.error(`note: ${n}`);
+    if (report.jobs?.capped)
+      console.error(
+        `note: --jobs ${report.jobs.requested} capped at ${report.jobs.used}, the cores available ` +
+          "(more threads would only cost memory)",
+      );
     if (o.json) {
       process.stdout.write(
         JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
       );
       return;
     }
-    if (r.unknownResults > 0)
-      console.error(`warning: ${plural(r.unknownResults, "game result")} not recognized (Unknown)`);
-    for (const s of r.standingsStops ?? [])
+    // A tick lists the warnings of what it rendered; those of tournaments it kept unchanged are
+    // standing (they were listed when those were rendered): one line counts them, --verbose and
+    // --json list them all.
+    const fresh = r.rendered ?? { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] };
+    const shown = o.verbose ? r : fresh;
+    if (shown.unknownResults > 0)
+      console.error(`warning: ${plural(shown.unknownResults, "game result")} not recognized (Unknown)`);
+    for (const s of shown.standingsStops ?? [])
       console.error(
         `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
       );
-    for (const w of r.warnings) console.error(`warning: ${w}`);
+    for (const w of shown.warnings) console.error(`warning: ${w}`);
+    if (!o.verbose) {
+      const stops = r.standingsStops.length - fresh.standingsStops.length;
+      const others = r.warnings.length - fresh.warnings.length;
+      const unknown = r.unknownResults - fresh.unknownResults;
+      if (stops + others + unknown > 0) {
+        const parts = [
+          stops > 0 ? plural(stops, "standings stop") : "",
+          others > 0 ? plural(others, "other warning") : "",
+          unknown > 0 ? `${plural(unknown, "game result")} not recognized` : "",
+        ].filter(Boolean);
+        console.error(
+          `warning: standing, in tournaments this build kept unchanged: ${parts.join(", ")} ` +
+            "(--verbose or --json lists them)",
+        );
+      }
+    }
     // Trouble after the switch (an old version that could not be removed...): the new snapshot
     // is live, the next build retries.
     for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
@@ -207,6 +240,47 @@ subcommand("build")
       console.error(`skipped tournament ${s.externalId}:`);
       for (const line of problemLines(s.problems)) console.error(line);
     }
+  });
+
+subcommand("verify")
+  .description(
+    "Check what a build leaves out (O(store), O(files)): the store's quick_check and revision " +
+      "triggers, and every file of the live snapshot against its manifest. Read-only; for a scheduled job.",
+  )
+  .usage("[--db <file>] [--out <dir>] [--json]")
+  .option("--db <file>", "the SQLite store to check (opened read-only)")
+  .option("--out <dir>", "the snapshot directory to check")
+  .option("--json", "print the report as JSON on stdout")
+  .action(async (o, command: Command) => {
+    if (o.db === undefined && o.out === undefined) {
+      command.error("error: pass --db, --out or both", { exitCode: EXIT.usage });
+    }
+    const { verify } = await import("../build/verify.ts");
+    const report = verify({ db: o.db, out: o.out });
+    if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    if (report.store) {
+      console.error(`store ${report.store.file}: quick_check ok, schema ok`);
+      if (report.store.revisions)
+        console.error(
+          `note: ${report.store.revisions}: builds cannot trust its revisions and read every tournament's rows`,
+        );
+    }
+    const snap = report.snapshot;
+    if (snap && !snap.stable) {
+      throw new BuildError(
+        `A build switched the snapshot ${o.out} while it was verified.`,
+        [{ where: snap.snapshotDir, what: "the checked version is no longer live", fix: "run verify again" }],
+        EXIT.locked,
+      );
+    }
+    if (snap && snap.problems.length > 0) {
+      throw new BuildError(
+        `The snapshot ${o.out} differs from its manifest in ${plural(snap.problems.length, "file")}.`,
+        snap.problems,
+        EXIT.snapshotDamaged,
+      );
+    }
+    if (snap) console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the manifest`);
   });
 
 subcommand("preview")

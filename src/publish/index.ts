@@ -3,3 +3,5 @@ export { publishSnapshot, type PublishOptions, type PublishReport, type Snapshot
 export { safeRelativePath } from "./safe-path.ts";
 export { CHANGED_PATHS_CAP, type ChangedFiles } from "./staging-writer.ts";
 export { MANIFEST_NAME, MARKER_NAME, readManifest } from "./manifest.ts";
+export { publicationChanges, type PublicationChanges } from "./changes.ts";
+export { verifySnapshot, type SnapshotVerification } from "./verify.ts";

@@ -1,10 +1,17 @@
 // One build at a time per output directory. The lock is a file created with O_EXCL ("wx"), so
-// exactly one process can create it; it holds "<pid> <hostname>". A lock whose process is no longer
-// alive (on this host) is stale, e.g. after a SIGKILL, and is taken over.
+// exactly one process can create it; it holds "<pid> <hostname> <boot id> <start time>". A lock
+// is stale, e.g. after a SIGKILL, and is taken over when (on this host) its holder is gone. A PID
+// alone cannot say so: PIDs are reused, and in a container every build may be PID 1. So a lock
+// is stale when the machine booted since (another boot id), when its PID is this process's own
+// but this process holds no such lock, when no process has its PID, or when the process that has
+// it started at another time (a reused PID). Boot id and start time come from /proc (Linux);
+// where they cannot be read ("-"), and for a lock of the older "<pid> <hostname>" form, liveness
+// of the PID decides, as before.
 //
 // Taking over must not let two processes each delete the other's fresh lock, so it is serialised by
 // a second O_EXCL file ("<lock>.takeover"): its holder re-reads the lock and deletes it only if it
 // still holds the same stale content, then everyone races for the lock again with O_EXCL.
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
 import { BuildError, EXIT } from "../shared/errors.ts";
@@ -46,12 +53,51 @@ export async function acquireLock(lockPath: string, target: string, waitMs = 0):
   }
 }
 
+/** The lock contents this process holds now: a lock naming our own PID is live only if here. */
+const heldHere = new Set<string>();
+
+/** This boot of the machine (Linux), or "-" when it cannot be read. */
+function bootId(): string {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || "-";
+  } catch {
+    return "-";
+  }
+}
+
+/** When process `pid` started, in clock ticks since boot (Linux), or "-" when unknown. */
+export function processStart(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may hold spaces or ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Field 22 of stat(5) is the start time; fields[0] here is field 3.
+    return /^\d+$/.test(fields[19] ?? "") ? fields[19]! : "-";
+  } catch {
+    return "-";
+  }
+}
+
+/** The text of a lock this process takes. */
+export function lockContent(): string {
+  return `${process.pid} ${hostname()} ${bootId()} ${processStart(process.pid)}\n`;
+}
+
+const HOLDER = /^(\d+) (\S+)(?: (\S+) (\S+))?\n$/;
+
 /** Returns the lock, or a description of its live holder. */
 function tryAcquire(lockPath: string): Lock | string {
-  const content = `${process.pid} ${hostname()}\n`;
+  const content = lockContent();
   for (;;) {
     if (createExclusive(lockPath, content)) {
-      return { path: lockPath, release: () => releaseIfOurs(lockPath, content) };
+      heldHere.add(content);
+      return {
+        path: lockPath,
+        release: () => {
+          heldHere.delete(content);
+          releaseIfOurs(lockPath, content);
+        },
+      };
     }
     const held = readHolder(lockPath);
     if (held === undefined) {
@@ -129,8 +175,9 @@ function readHolder(file: string): string | undefined {
   }
 }
 
-function isAlive(file: string, held: string): boolean {
-  const match = /^(\d+) (\S+)\n$/.exec(held);
+/** Whether the holder of a lock (or takeover file) with text `held` may still be running. */
+export function isAlive(file: string, held: string): boolean {
+  const match = HOLDER.exec(held);
   if (!match) {
     // Empty or torn: its writer died between creating and filling it, or is about to fill it.
     // The one wall-clock read of a build, and only on this rare path: the lock's age.
@@ -142,23 +189,32 @@ function isAlive(file: string, held: string): boolean {
   }
   // A process on another host cannot be checked from here: assume it is alive.
   if (match[2] !== hostname()) return true;
+  const pid = Number(match[1]);
+  const [heldBoot, heldStart] = [match[3] ?? "-", match[4] ?? "-"];
+  // Taken before the machine last booted: nothing of that boot runs any more.
+  const boot = bootId();
+  if (heldBoot !== "-" && boot !== "-" && heldBoot !== boot) return false;
+  // Our own PID: live only if this process holds it (an earlier run in a container was PID 1 too).
+  if (pid === process.pid) return heldHere.has(held);
   try {
-    process.kill(Number(match[1]), 0);
-    return true;
+    process.kill(pid, 0);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  // The PID is in use: by the holder, unless that process started at another time (reused PID).
+  const start = processStart(pid);
+  return heldStart === "-" || start === "-" || start === heldStart;
 }
 
 function describe(held: string): string {
-  const match = /^(\d+) (\S+)\n$/.exec(held);
+  const match = HOLDER.exec(held);
   return match ? `process ${match[1]} on ${match[2]}` : "a process that is still starting";
 }
 
 /** Removes the stale lock; false when another live process is busy taking it over. */
 function takeOverStale(lockPath: string, staleContent: string): boolean {
   const takeover = `${lockPath}.takeover`;
-  if (!createExclusive(takeover, `${process.pid} ${hostname()}\n`)) {
+  if (!createExclusive(takeover, lockContent())) {
     // Someone else is taking over. If they died doing it, clear their file so we can retry.
     const held = readHolder(takeover);
     if (held === undefined) return true;

@@ -62,6 +62,7 @@
 // snapshot back before anything else. A store of the older single-version layout
 // (`.dist.snapshots/<n>`) is used as it is: the next build adds the second version.
 import path from "node:path";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import { performance } from "node:perf_hooks";
 import {
   chooseStale,
@@ -367,8 +368,20 @@ class Updater {
     if (i !== undefined) {
       this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
-      // The writer checked the live copy moments ago; it vanished or changed since.
-      throw new Error(`the live copy of ${JSON.stringify(p)} disappeared while the build ran`);
+      // Its live copy, which the live manifest lists, is gone: removed by hand, since builds never
+      // remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
+      const where = path.join(this.liveDir ?? "", p);
+      throw new BuildError(
+        `The live snapshot lacks ${p}, which its manifest lists; nothing was published.`,
+        [
+          {
+            where,
+            what: "a file of the live snapshot was removed or replaced by something other than a build",
+            fix: "run `build-api verify --out <dir>` to list every such file, then `build-api build --rebuild`",
+          },
+        ],
+        EXIT.snapshotDamaged,
+      );
     }
     this.step(`placed ${p}`);
   }

@@ -11,11 +11,13 @@ import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.t
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 
 export interface PoolOptions {
-  /** Worker threads; default os.availableParallelism(). 1: no workers. */
+  /** Worker threads; default os.availableParallelism(), never more (workerCount). 1: no workers. */
   jobs?: number;
   /** Start workers only when at least this many tournaments are to be rendered (default 24). */
   minJobs?: number;
   db: string;
+  /** The file the main thread opened: every worker reads that very file or fails the build. */
+  identity: string;
   storeKey: string | null;
   now: number;
   statusOptions: StatusOptions;
@@ -40,9 +42,23 @@ const IN_FLIGHT_PER_WORKER = 4;
 // (type stripping), lib/*.js when compiled.
 const WORKER_URL = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 
+/**
+ * The worker threads a build starts for `requested` (--jobs; default: the cores available). More
+ * threads than cores only cost memory (a worker holds its own heap, schemas and store cache) and
+ * render nothing faster, so a request beyond the cores is capped there; the report says so.
+ */
+export function workerCount(
+  requested: number | undefined,
+  cores = os.availableParallelism(),
+): { requested: number; used: number; capped: boolean } {
+  const want = requested ?? cores;
+  const used = Math.max(1, Math.min(want, cores));
+  return { requested: want, used, capped: used < want };
+}
+
 /** A pool, or undefined when tournaments are to be rendered in this thread. */
 export function createPool(opts: PoolOptions): ClosablePool | undefined {
-  const jobs = opts.jobs ?? os.availableParallelism();
+  const jobs = workerCount(opts.jobs).used;
   // A WAL store without revisions: a worker could not prove it reads the same state.
   if (jobs <= 1 || opts.storeKey === null) return undefined;
   const workers: Worker[] = [];
@@ -65,6 +81,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
       }
       const init: WorkerInit = {
         db: opts.db,
+        identity: opts.identity,
         revisions: ctx.revisions,
         now: opts.now,
         statusOptions: opts.statusOptions,

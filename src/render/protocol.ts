@@ -6,6 +6,8 @@ import type { SiteContext } from "../routes/table.ts";
 
 export interface WorkerInit {
   db: string;
+  /** The file the main thread opened (store/read/revisions.ts fileIdentity): workers read it or fail. */
+  identity: string;
   /** The hash of the main thread's revisions (null: none kept): a worker that reads others stops. */
   revisions: string | null;
   now: number;

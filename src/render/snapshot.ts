@@ -25,7 +25,6 @@ import {
   type TournamentState,
 } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
-import { fileIdentity } from "../store/read/revisions.ts";
 import { compareCatalogEntries, type CatalogEntry } from "../views/club.ts";
 import { comparePublicSummaries, type PublicSummary } from "../views/public.ts";
 import {
@@ -86,6 +85,21 @@ export interface RenderReport {
   /** The build instants [from, until) that give the same bytes from the same store (ms). */
   validFrom: number;
   validUntil: number;
+  /**
+   * What this build rendered (the rest was kept from the previous snapshot), and the warnings of
+   * those tournaments alone: a tick reports these in full and only counts the standing ones.
+   * Per build, so never part of the snapshot's record (the record is the same for a tick and a
+   * full build of the same store and instant).
+   */
+  rendered?: RenderedIssues;
+}
+
+/** The tournaments a build rendered and their warnings (the report's fields above cover all). */
+export interface RenderedIssues {
+  tournaments: number;
+  warnings: string[];
+  unknownResults: number;
+  standingsStops: ({ externalId: string } & StandingsStop)[];
 }
 
 export async function renderSnapshot(
@@ -115,7 +129,9 @@ export async function renderSnapshot(
     files: 0,
     validFrom: -Infinity,
     validUntil: Infinity,
+    rendered: { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] },
   };
+  const rendered = report.rendered!;
   const vocab = store.vocabulary();
   const site: SiteContext = {
     languages: vocab.languages,
@@ -128,7 +144,7 @@ export async function renderSnapshot(
     programKey === null
       ? ""
       : revisions
-        ? `revision:${fileIdentity(store.file)}:${revisions.clubs}`
+        ? `revision:${store.identity}:${revisions.clubs}`
         : `rows:${store.clubsHash()}`;
   const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
   const ctx: TournamentRenderContext = {
@@ -177,6 +193,11 @@ export async function renderSnapshot(
     } else {
       for (const [file, text] of result.files) sink.write(file, text);
       adopt(result.state);
+      const t = result.state;
+      rendered.tournaments++;
+      rendered.warnings.push(...t.warnings);
+      rendered.unknownResults += t.unknownResults;
+      if (t.stop) rendered.standingsStops.push({ externalId: t.id, ...t.stop });
     }
   };
 

@@ -21,7 +21,7 @@ function fail(error: unknown): void {
 }
 
 try {
-  const store = openCheckedStore(init.db);
+  const store = openCheckedStore(init.db, init.identity);
   // The first read fixes this transaction's state. In rollback-journal mode the main thread's
   // SHARED lock keeps every writer out, so it is the main thread's; in WAL mode the pool starts
   // workers only for stores that keep revisions, and the hashes of the revisions must match.

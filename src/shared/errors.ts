@@ -25,8 +25,10 @@ export const EXIT = {
   invalidOutput: 8,
   /** A TRF file could not be parsed or imported. */
   trf: 9,
+  /** `verify` found snapshot files that differ from the manifest, are missing, or are extra. */
+  snapshotDamaged: 10,
   /** Uploading to object storage failed (network, credentials, bucket); a rerun resumes. */
-  deploy: 10,
+  deploy: 11,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -39,15 +41,19 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   internal: "internal error: a bug in build-api (please report it with the message)",
   usage:
     "bad usage: unknown command or option, missing or invalid value; also `preview` on a port or address it cannot listen on",
-  storeUnreadable: "the store is unreadable: missing, not SQLite, truncated or corrupt",
+  storeUnreadable:
+    "the store is unreadable: missing, not SQLite, truncated or corrupt, or replaced or removed while a build read it",
   storeSchema: "the store's schema is wrong: a different or newer `user_version`, missing tables or columns",
   storeData:
     "the store has invalid rows or exceeds a limit (the first problems are listed, then the count of the others); `--skip-invalid` skips the tournaments concerned",
   unsafeOutput:
     "the output directory is unsafe to replace, or full or not writable (never caused by a store value)",
-  locked: "another build holds the lock on the output directory",
+  locked:
+    "another build holds the lock on the output directory; for `verify`, a build switched the snapshot while it was checked",
   invalidOutput: "an emitted file failed its JSON Schema: a bug in build-api; nothing is published",
   trf: "a TRF file could not be parsed or imported (also: unknown result codes, team tournaments)",
+  snapshotDamaged:
+    "the live snapshot differs from its manifest (`verify`; or a build found a live file removed by hand): `build --rebuild` writes every file anew",
   deploy:
     "`deploy` failed: the bucket could not be reached or refused a request (network, credentials, bucket, throttling after retries), or the snapshot or its edge code cannot be deployed (no manifest, a CloudFront Function over 10 KB); a rerun resumes an interrupted deploy",
 };

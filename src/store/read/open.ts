@@ -5,7 +5,8 @@ import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
 import { StoreReader, type Store } from "./reader.ts";
-import { REVISION_TABLES } from "./revisions.ts";
+import { fileIdentity, REVISION_TABLES } from "./revisions.ts";
+import { replacedError } from "./replaced.ts";
 import {
   fromReferenceSchema,
   READABLE_SCHEMA_VERSIONS,
@@ -105,14 +106,36 @@ function schemaProblems(file: string, db: Database.Database, version: number): P
   return problems;
 }
 
+export interface OpenOptions {
+  /**
+   * Run `PRAGMA quick_check` (reads every page: O(store)). Full builds, --rebuild and `verify` do;
+   * a tick does not (it reads only what changed), and a damaged page it does read still fails
+   * with EXIT.storeUnreadable (reader.ts guard). Default true.
+   */
+  quickCheck?: boolean;
+}
+
+/** The problems of `PRAGMA quick_check(limit)`: none when the store is intact. */
+export function integrityProblems(db: Database.Database, file: string, limit = 20): Problem[] {
+  const check = db.pragma(`quick_check(${limit})`) as { quick_check: string }[];
+  if (check.length === 1 && check[0]!.quick_check === "ok") return [];
+  return check.map((row) => ({
+    where: file,
+    what: `integrity check: ${row.quick_check}`,
+    fix: "restore the store from a good copy",
+  }));
+}
+
 /** Opens a store read-only; throws BuildError (storeUnreadable or storeSchema) when it cannot be
  * read or does not have the expected schema. The file is never written. */
-export function openStore(file: string): Store {
+export function openStore(file: string, opts: OpenOptions = {}): Store {
   let size: number;
+  let identity: string;
   try {
-    const stat = statSync(file);
+    const stat = statSync(file, { bigint: true });
     if (!stat.isFile()) throw unreadable(file, "is not a file");
-    size = stat.size;
+    size = Number(stat.size);
+    identity = fileIdentity(file, stat);
   } catch (error) {
     if (error instanceof BuildError) throw error;
     throw unreadable(
@@ -136,17 +159,9 @@ export function openStore(file: string): Store {
     // rollback-journal mode the SHARED lock it takes keeps writers from committing until the
     // build closes the store; in WAL mode writers go on but this connection keeps its snapshot.
     db.exec("BEGIN");
-    const check = db.pragma("quick_check(20)") as { quick_check: string }[];
-    if (check.length !== 1 || check[0]!.quick_check !== "ok") {
-      throw new BuildError(
-        `Cannot read the store ${file}: it is corrupt.`,
-        check.map((row) => ({
-          where: file,
-          what: `integrity check: ${row.quick_check}`,
-          fix: "restore the store from a good copy",
-        })),
-        EXIT.storeUnreadable,
-      );
+    const corrupt = opts.quickCheck === false ? [] : integrityProblems(db, file);
+    if (corrupt.length > 0) {
+      throw new BuildError(`Cannot read the store ${file}: it is corrupt.`, corrupt, EXIT.storeUnreadable);
     }
     const userVersion = db.pragma("user_version", { simple: true }) as number;
     const version = versionProblem(file, userVersion);
@@ -169,7 +184,10 @@ export function openStore(file: string): Store {
         EXIT.storeData,
       );
     }
-    return new StoreReader(db, file);
+    // The checks above read the store: its transaction holds a state of the file opened now. The
+    // path must still name the file stat()ed before: else that state may be another file's.
+    if (fileIdentity(file) !== identity) throw replacedError(file, "while the build opened it");
+    return new StoreReader(db, file, identity);
   } catch (error) {
     db.close();
     if (error instanceof BuildError) throw error;
@@ -201,16 +219,30 @@ export function openStore(file: string): Store {
 /**
  * Opens a store that openStore() already checked in this build, for a worker thread: read-only,
  * inside one read transaction, without the checks (their cost is paid once, by the main thread).
- * The caller proves that it reads the main thread's state (see src/render/worker.ts).
+ * `identity` is the file the main thread opened (fileIdentity): the path must name it before the
+ * open and after the first read, so this connection reads that very file; else the build fails
+ * (replacedError). The caller proves that it reads the main thread's state of that file (see
+ * src/render/worker.ts).
  */
-export function openCheckedStore(file: string): Store {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+export function openCheckedStore(file: string, identity: string): Store {
+  if (fileIdentity(file) !== identity) throw replacedError(file, "while the build ran");
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch {
+    throw replacedError(file, "while the build ran");
+  }
   try {
     db.pragma("trusted_schema = OFF");
     db.exec("BEGIN");
-    return new StoreReader(db, file);
+    // The first read fixes the transaction's state: of the file opened above, checked below.
+    db.pragma("user_version", { simple: true });
+    db.prepare("SELECT count(*) FROM sqlite_schema").get();
+    if (fileIdentity(file) !== identity) throw replacedError(file, "while the build ran");
+    return new StoreReader(db, file, identity);
   } catch (error) {
     db.close();
+    if (error instanceof BuildError) throw error;
     throw unreadable(file, `cannot open the file: ${(error as Error).message}`);
   }
 }

@@ -11,7 +11,8 @@ import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
-import { readRevisions, storeKeyOf, type Revisions } from "./revisions.ts";
+import { fileIdentity, readRevisions, revisionTrouble, storeKeyOf, type Revisions } from "./revisions.ts";
+import { replacedError } from "./replaced.ts";
 import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
 import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
@@ -23,6 +24,8 @@ export interface CatalogClub extends Club {
 
 export interface Store {
   readonly file: string;
+  /** Which file the connection reads (revisions.ts fileIdentity), as of the open. */
+  readonly identity: string;
   /** Enabled clubs only, ordered by slug, with catalog entries of non-draft tournaments. Rows that
    * fail their checks are left out here; checkStore() and loadTournament() report them. */
   clubs(): CatalogClub[];
@@ -44,6 +47,8 @@ export interface Store {
   ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
   /** The revision tokens the store's triggers keep, or null when it keeps none (version 1). */
   revisions(): Revisions | null;
+  /** Why revisions() is null (revisions.ts revisionTrouble), or null when they are kept. */
+  revisionTrouble(): string | null;
   /** The hash of the clubs rows the reader reads, private row ids left out. */
   clubsHash(): string;
   /** The key of the state this build reads (store/read/revisions.ts storeKeyOf). */
@@ -127,10 +132,12 @@ export class StoreReader implements Store {
 
   private readonly db: Database.Database;
   readonly file: string;
+  readonly identity: string;
 
-  constructor(db: Database.Database, file: string) {
+  constructor(db: Database.Database, file: string, identity: string) {
     this.db = db;
     this.file = file;
+    this.identity = identity;
     this.name = basename(file);
     this.queries = prepareQueries(db);
     this.sizes = prepareSizeQueries(db, this.name);
@@ -265,8 +272,15 @@ export class StoreReader implements Store {
     return guard(this.file, () => readRevisions(this.db));
   }
 
+  revisionTrouble(): string | null {
+    return guard(this.file, () => revisionTrouble(this.db));
+  }
+
   storeKey(): string | null {
-    return guard(this.file, () => storeKeyOf(this.db, this.file));
+    const key = guard(this.file, () => storeKeyOf(this.db, this.file));
+    // The key stats the path: it names this connection's state only if the path is still its file.
+    if (fileIdentity(this.file) !== this.identity) throw replacedError(this.file, "while the build ran");
+    return key;
   }
 
   clubsHash(): string {

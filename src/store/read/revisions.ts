@@ -3,7 +3,7 @@
 // or any of the triggers (version 1, or a trigger dropped or altered) maintains nothing, and the
 // build hashes the rows it reads instead (see src/incremental/state.ts).
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, type BigIntStats } from "node:fs";
 import Database from "better-sqlite3";
 import { fromReferenceSchema } from "../schema.ts";
 
@@ -27,18 +27,37 @@ export function schemaTriggers(): Map<string, string> {
   return expectedTriggers;
 }
 
-/** True when the store has the revision tables and every trigger of schema/store.sql, unchanged. */
-export function maintainsRevisions(db: Database.Database): boolean {
+/**
+ * Why the store's revisions cannot be trusted, or null when they can: the revision tables exist
+ * and the store's triggers are exactly those of schema/store.sql, with the same SQL. Any other
+ * trigger could undo a revision update (or write rows no trigger counts), so it makes every
+ * tournament be fingerprinted by its rows instead: correct, at the cost of reading them. Cheap:
+ * the schema rows only. What no check of the schema can see (a writer that turns triggers off for
+ * its connection, or drops and recreates them in one transaction) is for `verify`/--rebuild.
+ */
+export function revisionTrouble(db: Database.Database): string | null {
   const tables = new Set(
     db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'table'")
       .all()
       .map((r) => r.name),
   );
-  if (!REVISION_TABLES.every((t) => tables.has(t))) return false;
+  const missingTables = REVISION_TABLES.filter((t) => !tables.has(t));
+  if (missingTables.length > 0) return `the store has no revision tables (${missingTables.join(", ")})`;
   const have = triggersOf(db);
-  for (const [name, sql] of schemaTriggers()) if (have.get(name) !== sql) return false;
-  return true;
+  const want = schemaTriggers();
+  for (const [name, sql] of want) {
+    if (!have.has(name)) return `the trigger ${name} of schema/store.sql is missing`;
+    if (have.get(name) !== sql) return `the trigger ${name} differs from schema/store.sql`;
+  }
+  for (const name of have.keys())
+    if (!want.has(name)) return `the trigger ${name} is not one of schema/store.sql`;
+  return null;
+}
+
+/** True when the store's revisions can be trusted (revisionTrouble). */
+export function maintainsRevisions(db: Database.Database): boolean {
+  return revisionTrouble(db) === null;
 }
 
 export interface Revisions {
@@ -100,9 +119,9 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
  * them, so a tournament's fingerprint includes this too and every tournament of another file is
  * rendered again. ("-" when the file cannot be examined.)
  */
-export function fileIdentity(file: string): string {
+export function fileIdentity(file: string, stat?: BigIntStats): string {
   try {
-    const st = statSync(file, { bigint: true });
+    const st = stat ?? statSync(file, { bigint: true });
     return `${st.dev}:${st.ino}:${st.birthtimeNs}`;
   } catch {
     return "-";

@@ -9,6 +9,7 @@ import type { Problem } from "../../shared/errors.ts";
 import { RowCheck, type SqlRow } from "../read/cells.ts";
 import { readClub } from "../read/clubs.ts";
 import { StoreReader } from "../read/reader.ts";
+import { fileIdentity } from "../read/revisions.ts";
 import { selectAll } from "../columns.ts";
 
 /**
@@ -25,7 +26,7 @@ export function tournamentProblems(db: Database.Database, file: string, rowId: n
     ).run(rowId, rowId);
     // The reader works on this connection, inside the transaction; it is not closed (that would
     // close the writer's connection).
-    return new StoreReader(db, file).loadTournament(Number(rowId)).problems;
+    return new StoreReader(db, file, fileIdentity(file)).loadTournament(Number(rowId)).problems;
   } finally {
     db.exec("ROLLBACK TO verify_tournament");
     db.exec("RELEASE verify_tournament");

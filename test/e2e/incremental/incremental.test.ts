@@ -262,6 +262,9 @@ describe("incremental builds (fast-check, seeded)", () => {
       ...first.render,
       validFrom: again.render.validFrom,
       validUntil: again.render.validUntil,
+      // The report names what this build rendered: the renamed player's tournament alone.
+      rendered: { tournaments: 1, warnings: [], unknownResults: 0, standingsStops: [] },
     });
+    expect(first.render.rendered?.tournaments).toBe(first.render.tournaments);
   }, 60_000);
 });

@@ -1,11 +1,12 @@
 // Worker threads (--jobs) give the bytes of --jobs 1, and one build reads one state of the store
 // even while a writer commits during it (rollback journal: the writer waits; WAL: the build keeps
 // its snapshot, workers included).
-import { copyFileSync, realpathSync } from "node:fs";
+import { copyFileSync, realpathSync, renameSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
+import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { hashTree } from "../../support/tree.ts";
@@ -102,6 +103,44 @@ describe("a writer committing during a build", () => {
       // The next build reads the store with every commit.
       const next = await build({ db, out, now: NOW, jobs: 1 });
       if (commits > 0) expect(next.publish.filesWritten).toBeGreaterThan(0);
+    }, 120_000);
+  }
+});
+
+describe("a store replaced or removed during a build", () => {
+  for (const how of ["renamed over", "removed"] as const) {
+    it(`fails the build with a store error naming the file (${how}), the old snapshot serving`, async () => {
+      const db = copyOf(store);
+      const other = copyOf(store);
+      const w = new Database(other);
+      w.prepare("UPDATE players SET name = name || '?'").run();
+      w.close();
+      const out = path.join(tempDir("replaced"), "dist");
+      await build({ db, out, now: NOW, jobs: 1 });
+      const live = hashTree(realpathSync(out));
+      // After the main thread opened the store, before the workers open it.
+      const replace = (phase: string): void => {
+        if (phase !== "produce") return;
+        if (how === "removed") unlinkSync(db);
+        else renameSync(other, db);
+      };
+      const error = await build({
+        db,
+        out,
+        now: NOW,
+        rebuild: true,
+        jobs: 2,
+        minJobsForWorkers: 1,
+        onPhase: replace,
+      }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(BuildError);
+      expect((error as BuildError).exitCode).toBe(EXIT.storeUnreadable);
+      expect((error as BuildError).message).toContain(db);
+      expect((error as BuildError).message).toContain("replaced or removed");
+      expect(hashTree(realpathSync(out))).toEqual(live);
     }, 120_000);
   }
 });

@@ -7,6 +7,7 @@ import {
   mkdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -18,6 +19,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../../src/publish/manifest.ts";
 import { publishSnapshot, type PublishOptions } from "../../../src/publish/publish.ts";
+import { verifySnapshot } from "../../../src/publish/verify.ts";
 import { failWith } from "../../support/faults.ts";
 import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -216,7 +218,27 @@ describe("files edited inside the live version", () => {
     expectNoLeftovers(path.dirname(out));
   });
 
-  it("keepAll refuses a group with an edited file, so the producer renders it", async () => {
+  it("a live file removed by hand that a build must link fails it with exit 10, the old snapshot serving", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+    const second = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    // A path the last build changed: the next build links it from the live version.
+    const gone = second.changed.paths.find((p) => p in sampleFiles(0))!;
+    rmSync(path.join(out, gone));
+    const before = hashTree(out);
+    const error = await publishSnapshot({ outDir: out }, (w) => {
+      expect(w.keepAll(Object.keys(sampleFiles(0)))).toBe(true);
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).exitCode).toBe(EXIT.snapshotDamaged);
+    expect((error as BuildError).message).toContain(gone);
+    expect((error as BuildError).message).toContain("--rebuild");
+    expect(hashTree(out)).toEqual(before);
+    await publishSnapshot({ outDir: out, rewriteAll: true }, writeAll(sampleFiles(0)));
+    expectSnapshot(out, sampleFiles(0));
+  });
+
+  it("keepAll trusts the live manifest (no file examined on a tick); verify finds the edited file", async () => {
     const out = await paired();
     const files = sampleFiles(0);
     writeFileSync(path.join(out, file), "{}");
@@ -225,8 +247,15 @@ describe("files edited inside the live version", () => {
       kept = w.keepAll(Object.keys(files));
       if (!kept) writeAll(files)(w);
     });
-    expect(kept).toBe(false);
+    expect(kept).toBe(true);
+    const found = verifySnapshot(out);
+    expect(found.stable).toBe(true);
+    expect(found.problems.map((p) => p.where)).toEqual([path.join(realpathSync(out), file)]);
+    expect(found.problems[0]!.what).toContain("its bytes differ from the manifest");
+    // --rebuild repairs it.
+    await publishSnapshot({ outDir: out, rewriteAll: true }, writeAll(files));
     expectSnapshot(out, files);
+    expect(verifySnapshot(out).problems).toEqual([]);
   });
 
   it("an edit that kept size and mtime escapes the check, but rewriteAll (--rebuild) writes every file anew", async () => {

@@ -13,6 +13,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MANIFEST_NAME } from "../../../src/publish/manifest.ts";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
+import { publicationChanges } from "../../../src/publish/changes.ts";
 import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { hashTree } from "../../support/tree.ts";
@@ -167,6 +168,22 @@ describe("publishSnapshot: incremental rebuilds", () => {
     });
     expect([...readFileSync(path.join(out, "bin.dat"))]).toEqual([0, 1, 2, 255]);
     expect(() => kept?.write("late.json", "{}")).toThrow(/after the snapshot was finished/);
+  });
+
+  it("publicationChanges reads what the last build wrote and removed from the bookkeeping", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    // After the first build the bookkeeping cannot say: every file is new.
+    expect(publicationChanges(out)).toMatchObject({ known: false });
+    const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    const changes = publicationChanges(out);
+    expect(changes.known).toBe(true);
+    expect(changes.removed).toEqual(["api/public/v1/old.json"]);
+    expect([...changes.written, ...changes.removed].sort()).toEqual(report.changed.paths);
+    expect(changes.written).toContain("api/public/v1/new.json");
+    // A no-change build changes nothing.
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    expect(publicationChanges(out)).toMatchObject({ known: true, written: [], removed: [] });
   });
 
   it("lists the changed files sorted, at most 1000 of them, with their count", async () => {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
+import { processStart } from "../../../src/publish/lock.ts";
 import { expectNoLeftovers, expectSnapshot, writeAll } from "../../support/publish.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { hashTree } from "../../support/tree.ts";
@@ -105,10 +106,40 @@ describe("publishSnapshot lock", () => {
     const out = path.join(tempDir(), "dist");
     await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
     const lock = path.join(path.dirname(out), ".dist.lock");
-    for (const content of [`${process.pid} ${hostname()}\n`, "", `${deadPid()} other-host.example\n`]) {
+    const live = process.ppid;
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    for (const content of [
+      `${live} ${hostname()}\n`,
+      `${live} ${hostname()} ${boot} ${processStart(live)}\n`,
+      "",
+      `${deadPid()} other-host.example\n`,
+    ]) {
       writeFileSync(lock, content);
       expect((await lockedError(out)).exitCode).toBe(EXIT.locked);
       expect(existsSync(lock)).toBe(true);
+    }
+    expectSnapshot(out, sampleFiles(0));
+  });
+
+  it("takes over a lock whose PID is reused: its own PID, another start time, another boot", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    const lock = path.join(path.dirname(out), ".dist.lock");
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const live = process.ppid;
+    const cases = [
+      // A build's own PID (every build is PID 1 in a container): this process holds no lock.
+      `${process.pid} ${hostname()}\n`,
+      `${process.pid} ${hostname()} ${boot} ${processStart(process.pid)}\n`,
+      // A live process that started at another time than the holder: the PID was reused.
+      `${live} ${hostname()} ${boot} 1${processStart(live)}\n`,
+      // Taken before the machine last booted.
+      `${live} ${hostname()} 00000000-0000-0000-0000-000000000000 ${processStart(live)}\n`,
+    ];
+    for (const [i, content] of cases.entries()) {
+      writeFileSync(lock, content);
+      await publishSnapshot({ outDir: out }, writeAll(sampleFiles(i % 2 === 0 ? 1 : 0)));
+      expect(existsSync(lock), content).toBe(false);
     }
     expectSnapshot(out, sampleFiles(0));
   });

@@ -1,0 +1,103 @@
+// The scheduled full check of a published snapshot: every file of the live version against its
+// manifest (sha256 and size), and no file that the manifest does not list. A tick never does this
+// (it is O(files)); it trusts that nothing but builds writes the versions. See
+// docs/design/incremental.md for what a tick checks and what verify checks.
+import { createHash } from "node:crypto";
+import path from "node:path";
+import type { Problem } from "../shared/errors.ts";
+import { io } from "./io.ts";
+import { inspectTarget, resolveLayout } from "./layout.ts";
+import { entryValue, MANIFEST_NAME, MARKER_NAME, parseEntryValue, readManifest } from "./manifest.ts";
+
+export interface SnapshotVerification {
+  /** The live version directory that was checked. */
+  snapshotDir: string;
+  /** Files the manifest lists, and their bytes. */
+  files: number;
+  bytes: number;
+  /** Files that differ from the manifest, are missing, or are not in it. */
+  problems: Problem[];
+  /** False when a build switched the snapshot while it was checked: check again. */
+  stable: boolean;
+}
+
+const FIX =
+  "run `build-api build --rebuild` to write every file anew (nothing but a build may write the snapshot)";
+
+/** Checks the live version of the snapshot at `outDir`. Never writes; takes no lock. */
+export function verifySnapshot(outDir: string): SnapshotVerification {
+  const layout = resolveLayout(outDir);
+  const current = inspectTarget(layout, false);
+  const dir = current.kind === "link" ? current.dir : current.kind === "dir" ? current.dir : undefined;
+  if (dir === undefined) {
+    return {
+      snapshotDir: layout.target,
+      files: 0,
+      bytes: 0,
+      problems: [{ where: layout.target, what: "there is no snapshot here", fix: "build one first" }],
+      stable: true,
+    };
+  }
+  const problems: Problem[] = [];
+  const manifest = readManifest(path.join(dir, MANIFEST_NAME));
+  if (!manifest) {
+    problems.push({
+      where: path.join(dir, MANIFEST_NAME),
+      what: "the manifest is missing or not in build-api's form",
+      fix: FIX,
+    });
+    return { snapshotDir: dir, files: 0, bytes: 0, problems, stable: true };
+  }
+  let bytes = 0;
+  for (const [rel, value] of manifest) {
+    const file = path.join(dir, rel);
+    const want = parseEntryValue(value);
+    bytes += want.bytes;
+    let data: Buffer;
+    try {
+      if (!io.lstatSync(file).isFile()) {
+        problems.push({ where: file, what: "is not a regular file", fix: FIX });
+        continue;
+      }
+      data = io.readFileSync(file) as Buffer;
+    } catch (e) {
+      problems.push({
+        where: file,
+        what: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the manifest lists it`,
+        fix: FIX,
+      });
+      continue;
+    }
+    const got = entryValue(createHash("sha256").update(data).digest(), data.length);
+    if (got !== value) {
+      problems.push({
+        where: file,
+        what: `its bytes differ from the manifest (${data.length} bytes, manifest: ${want.bytes} and sha256 ${want.sha256})`,
+        fix: FIX,
+      });
+    }
+  }
+  for (const rel of listFiles(dir)) {
+    if (!manifest.has(rel)) {
+      problems.push({ where: path.join(dir, rel), what: "is not listed in the manifest", fix: FIX });
+    }
+  }
+  // A build that switched meanwhile may have started to update this version (now the stale one).
+  const after = inspectTarget(layout, false);
+  const stable = after.kind === current.kind && (after.kind !== "link" || after.dir === dir);
+  return { snapshotDir: dir, files: manifest.size, bytes, problems, stable };
+}
+
+/** Every non-directory under `root`, "/"-separated, without the bookkeeping files at the root. */
+function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (abs: string, rel: string): void => {
+    for (const e of io.readdirSync(abs, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
+      else if (rel || (e.name !== MANIFEST_NAME && e.name !== MARKER_NAME)) out.push(childRel);
+    }
+  };
+  walk(root, "");
+  return out;
+}

@@ -1,0 +1,87 @@
+// `build-api verify`: the scheduled full check. A tick trusts the live snapshot's files and skips
+// the store's quick_check; verify hashes every file against the manifest and runs quick_check.
+import { readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { EXIT } from "../../../src/shared/errors.ts";
+import { runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+const NOW = "2026-11-22T12:00:00Z";
+
+afterAll(removeTempDirs);
+
+describe("build-api verify", () => {
+  it("passes a fresh snapshot, finds hand edits a no-change build keeps, and --rebuild repairs them", async () => {
+    const dir = tempDir("verify");
+    const db = path.join(dir, "s.sqlite");
+    const out = path.join(dir, "dist");
+    expect((await runCli(["init-store", "--sample", db])).code).toBe(0);
+    const built = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
+    expect(built.code, built.stderr).toBe(0);
+    const ok = await runCli(["verify", "--db", db, "--out", out, "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const report = JSON.parse(ok.stdout);
+    expect(report.store).toEqual({ file: db, revisions: null });
+    expect(report.snapshot.files).toBeGreaterThan(100);
+    expect(report.problems).toEqual([]);
+
+    // An edit that keeps size and mtime, and a file nobody listed.
+    const live = realpathSync(out);
+    const edited = path.join(live, "api/public/v1/tournaments/index.json");
+    const st = statSync(edited);
+    const text = readFileSync(edited, "utf8");
+    writeFileSync(edited, text.replace(/"/, "'"));
+    utimesSync(edited, st.atime, st.mtime);
+    writeFileSync(path.join(live, "planted.html"), "<script>x</script>");
+    // A tick does not look at unchanged files (that would be O(files)): it says up to date.
+    const tick = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.stderr).toContain("up to date");
+
+    const bad = await runCli(["verify", "--out", out]);
+    expect(bad.code).toBe(EXIT.snapshotDamaged);
+    expect(bad.stderr).toContain("differs from its manifest in 2 files");
+    expect(bad.stderr).toContain(`${edited}: its bytes differ from the manifest`);
+    expect(bad.stderr).toContain("planted.html: is not listed in the manifest");
+    expect(bad.stderr).toContain("--rebuild");
+
+    const rebuilt = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--rebuild"]);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    const again = await runCli(["verify", "--out", out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/\d+ files match the manifest/);
+  }, 120_000);
+
+  it("fails a corrupt store with exit 3 and asks for --db or --out", async () => {
+    const dir = tempDir("verify-store");
+    const db = path.join(dir, "s.sqlite");
+    expect((await runCli(["init-store", "--sample", db])).code).toBe(0);
+    // Half its pages gone: quick_check finds the pages the b-trees point to.
+    const bytes = readFileSync(db);
+    writeFileSync(db, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const corrupt = await runCli(["verify", "--db", db]);
+    expect(corrupt.code, corrupt.stderr).toBe(EXIT.storeUnreadable);
+    expect(corrupt.stderr).toContain(db);
+
+    const none = await runCli(["verify"]);
+    expect(none.code).toBe(EXIT.usage);
+    expect(none.stderr).toContain("pass --db, --out or both");
+  }, 60_000);
+
+  it("notes a store whose triggers differ from the reference schema", async () => {
+    const dir = tempDir("verify-triggers");
+    const db = path.join(dir, "s.sqlite");
+    expect((await runCli(["init-store", "--sample", db])).code).toBe(0);
+    const Database = (await import("better-sqlite3")).default;
+    const w = new Database(db);
+    w.exec("CREATE TRIGGER undo AFTER UPDATE ON tournament_revisions BEGIN SELECT 1; END");
+    w.close();
+    const r = await runCli(["verify", "--db", db]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("the trigger undo is not one of schema/store.sql");
+    const b = await runCli(["build", "--db", db, "--out", path.join(dir, "dist"), "--now", NOW]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toContain("note: the trigger undo is not one of schema/store.sql");
+  }, 60_000);
+});

@@ -1,0 +1,58 @@
+// Warnings that scale: a tick lists the warnings of what it rendered and counts the standing ones
+// (of tournaments it kept) in one line; --verbose lists them all.
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
+import { runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
+
+const warningLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l.startsWith("warning:"));
+
+describe("build warnings", () => {
+  it("a tick lists what it rendered and counts the standing warnings in one line", async () => {
+    const dir = tempDir("warnings");
+    const db = path.join(dir, "s.sqlite");
+    const out = path.join(dir, "dist");
+    generateStore({ tournaments: 40, seed: "7", out: db });
+    const args = ["build", "--db", db, "--out", out, "--now", REFERENCE_NOW];
+    const full = await runCli(args);
+    expect(full.code, full.stderr).toBe(0);
+    const all = warningLines(full.stderr);
+    const stops = all.filter((l) => l.includes("standings stop at round"));
+    // The generator makes tournaments with unrecognized results: the test needs some.
+    expect(stops.length).toBeGreaterThan(1);
+
+    // Rename one player of a tournament without warnings.
+    const stopped = new Set(stops.map((l) => /tournament (\d+)/.exec(l)![1]));
+    const w = new Database(db);
+    const quiet = w
+      .prepare<[], { tournament_id: number; external_id: number }>(
+        "SELECT tournament_id, external_id FROM tournaments ORDER BY external_id",
+      )
+      .all()
+      .find((t) => !stopped.has(String(t.external_id)))!;
+    w.prepare(
+      "UPDATE players SET name = name || ' Jr' WHERE tournament_id = ? AND source_player_number = 1",
+    ).run(quiet.tournament_id);
+    w.close();
+
+    const tick = await runCli(args);
+    expect(tick.code, tick.stderr).toBe(0);
+    expect(tick.stderr).toContain("; 1 tournament rendered");
+    const lines = warningLines(tick.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `standing, in tournaments this build kept unchanged: ${stops.length} standings stops`,
+    );
+    expect(lines[0]).toContain("--verbose");
+
+    const verbose = await runCli([...args, "--rebuild", "--verbose"]);
+    expect(warningLines(verbose.stderr)).toEqual(all);
+    const json = await runCli([...args.slice(0, -2), "--now", "2026-11-22T12:00:01Z", "--json"]);
+    const report = JSON.parse(json.stdout);
+    expect(report.render.standingsStops).toHaveLength(stops.length);
+  }, 120_000);
+});
