@@ -6,6 +6,7 @@ import { CORS_PREFIX, isApiPath } from "../routes/urls.ts";
 import type { ErrorStatus } from "../output/problem.ts";
 import {
   errorHeaders,
+  fillHeaders,
   pageBareRegExpSource,
   pageHeaders,
   pageRegExpSource,
@@ -39,10 +40,14 @@ interface Compiled {
     value: RegExp;
     target: string;
     fallback: string | null;
+    /** The headers of the list the fallback answers for (its own path is no URL). */
+    fallbackHeaders: [string, string][];
+    /** The list rule's parameter names (its tags are filled from the list's own URL). */
+    listNames: string[];
   }[];
-  paths: { re: RegExp; headers: [string, string][] }[];
+  paths: { re: RegExp; names: string[]; headers: [string, string][] }[];
   files: { url: string; headers: [string, string][] }[];
-  pages: { re: RegExp; bare: RegExp | null; headers: [string, string][] }[];
+  pages: { re: RegExp; names: string[]; bare: RegExp | null; headers: [string, string][] }[];
   statics: { re: RegExp; headers: [string, string][] }[];
 }
 
@@ -59,9 +64,12 @@ function compile(rules: HostRules): Compiled {
         value: new RegExp(`^(?:${SEGMENT_PATTERN[q.param]})$`),
         target: q.target,
         fallback: q.fallback,
+        fallbackHeaders: responseHeaders(rules.paths.find((p) => p.url === q.url)!),
+        listNames: paramsOf(q.url),
       })),
       paths: rules.paths.map((r) => ({
         re: new RegExp(urlRegExpSource(r.url)),
+        names: paramsOf(r.url),
         headers: responseHeaders(r),
       })),
       files: rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })),
@@ -69,6 +77,7 @@ function compile(rules: HostRules): Compiled {
         const bare = pageBareRegExpSource(p);
         return {
           re: new RegExp(pageRegExpSource(p)),
+          names: paramsOf(p.url),
           bare: bare ? new RegExp(bare) : null,
           headers: pageHeaders(p),
         };
@@ -104,25 +113,34 @@ export function resolveRequest(
   exists: (file: string) => boolean,
 ): Resolution {
   const c = compile(rules);
+  const found = (file: string, headers: [string, string][]): Resolution =>
+    exists(file) ? { kind: "file", file, headers } : errorResolution(404, pathname);
   let path = pathname;
   for (const q of c.queries) {
     const m = q.re.exec(pathname);
     const value = search.get(q.param);
     if (!m || value === null) continue;
+    // An empty value (`?tag=`, `?tag`) names no tag and no language: a 404, never the list.
+    if (value === "") return errorResolution(404, pathname);
     const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
     if (target && exists(`${target.slice(1)}/index.json`)) path = target;
-    else if (q.fallback) path = fill(q.fallback, q.names, m, {});
+    else if (q.fallback)
+      return found(
+        `${fill(q.fallback, q.names, m, {}).slice(1)}/index.json`,
+        fillHeaders(q.fallbackHeaders, q.listNames, m),
+      );
     else return errorResolution(404, pathname);
     break;
   }
-  const found = (file: string, headers: [string, string][]): Resolution =>
-    exists(file) ? { kind: "file", file, headers } : errorResolution(404, pathname);
 
-  for (const p of c.paths)
-    if (p.re.test(path)) return found(`${path.replace(/\/$/, "").slice(1)}/index.json`, p.headers);
+  for (const p of c.paths) {
+    const m = p.re.exec(path);
+    if (m) return found(`${path.replace(/\/$/, "").slice(1)}/index.json`, fillHeaders(p.headers, p.names, m));
+  }
   for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.headers);
   for (const p of c.pages) {
-    if (p.re.test(path)) return found(`${path.slice(1)}index.html`, p.headers);
+    const m = p.re.exec(path);
+    if (m) return found(`${path.slice(1)}index.html`, fillHeaders(p.headers, p.names, m));
     if (p.bare?.test(path)) {
       if (!exists(`${path.slice(1)}/index.html`)) return errorResolution(404, pathname);
       const query = search.toString();

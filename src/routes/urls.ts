@@ -17,8 +17,11 @@ export interface QueryForm {
   /** When the query parameter is absent the route answers as for this value (spec: language=es). */
   default?: string;
   /**
-   * A value the snapshot has no file for: "empty" answers from the bare path form
-   * `<path>/{segment}` (the list no tag matches), "notFound" is a 404 (an unknown language).
+   * A value the snapshot has no file for: "empty" answers from the file of the bare path form
+   * `<path>/{segment}/index.json` (the list no tag matches), "notFound" is a 404 (an unknown
+   * language). The bare path form itself is not a URL: `<path>/{segment}`, `<path>/{segment}/`
+   * and an empty value (`?tag=`, `?tag`) name no value and are a 404 problem on every host
+   * (docs/design/lists-and-caching.md).
    */
   unknown: "empty" | "notFound";
 }
@@ -32,9 +35,16 @@ export function queryFormPath(base: string, q: QueryForm, value: string): string
 export function pathForms(route: { path: string; query?: QueryForm }): string[] {
   const q = route.query;
   if (!q) return [route.path];
-  const forms = [route.path, queryFormPath(route.path, q, `{${q.name}}`)];
-  if (q.unknown === "empty") forms.push(queryFormPath(route.path, q, ""));
-  return forms;
+  return [route.path, queryFormPath(route.path, q, `{${q.name}}`)];
+}
+
+/**
+ * The files a route writes beyond its path forms, as URL patterns of their directory: the answer
+ * to an unknown tag (`<list>/tag/index.json`), reached only through the query form's fallback.
+ */
+export function fallbackForms(route: { path: string; query?: QueryForm }): string[] {
+  const q = route.query;
+  return q?.unknown === "empty" ? [queryFormPath(route.path, q, "")] : [];
 }
 
 export type Params = Partial<Record<ParamName, string>>;

@@ -33,13 +33,22 @@ export function renderCloudflareWorker(rules: HostRules): string {
         value: `^(?:${SEGMENT_PATTERN[q.param]})$`,
         target: q.target,
         fallback: q.fallback,
+        // The list's headers for the fallback (the empty list), whose path is no URL of its own.
+        headers: responseHeaders(rules.paths.find((p) => p.url === q.url)!),
       })),
     )}`,
-    ` "paths": ${rows(rules.paths.map((r) => ({ re: urlRegExpSource(r.url), headers: responseHeaders(r) })))}`,
+    ` "paths": ${rows(
+      rules.paths.map((r) => ({
+        re: urlRegExpSource(r.url),
+        names: paramsOf(r.url),
+        headers: responseHeaders(r),
+      })),
+    )}`,
     ` "files": ${rows(rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })))}`,
     ` "pages": ${rows(
       rules.pages.map((p) => ({
         re: pageRegExpSource(p),
+        names: paramsOf(p.url),
         bare: pageBareRegExpSource(p),
         headers: pageHeaders(p),
       })),
@@ -87,6 +96,9 @@ function fill(template, q, m, extra) {
   return template.replace(/\\{(\\w+)\\}/g, (_, n) => extra[n] ?? m[q.names.indexOf(n) + 1]);
 }
 
+/** Header values with {param} templates (the purge tags) filled from the URL's match. */
+const filled = (headers, r, m) => headers.map(([k, v]) => [k, fill(v, r, m, {})]);
+
 /** What the request answers: [URL to fetch from env.ASSETS, headers], a redirect, or an error. */
 async function resolve(env, request, url) {
   let path = url.pathname;
@@ -94,16 +106,21 @@ async function resolve(env, request, url) {
     const m = q.re.exec(url.pathname);
     const value = url.searchParams.get(q.param);
     if (!m || value === null) continue;
+    if (value === "") return { status: 404 };
     const target = q.value.test(value) ? fill(q.target, q, m, { [q.param]: value }) : null;
     if (target && (await exists(env, request, target))) path = target;
-    else if (q.fallback) path = fill(q.fallback, q, m, {});
+    else if (q.fallback) return { fetch: fill(q.fallback, q, m, {}), headers: filled(q.headers, q, m) };
     else return { status: 404 };
     break;
   }
-  for (const p of PATHS) if (p.re.test(path)) return { fetch: path.replace(/\\/$/, ""), headers: p.headers };
+  for (const p of PATHS) {
+    const m = p.re.exec(path);
+    if (m) return { fetch: path.replace(/\\/$/, ""), headers: filled(p.headers, p, m) };
+  }
   for (const f of T.files) if (f.url === path) return { fetch: path, headers: f.headers };
   for (const p of PAGES) {
-    if (p.re.test(path)) return { fetch: path, headers: p.headers };
+    const m = p.re.exec(path);
+    if (m) return { fetch: path, headers: filled(p.headers, p, m) };
     if (p.bare && p.bare.test(path)) {
       if (!(await exists(env, request, path + "/"))) return { status: 404 };
       return { redirect: path + "/" + url.search };

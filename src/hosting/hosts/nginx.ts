@@ -11,8 +11,12 @@ import {
   JSON_TYPE,
   pageBareRegExpSource,
   pageRegExpSource,
+  ERROR_TAG,
   SEGMENT_PATTERN,
+  securityHeaders,
+  SITE_TAG,
   staticRegExpSource,
+  tagHeaders,
   urlRegExpSource,
   type HostRules,
   type QueryRule,
@@ -56,6 +60,11 @@ export function renderNginxHttp(rules: HostRules): string {
         `    "~(?:^|&)${q.param}(?:=|&|$)" ${suffix};`,
         `    default "";`,
         `}`,
+        // `?tag=` or `?tag` names no value: a 404 (docs/design/lists-and-caching.md).
+        `map $args $${queryVar(q.param)}_empty {`,
+        `    "~(?:^|&)${q.param}=?(?:&|$)" 1;`,
+        `    default "";`,
+        `}`,
       ].join("\n");
     });
   // $request_uri survives the internal redirect to the error body, so club 404s keep CORS.
@@ -78,17 +87,32 @@ export function renderNginxHttp(rules: HostRules): string {
   );
 }
 
+/**
+ * nginx's variable of a URL parameter, set by a named capture of the location's regex (its own
+ * prefix: `$build_api_tag` is the map of the ?tag= query form).
+ */
+function paramVar(param: string): string {
+  return `build_api_p_${param}`;
+}
+
 function headerLines(
   type: string,
   cache: string,
   cors: boolean | "map" | "bad-map",
   indent: string,
+  tags: readonly string[] = [ERROR_TAG, SITE_TAG],
 ): string[] {
   const lines = [
     "types { }",
     `default_type "${type}";`,
     `add_header Cache-Control "${cache}" always;`,
     `add_header X-Content-Type-Options nosniff always;`,
+    ...securityHeaders(type === HTML_TYPE).map(([k, v]) => `add_header ${k} "${v}" always;`),
+    // Purge tags: `{id}` is the named capture of the location's regex.
+    ...tagHeaders(tags).map(
+      ([k, v]) =>
+        `add_header ${k} "${v.replace(/\{(\w+)\}/g, (_, n: string) => `\${${paramVar(n)}}`)}" always;`,
+    ),
   ];
   if (cors === "map") lines.push(`add_header Access-Control-Allow-Origin $${CORS_VAR} always;`);
   else if (cors === "bad-map") lines.push(`add_header Access-Control-Allow-Origin $${BAD_CORS_VAR} always;`);
@@ -115,10 +139,12 @@ export function renderNginx(rules: HostRules): string {
   // Regex locations are tried in order: literal segments first, ids and rounds are digits only.
   for (const rule of rules.paths) {
     const query = rules.queries.find((q) => q.url === rule.url);
-    const re = urlRegExpSource(rule.url).replace(/^\^(.*)\/\?\$$/, `^(?<${PATH_VAR}>$1)/?$`);
+    const re = urlRegExpSource(rule.url, paramVar).replace(/^\^(.*)\/\?\$$/, `^(?<${PATH_VAR}>$1)/?$`);
     const p = `$${PATH_VAR}`;
     let tries = `${p}/index.json =404`;
+    const guard: string[] = [];
     if (query) {
+      guard.push(`${i2}if ($${queryVar(query.param)}_empty) { return 404; }`);
       const v = `$${queryVar(query.param)}`;
       tries = query.fallback
         ? `${p}${v}/index.json ${p}${query.fallback.slice(query.url.length)}/index.json =404`
@@ -126,7 +152,8 @@ export function renderNginx(rules: HostRules): string {
     }
     out.push(
       `${i1}location ~ "${re}" {`,
-      ...headerLines(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors, i2),
+      ...headerLines(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors, i2, rule.tags),
+      ...guard,
       `${i2}try_files ${tries};`,
       `${i1}}`,
     );
@@ -134,7 +161,7 @@ export function renderNginx(rules: HostRules): string {
   for (const f of rules.files) {
     out.push(
       `${i1}location = ${f.url} {`,
-      ...headerLines(JSON_TYPE, CACHE_POLICY[f.cache], f.cors, i2),
+      ...headerLines(JSON_TYPE, CACHE_POLICY[f.cache], f.cors, i2, f.tags),
       `${i2}try_files $uri =404;`,
       `${i1}}`,
     );
@@ -143,11 +170,11 @@ export function renderNginx(rules: HostRules): string {
   for (const page of rules.pages) {
     const bare = pageBareRegExpSource(page);
     out.push(
-      `location ~ "${pageRegExpSource(page)}" {`,
+      `location ~ "${pageRegExpSource(page, paramVar)}" {`,
       `${i1}etag on;`,
       `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
       `${i1}error_page 405 ${METHOD_URI};`,
-      ...headerLines(HTML_TYPE, CACHE_POLICY[page.cache], false, i1),
+      ...headerLines(HTML_TYPE, CACHE_POLICY[page.cache], false, i1, page.tags),
       `${i1}try_files \${uri}index.html =404;`,
       "}",
     );
@@ -167,7 +194,7 @@ export function renderNginx(rules: HostRules): string {
       `${i1}etag on;`,
       `${i1}error_page 404 /${NOT_FOUND_PAGE};`,
       `${i1}error_page 405 ${METHOD_URI};`,
-      ...headerLines(s.type, CACHE_POLICY[s.cache], s.cors, i1),
+      ...headerLines(s.type, CACHE_POLICY[s.cache], s.cors, i1, s.tags),
       `${i1}try_files $uri =404;`,
       "}",
     );

@@ -26,15 +26,20 @@ function queryLines(rule: QueryRule, vocab: Vocabulary | undefined): string[] {
   const source = toPlaceholders(rule.url);
   const values = valuesFor(rule, vocab);
   const notFound = `${source} ${rule.param}=:${rule.param} /${NOT_FOUND_FILE} 404!`;
+  // An empty value names no tag or language: a 404 (docs/design/lists-and-caching.md).
+  const empty = `${source} ${rule.param}= /${NOT_FOUND_FILE} 404!`;
   // Without the stored values no value can be told apart from an unknown one: refuse with a 404
   // rather than answer a wrong list.
   if (values === undefined) return [notFound];
-  const lines = [...new Set(values)]
-    .sort()
-    .map(
-      (v) =>
-        `${source} ${rule.param}=${v} ${toPlaceholders(rule.target.replace(`{${rule.param}}`, v))}/index.json 200!`,
-    );
+  const lines = [empty];
+  lines.push(
+    ...[...new Set(values)]
+      .sort()
+      .map(
+        (v) =>
+          `${source} ${rule.param}=${v} ${toPlaceholders(rule.target.replace(`{${rule.param}}`, v))}/index.json 200!`,
+      ),
+  );
   lines.push(
     rule.fallback === null
       ? notFound
@@ -50,6 +55,10 @@ export function renderRedirects(rules: HostRules, vocab?: Vocabulary): string {
     ...INTERNAL_FILES.map((f) => `/${f} /${NOT_FOUND_PAGE} 404!`),
     "# Query forms first: they share their source path with the list rules below.",
     ...rules.queries.flatMap((q) => queryLines(q, vocab)),
+    "# The answer to an unknown tag is not a URL of its own: `<list>/tag` is a 404.",
+    ...rules.queries.flatMap((q) =>
+      q.fallback ? [`${toPlaceholders(q.fallback)} /${NOT_FOUND_FILE} 404!`] : [],
+    ),
     "# Path forms, literal segments before parameters.",
     ...rules.paths.map((r) => `${toPlaceholders(r.url)} ${toPlaceholders(r.file)} 200`),
     "# Any other /api path: the JSON problem body.",

@@ -5,7 +5,7 @@
 // never match another rule. Symlinks are never followed.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../routes/cache.ts";
 import { NOT_FOUND_FILE } from "../../output/problem.ts";
-import type { HostRules } from "../rules.ts";
+import { securityHeaders, type HostRules } from "../rules.ts";
 
 const SEGMENT = "([^/.]+)";
 
@@ -29,7 +29,16 @@ export function renderServeJson(rules: HostRules): string {
       headers: [
         { key: "Content-Type", value: "application/json; charset=utf-8" },
         { key: "X-Content-Type-Options", value: "nosniff" },
+        ...securityHeaders(false).map(([key, value]) => ({ key, value })),
       ],
+    },
+    {
+      source: "**/*.html",
+      headers: securityHeaders(true).map(([key, value]) => ({ key, value })),
+    },
+    {
+      source: "{assets,embed}/**",
+      headers: securityHeaders(false).map(([key, value]) => ({ key, value })),
     },
     { source: NOT_FOUND_FILE, headers: [{ key: "Cache-Control", value: ERROR_CACHE_POLICY }] },
   ];

@@ -30,7 +30,7 @@ function file(name: string): string {
 describe("rule list", () => {
   it("puts a literal segment before a parameter at the same level", () => {
     const urls = hostRules().paths.map((r) => r.url);
-    expect(urls.indexOf("/api/public/v1/tournaments/tag")).toBeLessThan(
+    expect(urls.indexOf("/api/public/v1/tournaments/tag/{tag}")).toBeLessThan(
       urls.indexOf("/api/public/v1/tournaments/{id}"),
     );
     expect(compareSpecificity("/a/tag/{tag}", "/a/{id}/live")).toBeLessThan(0);
@@ -88,18 +88,23 @@ describe("_redirects", () => {
       /nginx.conf /404.html 404!
       /serve.json /404.html 404!
       # Query forms first: they share their source path with the list rules below.
+      /api/clubs/:slug/tournaments tag= /404.json 404!
       /api/clubs/:slug/tournaments tag=juniors /api/clubs/:slug/tournaments/tag/juniors/index.json 200!
       /api/clubs/:slug/tournaments tag=open /api/clubs/:slug/tournaments/tag/open/index.json 200!
       /api/clubs/:slug/tournaments tag=:tag /api/clubs/:slug/tournaments/tag/index.json 200!
+      /api/public/v1/tournaments tag= /404.json 404!
       /api/public/v1/tournaments tag=rapid /api/public/v1/tournaments/tag/rapid/index.json 200!
       /api/public/v1/tournaments tag=:tag /api/public/v1/tournaments/tag/index.json 200!
+      /api/public/v1/tournaments/:id/recaps language= /404.json 404!
       /api/public/v1/tournaments/:id/recaps language=en /api/public/v1/tournaments/:id/recaps/language/en/index.json 200!
       /api/public/v1/tournaments/:id/recaps language=es /api/public/v1/tournaments/:id/recaps/language/es/index.json 200!
       /api/public/v1/tournaments/:id/recaps language=:language /404.json 404!
+      # The answer to an unknown tag is not a URL of its own: \`<list>/tag\` is a 404.
+      /api/clubs/:slug/tournaments/tag /404.json 404!
+      /api/public/v1/tournaments/tag /404.json 404!
       # Path forms, literal segments before parameters.
       /api/public/v1/tournaments /api/public/v1/tournaments/index.json 200
       /api/public/v1/tournaments/tag/:tag /api/public/v1/tournaments/tag/:tag/index.json 200
-      /api/public/v1/tournaments/tag /api/public/v1/tournaments/tag/index.json 200
       /api/public/v1/tournaments/:id /api/public/v1/tournaments/:id/index.json 200
       /api/public/v1/tournaments/:id/standings /api/public/v1/tournaments/:id/standings/index.json 200
       /api/public/v1/tournaments/:id/rounds/:round /api/public/v1/tournaments/:id/rounds/:round/index.json 200
@@ -108,7 +113,6 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/recaps/language/:language /api/public/v1/tournaments/:id/recaps/language/:language/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
-      /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/index.json 200
       /api/clubs/:slug/tournaments/:id /api/clubs/:slug/tournaments/:id/index.json 200
       /api/clubs/:slug/tournaments/:id/standings /api/clubs/:slug/tournaments/:id/standings/index.json 200
       /api/clubs/:slug/tournaments/:id/rounds/:round /api/clubs/:slug/tournaments/:id/rounds/:round/index.json 200
@@ -141,79 +145,216 @@ describe("_headers", () => {
       /api/clubs/:slug/tournaments/:id/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/rounds/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/standings/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/live/index.json
         Cache-Control: public, max-age=30, s-maxage=60, stale-while-revalidate=300
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/tag/:tag/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/tag/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/:id/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/:id/rounds/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/:id/standings/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/:id/live/index.json
         Cache-Control: public, max-age=30, s-maxage=60, stale-while-revalidate=300
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/:id/recaps/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/:id/recaps/language/:language/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/public/v1/tournaments/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: list-public,build-api
+        Surrogate-Key: list-public build-api
       /api/public/v1/tournaments/tag/:tag/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: list-public,build-api
+        Surrogate-Key: list-public build-api
       /api/public/v1/tournaments/tag/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: list-public,build-api
+        Surrogate-Key: list-public build-api
       /api/public/v1/openapi.json
         Cache-Control: public, max-age=3600, stale-while-revalidate=86400
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api-meta,build-api
+        Surrogate-Key: build-api-meta build-api
       /
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: list-public,build-api
+        Surrogate-Key: list-public build-api
       /tournaments/:id/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /tournaments/:id/standings/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /tournaments/:id/rounds/:round/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /tournaments/:id/live/
         Cache-Control: public, max-age=30, s-maxage=60, stale-while-revalidate=300
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /tournaments/:id/recaps/:language/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /assets/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api-assets,build-api
+        Surrogate-Key: build-api-assets build-api
       /embed/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
         X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api-assets,build-api
+        Surrogate-Key: build-api-assets build-api
         Access-Control-Allow-Origin: *
+      /404.json
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api-errors,build-api
+        Surrogate-Key: build-api-errors build-api
+      /404.html
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api-errors,build-api
+        Surrogate-Key: build-api-errors build-api
       /api/clubs/*
         Access-Control-Allow-Origin: *
       "
@@ -245,10 +386,6 @@ describe("serve.json", () => {
           {
             "source": "/api/public/v1/tournaments/tag/:tag([^/.]+)",
             "destination": "/api/public/v1/tournaments/tag/:tag/index.json"
-          },
-          {
-            "source": "/api/public/v1/tournaments/tag",
-            "destination": "/api/public/v1/tournaments/tag/index.json"
           },
           {
             "source": "/api/public/v1/tournaments/:id([^/.]+)",
@@ -283,10 +420,6 @@ describe("serve.json", () => {
             "destination": "/api/clubs/:slug/tournaments/tag/:tag/index.json"
           },
           {
-            "source": "/api/clubs/:slug([^/.]+)/tournaments/tag",
-            "destination": "/api/clubs/:slug/tournaments/tag/index.json"
-          },
-          {
             "source": "/api/clubs/:slug([^/.]+)/tournaments/:id([^/.]+)",
             "destination": "/api/clubs/:slug/tournaments/:id/index.json"
           },
@@ -314,6 +447,52 @@ describe("serve.json", () => {
               {
                 "key": "X-Content-Type-Options",
                 "value": "nosniff"
+              },
+              {
+                "key": "Content-Security-Policy",
+                "value": "default-src 'none'; frame-ancestors 'none'"
+              },
+              {
+                "key": "X-Frame-Options",
+                "value": "DENY"
+              },
+              {
+                "key": "Referrer-Policy",
+                "value": "no-referrer"
+              }
+            ]
+          },
+          {
+            "source": "**/*.html",
+            "headers": [
+              {
+                "key": "Content-Security-Policy",
+                "value": "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+              },
+              {
+                "key": "X-Frame-Options",
+                "value": "DENY"
+              },
+              {
+                "key": "Referrer-Policy",
+                "value": "no-referrer"
+              }
+            ]
+          },
+          {
+            "source": "{assets,embed}/**",
+            "headers": [
+              {
+                "key": "Content-Security-Policy",
+                "value": "default-src 'none'; frame-ancestors 'none'"
+              },
+              {
+                "key": "X-Frame-Options",
+                "value": "DENY"
+              },
+              {
+                "key": "Referrer-Policy",
+                "value": "no-referrer"
               }
             ]
           },
@@ -337,15 +516,6 @@ describe("serve.json", () => {
           },
           {
             "source": "api/public/v1/tournaments/tag/*/index.json",
-            "headers": [
-              {
-                "key": "Cache-Control",
-                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
-              }
-            ]
-          },
-          {
-            "source": "api/public/v1/tournaments/tag/index.json",
             "headers": [
               {
                 "key": "Cache-Control",
@@ -422,19 +592,6 @@ describe("serve.json", () => {
           },
           {
             "source": "api/clubs/*/tournaments/tag/*/index.json",
-            "headers": [
-              {
-                "key": "Cache-Control",
-                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
-              },
-              {
-                "key": "Access-Control-Allow-Origin",
-                "value": "*"
-              }
-            ]
-          },
-          {
-            "source": "api/clubs/*/tournaments/tag/index.json",
             "headers": [
               {
                 "key": "Cache-Control",
@@ -645,117 +802,175 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              if ($build_api_tag_empty) { return 404; }
               try_files $build_api_path$build_api_tag/index.json $build_api_path/tag/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/standings)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/rounds/([0-9]+))/?$" {
-              types { }
-              default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
-              add_header X-Content-Type-Options nosniff always;
-              try_files $build_api_path/index.json =404;
-          }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/live)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/live)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/recaps)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/recaps)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              if ($build_api_language_empty) { return 404; }
               try_files $build_api_path$build_api_language/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/recaps/language/([a-z]{2,3}(?:-[A-Z]{2})?))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/recaps/language/(?<build_api_p_language>[a-z]{2,3}(?:-[A-Z]{2})?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
+              if ($build_api_tag_empty) { return 404; }
               try_files $build_api_path$build_api_tag/index.json $build_api_path/tag/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+)/standings)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+)/rounds/([0-9]+))/?$" {
-              types { }
-              default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
-              add_header X-Content-Type-Options nosniff always;
-              add_header Access-Control-Allow-Origin "*" always;
-              try_files $build_api_path/index.json =404;
-          }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+)/live)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/live)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
@@ -764,6 +979,11 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=3600, stale-while-revalidate=86400" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "build-api-meta,build-api" always;
+              add_header Surrogate-Key "build-api-meta build-api" always;
               try_files $uri =404;
           }
           # Any other /api path: the problem body.
@@ -777,9 +997,14 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "list-public,build-api" always;
+          add_header Surrogate-Key "list-public build-api" always;
           try_files \${uri}index.html =404;
       }
-      location ~ "^/tournaments/([0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
@@ -787,6 +1012,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+))$" {
@@ -794,7 +1024,7 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/standings/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/standings/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
@@ -802,6 +1032,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/standings)$" {
@@ -809,7 +1044,7 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/rounds/([0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
@@ -817,6 +1052,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/rounds/([0-9]+))$" {
@@ -824,7 +1064,7 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/live/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/live/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
@@ -832,6 +1072,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/live)$" {
@@ -839,7 +1084,7 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/recaps/(?<build_api_p_language>[a-z]{2,3}(?:-[A-Z]{2})?)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
@@ -847,6 +1092,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?))$" {
@@ -862,6 +1112,11 @@ describe("nginx", () => {
           default_type "text/css; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
@@ -872,6 +1127,11 @@ describe("nginx", () => {
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.svg$" {
@@ -882,6 +1142,11 @@ describe("nginx", () => {
           default_type "image/svg+xml";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.png$" {
@@ -892,6 +1157,11 @@ describe("nginx", () => {
           default_type "image/png";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.woff2$" {
@@ -902,6 +1172,11 @@ describe("nginx", () => {
           default_type "font/woff2";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/embed/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
@@ -912,6 +1187,11 @@ describe("nginx", () => {
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           add_header Access-Control-Allow-Origin "*" always;
           try_files $uri =404;
       }
@@ -926,6 +1206,11 @@ describe("nginx", () => {
           default_type "application/json; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
           add_header Access-Control-Allow-Origin $build_api_cors always;
       }
       location = /404.html {
@@ -934,6 +1219,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
       }
       location = /.build-api-400 {
           internal;
@@ -942,6 +1232,11 @@ describe("nginx", () => {
           default_type "application/json; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
           add_header Access-Control-Allow-Origin $build_api_cors_bad always;
           return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The request path is malformed: it cannot name a resource."}';
       }
@@ -953,6 +1248,11 @@ describe("nginx", () => {
           default_type "application/json; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
           add_header Access-Control-Allow-Origin $build_api_cors always;
           add_header Allow "GET, HEAD" always;
           return 405 '{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"Only GET and HEAD are allowed."}';
@@ -972,12 +1272,20 @@ describe("nginx", () => {
           "~(?:^|&)tag(?:=|&|$)" /tag/$build_api_tag_value;
           default "";
       }
+      map $args $build_api_tag_empty {
+          "~(?:^|&)tag=?(?:&|$)" 1;
+          default "";
+      }
       map $arg_language $build_api_language_value {
           "~^(?:[a-z]{2,3}(?:-[A-Z]{2})?)$" $arg_language;
           default -;
       }
       map $args $build_api_language {
           "~(?:^|&)language(?:=|&|$)" /language/$build_api_language_value;
+          default "";
+      }
+      map $args $build_api_language_empty {
+          "~(?:^|&)language=?(?:&|$)" 1;
           default "";
       }
       map $request_uri $build_api_cors {
@@ -1050,6 +1358,15 @@ const CASES: [string, Answer][] = [
   ["/api/public/v1/tournaments/?tag=rapid", [200, "[2]", JSON_TYPE, null]],
   ["/api/public/v1/tournaments?tag=nope", [200, "[]", JSON_TYPE, null]],
   ["/api/public/v1/tournaments?tag=../x", [200, "[]", JSON_TYPE, null]],
+  // An empty tag names no list: a 404 problem, in every form (docs/design/lists-and-caching.md).
+  ["/api/public/v1/tournaments?tag=", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/?tag", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/tag", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/tag/", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/tag/index.json", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/clubs/gros/tournaments?tag=", [404, problemJson(404), JSON_TYPE, "*"]],
+  ["/api/clubs/gros/tournaments/tag", [404, problemJson(404), JSON_TYPE, "*"]],
+  ["/api/public/v1/tournaments/42/recaps?language=", [404, problemJson(404), JSON_TYPE, null]],
   ["/api/public/v1/tournaments/42/recaps", [200, '"es"', JSON_TYPE, null]],
   ["/api/public/v1/tournaments/42/recaps?language=en", [200, '"en"', JSON_TYPE, null]],
   ["/api/public/v1/tournaments/42/recaps?language=zz", [404, problemJson(404), JSON_TYPE, null]],

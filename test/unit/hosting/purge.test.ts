@@ -28,11 +28,9 @@ describe("urlsOfFile", () => {
     expect(urlsOfFile("api/clubs/c1/tournaments/tag/blitz/index.json")).toContain(
       "/api/clubs/c1/tournaments?tag=blitz",
     );
-    // The list no tag matches: its own path forms (unknown values cannot be listed).
-    expect(urlsOfFile("api/public/v1/tournaments/tag/index.json")).toEqual([
-      "/api/public/v1/tournaments/tag",
-      "/api/public/v1/tournaments/tag/",
-    ]);
+    // The list no tag matches answers unknown tags only, which cannot be listed: no URL of its own
+    // (its purge tag covers it).
+    expect(urlsOfFile("api/public/v1/tournaments/tag/index.json")).toEqual([]);
   });
 
   it("maps pages, assets and the OpenAPI document; internal and host files serve no URL", () => {
