@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import type { PublishReport } from "../publish/index.ts";
 import { manifestTotals } from "../publish/manifest.ts";
-import type { ChangedUrls } from "../hosting/purge.ts";
+import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
 import { readState } from "../incremental/state.ts";
 import {
@@ -45,6 +45,8 @@ export interface BuildReport {
   publish: PublishReport;
   /** The URL paths a CDN must purge: those serving the files the publication wrote or removed. */
   changedUrls?: ChangedUrls;
+  /** The purge tags (Cache-Tag, Surrogate-Key) of the answers whose files changed. */
+  changedTags?: ChangedTags;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
@@ -61,6 +63,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       upToDate: true,
       render: { ...r, validFrom: r.validFrom ?? -Infinity, validUntil: r.validUntil ?? Infinity },
       changedUrls: { count: 0, paths: [], complete: true },
+      changedTags: { tags: [], complete: true },
       publish: {
         filesWritten: 0,
         filesUnchanged: manifest.size,
@@ -85,7 +88,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { renderSnapshot },
     { openStore },
     { createPool },
-    { changedUrls },
+    { changedUrls, changedTags },
   ] = await Promise.all([
     import("../output/generated.ts"),
     import("../hosting/hosts/index.ts"),
@@ -142,7 +145,13 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         }
       },
     );
-    return { upToDate: false, render: render!, publish, changedUrls: changedUrls(publish.changed) };
+    return {
+      upToDate: false,
+      render: render!,
+      publish,
+      changedUrls: changedUrls(publish.changed),
+      changedTags: changedTags(publish.changed),
+    };
   } finally {
     await pool?.close();
     store.close();

@@ -12,6 +12,8 @@ import {
   hostRules,
   INTERNAL_FILES,
   JSON_TYPE,
+  OTHER_CSP,
+  PAGE_CSP,
   urlRegExpSource,
 } from "../../../src/hosting/rules.ts";
 import { MANIFEST_NAME, MARKER_NAME } from "../../../src/publish/manifest.ts";
@@ -1458,6 +1460,38 @@ describe("_worker.js", () => {
       "",
       "*",
     ]);
+  });
+
+  it("sends the purge tags of the URL and the security headers, as the preview's resolver does", async () => {
+    const get = await load();
+    const rules = hostRules();
+    const cases: [string, string][] = [
+      ["/api/clubs/gros/tournaments/42", "tournament-42,club-gros,build-api"],
+      ["/api/public/v1/tournaments/42/recaps?language=en", "tournament-42,build-api"],
+      ["/api/public/v1/tournaments?tag=rapid", "list-public,build-api"],
+      ["/api/public/v1/tournaments?tag=nope", "list-public,build-api"],
+      ["/tournaments/42/live/", "tournament-42,build-api"],
+      ["/", "list-public,build-api"],
+      ["/assets/site.css", "build-api-assets,build-api"],
+      ["/api/public/v1/tournaments/43", "build-api-errors,build-api"],
+    ];
+    for (const [url, tags] of cases) {
+      const res = await get(url);
+      expect([url, res.headers.get("cache-tag"), res.headers.get("surrogate-key")]).toEqual([
+        url,
+        tags,
+        tags.replaceAll(",", " "),
+      ]);
+      const u = new URL(`http://x${url}`);
+      const r = resolveRequest(rules, u.pathname, u.searchParams, (f) => ASSET_FILES.has(f));
+      expect([url, new Map(r.kind === "redirect" ? [] : r.headers).get("Cache-Tag")]).toEqual([url, tags]);
+      const html = (res.headers.get("content-type") ?? "").startsWith("text/html");
+      expect(res.headers.get("content-security-policy"), url).toBe(html ? PAGE_CSP : OTHER_CSP);
+      expect([res.headers.get("x-frame-options"), res.headers.get("referrer-policy")], url).toEqual([
+        "DENY",
+        "no-referrer",
+      ]);
+    }
   });
 
   it("answers other methods with 405 and Allow", async () => {

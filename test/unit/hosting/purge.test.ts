@@ -1,6 +1,13 @@
 // changedUrls: snapshot files → the URL paths a CDN must purge, from the route table's model.
 import { describe, expect, it } from "vitest";
-import { changedOf, changedUrls, MAX_CHANGED_URLS, urlsOfFile } from "../../../src/hosting/purge.ts";
+import {
+  changedOf,
+  changedTags,
+  changedUrls,
+  MAX_CHANGED_URLS,
+  purgeTagOfFile,
+  urlsOfFile,
+} from "../../../src/hosting/purge.ts";
 
 describe("urlsOfFile", () => {
   it("maps an API file to its path, with and without the trailing slash", () => {
@@ -69,6 +76,50 @@ describe("changedUrls", () => {
     expect(changedOf({ changed: { count: 1, paths: ["index.html"] } })).toEqual({
       count: 1,
       paths: ["index.html"],
+    });
+  });
+});
+
+describe("purge tags", () => {
+  it("names each file by the most specific tag of the answers that send it", () => {
+    const cases: [string, string | null][] = [
+      ["api/public/v1/tournaments/42/standings/index.json", "tournament-42"],
+      ["api/clubs/north-club/tournaments/42/rounds/3/index.json", "tournament-42"],
+      ["api/public/v1/tournaments/7/recaps/language/en/index.json", "tournament-7"],
+      ["tournaments/42/live/index.html", "tournament-42"],
+      ["api/public/v1/tournaments/index.json", "list-public"],
+      ["api/public/v1/tournaments/tag/open/index.json", "list-public"],
+      ["api/public/v1/tournaments/tag/index.json", "list-public"],
+      ["index.html", "list-public"],
+      ["api/clubs/north-club/tournaments/index.json", "list-club-north-club"],
+      ["api/clubs/north-club/tournaments/tag/index.json", "list-club-north-club"],
+      ["assets/site.css", "build-api-assets"],
+      ["api/public/v1/openapi.json", "build-api-meta"],
+      ["404.json", "build-api-errors"],
+      ["404.html", "build-api-errors"],
+      ["_worker.js", "build-api"],
+      ["nginx.conf", "build-api"],
+      ["_build-api-state.json", null],
+      [".build-api-manifest.json", null],
+    ];
+    for (const [file, tag] of cases) expect([file, purgeTagOfFile(file)]).toEqual([file, tag]);
+  });
+
+  it("lists each tag once, sorted, and says when the file list was capped", () => {
+    expect(
+      changedTags({
+        count: 4,
+        paths: [
+          "api/public/v1/tournaments/9/index.json",
+          "api/clubs/c/tournaments/9/index.json",
+          "tournaments/9/index.html",
+          "api/public/v1/tournaments/index.json",
+        ],
+      }),
+    ).toEqual({ tags: ["list-public", "tournament-9"], complete: true });
+    expect(changedTags({ count: 2000, paths: ["index.html"] })).toEqual({
+      tags: ["list-public"],
+      complete: false,
     });
   });
 });
