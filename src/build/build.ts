@@ -32,6 +32,8 @@ export interface BuildOptions {
   rebuild?: boolean;
   /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
   jobs?: number;
+  /** Test hook: items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts). */
+  pageSize?: number;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
@@ -133,7 +135,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           skipInvalid: opts.skipInvalid ?? false,
           validator,
           openApi: openApiText(),
-          hostFiles: hostFiles(store.vocabulary()),
+          hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
+          pageSize: opts.pageSize,
           onProgress: opts.onProgress,
           programKey: inputs ? programKey(inputs) : null,
           previous,

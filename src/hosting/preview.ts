@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from "node:path";
 import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
 import { errorResolution, resolveRequest, type ErrorAnswer } from "./resolve.ts";
-import { hostRules } from "./rules.ts";
+import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
+import type { EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 
 export interface PreviewOptions {
@@ -81,7 +82,17 @@ export function createPreviewServer(dir: string): Server {
       EXIT.usage,
     );
   }
-  const rules = hostRules();
+  // The rules of each snapshot version: its edge facts (Link headers, archived tournaments) are
+  // its own, read once per version (a version's files never change after the switch).
+  let current: { root: string; rules: HostRules } | null = null;
+  const rulesOf = (base: string): HostRules => {
+    if (current?.root !== base) {
+      const file = snapshotFile(base, EDGE_FILE);
+      const facts = file ? (JSON.parse(readFileSync(file, "utf8")) as EdgeFacts) : undefined;
+      current = { root: base, rules: hostRules(facts) };
+    }
+    return current.rules;
+  };
 
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     let url: URL;
@@ -99,7 +110,7 @@ export function createPreviewServer(dir: string): Server {
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const base = realRoot(root);
     const r = resolveRequest(
-      rules,
+      rulesOf(base),
       url.pathname,
       url.searchParams,
       (rel) => snapshotFile(base, rel) !== null,

@@ -7,6 +7,8 @@ import type { ErrorStatus } from "../output/problem.ts";
 import {
   errorHeaders,
   fillHeaders,
+  instanceHeaders,
+  isTournamentRule,
   pageBareRegExpSource,
   pageHeaders,
   pageRegExpSource,
@@ -45,10 +47,17 @@ interface Compiled {
     /** The list rule's parameter names (its tags are filled from the list's own URL). */
     listNames: string[];
   }[];
-  paths: { re: RegExp; names: string[]; headers: [string, string][] }[];
+  paths: { re: RegExp; names: string[]; headers: [string, string][]; tournament: boolean }[];
   files: { url: string; headers: [string, string][] }[];
-  pages: { re: RegExp; names: string[]; bare: RegExp | null; headers: [string, string][] }[];
+  pages: {
+    re: RegExp;
+    names: string[];
+    bare: RegExp | null;
+    headers: [string, string][];
+    tournament: boolean;
+  }[];
   statics: { re: RegExp; headers: [string, string][] }[];
+  archived: Set<string>;
 }
 
 const cache = new WeakMap<HostRules, Compiled>();
@@ -71,6 +80,7 @@ function compile(rules: HostRules): Compiled {
         re: new RegExp(urlRegExpSource(r.url)),
         names: paramsOf(r.url),
         headers: responseHeaders(r),
+        tournament: isTournamentRule(r),
       })),
       files: rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })),
       pages: rules.pages.map((p) => {
@@ -80,12 +90,14 @@ function compile(rules: HostRules): Compiled {
           names: paramsOf(p.url),
           bare: bare ? new RegExp(bare) : null,
           headers: pageHeaders(p),
+          tournament: isTournamentRule(p),
         };
       }),
       statics: rules.statics.map((s) => ({
         re: new RegExp(staticRegExpSource(s)),
         headers: staticHeaders(s),
       })),
+      archived: new Set(rules.facts.archived),
     };
     cache.set(rules, c);
   }
@@ -115,32 +127,44 @@ export function resolveRequest(
   const c = compile(rules);
   const found = (file: string, headers: [string, string][]): Resolution =>
     exists(file) ? { kind: "file", file, headers } : errorResolution(404, pathname);
+  /** A file of a rule: with its purge tags filled, its Link header, its archive class. */
+  const answer = (
+    file: string,
+    r: { headers: [string, string][]; names: string[]; tournament: boolean },
+    m: RegExpExecArray,
+  ): Resolution => {
+    const id = r.tournament ? m[r.names.indexOf("id") + 1] : undefined;
+    return found(
+      file,
+      instanceHeaders(rules.facts, c.archived, fillHeaders(r.headers, r.names, m), file, id),
+    );
+  };
+  // Query forms, in the order of the rules, each on the path the ones before it made:
+  // `<list>?tag=x&page=2` is `<list>/tag/x`, then `<list>/tag/x/page/2`.
   let path = pathname;
   for (const q of c.queries) {
-    const m = q.re.exec(pathname);
+    const m = q.re.exec(path);
     const value = search.get(q.param);
     if (!m || value === null) continue;
     // An empty value (`?tag=`, `?tag`) names no tag and no language: a 404, never the list.
     if (value === "") return errorResolution(404, pathname);
     const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
     if (target && exists(`${target.slice(1)}/index.json`)) path = target;
-    else if (q.fallback)
-      return found(
-        `${fill(q.fallback, q.names, m, {}).slice(1)}/index.json`,
-        fillHeaders(q.fallbackHeaders, q.listNames, m),
-      );
-    else return errorResolution(404, pathname);
-    break;
+    // The list no tag matches is empty: it has no numbered page.
+    else if (q.fallback && search.get("page") === null) {
+      const file = `${fill(q.fallback, q.names, m, {}).slice(1)}/index.json`;
+      return answer(file, { headers: q.fallbackHeaders, names: q.listNames, tournament: false }, m);
+    } else return errorResolution(404, pathname);
   }
 
   for (const p of c.paths) {
     const m = p.re.exec(path);
-    if (m) return found(`${path.replace(/\/$/, "").slice(1)}/index.json`, fillHeaders(p.headers, p.names, m));
+    if (m) return answer(`${path.replace(/\/$/, "").slice(1)}/index.json`, p, m);
   }
   for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.headers);
   for (const p of c.pages) {
     const m = p.re.exec(path);
-    if (m) return found(`${path.slice(1)}index.html`, fillHeaders(p.headers, p.names, m));
+    if (m) return answer(`${path.slice(1)}index.html`, p, m);
     if (p.bare?.test(path)) {
       if (!exists(`${path.slice(1)}/index.html`)) return errorResolution(404, pathname);
       const query = search.toString();

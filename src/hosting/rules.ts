@@ -11,6 +11,7 @@ import {
   OPENAPI_PATH,
   PAGE_ROUTES,
   pageCache,
+  pagePath,
   pathForms,
   queryFormPath,
   STATIC_DIRS,
@@ -19,6 +20,7 @@ import {
   type ParamName,
 } from "../routes/urls.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../shared/segments.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 
 export { CORS_PREFIX };
 
@@ -40,7 +42,7 @@ export interface PathRule {
 export interface QueryRule {
   routeId: string;
   url: string;
-  param: "tag" | "language";
+  param: "tag" | "language" | "page";
   /** The path form holding the answer for a given value: `<url>/tag/{tag}`. */
   target: string;
   /** Where an unknown value is answered from; null when it is a 404 (unknown languages). */
@@ -74,6 +76,8 @@ export interface HostRules {
   files: { url: string; cache: CacheClass; cors: boolean; tags: string[] }[];
   pages: PageRule[];
   statics: StaticRule[];
+  /** This snapshot's Link headers and archived tournaments (empty without a snapshot). */
+  facts: EdgeFacts;
 }
 
 /** The stored values that query forms can name; hosts that cannot test for a file enumerate them. */
@@ -91,6 +95,7 @@ export interface Vocabulary {
 export const INTERNAL_FILES = [
   ".build-api-manifest.json",
   ".build-api-snapshot",
+  "_build-api-edge.json",
   "_build-api-state.json",
   "_build-api.json",
   "_headers",
@@ -100,6 +105,9 @@ export const INTERNAL_FILES = [
   "nginx.conf",
   "serve.json",
 ] as const;
+
+/** The snapshot's edge facts, for the preview and the probe (an internal file: never served). */
+export const EDGE_FILE = "_build-api-edge.json";
 
 /** A pattern without its anchors, to embed in a larger one. */
 function inner(re: RegExp): string {
@@ -117,6 +125,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   round: "[0-9]+",
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
+  page: "[1-9][0-9]{0,8}",
 };
 
 /** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */
@@ -168,7 +177,7 @@ export function fillHeaders(headers: Headers, names: readonly string[], m: RegEx
   ]);
 }
 
-export function hostRules(): HostRules {
+export function hostRules(facts: EdgeFacts = NO_EDGE_FACTS): HostRules {
   const paths = ENDPOINTS.flatMap((route) =>
     pathForms(route).map((url) => ({
       routeId: route.id,
@@ -192,6 +201,13 @@ export function hostRules(): HostRules {
       },
     ];
   });
+  // `?page=N` on a list or its tag form: after the tag, so `?tag=x&page=2` is `/tag/x/page/2`.
+  // No fallback: a page that does not exist is a 404.
+  for (const route of ENDPOINTS) {
+    if (!route.paged) continue;
+    for (const url of pathForms({ ...route, paged: undefined }))
+      queries.push({ routeId: route.id, url, param: "page", target: pagePath(url), fallback: null });
+  }
   const pages = PAGE_ROUTES.map((p) => ({
     routeId: p.id,
     url: p.path,
@@ -215,7 +231,34 @@ export function hostRules(): HostRules {
     files: [{ url: OPENAPI_PATH, cache: "meta", cors: false, tags: ["build-api-meta", SITE_TAG] }],
     pages,
     statics,
+    facts,
   };
+}
+
+/** The cache policy of the archive class, which replaces a tournament answer's own. */
+export const ARCHIVE_CACHE_CONTROL = CACHE_POLICY.archive;
+
+/** Whether a rule's answers belong to one tournament (they may take the archive class). */
+export function isTournamentRule(rule: { tags: readonly string[] }): boolean {
+  return rule.tags[0] === "tournament-{id}";
+}
+
+/**
+ * The headers of one answer beyond its rule's: the Link header of a paged list's file, and the
+ * archive cache class for an archived tournament's answers.
+ */
+export function instanceHeaders(
+  facts: EdgeFacts,
+  archived: ReadonlySet<string>,
+  headers: Headers,
+  file: string,
+  id: string | undefined,
+): Headers {
+  let out = headers;
+  if (id !== undefined && archived.has(id))
+    out = out.map(([k, v]) => [k, k === "Cache-Control" ? ARCHIVE_CACHE_CONTROL : v]);
+  const link = facts.links[file];
+  return link === undefined ? out : [...out, ["Link", link]];
 }
 
 /** Parameter names of a URL pattern, in order. */

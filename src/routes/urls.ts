@@ -4,10 +4,14 @@
 // It holds no schema and no view, so the host rules load neither zod nor the views; the
 // bindings of each endpoint to its response schema and view are in table.ts.
 
-/** Cache classes, from fast-changing to stable; the policy per class is in cache.ts. */
-export type CacheClass = "live" | "current" | "list" | "meta" | "asset";
+/**
+ * Cache classes, from fast-changing to stable; the policy per class is in cache.ts. `archive` is
+ * no route's own class: a tournament's answers take it once the tournament is archived
+ * (cache.ts, archiveFrom), whatever their route's class.
+ */
+export type CacheClass = "live" | "current" | "list" | "meta" | "asset" | "archive";
 
-export type ParamName = "slug" | "id" | "round" | "tag" | "language";
+export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page";
 
 /** A query parameter that the static snapshot also serves as a path form. */
 export interface QueryForm {
@@ -32,10 +36,16 @@ export function queryFormPath(base: string, q: QueryForm, value: string): string
 }
 
 /** Every URL pattern (with {params}) whose `index.json` answers this route, spec path first. */
-export function pathForms(route: { path: string; query?: QueryForm }): string[] {
+export function pathForms(route: { path: string; query?: QueryForm; paged?: true }): string[] {
   const q = route.query;
-  if (!q) return [route.path];
-  return [route.path, queryFormPath(route.path, q, `{${q.name}}`)];
+  const forms = q ? [route.path, queryFormPath(route.path, q, `{${q.name}}`)] : [route.path];
+  // Extension: a long list's numbered pages, `<form>/page/{page}` (routes/pagination.ts).
+  return route.paged ? [...forms, ...forms.map(pagePath)] : forms;
+}
+
+/** The path form of a list's numbered page: `<form>/page/{page}` (an extension of the spec). */
+export function pagePath(form: string): string {
+  return `${form}/page/{page}`;
 }
 
 /**
@@ -59,6 +69,11 @@ export interface Endpoint {
   /** The path as the spec writes it. */
   path: string;
   query?: QueryForm;
+  /**
+   * Extension: a list longer than the page size is split into numbered pages, each with the
+   * list's schema, served at `<form>/page/{page}` and `?page=` (routes/pagination.ts).
+   */
+  paged?: true;
   cache: CacheClass;
   summary: string;
 }
@@ -87,6 +102,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     scope: "list",
     path: "/api/clubs/{slug}/tournaments",
     query: { name: "tag", segment: "tag", unknown: "empty" },
+    paged: true,
     cache: "list",
     summary: "A club's catalog of published tournaments",
   },
@@ -133,6 +149,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     scope: "list",
     path: "/api/public/v1/tournaments",
     query: { name: "tag", segment: "tag", unknown: "empty" },
+    paged: true,
     cache: "list",
     summary: "Tournaments the operator has published",
   },
@@ -194,6 +211,8 @@ export const OPENAPI_PATH = "/api/public/v1/openapi.json";
 
 /** The URL path of one instance: the spec's path with parameters filled in, plus the query's path form. */
 export function instancePath(route: Pick<Endpoint, "id" | "path" | "query">, params: Params): string {
+  if (params.page !== undefined && !/^[1-9][0-9]*$/.test(params.page))
+    throw new Error(`route ${route.id}: page ${params.page} is not a page number`);
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
     const v = params[name];
     if (v === undefined) throw new Error(`route ${route.id}: missing parameter ${name}`);
@@ -201,7 +220,8 @@ export function instancePath(route: Pick<Endpoint, "id" | "path" | "query">, par
   });
   const q = route.query;
   const value = q ? params[q.name] : undefined;
-  return q && value !== undefined ? queryFormPath(path, q, value) : path;
+  const form = q && value !== undefined ? queryFormPath(path, q, value) : path;
+  return params.page === undefined ? form : pagePath(form).replace("{page}", params.page);
 }
 
 /** The snapshot file that holds an instance: `<url path>/index.json`, relative to the output root. */

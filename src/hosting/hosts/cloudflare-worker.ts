@@ -5,10 +5,13 @@
 // path forms through env.ASSETS, where the _redirects path rules rewrite them to their
 // index.json: fetching index.json directly would be caught by a `/:id` rule; pages by their slash
 // URL, which Pages answers with index.html; assets as they are), redirects a page URL without its
-// trailing slash, and answers anything else with the error bodies of output/problem.ts.
+// trailing slash, and answers anything else with the error bodies of output/problem.ts. The
+// snapshot's edge facts (Link headers of paged lists, archived tournaments) are generated in.
 import { errorPage, problemJson } from "../../output/problem.ts";
 import {
+  ARCHIVE_CACHE_CONTROL,
   errorHeaders,
+  isTournamentRule,
   pageBareRegExpSource,
   pageHeaders,
   pageRegExpSource,
@@ -42,6 +45,7 @@ export function renderCloudflareWorker(rules: HostRules): string {
         re: urlRegExpSource(r.url),
         names: paramsOf(r.url),
         headers: responseHeaders(r),
+        tournament: isTournamentRule(r),
       })),
     )}`,
     ` "files": ${rows(rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })))}`,
@@ -51,9 +55,14 @@ export function renderCloudflareWorker(rules: HostRules): string {
         names: paramsOf(p.url),
         bare: pageBareRegExpSource(p),
         headers: pageHeaders(p),
+        tournament: isTournamentRule(p),
       })),
     )}`,
     ` "statics": ${rows(rules.statics.map((s) => ({ re: staticRegExpSource(s), headers: staticHeaders(s) })))}`,
+    // This snapshot's Link headers (by file) and archived tournaments (rules.ts, instanceHeaders).
+    ` "links": ${JSON.stringify(rules.facts.links)}`,
+    ` "archived": ${JSON.stringify(rules.facts.archived)}`,
+    ` "archive": ${JSON.stringify(ARCHIVE_CACHE_CONTROL)}`,
     ` "errors": ${JSON.stringify({
       json: { 400: problemJson(400), 404: problemJson(404), 405: problemJson(405) },
       html404: errorPage(404),
@@ -99,28 +108,43 @@ function fill(template, q, m, extra) {
 /** Header values with {param} templates (the purge tags) filled from the URL's match. */
 const filled = (headers, r, m) => headers.map(([k, v]) => [k, fill(v, r, m, {})]);
 
+const ARCHIVED = new Set(T.archived);
+/** A rule's headers for one file: tags filled, the archive class, the Link of a paged list. */
+function answer(fetch, file, r, m) {
+  let headers = filled(r.headers, r, m);
+  if (r.tournament && ARCHIVED.has(m[r.names.indexOf("id") + 1]))
+    headers = headers.map(([k, v]) => [k, k === "Cache-Control" ? T.archive : v]);
+  if (T.links[file] !== undefined) headers.push(["Link", T.links[file]]);
+  return { fetch, headers };
+}
+
 /** What the request answers: [URL to fetch from env.ASSETS, headers], a redirect, or an error. */
 async function resolve(env, request, url) {
   let path = url.pathname;
+  // Query forms in the rules' order, each on the path the ones before made (?tag=x&page=2).
   for (const q of QUERIES) {
-    const m = q.re.exec(url.pathname);
+    const m = q.re.exec(path);
     const value = url.searchParams.get(q.param);
     if (!m || value === null) continue;
     if (value === "") return { status: 404 };
     const target = q.value.test(value) ? fill(q.target, q, m, { [q.param]: value }) : null;
     if (target && (await exists(env, request, target))) path = target;
-    else if (q.fallback) return { fetch: fill(q.fallback, q, m, {}), headers: filled(q.headers, q, m) };
-    else return { status: 404 };
-    break;
+    else if (q.fallback && url.searchParams.get("page") === null) {
+      const fetch = fill(q.fallback, q, m, {});
+      return answer(fetch, fetch.slice(1) + "/index.json", { ...q, tournament: false }, m);
+    } else return { status: 404 };
   }
   for (const p of PATHS) {
     const m = p.re.exec(path);
-    if (m) return { fetch: path.replace(/\\/$/, ""), headers: filled(p.headers, p, m) };
+    if (m) {
+      const fetch = path.replace(/\\/$/, "");
+      return answer(fetch, fetch.slice(1) + "/index.json", p, m);
+    }
   }
   for (const f of T.files) if (f.url === path) return { fetch: path, headers: f.headers };
   for (const p of PAGES) {
     const m = p.re.exec(path);
-    if (m) return { fetch: path, headers: filled(p.headers, p, m) };
+    if (m) return answer(path, path.slice(1) + "index.html", p, m);
     if (p.bare && p.bare.test(path)) {
       if (!(await exists(env, request, path + "/"))) return { status: 404 };
       return { redirect: path + "/" + url.search };

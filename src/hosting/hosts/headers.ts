@@ -67,6 +67,9 @@ export function renderHeaders(rules: HostRules): string {
         (s.cors ? "\n  Access-Control-Allow-Origin: *" : ""),
     );
   }
+  // The Link header of each file of a paged list (none while every list fits one page). Netlify
+  // adds the headers of every block that matches, so these add to the blocks above.
+  for (const [file, link] of Object.entries(rules.facts.links)) blocks.push(`/${file}\n  Link: ${link}`);
   // The error bodies, which Netlify serves for a missing file or a 404 rule.
   const errorTags = tags([ERROR_TAG, SITE_TAG]);
   blocks.push(

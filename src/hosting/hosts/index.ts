@@ -1,6 +1,7 @@
 // Every host configuration file of the snapshot, rendered from the one rule list. Netlify can
 // only enumerate query values, so the stored vocabulary makes its ?tag=/?language= rules exact.
-import { hostRules, type Vocabulary } from "../rules.ts";
+import { EDGE_FILE, hostRules, type Vocabulary } from "../rules.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../../routes/pagination.ts";
 import { renderCloudflareWorker } from "./cloudflare-worker.ts";
 import { renderHeaders } from "./headers.ts";
 import { renderNginx, renderNginxHttp } from "./nginx.ts";
@@ -8,9 +9,14 @@ import { renderNotFoundPage } from "./not-found-page.ts";
 import { renderRedirects } from "./redirects.ts";
 import { renderServeJson } from "./serve-json.ts";
 
-export function hostFiles(vocab?: Vocabulary): Map<string, string> {
-  const rules = hostRules();
+/**
+ * `facts` (Link headers of paged lists, archived tournaments) make the host files depend on the
+ * snapshot's data; the preview and the probe read the same facts from EDGE_FILE.
+ */
+export function hostFiles(vocab?: Vocabulary, facts: EdgeFacts = NO_EDGE_FACTS): Map<string, string> {
+  const rules = hostRules(facts);
   return new Map([
+    [EDGE_FILE, JSON.stringify(facts, null, 1) + "\n"],
     ["serve.json", renderServeJson(rules)],
     ["_redirects", renderRedirects(rules, vocab)],
     ["_headers", renderHeaders(rules)],

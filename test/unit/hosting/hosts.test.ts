@@ -51,7 +51,11 @@ describe("rule list", () => {
   });
 
   it("gives every query form a path form, with a fallback only for tags", () => {
-    expect(hostRules().queries.map((q) => [q.url, q.param, q.target, q.fallback])).toEqual([
+    expect(
+      hostRules()
+        .queries.filter((q) => q.param !== "page")
+        .map((q) => [q.url, q.param, q.target, q.fallback]),
+    ).toEqual([
       [
         "/api/clubs/{slug}/tournaments",
         "tag",
@@ -74,6 +78,28 @@ describe("rule list", () => {
   });
 });
 
+describe("page query forms", () => {
+  it("follow the tag query form, for a list and its tag forms, with no fallback", () => {
+    expect(
+      hostRules()
+        .queries.filter((q) => q.param === "page")
+        .map((q) => [q.url, q.target, q.fallback]),
+    ).toEqual([
+      ["/api/clubs/{slug}/tournaments", "/api/clubs/{slug}/tournaments/page/{page}", null],
+      [
+        "/api/clubs/{slug}/tournaments/tag/{tag}",
+        "/api/clubs/{slug}/tournaments/tag/{tag}/page/{page}",
+        null,
+      ],
+      ["/api/public/v1/tournaments", "/api/public/v1/tournaments/page/{page}", null],
+      ["/api/public/v1/tournaments/tag/{tag}", "/api/public/v1/tournaments/tag/{tag}/page/{page}", null],
+    ]);
+    const queries = hostRules().queries;
+    const lastTag = queries.map((q) => q.param).lastIndexOf("tag");
+    expect(queries.findIndex((q) => q.param === "page")).toBeGreaterThan(lastTag);
+  });
+});
+
 describe("_redirects", () => {
   it("lists stored values before the placeholder, query rules before path rules", () => {
     expect(file("_redirects")).toMatchInlineSnapshot(`
@@ -81,6 +107,7 @@ describe("_redirects", () => {
       # Internal files are never served.
       /.build-api-manifest.json /404.html 404!
       /.build-api-snapshot /404.html 404!
+      /_build-api-edge.json /404.html 404!
       /_build-api-state.json /404.html 404!
       /_build-api.json /404.html 404!
       /_headers /404.html 404!
@@ -89,7 +116,18 @@ describe("_redirects", () => {
       /nginx-http.conf /404.html 404!
       /nginx.conf /404.html 404!
       /serve.json /404.html 404!
-      # Query forms first: they share their source path with the list rules below.
+      # Query forms first: they share their source path with the list rules below; pages before
+      # tags, since a rule matches whatever other parameters a request carries.
+      /api/clubs/:slug/tournaments page= /404.json 404!
+      /api/clubs/:slug/tournaments page=:page /api/clubs/:slug/tournaments/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments tag=:tag page=:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments/tag/:tag page= /404.json 404!
+      /api/clubs/:slug/tournaments/tag/:tag page=:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/public/v1/tournaments page= /404.json 404!
+      /api/public/v1/tournaments page=:page /api/public/v1/tournaments/page/:page/index.json 200!
+      /api/public/v1/tournaments tag=:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/public/v1/tournaments/tag/:tag page= /404.json 404!
+      /api/public/v1/tournaments/tag/:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
       /api/clubs/:slug/tournaments tag= /404.json 404!
       /api/clubs/:slug/tournaments tag=juniors /api/clubs/:slug/tournaments/tag/juniors/index.json 200!
       /api/clubs/:slug/tournaments tag=open /api/clubs/:slug/tournaments/tag/open/index.json 200!
@@ -107,6 +145,8 @@ describe("_redirects", () => {
       # Path forms, literal segments before parameters.
       /api/public/v1/tournaments /api/public/v1/tournaments/index.json 200
       /api/public/v1/tournaments/tag/:tag /api/public/v1/tournaments/tag/:tag/index.json 200
+      /api/public/v1/tournaments/page/:page /api/public/v1/tournaments/page/:page/index.json 200
+      /api/public/v1/tournaments/tag/:tag/page/:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200
       /api/public/v1/tournaments/:id /api/public/v1/tournaments/:id/index.json 200
       /api/public/v1/tournaments/:id/standings /api/public/v1/tournaments/:id/standings/index.json 200
       /api/public/v1/tournaments/:id/rounds/:round /api/public/v1/tournaments/:id/rounds/:round/index.json 200
@@ -115,6 +155,8 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/recaps/language/:language /api/public/v1/tournaments/:id/recaps/language/:language/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
+      /api/clubs/:slug/tournaments/page/:page /api/clubs/:slug/tournaments/page/:page/index.json 200
+      /api/clubs/:slug/tournaments/tag/:tag/page/:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200
       /api/clubs/:slug/tournaments/:id /api/clubs/:slug/tournaments/:id/index.json 200
       /api/clubs/:slug/tournaments/:id/standings /api/clubs/:slug/tournaments/:id/standings/index.json 200
       /api/clubs/:slug/tournaments/:id/rounds/:round /api/clubs/:slug/tournaments/:id/rounds/:round/index.json 200
@@ -192,6 +234,22 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/page/:page/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/tag/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -257,6 +315,22 @@ describe("_headers", () => {
         Cache-Tag: list-public,build-api
         Surrogate-Key: list-public build-api
       /api/public/v1/tournaments/tag/:tag/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: list-public,build-api
+        Surrogate-Key: list-public build-api
+      /api/public/v1/tournaments/page/:page/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: list-public,build-api
+        Surrogate-Key: list-public build-api
+      /api/public/v1/tournaments/tag/:tag/page/:page/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -390,6 +464,14 @@ describe("serve.json", () => {
             "destination": "/api/public/v1/tournaments/tag/:tag/index.json"
           },
           {
+            "source": "/api/public/v1/tournaments/page/:page([^/.]+)",
+            "destination": "/api/public/v1/tournaments/page/:page/index.json"
+          },
+          {
+            "source": "/api/public/v1/tournaments/tag/:tag([^/.]+)/page/:page([^/.]+)",
+            "destination": "/api/public/v1/tournaments/tag/:tag/page/:page/index.json"
+          },
+          {
             "source": "/api/public/v1/tournaments/:id([^/.]+)",
             "destination": "/api/public/v1/tournaments/:id/index.json"
           },
@@ -420,6 +502,14 @@ describe("serve.json", () => {
           {
             "source": "/api/clubs/:slug([^/.]+)/tournaments/tag/:tag([^/.]+)",
             "destination": "/api/clubs/:slug/tournaments/tag/:tag/index.json"
+          },
+          {
+            "source": "/api/clubs/:slug([^/.]+)/tournaments/page/:page([^/.]+)",
+            "destination": "/api/clubs/:slug/tournaments/page/:page/index.json"
+          },
+          {
+            "source": "/api/clubs/:slug([^/.]+)/tournaments/tag/:tag([^/.]+)/page/:page([^/.]+)",
+            "destination": "/api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json"
           },
           {
             "source": "/api/clubs/:slug([^/.]+)/tournaments/:id([^/.]+)",
@@ -526,6 +616,24 @@ describe("serve.json", () => {
             ]
           },
           {
+            "source": "api/public/v1/tournaments/page/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
+            "source": "api/public/v1/tournaments/tag/*/page/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              }
+            ]
+          },
+          {
             "source": "api/public/v1/tournaments/*/index.json",
             "headers": [
               {
@@ -594,6 +702,32 @@ describe("serve.json", () => {
           },
           {
             "source": "api/clubs/*/tournaments/tag/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "api/clubs/*/tournaments/page/*/index.json",
+            "headers": [
+              {
+                "key": "Cache-Control",
+                "value": "public, max-age=60, s-maxage=300, stale-while-revalidate=600"
+              },
+              {
+                "key": "Access-Control-Allow-Origin",
+                "value": "*"
+              }
+            ]
+          },
+          {
+            "source": "api/clubs/*/tournaments/tag/*/page/*/index.json",
             "headers": [
               {
                 "key": "Cache-Control",
@@ -809,8 +943,10 @@ describe("nginx", () => {
               add_header Referrer-Policy "no-referrer" always;
               add_header Cache-Tag "list-public,build-api" always;
               add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
               if ($build_api_tag_empty) { return 404; }
-              try_files $build_api_path$build_api_tag/index.json $build_api_path/tag/index.json =404;
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_tag$build_api_page/index.json $build_api_path/tag$build_api_page/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
               types { }
@@ -822,12 +958,40 @@ describe("nginx", () => {
               add_header Referrer-Policy "no-referrer" always;
               add_header Cache-Tag "list-public,build-api" always;
               add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_page/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -839,7 +1003,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -851,7 +1015,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -863,7 +1027,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/live)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
+              add_header Cache-Control "$build_api_cc_live" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -875,7 +1039,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/recaps)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -888,7 +1052,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/recaps/language/(?<build_api_p_language>[a-z]{2,3}(?:-[A-Z]{2})?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -908,8 +1072,10 @@ describe("nginx", () => {
               add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
               add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
               if ($build_api_tag_empty) { return 404; }
-              try_files $build_api_path$build_api_tag/index.json $build_api_path/tag/index.json =404;
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_tag$build_api_page/index.json $build_api_path/tag$build_api_page/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
               types { }
@@ -922,12 +1088,42 @@ describe("nginx", () => {
               add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
               add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_page/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -940,7 +1136,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -953,7 +1149,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -966,7 +1162,7 @@ describe("nginx", () => {
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/live)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
+              add_header Cache-Control "$build_api_cc_live" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -1012,7 +1208,7 @@ describe("nginx", () => {
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
           add_header X-Frame-Options "DENY" always;
@@ -1032,7 +1228,7 @@ describe("nginx", () => {
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
           add_header X-Frame-Options "DENY" always;
@@ -1052,7 +1248,7 @@ describe("nginx", () => {
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
           add_header X-Frame-Options "DENY" always;
@@ -1072,7 +1268,7 @@ describe("nginx", () => {
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
+          add_header Cache-Control "$build_api_cc_live" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
           add_header X-Frame-Options "DENY" always;
@@ -1092,7 +1288,7 @@ describe("nginx", () => {
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
           add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
           add_header X-Frame-Options "DENY" always;
@@ -1288,6 +1484,27 @@ describe("nginx", () => {
       }
       map $args $build_api_language_empty {
           "~(?:^|&)language=?(?:&|$)" 1;
+          default "";
+      }
+      map $arg_page $build_api_page_value {
+          "~^(?:[1-9][0-9]{0,8})$" $arg_page;
+          default -;
+      }
+      map $args $build_api_page {
+          "~(?:^|&)page(?:=|&|$)" /page/$build_api_page_value;
+          default "";
+      }
+      map $args $build_api_page_empty {
+          "~(?:^|&)page=?(?:&|$)" 1;
+          default "";
+      }
+      map $build_api_p_id $build_api_cc_current {
+          default "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
+      }
+      map $build_api_p_id $build_api_cc_live {
+          default "public, max-age=30, s-maxage=60, stale-while-revalidate=300";
+      }
+      map $uri $build_api_link {
           default "";
       }
       map $request_uri $build_api_cors {

@@ -112,10 +112,17 @@ describe("the one model of query forms, path forms and pages", () => {
   const byId = (id: string) => ROUTES.find((r) => r.id === id)!;
 
   it("derives every path form of a route from its query form", () => {
+    // Extension: a long list's numbered pages, for the list and each tag form.
     expect(pathForms(byId("publicTournaments"))).toEqual([
       "/api/public/v1/tournaments",
       "/api/public/v1/tournaments/tag/{tag}",
+      "/api/public/v1/tournaments/page/{page}",
+      "/api/public/v1/tournaments/tag/{tag}/page/{page}",
     ]);
+    expect(instancePath(byId("clubCatalog"), { slug: "s", tag: "open", page: "3" })).toBe(
+      "/api/clubs/s/tournaments/tag/open/page/3",
+    );
+    expect(() => instancePath(byId("clubCatalog"), { slug: "s", page: "0" })).toThrow(/page number/);
     // The answer to an unknown tag is a file, not a URL: `<list>/tag` is a 404.
     expect(fallbackForms(byId("publicTournaments"))).toEqual(["/api/public/v1/tournaments/tag"]);
     expect(fallbackForms(byId("publicRecaps"))).toEqual([]);
