@@ -2,6 +2,7 @@
 import { realpathSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
+import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import type { PublishReport } from "../publish/index.ts";
 import { manifestTotals } from "../publish/manifest.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
@@ -32,7 +33,7 @@ export interface BuildOptions {
   rebuild?: boolean;
   /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
   jobs?: number;
-  /** Test hook: items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts). */
+  /** Items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts; tests lower it). */
   pageSize?: number;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
@@ -55,7 +56,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
   opts.onPhase?.("check");
-  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid);
+  const pageSize = opts.pageSize ?? LIST_PAGE_SIZE;
+  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize);
   const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
   const manifest = previous && upToDate(previous, inputs, opts.now) ? manifestTotals(opts.out) : undefined;
   if (manifest) {
@@ -136,7 +138,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           validator,
           openApi: openApiText(),
           hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
-          pageSize: opts.pageSize,
+          pageSize,
           onProgress: opts.onProgress,
           programKey: inputs ? programKey(inputs) : null,
           previous,

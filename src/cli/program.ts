@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { TIEBREAK_RULE_SETS, type TiebreakRuleSet } from "../domain/types.ts";
 import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
+import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 
 /** "1 tournament", "2 tournaments". */
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -50,6 +51,13 @@ function jobCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new InvalidArgumentError("expected a whole number 1-256");
+  return n;
+}
+
+function pageSizeOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000)
+    throw new InvalidArgumentError("expected a whole number 1-100000");
   return n;
 }
 
@@ -120,6 +128,12 @@ subcommand("build")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
   .option("--jobs <n>", "threads that render tournaments (default: the number of cores)", jobCount)
+  .option(
+    "--page-size <n>",
+    "items per page of a list longer than this (an extension; see docs/design/lists-and-caching.md)",
+    pageSizeOption,
+    LIST_PAGE_SIZE,
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
@@ -141,6 +155,7 @@ subcommand("build")
       force: Boolean(o.force),
       rebuild: Boolean(o.rebuild),
       jobs: o.jobs,
+      pageSize: o.pageSize,
       onPhase: (name) => progress.phase(name),
       onProgress: (done, total, files) => progress.tournament(done, total, files),
     }).catch((e: unknown) => {
