@@ -12,23 +12,37 @@
 // answers a missing page with the root 404.html (the HTML page).
 //
 // Cloudflare drops query rules and status 404 lines; the generated _worker.js answers there.
-import { INTERNAL_FILES, type HostRules, type QueryRule, type Vocabulary } from "../rules.ts";
+import { CORS_PREFIX, INTERNAL_FILES, type HostRules, type QueryRule, type Vocabulary } from "../rules.ts";
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../../output/problem.ts";
 import { toPlaceholders } from "./placeholders.ts";
 
 /**
- * `?page=N` (and `?tag=x&page=N`): no value to enumerate, a page number maps onto its path form;
- * a page that does not exist falls through to Netlify's root 404.html (a documented limit).
+ * Where a forced 404 goes: the problem body, but on club paths a file that does not exist under
+ * the same path, since Netlify adds the club CORS header by the served file's path, and a missing
+ * target answers the root 404.html there (a documented limit) with CORS kept.
  */
-function pageLines(rule: QueryRule, all: readonly QueryRule[]): string[] {
-  const target = `${toPlaceholders(rule.target)}/index.json 200!`;
-  const lines = [
-    `${toPlaceholders(rule.url)} page= /${NOT_FOUND_FILE} 404!`,
-    `${toPlaceholders(rule.url)} page=:page ${target}`,
-  ];
-  for (const t of all.filter((o) => o.param !== "page" && o.target === rule.url))
-    lines.unshift(`${toPlaceholders(t.url)} ${t.param}=:${t.param} page=:page ${target}`);
-  return lines;
+function notFoundTarget(url: string): string {
+  return url.startsWith(CORS_PREFIX) ? `${toPlaceholders(url)}/-/index.json` : `/${NOT_FOUND_FILE}`;
+}
+
+/**
+ * `?page=N` and `?tag=x&page=N`: no value to enumerate, a page number maps onto its path form; a
+ * page that does not exist falls through to Netlify's root 404.html (a documented limit). Rules
+ * naming both parameters come first: a rule matches whatever other parameters a request carries.
+ */
+function pageLines(all: readonly QueryRule[]): string[] {
+  const pages = all.filter((q) => q.param === "page");
+  const target = (q: QueryRule) => `${toPlaceholders(q.target)}/index.json 200!`;
+  const both = pages.flatMap((q) =>
+    all
+      .filter((t) => t.param !== "page" && t.target === q.url)
+      .map((t) => `${toPlaceholders(t.url)} ${t.param}=:${t.param} page=:page ${target(q)}`),
+  );
+  const alone = pages.flatMap((q) => [
+    `${toPlaceholders(q.url)} page= ${notFoundTarget(q.url)} 404!`,
+    `${toPlaceholders(q.url)} page=:page ${target(q)}`,
+  ]);
+  return [...both, ...alone];
 }
 
 function valuesFor(rule: QueryRule, vocab: Vocabulary | undefined): string[] | undefined {
@@ -43,7 +57,7 @@ function queryLines(rule: QueryRule, vocab: Vocabulary | undefined): string[] {
   const values = valuesFor(rule, vocab);
   const notFound = `${source} ${rule.param}=:${rule.param} /${NOT_FOUND_FILE} 404!`;
   // An empty value names no tag or language: a 404 (docs/design/lists-and-caching.md).
-  const empty = `${source} ${rule.param}= /${NOT_FOUND_FILE} 404!`;
+  const empty = `${source} ${rule.param}= ${notFoundTarget(rule.url)} 404!`;
   // Without the stored values no value can be told apart from an unknown one: refuse with a 404
   // rather than answer a wrong list.
   if (values === undefined) return [notFound];
@@ -71,11 +85,11 @@ export function renderRedirects(rules: HostRules, vocab?: Vocabulary): string {
     ...INTERNAL_FILES.map((f) => `/${f} /${NOT_FOUND_PAGE} 404!`),
     "# Query forms first: they share their source path with the list rules below; pages before",
     "# tags, since a rule matches whatever other parameters a request carries.",
-    ...rules.queries.filter((q) => q.param === "page").flatMap((q) => pageLines(q, rules.queries)),
+    ...pageLines(rules.queries),
     ...rules.queries.filter((q) => q.param !== "page").flatMap((q) => queryLines(q, vocab)),
     "# The answer to an unknown tag is not a URL of its own: `<list>/tag` is a 404.",
     ...rules.queries.flatMap((q) =>
-      q.fallback ? [`${toPlaceholders(q.fallback)} /${NOT_FOUND_FILE} 404!`] : [],
+      q.fallback ? [`${toPlaceholders(q.fallback)} ${notFoundTarget(q.fallback)} 404!`] : [],
     ),
     "# Path forms, literal segments before parameters.",
     ...rules.paths.map((r) => `${toPlaceholders(r.url)} ${toPlaceholders(r.file)} 200`),

@@ -118,17 +118,17 @@ describe("_redirects", () => {
       /serve.json /404.html 404!
       # Query forms first: they share their source path with the list rules below; pages before
       # tags, since a rule matches whatever other parameters a request carries.
-      /api/clubs/:slug/tournaments page= /404.json 404!
-      /api/clubs/:slug/tournaments page=:page /api/clubs/:slug/tournaments/page/:page/index.json 200!
       /api/clubs/:slug/tournaments tag=:tag page=:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200!
-      /api/clubs/:slug/tournaments/tag/:tag page= /404.json 404!
+      /api/public/v1/tournaments tag=:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments page= /api/clubs/:slug/tournaments/-/index.json 404!
+      /api/clubs/:slug/tournaments page=:page /api/clubs/:slug/tournaments/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments/tag/:tag page= /api/clubs/:slug/tournaments/tag/:tag/-/index.json 404!
       /api/clubs/:slug/tournaments/tag/:tag page=:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200!
       /api/public/v1/tournaments page= /404.json 404!
       /api/public/v1/tournaments page=:page /api/public/v1/tournaments/page/:page/index.json 200!
-      /api/public/v1/tournaments tag=:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
       /api/public/v1/tournaments/tag/:tag page= /404.json 404!
       /api/public/v1/tournaments/tag/:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
-      /api/clubs/:slug/tournaments tag= /404.json 404!
+      /api/clubs/:slug/tournaments tag= /api/clubs/:slug/tournaments/-/index.json 404!
       /api/clubs/:slug/tournaments tag=juniors /api/clubs/:slug/tournaments/tag/juniors/index.json 200!
       /api/clubs/:slug/tournaments tag=open /api/clubs/:slug/tournaments/tag/open/index.json 200!
       /api/clubs/:slug/tournaments tag=:tag /api/clubs/:slug/tournaments/tag/index.json 200!
@@ -140,7 +140,7 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/recaps language=es /api/public/v1/tournaments/:id/recaps/language/es/index.json 200!
       /api/public/v1/tournaments/:id/recaps language=:language /404.json 404!
       # The answer to an unknown tag is not a URL of its own: \`<list>/tag\` is a 404.
-      /api/clubs/:slug/tournaments/tag /404.json 404!
+      /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/-/index.json 404!
       /api/public/v1/tournaments/tag /404.json 404!
       # Path forms, literal segments before parameters.
       /api/public/v1/tournaments /api/public/v1/tournaments/index.json 200
