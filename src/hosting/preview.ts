@@ -73,6 +73,21 @@ function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
   send(req, res, r.status, r.headers, body);
 }
 
+/** The edge facts of a snapshot's EDGE_FILE, or undefined when the text is not such facts. */
+export function edgeFacts(text: string): EdgeFacts | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<EdgeFacts> | null;
+    const links = v?.links;
+    const archived = v?.archived;
+    if (!links || typeof links !== "object" || Array.isArray(links)) return undefined;
+    if (!Object.values(links).every((l) => typeof l === "string")) return undefined;
+    if (!Array.isArray(archived) || !archived.every((a) => typeof a === "string")) return undefined;
+    return { links, archived };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createPreviewServer(dir: string): Server {
   const root = path.resolve(dir);
   if (!existsSync(path.join(root, "404.json"))) {
@@ -88,7 +103,9 @@ export function createPreviewServer(dir: string): Server {
   const rulesOf = (base: string): HostRules => {
     if (current?.root !== base) {
       const file = snapshotFile(base, EDGE_FILE);
-      const facts = file ? (JSON.parse(readFileSync(file, "utf8")) as EdgeFacts) : undefined;
+      const facts = file ? edgeFacts(readFileSync(file, "utf8")) : undefined;
+      // A damaged facts file costs the Link headers and the archive class, never an answer.
+      if (file && !facts) console.error(`preview: ${EDGE_FILE} is not valid: served without its facts`);
       current = { root: base, rules: hostRules(facts) };
     }
     return current.rules;
