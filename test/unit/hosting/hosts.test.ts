@@ -1711,6 +1711,39 @@ describe("_worker.js", () => {
     }
   });
 
+  it("sends a snapshot's edge facts: Link on a paged list's files, the archive class by id", async () => {
+    const facts = {
+      links: { "api/public/v1/tournaments/index.json": '</api/public/v1/tournaments>; rel="first"' },
+      archived: ["42"],
+    };
+    const src = hostFiles(VOCAB, facts).get("_worker.js")!;
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(src).toString("base64")}`)) as {
+      default: { fetch(r: Request, e: typeof env): Promise<Response> };
+    };
+    const get = (p: string) => mod.default.fetch(new Request(`http://pages.test${p}`), env);
+    const rules = hostRules(facts);
+    for (const [url, link, cache] of [
+      ["/api/public/v1/tournaments", facts.links["api/public/v1/tournaments/index.json"], CACHE_POLICY.list],
+      ["/api/public/v1/tournaments/?tag=nope", null, CACHE_POLICY.list],
+      ["/api/public/v1/tournaments/42", null, CACHE_POLICY.archive],
+      ["/api/clubs/gros/tournaments/42", null, CACHE_POLICY.archive],
+      ["/tournaments/42/live/", null, CACHE_POLICY.archive],
+      ["/api/public/v1/tournaments?page=2", null, null],
+    ] as const) {
+      const res = await get(url);
+      const got = [
+        url,
+        res.headers.get("link"),
+        res.status === 200 ? res.headers.get("cache-control") : null,
+      ];
+      expect(got).toEqual([url, link, cache]);
+      const u = new URL(`http://x${url}`);
+      const r = resolveRequest(rules, u.pathname, u.searchParams, (f) => ASSET_FILES.has(f));
+      const h = new Map(r.kind === "file" ? r.headers : []);
+      expect([url, h.get("Link") ?? null, r.kind === "file" ? h.get("Cache-Control") : null]).toEqual(got);
+    }
+  });
+
   it("answers other methods with 405 and Allow", async () => {
     const get = await load();
     const post = await get("/api/public/v1/tournaments", { method: "POST" });
