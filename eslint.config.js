@@ -17,6 +17,7 @@ export default tseslint.config(
       "coverage/",
       ".tmp/",
       "schema/",
+      "src/hosting/edge/generated/",
     ],
   },
   js.configs.recommended,

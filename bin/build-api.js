@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Runs the JavaScript that `npm run build` compiles from src/ into lib/.
+// First of all: an unsupported Node stops here with the fix, before any native addon loads.
+import "./check-node.js";
 import module from "node:module";
 
 // Node keeps the compiled bytecode of lib/ between runs: start-up is mostly module loading.

@@ -43,7 +43,7 @@
 --                    recap headline 500 | URLs 2,048 | free text and one paragraph 10,000 | a whole
 --                    JSON column 200,000 | slugs and tags 64
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- A club that may publish a catalog under /api/clubs/{slug}/tournaments.
 CREATE TABLE clubs (
@@ -97,6 +97,9 @@ CREATE TABLE tournaments (
   pairing_system           TEXT    NOT NULL DEFAULT 'swiss' CHECK (pairing_system IN ('swiss', 'round-robin')),
   tiebreaks                TEXT    NOT NULL DEFAULT '', -- FIDE C.07 acronyms, comma separated, in order: 'DE,BH-C1,BH'
   tiebreak_rules           TEXT    NOT NULL DEFAULT 'fide-2023' CHECK (tiebreak_rules IN ('fide-2023', 'fide-2026', 'pre-2023')),
+  -- Version 3: the pairing program whose known tie-break practice the standings follow, where it
+  -- departs from the written rules (docs/design/tiebreaks.md); NULL follows the written rules.
+  tiebreak_practice        TEXT    CHECK (tiebreak_practice IN ('swiss-manager', 'vega')),
   points_win               REAL    NOT NULL DEFAULT 1,
   points_draw              REAL    NOT NULL DEFAULT 0.5,
   points_loss              REAL    NOT NULL DEFAULT 0,
@@ -490,4 +493,36 @@ CREATE TRIGGER clubs_revision_delete AFTER DELETE ON clubs BEGIN
     ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
   INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
     ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+END;
+
+-- Round schedule (schema version 3): when each round is scheduled to start, as the organizer
+-- announced it (TRF record 132). Local date and time of the venue, no time zone; either may be
+-- NULL when not announced. A round may be scheduled before it has a row in rounds.
+CREATE TABLE round_schedule (
+  tournament_id  INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  round_number   INTEGER NOT NULL,                 -- contract: 1..99, at most total_rounds
+  scheduled_date TEXT,                             -- contract: YYYY-MM-DD, local
+  scheduled_time TEXT,                             -- contract: HH:MM (24 h), local
+  PRIMARY KEY (tournament_id, round_number)
+) WITHOUT ROWID;
+
+CREATE TRIGGER round_schedule_revision_insert AFTER INSERT ON round_schedule BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER round_schedule_revision_update AFTER UPDATE ON round_schedule BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+END;
+CREATE TRIGGER round_schedule_revision_delete AFTER DELETE ON round_schedule BEGIN
+  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
+  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
 END;

@@ -151,9 +151,11 @@ export function syntheticSwiss(n: number, rounds: number, seed = 1): Tournament 
     system: "swiss",
     tiebreaks: TIEBREAKS,
     tiebreakRules: RULES,
+    tiebreakPractice: null,
     scoring: { ...DEFAULT_SCORING },
     players,
     rounds: list,
+    schedule: [],
     sourceStandings: [],
     recaps: [],
   };

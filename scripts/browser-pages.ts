@@ -183,12 +183,29 @@ async function main(): Promise<void> {
   // The catalog's first tag, or a tag no tournament has (the list is then empty, not an error).
   const tag = catalog.tournaments.flatMap((e) => (e as { tags?: string[] }).tags ?? [])[0] ?? "no-such-tag";
   const tagged = await json<{ tournaments: unknown[] }>(`/api/clubs/${slug}/tournaments?tag=${tag}`);
+  // Extensions (issue 22): the crosstable and a player card of a tournament the club lists that is
+  // also published globally (the extension endpoints are on the global surface).
+  const globalIds = new Set(details.map((d) => String(d.id)));
+  const extT =
+    catalog.tournaments.find(
+      (e) => e.tournament.currentRound !== null && globalIds.has(String(e.tournament.tournamentId)),
+    )?.tournament ?? null;
+  if (!extT) throw new Error(`club ${slug} lists no globally published tournament with a round`);
+  const crosstable = await json<{
+    rows: { sourcePlayerNumber: number; name: string; points: number | null }[];
+  }>(`/api/public/v1/tournaments/${extT.tournamentId}/crosstable`);
+  const cardPlayer = crosstable.rows[0]!.sourcePlayerNumber;
+  const card = await json<{ name: string; rounds: { round: number; scoreAfter: number | null }[] }>(
+    `/api/public/v1/tournaments/${extT.tournamentId}/players/${cardPlayer}`,
+  );
   const snippet =
     `<script src="${base}/embed/build-api-embed.js" defer></script>\n` +
     `<build-api-embed club="${slug}"></build-api-embed>\n` +
     `<build-api-embed club="${slug}" view="standings" tournament="${clubT.tournamentId}"></build-api-embed>\n` +
     `<build-api-embed club="${slug}" view="round" tournament="${clubT.tournamentId}"></build-api-embed>\n` +
-    `<build-api-embed club="${slug}" tag="${tag}"></build-api-embed>`;
+    `<build-api-embed club="${slug}" tag="${tag}"></build-api-embed>\n` +
+    `<build-api-embed club="${slug}" view="crosstable" tournament="${extT.tournamentId}"></build-api-embed>\n` +
+    `<build-api-embed club="${slug}" view="player" tournament="${extT.tournamentId}" player="${cardPlayer}"></build-api-embed>`;
   const clubStyle =
     `body{font-family:Georgia,serif;max-width:60rem;margin:1rem auto;padding:0 1rem}` +
     `table,td,th{border:4px dashed rgb(255, 0, 255)!important}build-api-embed{margin:1rem 0}`;
@@ -374,11 +391,38 @@ async function main(): Promise<void> {
     await page.goto(`${base}/tournaments/${live.id}/recaps/en/`);
     await axe(`the recaps of ${live.id}`);
 
+    // Extension pages (issue 22): the crosstable shows the JSON's players and points; the player
+    // page and the standings after round 1 pass axe-core too.
+    const ct = await json<{ rows: { name: string; points: number | null }[] }>(
+      `/api/public/v1/tournaments/${standingsOf.id}/crosstable`,
+    );
+    await page.goto(`${base}/tournaments/${standingsOf.id}/crosstable/`);
+    const ctShown = await page.evaluate(
+      () =>
+        [...document.querySelectorAll("table.crosstable tbody tr")].map((tr) => {
+          const p = tr.querySelector<HTMLElement>(".pts")?.dataset.points ?? "";
+          return { name: tr.querySelector(".name")?.textContent ?? "", points: p === "" ? null : Number(p) };
+        }),
+      null,
+    );
+    const ctWant = ct.rows.map((r) => ({ name: r.name, points: r.points }));
+    check(
+      same(ctShown, ctWant),
+      `${label}: the crosstable of ${standingsOf.id} shows its JSON`,
+      diff(ctShown, ctWant),
+    );
+    await axe(`the crosstable of ${standingsOf.id}`);
+    await page.goto(`${base}/tournaments/${standingsOf.id}/standings/rounds/1/`);
+    await axe(`the standings after round 1 of ${standingsOf.id}`);
+    const firstPlayer = (ct.rows[0] as unknown as { sourcePlayerNumber: number }).sourcePlayerNumber;
+    await page.goto(`${base}/tournaments/${standingsOf.id}/players/${firstPlayer}/`);
+    await axe(`a player page of ${standingsOf.id}`);
+
     // The embed on another origin.
     await page.goto(`${clubOrigin}/`);
     try {
       await page.waitForFunction(
-        () => document.querySelectorAll("build-api-embed[data-ready]").length === 4,
+        () => document.querySelectorAll("build-api-embed[data-ready]").length === 6,
         null,
         { timeout: 15_000 },
       );
@@ -403,6 +447,15 @@ async function main(): Promise<void> {
         })),
         standingsText: root(1)?.textContent ?? "",
         roundText: root(2)?.textContent ?? "",
+        crosstable: [...(root(4)?.querySelectorAll("tbody tr") ?? [])].map((tr) => ({
+          player: Number((tr as HTMLElement).dataset.player),
+          points: (tr.querySelector("td[data-points]") as HTMLElement | null)?.dataset.points ?? "",
+        })),
+        card: [...(root(5)?.querySelectorAll("tbody tr") ?? [])].map((tr) => ({
+          round: Number((tr as HTMLElement).dataset.round),
+          score: (tr.querySelector("[data-points]") as HTMLElement | null)?.dataset.points ?? "",
+        })),
+        cardTitle: root(5)?.querySelector("h2")?.textContent ?? "",
         font: cell ? getComputedStyle(cell).fontFamily : "",
         border: cell ? getComputedStyle(cell).borderTopStyle : "",
         brand: h2 ? getComputedStyle(h2).backgroundColor : "",
@@ -411,7 +464,7 @@ async function main(): Promise<void> {
     }, null);
     check(
       embed.ready.every(Boolean),
-      `${label}: four embeds render from ${clubOrigin}`,
+      `${label}: six embeds render from ${clubOrigin}`,
       JSON.stringify(embed.errors),
     );
     check(
@@ -457,7 +510,27 @@ async function main(): Promise<void> {
         `${embed.brand} vs ${catalog.brandColor}`,
       );
     }
-    await axe("the club page with four embeds");
+    const shownCross = embed.crosstable.map((r) => ({
+      player: r.player,
+      points: r.points === "" ? null : Number(r.points),
+    }));
+    const wantCross = crosstable.rows.map((r) => ({ player: r.sourcePlayerNumber, points: r.points }));
+    check(
+      same(shownCross, wantCross),
+      `${label}: the crosstable embed shows the crosstable JSON's players and points`,
+      diff(shownCross, wantCross),
+    );
+    const shownCard = embed.card.map((r) => ({
+      round: r.round,
+      score: r.score === "" ? null : Number(r.score),
+    }));
+    const wantCard = card.rounds.map((r) => ({ round: r.round, score: r.scoreAfter }));
+    check(
+      same(shownCard, wantCard) && embed.cardTitle.startsWith(card.name),
+      `${label}: the player embed shows the card JSON's rounds and running score`,
+      diff(shownCard, wantCard),
+    );
+    await axe("the club page with six embeds");
     await shots("embed");
     check(errors.length === 0, `${label}: no script error on any page`, errors.join("; "));
     check(

@@ -226,8 +226,8 @@ cat "$WORK/chromium.txt"
 record chromium "$rc" "$(tail -n 1 "$WORK/chromium.txt")" $((SECONDS - t0))
 
 # --- pages and the club embed in a real browser -------------------------------------------------
-# scripts/browser-pages.ts against the preview (this run also writes the README's screenshots to
-# docs/screenshots), then against nginx and wrangler pages dev, started again on the same snapshot.
+# scripts/browser-pages.ts against the preview (this run also writes the screenshots that
+# docs/guide/pages-and-embed.md shows, to docs/screenshots), then against nginx and wrangler pages dev, started again on the same snapshot.
 pages_run() {
   local name=$1 base=$2 t0=$SECONDS rc=0
   shift 2

@@ -21,7 +21,7 @@ import { CORS_PREFIX, isApiPath } from "../src/routes/urls.ts";
 
 export type HostKind = "preview" | "nginx" | "wrangler" | "netlify";
 
-/** What each host is documented not to do (docs/deployment.md); the probe skips only these. */
+/** What each host is documented not to do (docs/guide/deploying.md); the probe skips only these. */
 interface HostLimits {
   /** The host sets its own Cache-Control (netlify dev: `public, max-age=0`). */
   ownCacheControl: boolean;
@@ -141,7 +141,7 @@ function hasFile(snap: Snapshot, rel: string): boolean {
 /** The headers the rule list predicts for a URL of this snapshot (the preview's own answer). */
 function predictedHeaders(snap: Snapshot, url: string): Map<string, string> {
   const u = new URL(`http://probe.invalid${url}`);
-  const r = resolveRequest(snap.rules, u.pathname, u.searchParams, (f) => hasFile(snap, f));
+  const r = resolveRequest(snap.rules, u.pathname, u.search, (f) => hasFile(snap, f));
   return new Map(r.kind === "redirect" ? [] : r.headers.map(([k, v]) => [k.toLowerCase(), v]));
 }
 

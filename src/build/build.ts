@@ -175,5 +175,9 @@ function publicReport(r: RenderReport): RenderReport {
       problems: [],
       problemCount: s.problems.length,
     })),
+    ...(r.skippedClubs && {
+      // The row key (club_id) is private: only the count is kept.
+      skippedClubs: r.skippedClubs.map((s) => ({ club: "", problems: [], problemCount: s.problems.length })),
+    }),
   };
 }

@@ -3,3 +3,4 @@ export * from "./wire.ts";
 export * from "./club.ts";
 export * from "./public.ts";
 export * from "./problem.ts";
+export * from "./extensions.ts";

@@ -6,7 +6,8 @@
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { SourceStandingRow, Tournament } from "./types.ts";
 import { isFinalResult } from "./results.ts";
-import { parsedTiebreaks, TiebreakEngine } from "./tiebreaks/engine.ts";
+import { parsedTiebreaks } from "./tiebreaks/acronyms.ts";
+import { TiebreakEngine } from "./tiebreaks/engine.ts";
 
 export interface StandingsOutcome {
   afterRound: number | null;
@@ -62,11 +63,13 @@ export interface ComputedRow extends SourceStandingRow {
   tieBreakNumbers: (number | null)[];
 }
 
-function compareValues(a: number | null, b: number | null): number {
+/** Higher first (lower first when `lowerFirst`, as for Vega's DE positions); undefined last. */
+function compareValues(a: number | null, b: number | null, lowerFirst = false): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  return Math.abs(a - b) < 1e-9 ? 0 : b - a;
+  if (Math.abs(a - b) < 1e-9) return 0;
+  return lowerFirst ? a - b : b - a;
 }
 
 /** Appends `value` to the list under `key`, creating it (no copies: groups can be large). */
@@ -99,7 +102,9 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
   const byPoints = new Map<number, number[]>();
   for (const p of players) pushTo(byPoints, points.get(p.sourcePlayerNumber) ?? 0, p.sourcePlayerNumber);
   let groups: number[][] = [...byPoints.values()];
-  for (const tiebreak of parsedTiebreaks(t.tiebreaks)) {
+  const tiebreaks = parsedTiebreaks(t.tiebreaks);
+  const lowerFirst = tiebreaks.map((tb) => engine.lowerIsBetter(tb));
+  for (const tiebreak of tiebreaks) {
     const v = engine.values(tiebreak, groups);
     const next: number[][] = [];
     for (const g of groups) {
@@ -125,7 +130,7 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
   records.sort((a, b) => {
     if (a.points !== b.points) return b.points - a.points;
     for (let i = 0; i < a.values.length; i++) {
-      const c = compareValues(a.values[i]!, b.values[i]!);
+      const c = compareValues(a.values[i]!, b.values[i]!, lowerFirst[i]);
       if (c !== 0) return c;
     }
     return a.order - b.order || a.player.sourcePlayerNumber - b.player.sourcePlayerNumber;

@@ -1,4 +1,4 @@
-// Tournament status at a given instant: the README's status table, first match wins.
+// Tournament status at a given instant: the status table of docs/design/status-and-standings.md, first match wins.
 // Pure: the instant comes in as a value (`now`, epoch milliseconds).
 import type { TournamentStatus } from "./types.ts";
 import { isFinalResult } from "./results.ts";

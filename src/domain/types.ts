@@ -37,6 +37,13 @@ export type ByeKind = (typeof BYE_KINDS)[number];
 export const TIEBREAK_RULE_SETS = ["fide-2023", "fide-2026", "pre-2023"] as const;
 export type TiebreakRuleSet = (typeof TIEBREAK_RULE_SETS)[number];
 
+/**
+ * Where a program's published standings depart from the written rule set, the practice says which
+ * program's to follow (see docs/design/tiebreaks.md): null follows the written rules.
+ */
+export const TIEBREAK_PRACTICES = ["swiss-manager", "vega"] as const;
+export type TiebreakPractice = (typeof TIEBREAK_PRACTICES)[number];
+
 export const PAIRING_SYSTEMS = ["swiss", "round-robin"] as const;
 export type PairingSystem = (typeof PAIRING_SYSTEMS)[number];
 
@@ -108,6 +115,15 @@ export interface Round {
   games: Game[];
 }
 
+/** When a round is scheduled to start: the venue's local date and time, as announced. */
+export interface ScheduledRound {
+  roundNumber: number;
+  /** YYYY-MM-DD; null when not announced. */
+  date: string | null;
+  /** HH:MM (24 h); null when not announced. */
+  time: string | null;
+}
+
 /** Standings as the source (e.g. Swiss-Manager via chess-results) printed them. */
 export interface SourceStandings {
   afterRound: number;
@@ -174,11 +190,15 @@ export interface Tournament {
   /** FIDE C.07 acronyms in the order they break ties, e.g. ["DE", "BH-C1", "BH"]. */
   tiebreaks: string[];
   tiebreakRules: TiebreakRuleSet;
+  /** The pairing program whose known practice the tie-breaks follow; null: the written rules. */
+  tiebreakPractice: TiebreakPractice | null;
   scoring: Scoring;
   /** Sorted by sourcePlayerNumber. */
   players: Player[];
   /** Sorted by roundNumber. */
   rounds: Round[];
+  /** Scheduled round starts, sorted by roundNumber (empty when none is announced). */
+  schedule: ScheduledRound[];
   /** Sorted by afterRound. */
   sourceStandings: SourceStandings[];
   /** Published (non-draft) recaps only. */

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
-import { errorResolution, resolveRequest, type ErrorAnswer } from "./resolve.ts";
+import { errorResolution, malformedPath, resolveRequest, type ErrorAnswer } from "./resolve.ts";
 import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
@@ -41,18 +41,6 @@ export function snapshotFile(root: string, rel: string): string | null {
   } catch {
     return null; // missing, ENAMETOOLONG, ENOTDIR, EACCES: no such file
   }
-}
-
-/** A malformed request target: not decodable, or naming a character no snapshot path holds. */
-function malformed(pathname: string): boolean {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return true;
-  }
-  // eslint-disable-next-line no-control-regex
-  return /[\u0000-\u001f\u007f\\]/.test(decoded);
 }
 
 function send(
@@ -123,13 +111,13 @@ export function createPreviewServer(dir: string): Server {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
     }
-    if (malformed(url.pathname)) return error(400);
+    if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const base = realRoot(root);
     const r = resolveRequest(
       rulesOf(base),
       url.pathname,
-      url.searchParams,
+      url.search,
       (rel) => snapshotFile(base, rel) !== null,
     );
     if (r.kind === "error") return sendError(req, res, r);

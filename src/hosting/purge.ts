@@ -160,12 +160,3 @@ export function changedUrls(changed: { count: number; paths: readonly string[] }
     complete: changed.count <= changed.paths.length,
   };
 }
-
-/** Reads `changed` from a publish report defensively: undefined when it is absent or malformed. */
-export function changedOf(report: unknown): { count: number; paths: string[] } | undefined {
-  const c = (report as { changed?: unknown } | null)?.changed as
-    { count?: unknown; paths?: unknown } | undefined;
-  if (!c || typeof c.count !== "number" || !Array.isArray(c.paths)) return undefined;
-  if (!c.paths.every((p) => typeof p === "string")) return undefined;
-  return { count: c.count, paths: c.paths as string[] };
-}

@@ -1,11 +1,9 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
-// (serve.json, _headers, _redirects, nginx, the Cloudflare worker) translates into its own syntax
-// and that resolve.ts interprets for the preview and the probe. Nothing here knows a route by name.
-import { createHash } from "node:crypto";
-import { ERROR_PAGE_STYLE } from "../output/problem.ts";
+// (_headers, _redirects, nginx) translates into its own syntax and that resolve.ts interprets for
+// the preview and the edge workers (hosting/edge/). Nothing here knows a route by name.
+import { ERROR_PAGE_STYLE_HASH } from "../output/problem.ts";
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
-  CORS_PREFIX,
   endpoint,
   ENDPOINTS,
   OPENAPI_PATH,
@@ -21,8 +19,6 @@ import {
 } from "../routes/urls.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../shared/segments.ts";
 import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
-
-export { CORS_PREFIX };
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -103,7 +99,6 @@ export const INTERNAL_FILES = [
   "_worker.js",
   "nginx-http.conf",
   "nginx.conf",
-  "serve.json",
 ] as const;
 
 /** The snapshot's edge facts, for the preview and the probe (an internal file: never served). */
@@ -126,6 +121,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
   page: "[1-9][0-9]{0,8}",
+  player: "[0-9]+",
 };
 
 /** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */
@@ -183,7 +179,7 @@ export function hostRules(facts: EdgeFacts = NO_EDGE_FACTS): HostRules {
       routeId: route.id,
       url,
       file: `${url}/index.json`,
-      cors: route.surface === "club",
+      cors: route.cors ?? route.surface === "club",
       cache: route.cache,
       tags: purgeTagsOf(route),
     })),
@@ -221,7 +217,7 @@ export function hostRules(facts: EdgeFacts = NO_EDGE_FACTS): HostRules {
       ext,
       type,
       cors: d.cors,
-      cache: "asset" as const,
+      cache: d.cache ?? ("asset" as const),
       tags: ["build-api-assets", SITE_TAG],
     })),
   );
@@ -315,7 +311,7 @@ type Headers = [string, string][];
 export const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  `style-src 'self' 'sha256-${createHash("sha256").update(ERROR_PAGE_STYLE).digest("base64")}'`,
+  `style-src 'self' '${ERROR_PAGE_STYLE_HASH}'`,
   "img-src 'self' data:",
   "font-src 'self'",
   "connect-src 'self'",

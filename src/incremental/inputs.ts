@@ -9,8 +9,6 @@ import { programFiles } from "./program-files.ts";
 import { currentStoreKey } from "../store/read/revisions.ts";
 import { packageVersion } from "../shared/version.ts";
 
-export { sha256File } from "../store/read/revisions.ts";
-
 /**
  * What a snapshot was built from, written at its root. The output is a pure function of the
  * store's bytes, build-api's version, the options and the build instant; the instant matters only

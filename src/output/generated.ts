@@ -3,8 +3,6 @@ import { jsonSchemaFiles } from "./jsonschema.ts";
 import { openApiDocument } from "./openapi.ts";
 import { packageVersion } from "../shared/version.ts";
 
-export { packageVersion };
-
 export function openApiText(): string {
   return JSON.stringify(openApiDocument(packageVersion()), null, 2) + "\n";
 }

@@ -42,6 +42,13 @@ const PARAMETERS: Record<ParamName, Record<string, unknown>> = {
     description: "Narrows the list to tournaments carrying exactly this tag (case-sensitive).",
     schema: { type: "string" },
   },
+  player: {
+    name: "player",
+    in: "path",
+    required: true,
+    description: "Extension: the tournament-local source player number (decimal int32)",
+    schema: { type: "integer", format: "int32", minimum: 1 },
+  },
   language: {
     name: "language",
     in: "query",
@@ -74,7 +81,8 @@ function operation(route: Route): Record<string, unknown> {
   return {
     operationId: route.id,
     summary: route.summary,
-    tags: [route.surface === "club" ? "Club catalog" : "Global"],
+    tags: [route.extension ? "Extensions" : route.surface === "club" ? "Club catalog" : "Global"],
+    ...(route.extension && { "x-extension": true }),
     // Every endpoint is public: no authentication on either surface.
     security: [],
     parameters,
@@ -87,7 +95,7 @@ function operation(route: Route): Record<string, unknown> {
             description: `Cache policy of class "${route.cache}": ${CACHE_POLICY[route.cache]}`,
             schema: { type: "string" },
           },
-          ...(route.surface === "club"
+          ...((route.cors ?? route.surface === "club")
             ? { "Access-Control-Allow-Origin": { $ref: "#/components/headers/AccessControlAllowOrigin" } }
             : {}),
           ...(route.paged ? { Link: { $ref: "#/components/headers/Link" } } : {}),
@@ -119,6 +127,13 @@ export function openApiDocument(version: string): Record<string, unknown> {
     tags: [
       { name: "Club catalog", description: "Tournaments that an enabled club publishes." },
       { name: "Global", description: "Tournaments the operator has explicitly published (versioned)." },
+      {
+        name: "Extensions",
+        description:
+          "Beyond the specification's eleven endpoints (marked x-extension): standings after each " +
+          "round, rank progression, crosstable, player cards and the round schedule of published " +
+          "tournaments.",
+      },
     ],
     paths,
     components: {

@@ -5,11 +5,15 @@
 //   --build-api-brand     header colour (default: the club's brandColor)
 //   --build-api-on-brand  text on the header (default #fff)
 //   --build-api-font      font family (default: inherited from the host page)
-// Attributes: club (slug, required), view = catalog | standings | round (default catalog),
-// tournament (id, for standings and round), tag (catalog filter), api (snapshot origin; default
-// the origin the script was loaded from). Every value is put in the DOM as text, never as markup.
+// Attributes: club (slug, required), view = catalog | standings | round | crosstable | player
+// (default catalog), tournament (id, for every view but catalog), player (source player number,
+// for player), tag (catalog filter), api (snapshot origin; default the origin the script was
+// loaded from). The crosstable and player views read the extension endpoints of the global
+// surface (issue 22), which allow cross-origin reads too. Every value is put in the DOM as text,
+// never as markup.
 import { asciiJson } from "./assets.ts";
 import { MODIFIERS, RESULT_LABEL, RESULT_TITLE, STATUS_LABEL, TIEBREAK_NAMES } from "./format.ts";
+import { ALONE_LABEL, OUTCOME_SYMBOL } from "./extensions.ts";
 import { LIVE_REFRESH_SECONDS } from "./tournament.ts";
 
 export const EMBED_PATH = "embed/build-api-embed.js";
@@ -38,7 +42,8 @@ export const EMBED_JS = `/* build-api club embed: <build-api-embed club="slug" v
 (function(){"use strict";
 if(!window.customElements||customElements.get("build-api-embed"))return;
 var LABEL=${asciiJson(RESULT_LABEL)},RTITLE=${asciiJson(RESULT_TITLE)},STATUS=${asciiJson(STATUS_LABEL)},
-TB=${asciiJson(TIEBREAK_NAMES)},MOD=${asciiJson(MODIFIERS)},EVERY=${LIVE_REFRESH_SECONDS};
+TB=${asciiJson(TIEBREAK_NAMES)},MOD=${asciiJson(MODIFIERS)},EVERY=${LIVE_REFRESH_SECONDS},
+SYM=${asciiJson(OUTCOME_SYMBOL)},ALONE=${asciiJson(ALONE_LABEL)};
 var CSS=${asciiJson(CSS)};
 /* A constructed stylesheet: a host page whose CSP forbids inline styles still styles the embed.
    Browsers without it get a <style> element (which such a CSP would block). */
@@ -64,7 +69,7 @@ el("thead",null,[el("tr",null,heads.map(function(h){return typeof h==="object"?h
 function num(v){return el("td",{"class":"n"},[v])}
 function nh(t){return el("th",{scope:"col","class":"n"},[t])}
 class BuildApiEmbed extends HTMLElement{
-static get observedAttributes(){return["club","view","tournament","tag","api"]}
+static get observedAttributes(){return["club","view","tournament","player","tag","api"]}
 constructor(){super();this.root=this.attachShadow({mode:"open"});this.timer=0}
 connectedCallback(){this.schedule()}
 disconnectedCallback(){clearTimeout(this.timer)}
@@ -80,10 +85,14 @@ load(){var self=this,slug=this.getAttribute("club"),view=this.getAttribute("view
 clearTimeout(this.timer);this.removeAttribute("data-ready");
 if(!slug||!/^[a-z0-9-]+$/.test(slug))return this.fail(new Error("the club attribute must be a club slug"));
 if(view!=="catalog"&&!(id&&/^[0-9]+$/.test(id)))return this.fail(new Error("the tournament attribute must be a tournament id"));
-var base="api/clubs/"+seg(slug)+"/tournaments";
+var pl=this.getAttribute("player");
+if(view==="player"&&!(pl&&/^[0-9]+$/.test(pl)))return this.fail(new Error("the player attribute must be a player number"));
+var base="api/clubs/"+seg(slug)+"/tournaments",ext="api/public/v1/tournaments/"+seg(id);
 var catalog=this.get(base+(tag&&view==="catalog"?"?tag="+seg(tag):""));
 var work=view==="standings"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/standings")]).then(function(x){self.brand(x[0]);self.standings(x[0],x[1])}):
 view==="round"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/live")]).then(function(x){self.brand(x[0]);self.round(x[0],x[1])}):
+view==="crosstable"?Promise.all([catalog,this.get(ext+"/crosstable")]).then(function(x){self.brand(x[0]);self.crosstable(x[0],x[1],id)}):
+view==="player"?Promise.all([catalog,this.get(ext+"/players/"+seg(pl))]).then(function(x){self.brand(x[0]);self.player(x[0],x[1],id)}):
 catalog.then(function(c){self.brand(c);self.catalog(c)});
 work.catch(function(e){self.fail(e)})}
 fail(e){this.show("Tournament results",[el("p",{role:"alert"},["Could not load the results: "+e.message])],"")}
@@ -103,5 +112,20 @@ return el("tr",null,[el("th",{scope:"row"},[g.boardNumber]),who(g.white,""),el("
 this.show(r.tournamentName,[table("Round "+r.roundNumber+(r.totalRounds?" of "+r.totalRounds:"")+" \\u00b7 "+(STATUS[r.status]||r.status),["Board","White","Result","Black"],rows)],
 c.name+" \\u00b7 updated "+r.lastUpdatedAt.slice(0,16).replace("T"," ")+" UTC");
 if(r.status==="Live")this.timer=setTimeout(function(){if(self.isConnected)self.load()},EVERY*1000)}}
+function tname(c,id){var e=c.tournaments.filter(function(x){return String(x.tournament.tournamentId)===id})[0];return e?e.tournament.name:"Tournament "+id}
+BuildApiEmbed.prototype.crosstable=function(c,x,id){var line={};x.rows.forEach(function(r,i){line[r.sourcePlayerNumber]=i+1});
+var heads=[nh("No."),nh("Rank"),"Player"].concat(x.rounds.map(function(n){return nh("R"+n)})).concat([nh("Points")]);
+var rows=x.rows.map(function(r,i){return el("tr",{"data-player":r.sourcePlayerNumber},[num(i+1),num(r.rank==null?"":r.rank),
+el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,r.name])].concat(r.games.map(function(g){
+return el("td",{"class":"r","data-opponent":g.opponent},[g.opponent==null?(ALONE[g.outcome]||""):line[g.opponent]+(g.colour==="white"?"w":g.colour==="black"?"b":"")+" "+(SYM[g.outcome]||"")])}))
+.concat([el("td",{"class":"n","data-points":r.points},[pts(r.points)])]))});
+var cap=x.afterRound==null?"Crosstable":"Crosstable \\u00b7 rank and points after round "+x.afterRound;
+this.show(tname(c,id),[table(cap,heads,rows)],c.name)};
+BuildApiEmbed.prototype.player=function(c,p,id){var f=p.ratingFigures;
+var rows=p.rounds.map(function(r){var o=r.opponent;return el("tr",{"data-round":r.round},[el("th",{scope:"row"},[r.round]),
+el("td",null,[r.colour||""]),who(o,""),el("td",{"class":"r",title:r.result?RTITLE[r.result]:null},[r.result?(r.result==="Bye"&&r.resultText?r.resultText:LABEL[r.result]):(ALONE[r.outcome]||"")]),
+el("td",{"class":"n","data-points":r.scoreAfter},[pts(r.scoreAfter)]),num(r.rankAfter==null?"":r.rankAfter)])});
+var perf=f.performanceRating==null?"":"Performance rating "+f.performanceRating+(f.ratingChange==null?"":" \\u00b7 rating change "+(f.ratingChange>0?"+":"")+f.ratingChange);
+this.show(p.name+(p.rating!=null?" ("+p.rating+")":""),[table(tname(c,id),["Round","Colour","Opponent",el("th",{scope:"col","class":"r"},["Result"]),nh("Score"),nh("Rank")],rows),perf?el("p",null,[perf]):null].filter(Boolean),c.name)};
 customElements.define("build-api-embed",BuildApiEmbed)})();
 `;

@@ -5,7 +5,7 @@
 // Content-Security-Policy (style-src 'self') needs no inline style.
 import { createHash } from "node:crypto";
 import { ROUTES } from "../routes/table.ts";
-import { instancePath, OPENAPI_PATH } from "../routes/urls.ts";
+import { instancePath, OPENAPI_PATH, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { formatDates, statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
@@ -70,7 +70,9 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
     : "<p>No tournament is published yet.</p>";
   return layout({
     title: "Chess tournaments",
-    head: style ? `<link rel="stylesheet" href="/${esc(style[0])}">\n` : "",
+    head:
+      (style ? `<link rel="stylesheet" href="/${esc(style[0])}">\n` : "") +
+      `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${SNAPSHOT_FEED_PATH}">\n`,
     body: `<h1>Chess tournaments</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}`,
     links: [
       [
@@ -81,6 +83,7 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
         ),
       ],
       ["OpenAPI", OPENAPI_PATH],
+      ["Follow (Atom feed)", SNAPSHOT_FEED_PATH],
     ],
   });
 }

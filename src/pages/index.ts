@@ -6,13 +6,31 @@ import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { ASSET } from "./html.ts";
 import { indexPage, tagStyle } from "./index-page.ts";
-import { tournamentPages, type PageFile } from "./tournament.ts";
-
-export type { PageFile };
+import { calendarFile } from "./calendar.ts";
+import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
+import { extensionPages } from "./extensions.ts";
+import { pageUrl, sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 
 /** The pages of one tournament (none unless it is published on the global surface). */
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
-  return tournamentPages(c, site);
+  const shared = sharedOf(c, site);
+  if (!shared) return [];
+  const { s } = shared;
+  const files = [...tournamentPages(c, site), ...extensionPages(c, s), tournamentFeed(c, s)];
+  if (s.schedule.calendarPath) {
+    files.push([
+      s.schedule.calendarPath.slice(1),
+      calendarFile({
+        id: s.id,
+        name: s.detail.name,
+        location: s.detail.location,
+        stamp: c.t.lastScrapedAt,
+        pagePath: pageUrl.tournament(s.id),
+        schedule: s.schedule,
+      }),
+    ]);
+  }
+  return files;
 }
 
 /** `/` (the index of published tournaments), the shared assets and the embed script. */
@@ -24,11 +42,6 @@ export function pagesOfSite(lists: ListContext): PageFile[] {
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
+    snapshotFeed(lists.publicSummaries),
   ];
-}
-
-/** Writes page files to the snapshot; returns how many. */
-export function writePages(sink: { write(relPath: string, data: string): void }, files: PageFile[]): number {
-  for (const [relPath, text] of files) sink.write(relPath, text);
-  return files.length;
 }

@@ -9,10 +9,11 @@ import type {
   PublicTournamentDetailResponse,
 } from "../contracts/index.ts";
 import { CACHE_LIFETIMES } from "../routes/cache.ts";
-import { ROUTES, type Route, type SiteContext } from "../routes/table.ts";
-import { instancePath } from "../routes/urls.ts";
+import { calendarOf, ROUTES, type Route, type SiteContext } from "../routes/table.ts";
+import { feedPath, instancePath } from "../routes/urls.ts";
 import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
+import { roundStandingsViews, scheduleView, type ScheduleView } from "../views/extensions.ts";
 import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
 import {
   formatDates,
@@ -53,6 +54,11 @@ export const pageUrl = {
   round: (id: string, n: number) => `/tournaments/${id}/rounds/${n}/`,
   live: (id: string) => `/tournaments/${id}/live/`,
   recaps: (id: string, language: string) => `/tournaments/${id}/recaps/${language}/`,
+  // Extensions (issue 22).
+  roundStandings: (id: string, n: number) => `/tournaments/${id}/standings/rounds/${n}/`,
+  crosstable: (id: string) => `/tournaments/${id}/crosstable/`,
+  crosstableStart: (id: string) => `/tournaments/${id}/crosstable/starting-rank/`,
+  player: (id: string, n: number) => `/tournaments/${id}/players/${n}/`,
 };
 
 /** The file that serves a page URL. */
@@ -64,20 +70,25 @@ function safeHttpUrl(url: string): string | null {
   return /^https?:\/\/[^\s"'<>]+$/i.test(url) ? url : null;
 }
 
-interface Shared {
+export interface Shared {
   id: string;
   detail: Detail;
   languages: string[];
   recapCounts: Map<string, number>;
+  /** The rounds that have standings of their own (extension pages). */
+  standingsRounds: number[];
+  /** The announced schedule (extension), as its JSON holds it. */
+  schedule: ScheduleView;
 }
 
-type Tab = "overview" | "standings" | "live" | "round" | "recaps";
+export type Tab = "overview" | "standings" | "crosstable" | "live" | "round" | "recaps";
 
-function header(s: Shared, tab: Tab, current?: string): string {
+export function header(s: Shared, tab: Tab, current?: string): string {
   const d = s.detail;
   const links: [Tab, string, string][] = [
     ["overview", "Overview", pageUrl.tournament(s.id)],
     ["standings", "Standings", pageUrl.standings(s.id)],
+    ["crosstable", "Crosstable", pageUrl.crosstable(s.id)],
   ];
   if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, pageUrl.live(s.id)]);
   const withRecaps = s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
@@ -99,11 +110,11 @@ function header(s: Shared, tab: Tab, current?: string): string {
   );
 }
 
-function jsonLink(routeId: string, params: Record<string, string>): [string, string] {
+export function jsonLink(routeId: string, params: Record<string, string>): [string, string] {
   return ["This page as JSON", instancePath(route(routeId), params)];
 }
 
-function crumbs(s: Shared, label?: string, href?: string): [string, string][] {
+export function crumbs(s: Shared, label?: string, href?: string): [string, string][] {
   const c: [string, string][] = [
     ["Tournaments", "/"],
     [s.detail.name, pageUrl.tournament(s.id)],
@@ -148,6 +159,7 @@ function overviewPage(s: Shared): string {
       .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`)
       .join("")}</dl></section>\n` +
     `<section aria-labelledby="rounds"><h2 id="rounds">Rounds</h2>${rounds}</section>\n` +
+    scheduleSection(s) +
     `<section aria-labelledby="recaps"><h2 id="recaps">Recaps</h2>${recaps}</section>`;
   return layout({
     title: d.name,
@@ -156,8 +168,36 @@ function overviewPage(s: Shared): string {
       ["Tournaments", "/"],
       [d.name, pageUrl.tournament(s.id)],
     ],
-    links: [jsonLink("publicTournament", { id: s.id })],
+    links: [jsonLink("publicTournament", { id: s.id }), ["Follow (Atom feed)", feedPath(s.id)]],
+    head: `<link rel="alternate" type="application/atom+xml" title="${esc(d.name)}" href="${esc(feedPath(s.id))}">\n`,
   });
+}
+
+/** The announced schedule (extension), with the calendar file to subscribe to. */
+function scheduleSection(s: Shared): string {
+  const sc = s.schedule;
+  if (sc.rounds.length === 0) return "";
+  const rows = sc.rounds
+    .map(
+      (r) =>
+        `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
+        `<td class="date">${esc(r.date ?? "not announced")}</td><td class="time">${esc(r.time ?? "")}</td>` +
+        `<td>${r.paired ? `<a href="${esc(pageUrl.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
+    )
+    .join("");
+  const calendar = sc.calendarPath
+    ? `<p><a href="${esc(sc.calendarPath)}" type="text/calendar">Add the rounds to your calendar (iCalendar)</a></p>`
+    : "";
+  return (
+    `<section aria-labelledby="schedule"><h2 id="schedule">Schedule</h2>` +
+    scrollTable(
+      "Round dates and local start times",
+      `<table class="schedule"><caption>Round dates and local start times</caption><thead><tr>` +
+        `<th scope="col">Round</th><th scope="col">Date</th><th scope="col">Time</th><th scope="col">Pairings</th>` +
+        `</tr></thead><tbody>${rows}</tbody></table>`,
+    ) +
+    `${calendar}</section>\n`
+  );
 }
 
 function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): string {
@@ -189,6 +229,11 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
           caption,
           `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
         );
+  const after = s.standingsRounds.length
+    ? `<nav aria-label="Standings after each round" class="pager"><ul>${s.standingsRounds
+        .map((n) => `<li><a href="${esc(pageUrl.roundStandings(s.id, n))}">after round ${n}</a></li>`)
+        .join("")}</ul></nav>`
+    : "";
   const legend = labels.length
     ? `<section aria-labelledby="tiebreaks"><h2 id="tiebreaks">Tie-breaks, in order</h2><dl class="legend">${labels
         .map((l) => `<dt>${esc(l)}</dt><dd>${esc(tiebreakTitle(l))}</dd>`)
@@ -196,7 +241,7 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
     : "";
   return layout({
     title: `Standings · ${s.detail.name}`,
-    body: `${header(s, "standings")}\n${table}\n<p class="updated">Updated ${formatInstant(st.lastUpdatedAt)}</p>\n${legend}`,
+    body: `${header(s, "standings")}\n${after}\n${table}\n<p class="updated">Updated ${formatInstant(st.lastUpdatedAt)}</p>\n${legend}`,
     crumbs: crumbs(s, "Standings", pageUrl.standings(s.id)),
     links: [jsonLink("publicStandings", { id: s.id })],
   });
@@ -318,20 +363,33 @@ function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
   });
 }
 
-/** Every page of a tournament published on the global surface; none for club-only ones. */
-export function tournamentPages(c: TournamentContext, site: SiteContext): PageFile[] {
+/** What every page of a tournament shares; null unless it is published on the global surface. */
+export function sharedOf(
+  c: TournamentContext,
+  site: SiteContext,
+): { s: Shared; recaps: Out<typeof PublicRecapsResponse>[] } | null {
   const tags = c.published.globalTags;
-  if (!tags) return [];
+  if (!tags) return null;
   const detail = publicDetail(c, tags);
-  const id = String(detail.id);
   const languages = recapLanguages(site);
   const recaps = languages.map((l) => publicRecaps(c, l));
   const s: Shared = {
-    id,
+    id: String(detail.id),
     detail,
     languages,
     recapCounts: new Map(recaps.map((r) => [r.language, r.items.length])),
+    standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
+    schedule: scheduleView(c, calendarOf(c)),
   };
+  return { s, recaps };
+}
+
+/** Every page of a tournament published on the global surface; none for club-only ones. */
+export function tournamentPages(c: TournamentContext, site: SiteContext): PageFile[] {
+  const shared = sharedOf(c, site);
+  if (!shared) return [];
+  const { s, recaps } = shared;
+  const id = s.id;
   const files: PageFile[] = [
     [pageFile(pageUrl.tournament(id)), overviewPage(s)],
     [pageFile(pageUrl.standings(id)), standingsPage(s, currentStandings(c))],

@@ -155,11 +155,21 @@ async function publish(
   try {
     recoverMigration(layout, force);
     step("recovered");
-    const current = inspectTarget(layout, force);
+    let current = inspectTarget(layout, force);
     if (current.kind === "dir" && !current.marked) {
-      // With force, this directory becomes the stale version and its files are deleted.
       const found = guard.find(current.dir);
       if (found) throw unsafeReplace(layout, found);
+      if (io.readdirSync(current.dir).length > 0) {
+        // With force, a directory that is not a snapshot is moved aside beside it, never
+        // deleted: --force on the wrong folder must not cost its contents.
+        const aside = freshName(path.dirname(layout.target), `${path.basename(layout.target)}.replaced`);
+        io.renameSync(layout.target, aside);
+        warnings.push(
+          `--force: ${layout.target} was a directory that is not a snapshot; it was moved aside to ` +
+            `${aside} (nothing was deleted; remove it when you no longer need it)`,
+        );
+        current = { kind: "none" };
+      }
     }
     if (current.kind === "link" && current.dir) guard.checkOutside([current.dir]);
     ensureStore(layout, force);

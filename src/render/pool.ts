@@ -7,7 +7,7 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 import type { StatusOptions } from "../domain/status.ts";
 import { BuildError, type ExitCode } from "../shared/errors.ts";
-import type { RenderPool, TournamentJob, TournamentResult } from "./snapshot.ts";
+import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 
 export interface PoolOptions {

@@ -1,7 +1,7 @@
 // The messages between the main thread and the render workers (src/render/pool.ts, worker.ts).
 import type { StatusOptions } from "../domain/status.ts";
 import type { Problem } from "../shared/errors.ts";
-import type { TournamentJob, TournamentResult } from "./snapshot.ts";
+import type { TournamentJob, TournamentResult } from "./tournament.ts";
 import type { SiteContext } from "../routes/table.ts";
 
 export interface WorkerInit {

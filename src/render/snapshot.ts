@@ -1,16 +1,17 @@
-// Store → domain → views → files, one tournament at a time. No file system here: files go to
-// the SnapshotWriter that is passed in, so tests can render into memory. A tournament whose
-// fingerprint (src/incremental/state.ts) is the one the previous snapshot recorded is kept as it is;
-// the others are rendered here (--jobs 1) or by worker threads (src/render/pool.ts).
+// The whole snapshot: every published tournament (src/render/tournament.ts, here or on worker
+// threads, src/render/pool.ts), then the lists, the OpenAPI document, the 404 body and the host
+// files. No file system here: files go to the FileSink that is passed in, so tests can render into
+// memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
+// snapshot recorded is kept as it is.
 import type { StatusOptions } from "../domain/status.ts";
-import type { Club, PublishedTournament } from "../domain/types.ts";
-import { standingsStop, type StandingsStop } from "../domain/standings.ts";
+import type { Club } from "../domain/types.ts";
+import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import { toJson } from "../output/json.ts";
 import { schemaId } from "../output/jsonschema.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "../output/problem.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
-import { pagesOfSite, pagesOfTournament } from "../pages/index.ts";
+import { pagesOfSite } from "../pages/index.ts";
 import { ROUTES, type ListContext, type SiteContext } from "../routes/table.ts";
 import { instanceFile, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
 import { archiveFrom } from "../routes/cache.ts";
@@ -27,9 +28,15 @@ import {
 } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
 import { fileIdentity } from "../store/read/revisions.ts";
-import { compareCatalogEntries, tournamentSummary, type CatalogEntry } from "../views/club.ts";
-import { tournamentContext } from "../views/context.ts";
-import { comparePublicSummaries, publicSummary, type PublicSummary } from "../views/public.ts";
+import { compareCatalogEntries, type CatalogEntry } from "../views/club.ts";
+import { comparePublicSummaries, type PublicSummary } from "../views/public.ts";
+import {
+  renderTournament,
+  type RenderPool,
+  type TournamentJob,
+  type TournamentRenderContext,
+  type TournamentResult,
+} from "./tournament.ts";
 
 export interface FileSink {
   write(relPath: string, data: string | Uint8Array): void;
@@ -65,49 +72,6 @@ export interface RenderOptions {
   pool?: RenderPool;
 }
 
-/** What renders one tournament: the fields of RenderOptions a worker needs, and the site. */
-export interface TournamentRenderContext {
-  now: number;
-  statusOptions: StatusOptions;
-  validator: SnapshotValidator;
-  site: SiteContext;
-  /** The fingerprint's common part (program, clubs, languages); null: no fingerprints. */
-  base: string | null;
-}
-
-/** One tournament to render. */
-export interface TournamentJob {
-  rowId: number;
-  externalId: string;
-  /** The store's revision token, or null to fingerprint by hashing the rows. */
-  token: string | null;
-  /** The previous fingerprint and window: with token null, the rows are not assembled when they match. */
-  previous: Pick<TournamentState, "fp" | "from" | "until"> | null;
-  /** Its revision says it is unchanged: no renderer sees it; its files are kept if they can be. */
-  keep?: true;
-}
-
-export type TournamentResult =
-  | { kind: "invalid"; externalId: string; problems: Problem[] }
-  | { kind: "unchanged"; fp: string }
-  /** Files as text, or as UTF-8 bytes when they come from a worker (transferred, not copied). */
-  | { kind: "rendered"; state: TournamentState; files: [string, string | Uint8Array][] };
-
-/** Renders jobs elsewhere and hands the results back in the order of the jobs. */
-export interface RenderPool {
-  run(
-    jobs: Iterable<TournamentJob>,
-    onResult: (job: TournamentJob, result: TournamentResult) => void,
-    ctx: {
-      site: SiteContext;
-      base: string | null;
-      /** The hash of the store's revisions as this thread reads them; null when it keeps none. */
-      revisions: string | null;
-      local: (job: TournamentJob) => TournamentResult;
-    },
-  ): Promise<void>;
-}
-
 export interface RenderReport {
   tournaments: number;
   /**
@@ -115,6 +79,11 @@ export interface RenderReport {
    * operator, never into a snapshot file (the recorded report keeps only `problemCount`).
    */
   skipped: { externalId: string; problems: Problem[]; problemCount?: number }[];
+  /**
+   * Club rows left out by --skip-invalid (their catalogs and club surfaces are not published), each
+   * with its problems; like `skipped`, the recorded report keeps only the count.
+   */
+  skippedClubs?: { club: string; problems: Problem[]; problemCount?: number }[];
   warnings: string[];
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;
@@ -126,75 +95,27 @@ export interface RenderReport {
   validUntil: number;
 }
 
-/** Loads, computes, renders and validates one tournament. The files are returned, not written. */
-export function renderTournament(
-  store: Store,
-  job: TournamentJob,
-  ctx: TournamentRenderContext,
-): TournamentResult {
-  let fp = "";
-  let loaded: { value: PublishedTournament | null; problems: Problem[] };
-  if (ctx.base !== null && job.token === null) {
-    const base = ctx.base;
-    const r = store.loadTournamentHashed(job.rowId, (hash) => {
-      fp = tournamentFingerprint(base, null, hash);
-      return job.previous !== null && stillValid({ ...job.previous } as TournamentState, fp, ctx.now);
-    });
-    if (!r.loaded) return { kind: "unchanged", fp };
-    loaded = r.loaded;
-  } else {
-    if (ctx.base !== null) fp = tournamentFingerprint(ctx.base, job.token, "");
-    loaded = store.loadTournament(job.rowId);
-  }
-  if (!loaded.value) return { kind: "invalid", externalId: job.externalId, problems: loaded.problems };
-  const published = loaded.value;
-  const c = tournamentContext(published, ctx.now, ctx.statusOptions);
-  const files: [string, string][] = [];
-  for (const route of ROUTES) {
-    if (route.scope !== "tournament") continue;
-    route.render(c, ctx.site, (params, body) => {
-      const file = instanceFile(route, params);
-      const text = toJson(body);
-      ctx.validator.assert(file, schemaId(route.schema), text);
-      files.push([file, text]);
-    });
-  }
-  for (const page of pagesOfTournament(c, ctx.site)) files.push(page);
-  let unknownResults = 0;
-  for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") unknownResults++;
-  const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
-  // The answers change cache class when the tournament becomes archived: a build at or after
-  // that instant must not reuse this one as up to date.
-  const archiveAt = archiveFrom(c.status, c.t.lastScrapedAt);
-  const until = Math.min(
-    c.statusWindow.until,
-    archiveAt !== null && archiveAt > ctx.now ? archiveAt : Infinity,
-  );
-  const state: TournamentState = {
-    id: job.externalId,
-    fp,
-    from: finite(c.statusWindow.from),
-    until: finite(until),
-    files: files.map(([f]) => f),
-    warnings: c.standings.warnings,
-    unknownResults,
-    stop: standingsStop(c.t),
-    clubs: published.clubs.map((e) => ({ slug: e.slug, tags: e.tags, displayOrder: e.displayOrder })),
-    summary: published.clubs.length > 0 ? tournamentSummary(c) : null,
-    public: published.globalTags ? publicSummary(c, published.globalTags) : null,
-  };
-  return { kind: "rendered", state, files };
-}
-
 export async function renderSnapshot(
   store: Store,
   sink: FileSink,
   opts: RenderOptions,
 ): Promise<RenderReport> {
-  const problems: Problem[] = [...store.checkStore()];
+  const problems: Problem[] = [];
+  const skippedClubs = new Map<string, Problem[]>();
+  for (const p of store.checkStore()) {
+    // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
+    // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
+    const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
+    if (opts.skipInvalid && club !== undefined)
+      skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
+    else problems.push(p);
+  }
   const report: RenderReport = {
     tournaments: 0,
     skipped: [],
+    ...(skippedClubs.size > 0 && {
+      skippedClubs: [...skippedClubs].map(([club, clubProblems]) => ({ club, problems: clubProblems })),
+    }),
     warnings: [],
     unknownResults: 0,
     standingsStops: [],
@@ -203,7 +124,10 @@ export async function renderSnapshot(
     validUntil: Infinity,
   };
   const vocab = store.vocabulary();
-  const site: SiteContext = { languages: vocab.languages };
+  const site: SiteContext = {
+    languages: vocab.languages,
+    ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
+  };
   const programKey = opts.programKey ?? null;
   const revisions = programKey === null ? null : store.revisions();
   // Revisions count along one file's history: the file's identity is part of their key.

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { SnapshotValidator } from "../output/validate.ts";
 import { BuildError } from "../shared/errors.ts";
-import { renderTournament, type TournamentRenderContext } from "./snapshot.ts";
+import { renderTournament, type TournamentRenderContext } from "./tournament.ts";
 import { openCheckedStore, type Store } from "../store/read/open.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 

@@ -5,9 +5,18 @@ import * as C from "../contracts/index.ts";
 import type { Club } from "../domain/types.ts";
 import * as club from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
+import * as ext from "../views/extensions.ts";
 import * as pub from "../views/public.ts";
+import { hasCalendar } from "../domain/extensions/schedule.ts";
 import { paginate } from "./pagination.ts";
-import { DEFAULT_LANGUAGE, ENDPOINTS, type Endpoint, type EndpointId, type Params } from "./urls.ts";
+import {
+  calendarPath,
+  DEFAULT_LANGUAGE,
+  ENDPOINTS,
+  type Endpoint,
+  type EndpointId,
+  type Params,
+} from "./urls.ts";
 
 export type Emit = (params: Params, body: unknown) => void;
 
@@ -24,6 +33,8 @@ export interface ListContext {
 /** What every tournament route sees besides its tournament. */
 export interface SiteContext {
   languages: string[];
+  /** The clubs published, when --skip-invalid left some out (undefined: every enabled club). */
+  clubSlugs?: string[];
 }
 
 interface TournamentBinding {
@@ -171,7 +182,46 @@ const BINDINGS: Record<
       for (const language of [...languages].sort()) emit({ id, language }, pub.publicRecaps(c, language));
     },
   }),
+  // Extensions (issue 22): published on the global surface only, like the pages.
+  publicRoundStandings: tournament({
+    schema: C.RoundStandingsResponse,
+    render(c, _site, emit) {
+      if (!c.published.globalTags) return;
+      for (const v of ext.roundStandingsViews(c)) emit({ id: idOf(c), round: String(v.afterRound) }, v);
+    },
+  }),
+  publicProgression: tournament({
+    schema: C.ProgressionResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.progressionView(c));
+    },
+  }),
+  publicCrosstable: tournament({
+    schema: C.CrosstableResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.crosstableView(c));
+    },
+  }),
+  publicPlayerCard: tournament({
+    schema: C.PlayerCardResponse,
+    render(c, _site, emit) {
+      if (!c.published.globalTags) return;
+      for (const v of ext.playerCardViews(c)) emit({ id: idOf(c), player: String(v.sourcePlayerNumber) }, v);
+    },
+  }),
+  publicSchedule: tournament({
+    schema: C.ScheduleResponse,
+    render(c, _site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.scheduleView(c, calendarOf(c)));
+    },
+  }),
 };
+
+/** The URL path of the tournament's iCalendar file; null when no round has a date (a calendar
+ * must hold at least one event). */
+export function calendarOf(c: TournamentContext): string | null {
+  return hasCalendar(c.t) ? calendarPath(idOf(c)) : null;
+}
 
 export const ROUTES: readonly Route[] = ENDPOINTS.map((e) => {
   const b = BINDINGS[e.id];

@@ -11,7 +11,7 @@
  */
 export type CacheClass = "live" | "current" | "list" | "meta" | "asset" | "archive";
 
-export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page";
+export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page" | "player";
 
 /** A query parameter that the static snapshot also serves as a path form. */
 export interface QueryForm {
@@ -61,8 +61,13 @@ export type Params = Partial<Record<ParamName, string>>;
 
 /** The URL facts of one endpoint. */
 export interface Endpoint {
-  /** Endpoint number in the spec (section 4). */
-  n: number;
+  /** Endpoint number in the spec (section 4); null for an extension. */
+  n: number | null;
+  /** Beyond the spec's eleven endpoints (issue 22): marked so in the OpenAPI document. */
+  extension?: true;
+  /** Cross-origin reads allowed; by default only on the club surface (spec §5). The extensions
+   * allow them so that the club embed can show a crosstable and player cards. */
+  cors?: boolean;
   id: EndpointId;
   surface: "club" | "public";
   scope: "tournament" | "list";
@@ -89,7 +94,12 @@ export type EndpointId =
   | "publicStandings"
   | "publicRound"
   | "publicLive"
-  | "publicRecaps";
+  | "publicRecaps"
+  | ExtensionId;
+
+/** Extensions beyond the spec (issue 22). */
+export type ExtensionId =
+  "publicRoundStandings" | "publicProgression" | "publicCrosstable" | "publicPlayerCard" | "publicSchedule";
 
 /** The language a recaps request without `?language=` answers in (spec: es). */
 export const DEFAULT_LANGUAGE = "es";
@@ -199,6 +209,62 @@ export const ENDPOINTS: readonly Endpoint[] = [
     cache: "current",
     summary: "Stored recaps in one language (default es)",
   },
+  // Extensions (issue 22): global surface only, beside the spec's paths, never changing them.
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicRoundStandings",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/standings/rounds/{round}",
+    cache: "current",
+    summary: "Extension: standings after a complete round",
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicProgression",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/progression",
+    cache: "current",
+    summary: "Extension: every player's rank after each complete round",
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicCrosstable",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/crosstable",
+    cache: "current",
+    summary: "Extension: every player's opponent, colour and result by round",
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicPlayerCard",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/players/{player}",
+    cache: "current",
+    summary: "Extension: one player's games, running score, ranks and rating figures",
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicSchedule",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/schedule",
+    cache: "current",
+    summary: "Extension: the announced date and time of each round",
+  },
 ];
 
 /** The endpoint of an id. */
@@ -247,6 +313,19 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "roundPage", path: "/tournaments/{id}/rounds/{round}/", follows: "publicRound" },
   { id: "livePage", path: "/tournaments/{id}/live/", follows: "publicLive" },
   { id: "recapsPage", path: "/tournaments/{id}/recaps/{language}/", follows: "publicRecaps" },
+  // Extensions (issue 22).
+  {
+    id: "roundStandingsPage",
+    path: "/tournaments/{id}/standings/rounds/{round}/",
+    follows: "publicRoundStandings",
+  },
+  { id: "crosstablePage", path: "/tournaments/{id}/crosstable/", follows: "publicCrosstable" },
+  {
+    id: "crosstableStartPage",
+    path: "/tournaments/{id}/crosstable/starting-rank/",
+    follows: "publicCrosstable",
+  },
+  { id: "playerPage", path: "/tournaments/{id}/players/{player}/", follows: "publicPlayerCard" },
 ];
 
 export function pageCache(page: PageRoute): CacheClass {
@@ -260,6 +339,8 @@ export interface StaticDir {
   types: Record<string, string>;
   /** The embed is loaded by club websites on other origins. */
   cors: boolean;
+  /** Cache class; "asset" when absent. Files of a tournament follow its JSON ("current"). */
+  cache?: CacheClass;
 }
 
 export const STATIC_DIRS: readonly StaticDir[] = [
@@ -275,7 +356,35 @@ export const STATIC_DIRS: readonly StaticDir[] = [
     cors: false,
   },
   { prefix: "/embed/", types: { js: "text/javascript; charset=utf-8" }, cors: true },
+  // Extensions (issue 22): a tournament's iCalendar file, written with its other files. Calendar
+  // applications subscribe from anywhere, so cross-origin reads are allowed.
+  {
+    prefix: "/calendar/",
+    types: { ics: "text/calendar; charset=utf-8" },
+    cors: true,
+    cache: "current",
+  },
+  // Atom feeds (issue 22): per tournament, written with its files, and one for the snapshot.
+  {
+    prefix: "/feeds/",
+    types: { atom: "application/atom+xml; charset=utf-8" },
+    cors: true,
+    cache: "current",
+  },
 ];
+
+/** The URL path of a tournament's iCalendar file (a file of /calendar/). */
+export function calendarPath(id: string): string {
+  return `/calendar/${id}.ics`;
+}
+
+/** The URL path of a tournament's Atom feed (a file of /feeds/). */
+export function feedPath(id: string): string {
+  return `/feeds/${id}.atom`;
+}
+
+/** The Atom feed of the whole snapshot: each published tournament's newest event. */
+export const SNAPSHOT_FEED_PATH = "/feeds/all.atom";
 
 /** Paths under this prefix are the API: their errors are problem JSON, elsewhere an HTML page. */
 export const API_PREFIX = "/api/";

@@ -1,7 +1,10 @@
 // One user-facing error type. Each problem says what is wrong, where, and how to fix it; a
 // BuildError carries every problem found, not only the first, and the exit code of its class.
 
-/** Process exit codes, one per class of failure. Documented in the README. */
+/**
+ * Process exit codes, one per class of failure. docs/reference/exit-codes.md is generated from
+ * this table and EXIT_MEANINGS (npm run gen-docs).
+ */
 export const EXIT = {
   ok: 0,
   /** Unexpected internal failure (a bug). */
@@ -24,6 +27,26 @@ export const EXIT = {
   trf: 9,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * What each exit code tells the operator, one line each: the data of the exit-code reference, so
+ * a new code cannot be added without its description (the Record type requires every key).
+ */
+export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
+  ok: "success",
+  internal: "internal error: a bug in build-api (please report it with the message)",
+  usage:
+    "bad usage: unknown command or option, missing or invalid value; also `preview` on a port or address it cannot listen on",
+  storeUnreadable: "the store is unreadable: missing, not SQLite, truncated or corrupt",
+  storeSchema: "the store's schema is wrong: a different or newer `user_version`, missing tables or columns",
+  storeData:
+    "the store has invalid rows or exceeds a limit (the first problems are listed, then the count of the others); `--skip-invalid` skips the tournaments concerned",
+  unsafeOutput:
+    "the output directory is unsafe to replace, or full or not writable (never caused by a store value)",
+  locked: "another build holds the lock on the output directory",
+  invalidOutput: "an emitted file failed its JSON Schema: a bug in build-api; nothing is published",
+  trf: "a TRF file could not be parsed or imported (also: unknown result codes, team tournaments)",
+};
 
 export interface Problem {
   /** What is wrong, in one sentence. */

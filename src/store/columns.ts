@@ -69,6 +69,7 @@ export const COLUMNS = {
     pairing_system: NAME,
     tiebreaks: TEXT,
     tiebreak_rules: NAME,
+    tiebreak_practice: NAME,
     points_win: null,
     points_draw: null,
     points_loss: null,
@@ -100,6 +101,12 @@ export const COLUMNS = {
     first_scraped_at: NAME,
     last_scraped_at: NAME,
     last_source_change_at: NAME,
+  },
+  round_schedule: {
+    tournament_id: null,
+    round_number: null,
+    scheduled_date: NAME,
+    scheduled_time: NAME,
   },
   games: {
     tournament_id: null,
@@ -219,9 +226,16 @@ export function selectColumn<T extends TableName>(table: T, column: ColumnOf<T>,
   return `CASE WHEN length(${ref}) > ${limit} THEN substr(${ref}, 1, ${limit + 1}) ELSE ${ref} END AS ${column}`;
 }
 
-/** The SELECT list of every column read from `table`. */
-export function selectAll<T extends TableName>(table: T, alias?: string): string {
-  return (Object.keys(COLUMNS[table]) as ColumnOf<T>[]).map((c) => selectColumn(table, c, alias)).join(", ");
+/** The SELECT list of every column read from `table`; a column in `absent` (one an older store
+ * version lacks) is read as NULL. */
+export function selectAll<T extends TableName>(
+  table: T,
+  alias?: string,
+  absent: ReadonlySet<string> = new Set(),
+): string {
+  return (Object.keys(COLUMNS[table]) as ColumnOf<T>[])
+    .map((c) => (absent.has(c) ? `NULL AS ${c}` : selectColumn(table, c, alias)))
+    .join(", ");
 }
 
 /** Position of every column of `table` in its selectAll() list, i.e. in a raw row (an array). */

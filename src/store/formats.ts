@@ -155,6 +155,13 @@ export const DATE_FORMAT: TextFormat = {
   fix: "write a real calendar date such as 2026-11-22",
 };
 
+/** A local time of day, 24 hours: 09:30, 15:00. */
+export const LOCAL_TIME_FORMAT: TextFormat = {
+  test: (v) => /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(v),
+  expected: "a local time HH:MM (24 hours)",
+  fix: "write a time such as 15:00",
+};
+
 export const TIMESTAMP_FORMAT: TextFormat = {
   test: isUtcTimestamp,
   expected: "an ISO 8601 UTC timestamp ending in Z",

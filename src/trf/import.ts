@@ -1,15 +1,19 @@
 // `build-api import-trf`: reads a TRF file and writes the tournament, its players, rounds and games
 // into an existing store, in one transaction: a failed import leaves the store as it was. Checks
 // the points and ranks written in the file against the standings computed from the games.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
-import { BuildError, EXIT } from "../shared/errors.ts";
-import type { Scoring, TiebreakRuleSet, Tournament } from "../domain/types.ts";
-import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
+import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
+import type { Scoring, TiebreakPractice, TiebreakRuleSet, Tournament } from "../domain/types.ts";
+import { validateTiebreaks } from "../domain/tiebreaks/acronyms.ts";
 import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
+import { updateTournament, type TournamentChanges } from "../store/write/update.ts";
+import { tournamentProblems } from "../store/write/verify.ts";
+import { regularFile } from "../shared/files.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
+import { readTrfFile } from "./read-file.ts";
 import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
 import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
@@ -21,12 +25,17 @@ export interface ImportTrfOptions {
   externalId: bigint;
   tiebreaks?: string[];
   rules?: TiebreakRuleSet;
+  /** The program whose known tie-break practice to follow; default: the written rules. */
+  practice?: TiebreakPractice | null;
   publish?: boolean;
   club?: string;
+  /** Refuse the file (nothing written) when its declared points or ranks are not reproduced. */
+  strict?: boolean;
   /** Import games whose result codes are unknown or contradict each other, as Unknown. */
   allowUnknownResults?: boolean;
-  /** The tournament's page at the original results source (TRF files carry no URL). */
-  sourceUrl: string;
+  /** The tournament's page at the original results source (TRF files carry no URL). Required for
+   * a new tournament; a re-import keeps the stored one when it is not given. */
+  sourceUrl?: string;
   now: string;
 }
 
@@ -39,6 +48,7 @@ export interface ImportReport {
   byes: number;
   tiebreaks: string[];
   rules: TiebreakRuleSet;
+  practice: TiebreakPractice | null;
   /** Points per outcome: from the file's 162 / XXS records, else 1 / ½ / 0. */
   scoring: Scoring;
   /** Games stored as Unknown (only with allowUnknownResults), by round and board. */
@@ -50,6 +60,11 @@ export interface ImportReport {
   warnings: string[];
   published: boolean;
   club: string | null;
+  /** "created" (a new tournament), "updated" (it was stored: updated in place), or "unchanged"
+   * (stored, and the file changed nothing but the retrieval times). */
+  action: "created" | "updated" | "unchanged";
+  /** What the re-import changed; null for a new tournament. */
+  changes: TournamentChanges | null;
 }
 
 function usage(what: string, fix?: string): BuildError {
@@ -113,8 +128,9 @@ function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boole
 
 /** Imports a TRF file into a store. Throws a BuildError; the store is unchanged on failure. */
 export function importTrf(opts: ImportTrfOptions): ImportReport {
-  if (!existsSync(opts.file)) throw usage(`TRF file ${opts.file} does not exist`);
-  if (!/^https?:\/\/[^\s/]+/.test(opts.sourceUrl)) {
+  // A regular file, bounded, decoded (UTF-8 or Windows-1252): see read-file.ts.
+  const read = readTrfFile(opts.file, basename(opts.file));
+  if (opts.sourceUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(opts.sourceUrl)) {
     throw usage(
       `--source-url ${JSON.stringify(opts.sourceUrl)} is not an absolute http(s) URL`,
       "pass the tournament's page at the results source, e.g. https://chess-results.com/tnr123456.aspx",
@@ -127,10 +143,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
       EXIT.storeUnreadable,
     );
   }
-  const text = readFileSync(opts.file, "utf8");
-  const parsed = parseTrf(text, basename(opts.file));
+  regularFile(opts.db, "the store", EXIT.storeUnreadable, "create it with build-api init-store");
+  const parsed = parseTrf(read.text, basename(opts.file));
   refuseTeamFile(parsed);
-  const warnings: string[] = [];
+  const warnings: string[] = [...read.warnings];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
   const rules = opts.rules ?? "fide-2023";
   const scoring = scoringFromTrf(parsed, warnings);
@@ -138,16 +154,35 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     externalId: opts.externalId,
     tiebreaks,
     rules,
+    practice: opts.practice ?? null,
     now: opts.now,
-    sourceUrl: opts.sourceUrl,
+    ...(opts.sourceUrl !== undefined ? { sourceUrl: opts.sourceUrl } : {}),
     ...(scoring ? { scoring } : {}),
   });
+  // On a re-import, what neither the options nor the file say keeps its stored value.
+  const keep = new Set<string>();
+  if (opts.tiebreaks === undefined && tiebreaks.length === 0) keep.add("tiebreaks");
+  if (opts.rules === undefined) keep.add("tiebreak_rules");
+  if (!scoring) for (const c of POINTS_COLUMNS) keep.add(c);
+  if (opts.sourceUrl === undefined) keep.add("source_url");
   warnings.push(...conversion.warnings);
   refuseUnknownResults(parsed, conversion.unknown, opts.allowUnknownResults === true);
   const t = conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
+  if (opts.strict && check.mismatches.length > 0) {
+    throw new BuildError(
+      `Cannot import the TRF file ${parsed.fileName} (--strict): ${check.mismatches.length} declared value(s) are not reproduced.`,
+      check.mismatches.map((m) => ({
+        what: `player ${m.player} (${m.name}): declared ${m.field} ${m.declared}, computed ${m.computed}`,
+        where: `${parsed.fileName}:${parsed.players.find((p) => p.startNo === m.player)?.line ?? 1}`,
+        fix: "check the results, the scoring (162 / XXS records) and the tie-breaks, or import without --strict",
+      })),
+      EXIT.trf,
+    );
+  }
 
   let db: Database.Database;
+  let written: TournamentChanges | null = null;
   try {
     db = new Database(opts.db, { fileMustExist: true });
   } catch (e) {
@@ -162,10 +197,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     if (version !== STORE_SCHEMA_VERSION) {
       throw new BuildError(
         `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
-        version === 1
+        version === 1 || version === 2
           ? [
               {
-                what: "a version 1 store",
+                what: `a version ${version} store`,
                 where: opts.db,
                 fix: `run \`build-api upgrade-store ${opts.db}\` first`,
               },
@@ -174,7 +209,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
         EXIT.storeSchema,
       );
     }
-    db.transaction(() => writeImported(db, t, opts))();
+    written = db.transaction(() => writeImported(db, t, opts, keep, parsed))();
   } finally {
     db.close();
   }
@@ -190,6 +225,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     byes,
     tiebreaks,
     rules,
+    practice: t.tiebreakPractice,
     scoring: t.scoring,
     unknownResults: conversion.unknown,
     checkedAfterRound: check.afterRound,
@@ -197,18 +233,77 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     warnings,
     published: opts.publish === true,
     club: opts.club ?? null,
+    action: written === null ? "created" : written.changed ? "updated" : "unchanged",
+    changes: written,
   };
 }
 
-/** Writes the tournament through the store's one writer (named columns, src/store/write/writer.ts). */
-function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOptions): void {
+const POINTS_COLUMNS = [
+  "points_win",
+  "points_draw",
+  "points_loss",
+  "points_forfeit_win",
+  "points_forfeit_loss",
+  "points_pairing_bye",
+  "points_full_bye",
+  "points_half_bye",
+  "points_zero_bye",
+];
+
+/** The TRF record a tournaments column comes from, for messages. */
+const HEADER_OF_COLUMN: Record<string, string> = {
+  name: "012",
+  location: "022",
+  federation: "032",
+  start_date: "042",
+  end_date: "052",
+  tournament_type: "092",
+  chief_arbiter: "102",
+  deputy_chief_arbiter: "112",
+  time_control: "122",
+  total_rounds: "XXR",
+};
+
+/** Values every build would refuse (the build's own checks, run on the written rows) stop the
+ * import: the transaction rolls back. Each problem names the TRF line or record it comes from. */
+function refuseUnpublishable(f: TrfFile, problems: Problem[]): void {
+  if (problems.length === 0) return;
+  const lineOf = new Map(f.players.map((p) => [p.startNo, p.line]));
+  throw new BuildError(
+    `Cannot import the TRF file ${f.fileName}: it holds values that every build would refuse; nothing was written.`,
+    problems.map((p) => {
+      const player =
+        /table (?:players|games), row \(tournament_id=\d+, (?:source_player_number|round_number)=(\d+)/.exec(
+          p.where ?? "",
+        );
+      const column = /table tournaments, .*column (\w+)$/.exec(p.where ?? "")?.[1];
+      const from =
+        player && /table players/.test(p.where ?? "") && lineOf.has(Number(player[1]))
+          ? `${f.fileName}:${lineOf.get(Number(player[1]))} (player ${player[1]})`
+          : column && HEADER_OF_COLUMN[column]
+            ? `${f.fileName}: record ${HEADER_OF_COLUMN[column]}`
+            : f.fileName;
+      return {
+        ...p,
+        where: `${from}; stored as ${p.where}`,
+        fix: `correct the file (${p.fix ?? "see above"})`,
+      };
+    }),
+    EXIT.trf,
+  );
+}
+
+/** Writes the tournament through the store's one writer (named columns, src/store/write/writer.ts):
+ * a new one whole, a stored one updated in place (src/store/write/update.ts). Returns the changes
+ * of an update, null for a new tournament. */
+function writeImported(
+  db: Database.Database,
+  t: Tournament,
+  opts: ImportTrfOptions,
+  keep: ReadonlySet<string>,
+  parsed: TrfFile,
+): TournamentChanges | null {
   const w = new StoreWriter(db);
-  if (w.tournamentIdOf(t.externalId) !== null) {
-    throw usage(
-      `the store already holds a tournament with external id ${t.externalId}`,
-      "choose another --id",
-    );
-  }
   let clubId: number | bigint | undefined;
   if (opts.club !== undefined) {
     const found = w.clubIdOf(opts.club);
@@ -220,8 +315,36 @@ function writeImported(db: Database.Database, t: Tournament, opts: ImportTrfOpti
     }
     clubId = found;
   }
-  writeTournament(w, t, {
-    ...(opts.publish ? { publishedAt: opts.now } : {}),
-    ...(clubId !== undefined ? { clubId } : {}),
-  });
+  const existing = w.tournamentIdOf(t.externalId);
+  if (existing === null) {
+    if (opts.sourceUrl === undefined) {
+      throw usage(
+        `the store holds no tournament with external id ${t.externalId}, and a new one needs --source-url`,
+        "pass the tournament's page at the results source, e.g. --source-url https://chess-results.com/tnr123456.aspx",
+      );
+    }
+    const id = writeTournament(w, t, {
+      ...(opts.publish ? { publishedAt: opts.now } : {}),
+      ...(clubId !== undefined ? { clubId } : {}),
+    });
+    refuseUnpublishable(parsed, tournamentProblems(db, opts.db, id));
+    return null;
+  }
+  const changes = updateTournament(w, existing, t, opts.now, keep);
+  refuseUnpublishable(parsed, tournamentProblems(db, opts.db, existing));
+  // Publication and catalogs are only ever added by a re-import, never taken away.
+  if (opts.publish && w.select("publications", ["tournament_id"], { tournament_id: existing }).length === 0) {
+    w.insert("publications", { tournament_id: existing, published_at: opts.now });
+  }
+  if (
+    clubId !== undefined &&
+    w.select("club_tournaments", ["tournament_id"], { club_id: clubId, tournament_id: existing }).length === 0
+  ) {
+    w.insert("club_tournaments", {
+      club_id: clubId,
+      tournament_id: existing,
+      display_order: w.nextDisplayOrder(clubId),
+    });
+  }
+  return changes;
 }

@@ -1,7 +1,7 @@
 // Tie-break lists written in TRF-2025/2026 files (record 202, e.g. "BH/C1,BH,SB") as C.07
 // acronyms ("BH-C1"). A list with a code we cannot map is not used at all: dropping one entry
 // would change the meaning of the ones after it.
-import { validateTiebreaks } from "../domain/tiebreaks/engine.ts";
+import { validateTiebreaks } from "../domain/tiebreaks/acronyms.ts";
 import { header, type TrfFile } from "./parse.ts";
 
 /**

@@ -14,6 +14,7 @@
 //   conversion lists each one by round and board (the import refuses them unless allowed).
 // - boards are numbered by the players' scores before the round (higher first), then by the lower
 //   start number; bye rows come last. TRF has no board numbers.
+import { trfSchedule } from "./schedule.ts";
 import {
   DEFAULT_SCORING,
   type ByeKind,
@@ -23,6 +24,7 @@ import {
   type Player,
   type Round,
   type Scoring,
+  type TiebreakPractice,
   type TiebreakRuleSet,
   type Tournament,
 } from "../domain/types.ts";
@@ -34,6 +36,8 @@ export interface TrfConvertOptions {
   externalId: bigint;
   tiebreaks?: string[];
   rules?: TiebreakRuleSet;
+  /** The program whose known tie-break practice to follow; default null: the written rules. */
+  practice?: TiebreakPractice | null;
   now: string;
   sourceUrl?: string;
   /** Points per outcome (the file's 162 / XXS records); default 1 / ½ / 0. */
@@ -201,6 +205,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       }
       games.push({
         ...base,
+        // First published by this reading (a re-import keeps or moves it: store/write/update.ts).
+        resultChangedAt: g.result.result === "Pending" ? null : opts.now,
         boardNumber: board,
         whitePlayerNumber: g.white,
         blackPlayerNumber: g.black,
@@ -227,6 +233,7 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
       const text = resultDisplayText(result, b.kind);
       games.push({
         ...base,
+        resultChangedAt: opts.now,
         boardNumber: board,
         whitePlayerNumber: b.player,
         blackPlayerNumber: null,
@@ -247,6 +254,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
   }
 
   const declaredRounds = Number(header(f, "XXR") ?? header(f, "142") ?? NaN);
+  const startDate = trfDate(header(f, "042"));
+  const endDate = trfDate(header(f, "052"));
   const name = header(f, "012") ?? f.fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
   const tournament: Tournament = {
     externalId: opts.externalId,
@@ -272,8 +281,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     pairingProgram: null,
     sourceLastUpdated: null,
     sourceCreator: null,
-    startDate: trfDate(header(f, "042")),
-    endDate: trfDate(header(f, "052")),
+    startDate,
+    endDate,
     totalRounds:
       Number.isFinite(declaredRounds) && declaredRounds > 0 ? declaredRounds : f.roundColumns || null,
     trackingEnabled: false,
@@ -285,9 +294,13 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     system: pairingSystem(f),
     tiebreaks: opts.tiebreaks ?? [],
     tiebreakRules: opts.rules ?? "fide-2023",
+    tiebreakPractice: opts.practice ?? null,
     scoring: { ...(opts.scoring ?? DEFAULT_SCORING) },
     players,
     rounds,
+    schedule: trfSchedule(f, startDate, endDate).filter(
+      (r) => !(Number.isFinite(declaredRounds) && declaredRounds > 0) || r.roundNumber <= declaredRounds,
+    ),
     sourceStandings: [],
     recaps: [],
   };

@@ -10,13 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/shared/errors.ts";
 import { MANIFEST_NAME } from "../../src/publish/manifest.ts";
 import { makeSampleStore } from "../support/e2e.ts";
-import { readTree, removeTempDirs, runCli, tempDir, type CliResult } from "../support/run.ts";
+import { runCli, type CliResult } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+import { readTree } from "../support/tree.ts";
 
 afterAll(removeTempDirs);
 
 const POISON = fileURLToPath(new URL("../support/poison-clock.mjs", import.meta.url));
 const NOW = "2026-11-22T12:00:00Z";
-const HOST_CONFIGS = ["_headers", "_redirects", "serve.json", "nginx.conf", "nginx-http.conf", "_worker.js"];
+const HOST_CONFIGS = ["_headers", "_redirects", "nginx.conf", "nginx-http.conf", "_worker.js"];
 
 /** What identifies a file's state: its bytes, size and modification time (ns). */
 function fileState(file: string): { sha256: string; size: bigint; mtimeNs: bigint } {

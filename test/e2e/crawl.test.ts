@@ -8,7 +8,10 @@ import type { z } from "zod";
 import * as C from "../../src/contracts/index.ts";
 import { TOURNAMENT_STATUSES } from "../../src/domain/types.ts";
 import { createPreviewServer } from "../../src/hosting/preview.ts";
-import { buildSample, tempDir } from "../support/e2e.ts";
+import { buildSample } from "../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let server: Server;
 let base: string;
@@ -219,7 +222,7 @@ describe("crawl of the sample through the preview", () => {
   it("serves no file of the built snapshot that is not public: bookkeeping, host files, files by name", async () => {
     const root = realpathSync(out);
     const internal = readdirSync(root).filter((f) => !["api", "404.json", "404.html"].includes(f));
-    expect(internal).toEqual(expect.arrayContaining(["_build-api.json", "serve.json", "_worker.js"]));
+    expect(internal).toEqual(expect.arrayContaining(["_build-api.json", "_redirects", "_worker.js"]));
     const byName = ["/api/public/v1/tournaments/index.json", "/api/public/v1/tournaments/tag/index.json"];
     for (const url of [...internal.map((f) => `/${f}`), ...byName]) {
       const res = await fetch(base + url);

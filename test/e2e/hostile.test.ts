@@ -11,16 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INPUTS_FILE } from "../../src/incremental/inputs.ts";
 import { EXIT } from "../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../src/publish/manifest.ts";
-import {
-  hashTree,
-  readTree,
-  REPO_ROOT,
-  removeTempDirs,
-  runCli,
-  tempDir,
-  type CliResult,
-} from "../support/run.ts";
-import { BASE, baseRows, cloneRows, makeStore, TS, type StoreRows } from "../support/hostile-store.ts";
+import { REPO_ROOT, runCli, type CliResult } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+import { hashTree, readTree } from "../support/tree.ts";
+import { BASE, baseRows, cloneRows, storeFromRows, TS, type StoreRows } from "../support/stores.ts";
 
 afterAll(removeTempDirs);
 
@@ -46,13 +40,13 @@ function store(edit: (rows: StoreRows) => void, change?: (db: Database.Database)
   return (file: string): void => {
     const rows = cloneRows(baseRows());
     edit(rows);
-    makeStore(file, rows, change);
+    storeFromRows(file, rows, change);
   };
 }
 
 /** A good store beside `file`, to break at the byte level. */
 function goodStore(file: string): string {
-  return makeStore(file.replace(/\.sqlite$/, "-good.sqlite"), baseRows());
+  return storeFromRows(file.replace(/\.sqlite$/, "-good.sqlite"), baseRows());
 }
 
 /** The root page of `table` in a store file. */
@@ -98,7 +92,7 @@ const CASES: Case[] = [
     stderr: [/corrupt|malformed/],
   },
   // --- EXIT.storeSchema: versions, missing tables and columns ---
-  ...[0, 3, 99].map((version): Case => ({
+  ...[0, 4, 99].map((version): Case => ({
     name: `a store with user_version ${version}`,
     code: EXIT.storeSchema,
     make: store(
@@ -431,7 +425,7 @@ interface Lane {
 }
 
 async function goodSnapshot(dir: string): Promise<Lane> {
-  const db = makeStore(path.join(dir, "good.sqlite"), baseRows());
+  const db = storeFromRows(path.join(dir, "good.sqlite"), baseRows());
   const out = path.join(dir, "dist");
   const built = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
   expect(built.stderr).toContain("built");
@@ -503,7 +497,7 @@ describe("--skip-invalid", () => {
     const rows = cloneRows(baseRows());
     rows.tournaments![1]!.start_date = "2026-13-01"; // tournament 5002
     rows.players![5]!.rating = "high"; // tournament 5002, player 2
-    const db = makeStore(path.join(dir, "half-bad.sqlite"), rows);
+    const db = storeFromRows(path.join(dir, "half-bad.sqlite"), rows);
 
     const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--skip-invalid"]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
@@ -561,7 +555,7 @@ describe("--skip-invalid skips values that would make unsafe paths or text", () 
     rows.club_tournaments!.push({ club_id: 1, tournament_id: 4, display_order: 4 });
     rows.tournaments!.push({ ...rows.tournaments![0]!, tournament_id: 5, external_id: 5005 });
     rows.club_tournaments!.push({ club_id: 1, tournament_id: 5, display_order: 5 });
-    const db = makeStore(path.join(dir, "unsafe-values.sqlite"), rows, (d) =>
+    const db = storeFromRows(path.join(dir, "unsafe-values.sqlite"), rows, (d) =>
       d.exec(`INSERT INTO players (tournament_id, source_player_number, name)
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20001)
         SELECT 5, i, 'Player ' || i FROM n`),
@@ -600,7 +594,7 @@ describe("text that is published as it is", () => {
     rows.players![0]!.name = "Mohammad\u200cReza Amiri"; // zero-width non-joiner
     rows.recaps![0]!.paragraphs = JSON.stringify(["First line\nsecond line"]);
     rows.recaps![0]!.preview = "Two\r\nlines\tand a tab";
-    const db = makeStore(path.join(dir, "text.sqlite"), rows);
+    const db = storeFromRows(path.join(dir, "text.sqlite"), rows);
     const r = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
     expect(r.code, r.stderr).toBe(EXIT.ok);
     const text = [...readTree(out).values()].map((b) => b.toString("utf8")).join("\n");
@@ -612,7 +606,7 @@ describe("text that is published as it is", () => {
 describe("unsafe --out", () => {
   let db: string;
   beforeAll(() => {
-    db = makeStore(path.join(tempDir("unsafe-db"), "good.sqlite"), baseRows());
+    db = storeFromRows(path.join(tempDir("unsafe-db"), "good.sqlite"), baseRows());
   });
 
   const build = (out: string, extra: string[] = [], opts: Parameters<typeof runCli>[1] = {}) =>

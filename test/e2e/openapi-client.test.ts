@@ -2,6 +2,7 @@
 // come from openapi-typescript, the calls go through openapi-fetch, the program is typechecked
 // with tsc (strict) and then run against the preview of the built sample, the tournament
 // 9007199254740993 (beyond 2^53) included.
+import fg from "fast-glob";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
@@ -10,7 +11,8 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { preview } from "../../src/hosting/preview.ts";
 import { ROUTES } from "../../src/routes/table.ts";
-import { removeTempDirs, REPO_ROOT, runCli, tempDir } from "../support/run.ts";
+import { REPO_ROOT, runCli } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 const BIG_ID = "9007199254740993";
 const NOW = "2026-11-22T12:00:00Z";
@@ -64,6 +66,31 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
         "/api/public/v1/tournaments/{id}/recaps",
         await client.GET("/api/public/v1/tournaments/{id}/recaps", {
           params: { path, query: language ? { language } : {} },
+        }),
+      );
+    }
+    // Extensions (issue 22): the crosstable names the players, the progression the rounds.
+    const crosstable = await client.GET("/api/public/v1/tournaments/{id}/crosstable", { params: { path } });
+    keep("/api/public/v1/tournaments/{id}/crosstable", crosstable);
+    const progression = await client.GET("/api/public/v1/tournaments/{id}/progression", { params: { path } });
+    keep("/api/public/v1/tournaments/{id}/progression", progression);
+    keep(
+      "/api/public/v1/tournaments/{id}/schedule",
+      await client.GET("/api/public/v1/tournaments/{id}/schedule", { params: { path } }),
+    );
+    for (const row of crosstable.data?.rows ?? []) {
+      keep(
+        "/api/public/v1/tournaments/{id}/players/{player}",
+        await client.GET("/api/public/v1/tournaments/{id}/players/{player}", {
+          params: { path: { id, player: row.sourcePlayerNumber } },
+        }),
+      );
+    }
+    for (const round of progression.data?.rounds ?? []) {
+      keep(
+        "/api/public/v1/tournaments/{id}/standings/rounds/{round}",
+        await client.GET("/api/public/v1/tournaments/{id}/standings/rounds/{round}", {
+          params: { path: { id, round } },
         }),
       );
     }
@@ -215,8 +242,18 @@ describe("a client generated from schema/openapi.json", () => {
       }
     }
     // The big id's detail, standings, 4 rounds, live and recaps (es, en) on the global
-    // surface; detail, standings, 4 rounds and live in its club's catalog.
-    expect(bigIdAnswers).toBe(9 + 7);
+    // surface; detail, standings, 4 rounds and live in its club's catalog; and its extension
+    // files: crosstable, progression, schedule, one card per player, standings after each round.
+    const extensionFiles = fg.sync(
+      [
+        `api/public/v1/tournaments/${BIG_ID}/{crosstable,progression,schedule}/index.json`,
+        `api/public/v1/tournaments/${BIG_ID}/players/*/index.json`,
+        `api/public/v1/tournaments/${BIG_ID}/standings/rounds/*/index.json`,
+      ],
+      { cwd: dist, followSymbolicLinks: true },
+    ).length;
+    expect(extensionFiles).toBeGreaterThan(3 + 50);
+    expect(bigIdAnswers).toBe(9 + 7 + extensionFiles);
     const detail = answers
       .get("/api/public/v1/tournaments/{id}")!
       .find((a) => new URL(a.url).pathname.endsWith(`/${BIG_ID}`))!;

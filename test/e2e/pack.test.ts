@@ -7,7 +7,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removeTempDirs, REPO_ROOT, tempDir } from "../support/run.ts";
+import { REPO_ROOT } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
 
 const NOW = "2026-11-22T12:00:00Z";
 const BIG_ID = "9007199254740993";
@@ -85,7 +86,14 @@ afterAll(removeTempDirs);
 
 describe("the packed package", () => {
   it("holds the program, its schemas and run-time files, and nothing of development", () => {
-    for (const f of ["package.json", "README.md", "bin/build-api.js", "lib/cli.js", "lib/build.js"]) {
+    for (const f of [
+      "package.json",
+      "README.md",
+      "bin/build-api.js",
+      "lib/cli.js",
+      "lib/build/build.js",
+      "lib/hosting/edge/generated/cloudflare-pages.js",
+    ]) {
       expect(files).toContain(f);
     }
     expect(files).toContain("schema/store.sql");

@@ -15,8 +15,9 @@ import { NOT_FOUND_FILE } from "../../src/output/problem.ts";
 import { hostRules, urlRegExpSource } from "../../src/hosting/rules.ts";
 import { SnapshotValidator } from "../../src/output/validate.ts";
 import { ROUTES, type Route } from "../../src/routes/table.ts";
-import { readTree, removeTempDirs, tempDir } from "../support/run.ts";
-import { BASE_NOW, makeStore, TS, type StoreRows } from "../support/hostile-store.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+import { readTree } from "../support/tree.ts";
+import { BASE_NOW, storeFromRows, TS, type StoreRows } from "../support/stores.ts";
 
 afterAll(removeTempDirs);
 
@@ -361,7 +362,7 @@ describe("random stores (fast-check, seeded)", () => {
       fc.asyncProperty(storeArb, async (g) => {
         const dir = path.join(root, String(n++));
         const { rows, expected } = storeRows(g);
-        const db = makeStore(path.join(dir + ".sqlite"), rows);
+        const db = storeFromRows(path.join(dir + ".sqlite"), rows);
         const out = path.join(dir, "dist");
         try {
           await build({ db, out, now: BASE_NOW });

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build/build.ts";
 import { COLUMNS, type TableName } from "../../src/store/columns.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../support/e2e.ts";
-import { removeTempDirs, tempDir } from "../support/run.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
 import { schemaColumns, type SchemaColumn } from "../support/schema.ts";
 
 afterAll(removeTempDirs);

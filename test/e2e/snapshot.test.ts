@@ -1,15 +1,17 @@
 // Whole-snapshot properties of the sample: determinism, and nothing private leaks.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build/build.ts";
-import { buildSample, SAMPLE_NOW, tempDir } from "../support/e2e.ts";
+import { buildSample, SAMPLE_NOW } from "../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../support/temp.ts";
+import { readTree } from "../support/tree.ts";
 
-function readTree(dir: string): Map<string, string> {
-  const files = fg.sync("**/*", { cwd: dir, dot: true, followSymbolicLinks: true }).sort();
-  return new Map(files.map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+afterAll(removeTempDirs);
+
+/** Every file of the snapshot as text. */
+function readTextTree(dir: string): Map<string, string> {
+  return new Map([...readTree(dir)].map(([f, bytes]) => [f, bytes.toString("utf8")]));
 }
 
 let db: string;
@@ -19,14 +21,14 @@ let tree: Map<string, string>;
 beforeAll(async () => {
   const dir = tempDir("snapshot");
   ({ db, out } = await buildSample(dir));
-  tree = readTree(out);
+  tree = readTextTree(out);
 });
 
 describe("the sample snapshot", () => {
   it("is byte-identical when built again from the same store and --now", async () => {
     const again = path.join(tempDir("snapshot-again"), "dist");
     await build({ db, out: again, now: SAMPLE_NOW });
-    const second = readTree(again);
+    const second = readTextTree(again);
     expect([...second.keys()]).toEqual([...tree.keys()]);
     for (const [f, text] of tree) expect(second.get(f), f).toBe(text);
   });
@@ -34,7 +36,7 @@ describe("the sample snapshot", () => {
   it("changes with --now only where time matters", async () => {
     const later = path.join(tempDir("snapshot-later"), "dist");
     await build({ db, out: later, now: SAMPLE_NOW + 30 * 86_400_000 });
-    const third = readTree(later);
+    const third = readTextTree(later);
     const changed = [...tree.keys()].filter((f) => third.get(f) !== tree.get(f));
     expect(changed.length).toBeGreaterThan(0);
     // Statuses move on; the player directories do not.

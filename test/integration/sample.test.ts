@@ -1,11 +1,11 @@
 // The embedded sample (data/sample.sql) must keep the shapes the snapshot build and its tests
 // rely on. These checks read the built store directly with SQL.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSample } from "../../scripts/build-sample.ts";
+import { tempDir } from "../support/temp.ts";
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -37,7 +37,7 @@ function count(sql: string, ...params: unknown[]): number {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "sample-test-"));
+  dir = tempDir("sample-test");
   const file = join(dir, "sample.sqlite");
   buildSample(file);
   db = new Database(file, { readonly: true });

@@ -1,22 +1,16 @@
 // Shared set-up for end-to-end tests: the sample store and a snapshot built from it.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { build, type BuildReport } from "../../src/build/build.ts";
+import { REPO_ROOT } from "./run.ts";
 
 export const SAMPLE_NOW = Date.parse("2026-11-22T12:00:00Z");
-const ROOT = path.resolve(import.meta.dirname, "../..");
-
-export function tempDir(prefix: string): string {
-  return mkdtempSync(path.join(tmpdir(), `build-api-${prefix}-`));
-}
 
 /** Builds data/sample.sql into a fresh store file and returns its path. */
 export function makeSampleStore(dir: string): string {
   const file = path.join(dir, "sample.sqlite");
   execFileSync(process.execPath, ["scripts/build-sample.ts", "--out", file], {
-    cwd: ROOT,
+    cwd: REPO_ROOT,
     stdio: "pipe",
   });
   return file;

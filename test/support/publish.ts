@@ -1,46 +1,18 @@
-// Shared test helpers: temp dirs, whole-tree hashes read through the target path, and checks that
-// a published snapshot is complete and that no build leftovers remain.
+// Publication checks: a published snapshot is complete (its files, marker and manifest agree)
+// and no build leftovers remain; the file identities that show a file was kept, not rewritten.
 import { createHash } from "node:crypto";
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
 import { MANIFEST_NAME, MARKER_NAME, readManifest } from "../../src/publish/manifest.ts";
 import type { SnapshotWriter } from "../../src/publish/publish.ts";
 import { parseEntryValue } from "../../src/publish/manifest.ts";
-
-const made: string[] = [];
-
-export function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "build-api-publish-"));
-  made.push(dir);
-  return dir;
-}
-
-/** For afterAll: deletes every directory tempDir made in this test file. */
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+import { hashTree } from "./tree.ts";
 
 export function writeAll(files: Record<string, string>): (w: SnapshotWriter) => void {
   return (w) => {
     for (const [p, data] of Object.entries(files)) w.write(p, data);
   };
-}
-
-/** Every file under `dir` (following a symlink at `dir` itself) -> sha256 of its bytes. */
-export function hashTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (abs: string, rel: string): void => {
-    for (const entry of readdirSync(abs, { withFileTypes: true })) {
-      const childAbs = path.join(abs, entry.name);
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(childAbs, childRel);
-      else out[childRel] = createHash("sha256").update(readFileSync(childAbs)).digest("hex");
-    }
-  };
-  walk(dir, "");
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** path -> "inode mtime" for every file under `dir`. */

@@ -1,4 +1,4 @@
-// Starts test/publish/child-build.ts in a separate Node process and reports how it ended.
+// Starts test/support/child-build.ts in a separate Node process and reports how it ended.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

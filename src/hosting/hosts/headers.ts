@@ -4,9 +4,9 @@
 // value wins. The CORS rules are prefixes, so they can never be sent twice. Pages are matched by
 // their URL (Netlify serves them natively); Content-Type is Netlify's own for every file.
 import { CACHE_POLICY } from "../../routes/cache.ts";
+import { CORS_PREFIX } from "../../routes/urls.ts";
 import {
   compareSpecificity,
-  CORS_PREFIX,
   ERROR_TAG,
   securityHeaders,
   SITE_TAG,

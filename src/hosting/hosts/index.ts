@@ -7,7 +7,6 @@ import { renderHeaders } from "./headers.ts";
 import { renderNginx, renderNginxHttp } from "./nginx.ts";
 import { renderNotFoundPage } from "./not-found-page.ts";
 import { renderRedirects } from "./redirects.ts";
-import { renderServeJson } from "./serve-json.ts";
 
 /**
  * `facts` (Link headers of paged lists, archived tournaments) make the host files depend on the
@@ -17,10 +16,9 @@ export function hostFiles(vocab?: Vocabulary, facts: EdgeFacts = NO_EDGE_FACTS):
   const rules = hostRules(facts);
   return new Map([
     [EDGE_FILE, JSON.stringify(facts, null, 1) + "\n"],
-    ["serve.json", renderServeJson(rules)],
     ["_redirects", renderRedirects(rules, vocab)],
     ["_headers", renderHeaders(rules)],
-    ["_worker.js", renderCloudflareWorker(rules)],
+    ["_worker.js", renderCloudflareWorker(facts)],
     ["404.html", renderNotFoundPage()],
     ["nginx.conf", renderNginx(rules)],
     ["nginx-http.conf", renderNginxHttp(rules)],

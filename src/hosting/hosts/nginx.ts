@@ -5,8 +5,8 @@
 // served: every other path, internal files included, is a 404 with the error body of its kind.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../routes/cache.ts";
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../../output/problem.ts";
+import { CORS_PREFIX } from "../../routes/urls.ts";
 import {
-  CORS_PREFIX,
   HTML_TYPE,
   JSON_TYPE,
   pageBareRegExpSource,

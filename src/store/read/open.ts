@@ -1,12 +1,18 @@
 // Opening a store: read-only, after proving it is an intact SQLite file with the schema this
 // build-api knows. Failures throw a BuildError with the exit code of their class.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
 import { StoreReader, type Store } from "./reader.ts";
 import { REVISION_TABLES } from "./revisions.ts";
-import { fromReferenceSchema, READABLE_SCHEMA_VERSIONS, STORE_SCHEMA_VERSION } from "../schema.ts";
+import {
+  fromReferenceSchema,
+  READABLE_SCHEMA_VERSIONS,
+  STORE_SCHEMA_VERSION,
+  VERSION_3_COLUMNS,
+  VERSION_3_TABLES,
+} from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./reader.ts";
@@ -60,8 +66,10 @@ function versionProblem(file: string, version: number): Problem | null {
   };
 }
 
-/** Every missing table and every missing column, not only the first. */
-function schemaProblems(file: string, db: Database.Database): Problem[] {
+/** Every missing table and every missing column, not only the first. A store older than version 3
+ * may lack the columns version 3 added (the reader reads NULL for them). */
+function schemaProblems(file: string, db: Database.Database, version: number): Problem[] {
+  const optional = new Set(version < 3 ? VERSION_3_COLUMNS.map((c) => `${c.table}.${c.column}`) : []);
   const actual = tableColumns(db);
   const views = new Set(
     db
@@ -73,6 +81,8 @@ function schemaProblems(file: string, db: Database.Database): Problem[] {
   for (const [table, columns] of expectedSchema()) {
     // Version 1 stores have no revision tables; readRevisions() tells whether they are kept.
     if (REVISION_TABLES.includes(table) && !actual.has(table)) continue;
+    // A store before version 3 has no round schedule: read as if it were empty.
+    if (version < 3 && VERSION_3_TABLES.includes(table) && !actual.has(table)) continue;
     const have = actual.get(table);
     if (!have) {
       problems.push({
@@ -83,7 +93,7 @@ function schemaProblems(file: string, db: Database.Database): Problem[] {
       continue;
     }
     for (const column of columns) {
-      if (!have.includes(column)) {
+      if (!have.includes(column) && !optional.has(`${table}.${column}`)) {
         problems.push({
           where: `${file}: table ${table}, column ${column}`,
           what: "the column is missing",
@@ -138,10 +148,11 @@ export function openStore(file: string): Store {
         EXIT.storeUnreadable,
       );
     }
-    const version = versionProblem(file, db.pragma("user_version", { simple: true }) as number);
+    const userVersion = db.pragma("user_version", { simple: true }) as number;
+    const version = versionProblem(file, userVersion);
     if (version)
       throw new BuildError(`The store ${file} has the wrong schema version.`, [version], EXIT.storeSchema);
-    const missing = schemaProblems(file, db);
+    const missing = schemaProblems(file, db, userVersion);
     if (missing.length > 0) {
       throw new BuildError(
         `The store ${file} lacks tables or columns of the schema.`,
@@ -163,6 +174,16 @@ export function openStore(file: string): Store {
     db.close();
     if (error instanceof BuildError) throw error;
     const code = (error as { code?: unknown }).code;
+    if (code === "SQLITE_CANTOPEN" && existsSync(`${file}-wal`) && !existsSync(`${file}-shm`)) {
+      // Not damage: a WAL store's readers need its -shm file, which SQLite cannot create here.
+      throw unreadable(
+        file,
+        `the store is in WAL mode (${basename(file)}-wal is beside it) and SQLite must create its ` +
+          `-shm file, but this user cannot write the store's directory`,
+        "run the build as a user who can write that directory, or take the store out of WAL mode " +
+          `once where it can be written: sqlite3 ${file} 'PRAGMA journal_mode=DELETE'`,
+      );
+    }
     const what =
       code === "SQLITE_NOTADB"
         ? "is not a SQLite database"

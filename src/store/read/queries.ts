@@ -6,6 +6,8 @@
 import type Database from "better-sqlite3";
 import type { SqlCells, SqlRow } from "./cells.ts";
 import { selectAll, selectColumn } from "../columns.ts";
+import { VERSION_3_COLUMNS } from "../schema.ts";
+import { MAX_ROUND } from "../limits.ts";
 
 /** Row ids of non-draft tournaments on the global surface or in an enabled club's catalog. */
 export const PUBLISHED_IDS = `
@@ -23,6 +25,9 @@ const SQL = {
   players: `SELECT ${selectAll("players")} FROM players WHERE tournament_id = ? ORDER BY source_player_number`,
   rounds: `SELECT ${selectAll("rounds")} FROM rounds WHERE tournament_id = ? ORDER BY round_number`,
   games: `SELECT ${selectAll("games")} FROM games WHERE tournament_id = ? ORDER BY round_number, board_number`,
+  // At most one row per round: one row past the limit is enough to report it, and bounds memory.
+  schedule: `SELECT ${selectAll("round_schedule")} FROM round_schedule WHERE tournament_id = ?
+    ORDER BY round_number LIMIT ${MAX_ROUND + 1}`,
   // The primary key forbids duplicates, but a foreign store may lack it.
   duplicateBoards: `
     SELECT tournament_id, round_number, board_number, count(*) AS n FROM games WHERE tournament_id = ?
@@ -74,7 +79,15 @@ const SQL = {
 export type QueryName = keyof typeof SQL;
 
 /** Statements that select exactly selectAll(table) and return raw rows (SqlCells). */
-const RAW_QUERIES = ["players", "rounds", "games", "standings", "standingRows", "recaps"] as const;
+const RAW_QUERIES = [
+  "players",
+  "rounds",
+  "schedule",
+  "games",
+  "standings",
+  "standingRows",
+  "recaps",
+] as const;
 type RawQueryName = (typeof RAW_QUERIES)[number];
 
 export type Queries = {
@@ -84,11 +97,38 @@ export type Queries = {
 /** The text of every statement, e.g. to prove that no private column is ever selected. */
 export const QUERY_SQL: Readonly<Record<QueryName, string>> = SQL;
 
+/** The tournament columns that version 3 added and this (older) store lacks. */
+function absentTournamentColumns(db: Database.Database): Set<string> {
+  const have = new Set(
+    db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('tournaments')")
+      .all()
+      .map((c) => c.name),
+  );
+  return new Set(
+    VERSION_3_COLUMNS.filter((c) => c.table === "tournaments" && !have.has(c.column)).map((c) => c.column),
+  );
+}
+
+/** A store before version 3 has no round_schedule: its schedule query returns no row. */
+const NO_SCHEDULE = "SELECT NULL WHERE 0 AND ? IS NULL";
+
 export function prepareQueries(db: Database.Database): Queries {
   const raw = new Set<QueryName>(RAW_QUERIES);
+  const hasSchedule =
+    db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'round_schedule'").get() !==
+    undefined;
+  const absent = absentTournamentColumns(db);
+  const sql: Record<QueryName, string> = {
+    ...SQL,
+    ...(absent.size > 0 && {
+      tournament: `SELECT ${selectAll("tournaments", undefined, absent)} FROM tournaments WHERE tournament_id = ?`,
+    }),
+    ...(!hasSchedule && { schedule: NO_SCHEDULE }),
+  };
   const queries = {} as Record<QueryName, Database.Statement<unknown[], unknown>>;
-  for (const name of Object.keys(SQL) as QueryName[]) {
-    queries[name] = db.prepare<unknown[], unknown>(SQL[name]).safeIntegers(true).raw(raw.has(name));
+  for (const name of Object.keys(sql) as QueryName[]) {
+    queries[name] = db.prepare<unknown[], unknown>(sql[name]).safeIntegers(true).raw(raw.has(name));
   }
   return queries as Queries;
 }

@@ -69,6 +69,7 @@ function rawRowIds(table: TableName): ReadonlySet<number> {
 const RAW_ROW_IDS = {
   players: rawRowIds("players"),
   rounds: rawRowIds("rounds"),
+  schedule: rawRowIds("round_schedule"),
   games: rawRowIds("games"),
   standings: rawRowIds("source_standings"),
   standingRows: rawRowIds("source_standing_rows"),
@@ -83,6 +84,7 @@ function hashTournamentRows(rows: TournamentRows): string {
   hashRows(hash, "tournament", [rows.tournament], ROW_IDS);
   hashRows(hash, "players", rows.players, RAW_ROW_IDS.players);
   hashRows(hash, "rounds", rows.rounds, RAW_ROW_IDS.rounds);
+  hashRows(hash, "schedule", rows.schedule, RAW_ROW_IDS.schedule);
   hashRows(hash, "games", rows.games, RAW_ROW_IDS.games);
   hashRows(hash, "duplicateBoards", rows.duplicateBoards, ROW_IDS);
   hashRows(hash, "standings", rows.standings, RAW_ROW_IDS.standings);
@@ -230,6 +232,7 @@ export class StoreReader implements Store {
       tournament,
       players: q.players.all(rowId),
       rounds: q.rounds.all(rowId),
+      schedule: q.schedule.all(rowId),
       games: q.games.all(rowId),
       duplicateBoards: q.duplicateBoards.all(rowId),
       standings: q.standings.all(rowId),
@@ -245,6 +248,7 @@ export class StoreReader implements Store {
     markInvalidUtf8(bytes, "tournaments", ["tournament_id"], [rows.tournament]);
     markInvalidUtf8(bytes, "players", ["tournament_id", "source_player_number"], rows.players);
     markInvalidUtf8(bytes, "rounds", ["tournament_id", "round_number"], rows.rounds);
+    markInvalidUtf8(bytes, "round_schedule", ["tournament_id", "round_number"], rows.schedule);
     markInvalidUtf8(bytes, "games", ["tournament_id", "round_number", "board_number"], rows.games);
     markInvalidUtf8(bytes, "source_standings", ["tournament_id", "after_round"], rows.standings);
     markInvalidUtf8(

@@ -138,6 +138,9 @@ export function sha256File(file: string): string {
 export function currentStoreKey(file: string): string | null {
   let db: Database.Database | undefined;
   try {
+    // Before anything reads it: /dev/zero would be hashed forever and a FIFO would block. The
+    // build's openStore() then says what the path is.
+    if (!statSync(file).isFile()) return null;
     db = new Database(file, { readonly: true, fileMustExist: true });
     db.pragma("trusted_schema = OFF");
     db.exec("BEGIN");

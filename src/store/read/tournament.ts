@@ -2,24 +2,26 @@
 // Every problem in the rows is collected; the tournament is handed over only when there is none.
 import type { Problem } from "../../shared/errors.ts";
 import { normalizeGameResult, resultDisplayText } from "../../domain/results.ts";
-import { validateTiebreaks } from "../../domain/tiebreaks/engine.ts";
+import { validateTiebreaks } from "../../domain/tiebreaks/acronyms.ts";
 import {
   BYE_KINDS,
   GAME_RESULTS,
   PAIRING_SYSTEMS,
   RECAP_KINDS,
+  TIEBREAK_PRACTICES,
   TIEBREAK_RULE_SETS,
   type Game,
   type Player,
   type PublishedTournament,
   type Recap,
   type Round,
+  type ScheduledRound,
   type SourceStandingRow,
   type SourceStandings,
   type Tournament,
 } from "../../domain/types.ts";
 import { RowCheck, showValue, type SqlCells, type SqlRow } from "./cells.ts";
-import { DATE_FORMAT, HTTP_URL_FORMAT, TIMESTAMP_FORMAT, isIsoDate } from "../formats.ts";
+import { DATE_FORMAT, HTTP_URL_FORMAT, LOCAL_TIME_FORMAT, TIMESTAMP_FORMAT, isIsoDate } from "../formats.ts";
 import {
   MAX_BOARD,
   MAX_NAME_LENGTH,
@@ -38,6 +40,8 @@ import { isValidSegment } from "../../shared/segments.ts";
 // Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.
 export interface TournamentRows {
   tournament: SqlRow;
+  /** round_schedule rows ordered by round_number (none before store version 3). */
+  schedule: SqlCells[];
   /** Ordered by source_player_number. */
   players: SqlCells[];
   /** Ordered by round_number. */
@@ -87,17 +91,18 @@ export function assembleTournament(
   // An invalid total_rounds is reported once; rounds are then not compared with a placeholder.
   const totalRounds = t.failed("total_rounds") ? null : header.totalRounds;
   const rounds = readRounds(file, rows, totalRounds, numbers, problems);
+  const schedule = readSchedule(file, rows.schedule, totalRounds, problems);
   const sourceStandings = readStandings(file, rows, totalRounds, numbers, problems);
   const recaps = readRecaps(file, rows.recaps, totalRounds, problems);
   const globalTags = readGlobalTags(file, rows.publication, problems);
   const clubs = readClubEntries(file, rows.clubEntries, problems);
   if (problems.length > 0) return { value: null, problems };
 
-  const tournament: Tournament = { ...header, players, rounds, sourceStandings, recaps };
+  const tournament: Tournament = { ...header, players, rounds, schedule, sourceStandings, recaps };
   return { value: { tournament, globalTags, clubs }, problems };
 }
 
-type Header = Omit<Tournament, "players" | "rounds" | "sourceStandings" | "recaps">;
+type Header = Omit<Tournament, "players" | "rounds" | "schedule" | "sourceStandings" | "recaps">;
 
 // Columns are read in schema order, so problems come out in the order of the table.
 function tournamentHeader(t: RowCheck<"tournaments">): Header {
@@ -134,6 +139,7 @@ function tournamentHeader(t: RowCheck<"tournaments">): Header {
     system: t.choice("pairing_system", PAIRING_SYSTEMS),
     tiebreaks: readTiebreakList(t),
     tiebreakRules: t.choice("tiebreak_rules", TIEBREAK_RULE_SETS),
+    tiebreakPractice: t.optChoice("tiebreak_practice", TIEBREAK_PRACTICES),
     scoring: {
       win: t.real("points_win", MAX_POINTS_PER_GAME),
       draw: t.real("points_draw", MAX_POINTS_PER_GAME),
@@ -204,6 +210,37 @@ function readPlayers(file: string, rows: SqlCells[], problems: Problem[]): Playe
     });
   }
   return players;
+}
+
+function readSchedule(
+  file: string,
+  rows: SqlCells[],
+  totalRounds: number | null,
+  problems: Problem[],
+): ScheduledRound[] {
+  const schedule: ScheduledRound[] = [];
+  const seen = new Set<number>();
+  for (const row of rows) {
+    const c = new RowCheck(file, "round_schedule", row, ["tournament_id", "round_number"], problems);
+    const number = c.int32("round_number", ROUND_NUMBER);
+    if (!c.failed("round_number") && totalRounds !== null && number > totalRounds) {
+      c.report(
+        "round_number",
+        `round ${number} is scheduled beyond total_rounds ${totalRounds} of the tournament`,
+        "correct the round number or raise total_rounds in table tournaments",
+      );
+    }
+    if (!c.failed("round_number") && seen.has(number)) {
+      c.report(null, `round ${number} is scheduled more than once`, "keep one row per round");
+    }
+    seen.add(number);
+    schedule.push({
+      roundNumber: number,
+      date: c.optText("scheduled_date", { format: DATE_FORMAT }),
+      time: c.optText("scheduled_time", { format: LOCAL_TIME_FORMAT }),
+    });
+  }
+  return schedule;
 }
 
 function readRounds(

@@ -7,7 +7,7 @@
 // Used by `build-api import-trf` (src/trf/import.ts, through writeTournament) and by the
 // synthetic store generator (scripts/gen-store.ts, through insert).
 import type Database from "better-sqlite3";
-import type { Tournament } from "../../domain/types.ts";
+import type { Game, Player, Round, ScheduledRound, Tournament } from "../../domain/types.ts";
 import { isWritableColumn, type TableName, type WritableColumnOf } from "../columns.ts";
 
 export type SqlValue = string | number | bigint | Buffer | null;
@@ -47,14 +47,63 @@ export class StoreWriter {
 
   private prepare(table: TableName, columns: string[]): Database.Statement {
     if (columns.length === 0) throw new Error(`an insert into ${table} names no column`);
+    this.checkColumns(table, columns);
+    return this.db.prepare(
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    );
+  }
+
+  /** Sets columns of the rows matching `key` (every key column equal); returns the rows changed.
+   * Like insert, every column is named and checked against columns.ts. */
+  update<T extends TableName>(table: T, key: StoreRow<T>, values: StoreRow<T>): number {
+    const set = Object.entries(values).filter(([, v]) => v !== undefined);
+    const where = Object.entries(key);
+    if (set.length === 0) return 0;
+    this.checkColumns(
+      table,
+      [...set, ...where].map(([c]) => c),
+    );
+    const sql =
+      `UPDATE ${table} SET ${set.map(([c]) => `${c} = ?`).join(", ")} ` +
+      `WHERE ${where.map(([c]) => `${c} IS ?`).join(" AND ")}`;
+    return this.db.prepare(sql).run([...set.map(([, v]) => v), ...where.map(([, v]) => v)]).changes;
+  }
+
+  /** Deletes the rows matching `key` (every key column equal); returns how many. */
+  delete<T extends TableName>(table: T, key: StoreRow<T>): number {
+    const where = Object.entries(key);
+    if (where.length === 0) throw new Error(`a delete from ${table} names no key column`);
+    this.checkColumns(
+      table,
+      where.map(([c]) => c),
+    );
+    const sql = `DELETE FROM ${table} WHERE ${where.map(([c]) => `${c} IS ?`).join(" AND ")}`;
+    return this.db.prepare(sql).run(where.map(([, v]) => v)).changes;
+  }
+
+  /** The rows matching `key`, with the named columns (integers as bigint: ids are int64). */
+  select<T extends TableName>(
+    table: T,
+    columns: readonly WritableColumnOf<T>[],
+    key: StoreRow<T>,
+  ): Record<string, SqlValue>[] {
+    const where = Object.entries(key);
+    this.checkColumns(table, [...columns, ...where.map(([c]) => c)]);
+    const sql =
+      `SELECT ${columns.join(", ")} FROM ${table}` +
+      (where.length > 0 ? ` WHERE ${where.map(([c]) => `${c} IS ?`).join(" AND ")}` : "");
+    return this.db
+      .prepare(sql)
+      .safeIntegers(true)
+      .all(where.map(([, v]) => v)) as Record<string, SqlValue>[];
+  }
+
+  private checkColumns(table: TableName, columns: readonly string[]): void {
     for (const column of columns) {
       if (!isWritableColumn(table, column)) {
         throw new Error(`${table}.${column} is not a column of the store (src/store/columns.ts)`);
       }
     }
-    return this.db.prepare(
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
-    );
   }
 
   /** The row id of the tournament with this external id, or null. */
@@ -96,18 +145,9 @@ function sameColumns(a: readonly string[], b: readonly string[]): boolean {
 
 const flag = (b: boolean): number => (b ? 1 : 0);
 
-/**
- * Writes a tournament as the domain holds it (every column the domain has), with its players,
- * rounds, games, source standings and recaps, and where it is published. Returns its row id. The
- * caller runs it inside a transaction.
- */
-export function writeTournament(
-  w: StoreWriter,
-  t: Tournament,
-  place: TournamentPlacement = {},
-  isDraft = false,
-): number | bigint {
-  const id = w.insert("tournaments", {
+/** The tournaments row of a domain Tournament: every column the domain has. */
+export function tournamentRow(t: Tournament, isDraft = false): StoreRow<"tournaments"> {
+  return {
     external_id: t.externalId,
     source_url: t.sourceUrl,
     name: t.name,
@@ -140,6 +180,7 @@ export function writeTournament(
     pairing_system: t.system,
     tiebreaks: t.tiebreaks.join(","),
     tiebreak_rules: t.tiebreakRules,
+    tiebreak_practice: t.tiebreakPractice,
     points_win: t.scoring.win,
     points_draw: t.scoring.draw,
     points_loss: t.scoring.loss,
@@ -149,49 +190,83 @@ export function writeTournament(
     points_full_bye: t.scoring.fullBye,
     points_half_bye: t.scoring.halfBye,
     points_zero_bye: t.scoring.zeroBye,
-  });
-  for (const p of t.players) {
-    w.insert("players", {
-      tournament_id: id,
-      source_player_number: p.sourcePlayerNumber,
-      starting_rank: p.startingRank,
-      fide_id: p.fideId,
-      name: p.name,
-      title: p.title,
-      rating: p.rating,
-      national_rating: p.nationalRating,
-      federation: p.federation,
-      club: p.club,
-      gender: p.gender,
-      player_type: p.type,
-      player_group: p.group,
-    });
-  }
+  };
+}
+
+/** A players row (the private columns birth_date and email are not the domain's: left out). */
+export function playerRow(id: number | bigint, p: Player): StoreRow<"players"> {
+  return {
+    tournament_id: id,
+    source_player_number: p.sourcePlayerNumber,
+    starting_rank: p.startingRank,
+    fide_id: p.fideId,
+    name: p.name,
+    title: p.title,
+    rating: p.rating,
+    national_rating: p.nationalRating,
+    federation: p.federation,
+    club: p.club,
+    gender: p.gender,
+    player_type: p.type,
+    player_group: p.group,
+  };
+}
+
+export function roundRow(id: number | bigint, r: Round): StoreRow<"rounds"> {
+  return {
+    tournament_id: id,
+    round_number: r.roundNumber,
+    first_scraped_at: r.firstScrapedAt,
+    last_scraped_at: r.lastScrapedAt,
+    last_source_change_at: r.lastSourceChangeAt,
+  };
+}
+
+/** A round_schedule row: when a round is scheduled to start (local date and time, each nullable). */
+export function scheduleRow(id: number | bigint, r: ScheduledRound): StoreRow<"round_schedule"> {
+  return {
+    tournament_id: id,
+    round_number: r.roundNumber,
+    scheduled_date: r.date,
+    scheduled_time: r.time,
+  };
+}
+
+export function gameRow(id: number | bigint, round: number, g: Game): StoreRow<"games"> {
+  return {
+    tournament_id: id,
+    round_number: round,
+    board_number: g.boardNumber,
+    white_player_number: g.whitePlayerNumber,
+    black_player_number: g.blackPlayerNumber,
+    raw_result: g.rawResult,
+    result: g.result,
+    bye_kind: g.byeKind,
+    provisional_points: g.provisionalPoints,
+    first_seen_at: g.firstSeenAt,
+    last_seen_at: g.lastSeenAt,
+    result_changed_at: g.resultChangedAt,
+  };
+}
+
+/**
+ * Writes a tournament as the domain holds it (every column the domain has), with its players,
+ * rounds, games, source standings and recaps, and where it is published. Returns its row id. The
+ * caller runs it inside a transaction.
+ */
+export function writeTournament(
+  w: StoreWriter,
+  t: Tournament,
+  place: TournamentPlacement = {},
+  isDraft = false,
+): number | bigint {
+  const id = w.insert("tournaments", tournamentRow(t, isDraft));
+  for (const p of t.players) w.insert("players", playerRow(id, p));
   for (const r of t.rounds) {
-    w.insert("rounds", {
-      tournament_id: id,
-      round_number: r.roundNumber,
-      first_scraped_at: r.firstScrapedAt,
-      last_scraped_at: r.lastScrapedAt,
-      last_source_change_at: r.lastSourceChangeAt,
-    });
-    for (const g of r.games) {
-      w.insert("games", {
-        tournament_id: id,
-        round_number: r.roundNumber,
-        board_number: g.boardNumber,
-        white_player_number: g.whitePlayerNumber,
-        black_player_number: g.blackPlayerNumber,
-        raw_result: g.rawResult,
-        result: g.result,
-        bye_kind: g.byeKind,
-        provisional_points: g.provisionalPoints,
-        first_seen_at: g.firstSeenAt,
-        last_seen_at: g.lastSeenAt,
-        result_changed_at: g.resultChangedAt,
-      });
-    }
+    w.insert("rounds", roundRow(id, r));
+    for (const g of r.games) w.insert("games", gameRow(id, r.roundNumber, g));
   }
+  for (const r of t.schedule) w.insert("round_schedule", scheduleRow(id, r));
   for (const s of t.sourceStandings) {
     w.insert("source_standings", {
       tournament_id: id,

@@ -4,7 +4,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
-import { removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const TEC = path.resolve(import.meta.dirname, "../../fixtures/trf/fide-tec-2023-swiss16.trf");
 const NOW = "2026-11-22T12:00:00Z";
@@ -18,7 +19,7 @@ describe("build-api CLI", () => {
     const init = await runCli(["init-store", db]);
     expect(init.code, init.stderr).toBe(0);
     const d = new Database(db, { readonly: true });
-    expect(d.pragma("user_version", { simple: true })).toBe(2);
+    expect(d.pragma("user_version", { simple: true })).toBe(3);
     d.close();
 
     const again = await runCli(["init-store", db]);

@@ -1,10 +1,12 @@
 // import-trf through the CLI: a team file is refused (exit 9); an unknown result code fails the
 // import unless --allow-unknown-results, and the build then names where the standings stop.
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
-import { removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { CLI, runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/trf");
 const NOW = "2026-11-22T12:00:00Z";
@@ -33,6 +35,83 @@ const importArgs = (file: string, db: string) => [
 ];
 
 describe("import-trf", () => {
+  it("prints a summary on a terminal, JSON with --json; --strict refuses undeclared totals", async () => {
+    const { dir, db } = await store();
+    const text = readFileSync(path.join(FIXTURES, "fide-tec-2023-swiss16.trf"), "utf8");
+    // Player 1's declared points (columns 81-84) one point too high.
+    const line = text.split("\n").find((l) => l.startsWith("001    1"))!;
+    const declared = Number(line.slice(80, 84));
+    const wrong = path.join(dir, "wrong.trf");
+    writeFileSync(
+      wrong,
+      text.replace(line, line.slice(0, 80) + (declared + 1).toFixed(1).padStart(4) + line.slice(84)),
+    );
+    const strict = await runCli([...importArgs(wrong, db), "--strict"]);
+    expect(strict.code).toBe(EXIT.trf);
+    expect(strict.stderr).toMatch(/--strict.*not reproduced/);
+    expect(strict.stderr).toMatch(/player 1 .*declared points/);
+    // Without --strict: imported, the mismatch a warning on stderr, JSON on a pipe.
+    const lax = await runCli([...importArgs(wrong, db), "--json"]);
+    expect(lax.code, lax.stderr).toBe(0);
+    expect(JSON.parse(lax.stdout).mismatches).toHaveLength(1);
+    expect(lax.stderr).toMatch(/^warning: player 1 .*declares points/m);
+    // On a terminal (a pseudo-terminal made by script(1)): a short summary, not JSON.
+    const tty = spawnSync(
+      "script",
+      [
+        "-qec",
+        [process.execPath, CLI, "import-trf", wrong, "--db", db, "--id", "77", "--now", NOW]
+          .map((a) => `'${a}'`)
+          .join(" "),
+        "/dev/null",
+      ],
+      { encoding: "utf8" },
+    );
+    expect(tty.status, tty.stdout).toBe(0);
+    expect(tty.stdout).toMatch(/unchanged tournament 77 ".*": 16 players, 5 rounds/);
+    expect(tty.stdout).not.toMatch(/^\{/m);
+  });
+
+  it("updates a tournament already stored when its id is imported again", async () => {
+    const { dir, db } = await store();
+    const file = path.join(FIXTURES, "fide-tec-2023-swiss16.trf");
+    const first = await runCli(importArgs(file, db));
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ action: "created", changes: null });
+    // The same file again, without --source-url: nothing but the retrieval times moves.
+    const again = await runCli([
+      "import-trf",
+      file,
+      "--db",
+      db,
+      "--id",
+      "77",
+      "--now",
+      "2026-11-23T12:00:00Z",
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ action: "unchanged", changes: { changed: false } });
+    // Round 5 dropped from the file (as exported after round 4): the round is removed.
+    const text = readFileSync(file, "utf8");
+    const cut = path.join(dir, "after-r4.trf");
+    writeFileSync(cut, text.replace(/^(001.{87}.{40}).*$/gm, "$1"));
+    const fewer = await runCli([
+      "import-trf",
+      cut,
+      "--db",
+      db,
+      "--id",
+      "77",
+      "--now",
+      "2026-11-24T12:00:00Z",
+    ]);
+    expect(fewer.code, fewer.stderr).toBe(0);
+    expect(JSON.parse(fewer.stdout)).toMatchObject({
+      action: "updated",
+      changes: { rounds: { added: [], changed: [], removed: [5] } },
+    });
+  });
+
   it("refuses a team tournament (310 records) with exit 9 and says why", async () => {
     const { db } = await store();
     const r = await runCli(importArgs(path.join(FIXTURES, "team-two-teams.trf"), db));

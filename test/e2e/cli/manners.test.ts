@@ -4,7 +4,8 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
-import { removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const TEC = path.resolve(import.meta.dirname, "../../fixtures/trf/fide-tec-2023-swiss16.trf");
 const NOW = "2026-11-22T12:00:00Z";
@@ -44,9 +45,9 @@ describe("usage errors", () => {
       "error: required option '--out <dir>' not specified",
       "(see 'build-api build --help')",
     ]);
-    const trf = await runCli(["import-trf", TEC, "--db", sample, "--id", "7"]);
+    const trf = await runCli(["import-trf", TEC, "--db", sample]);
     expect(lines(trf.stderr)).toEqual([
-      "error: required option '--source-url <url>' not specified",
+      "error: required option '--id <externalId>' not specified",
       "(see 'build-api import-trf --help')",
     ]);
     const value = await runCli(["build", "--db", sample, "--out", "x", "--now", "yesterday"]);
@@ -63,7 +64,8 @@ describe("usage errors", () => {
   it("marks the required options in --help, and only those", async () => {
     const expected: Record<string, string[]> = {
       build: ["--db", "--out"],
-      "import-trf": ["--db", "--id", "--source-url"],
+      // --source-url is needed for a new tournament only (a re-import keeps the stored one).
+      "import-trf": ["--db", "--id"],
       "add-club": ["--db", "--name"],
       preview: [],
       "init-store": [],

@@ -1,18 +1,29 @@
-// Every build-api command that the README shows in a ```sh block runs as written, block by block,
-// each block in a fresh directory that plays the repository root (with data/ and, for the TRF
-// example, an event.trf). `build-api`, `npx build-api` and `node bin/build-api.js` are the same
-// program; a preview gets `--port 0` appended (the last --port wins), so that parallel runs never
-// compete for port 3000, is asked for one endpoint and stopped.
+// Every build-api command that the README and the guide (docs/guide/*.md) show in a ```sh block
+// runs as written. Each document is followed as a reader follows it: its blocks in order, in one
+// fresh directory that plays the repository root (with data/ and, for the TRF examples, an
+// event.trf). `build-api`, `npx build-api` and `node bin/build-api.js` are the same program; a
+// preview gets `--port 0` appended (the last --port wins), so that parallel runs never compete for
+// port 3000, is asked for one endpoint and stopped.
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI, removeTempDirs, runCli, tempDir } from "../../support/run.ts";
+import { program } from "../../../src/cli/program.ts";
+import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
-const README = readFileSync(path.resolve(import.meta.dirname, "../../..", "README.md"), "utf8");
+/** The documents whose commands are run: the README, then every page of the guide. */
+const GUIDE = path.join(REPO_ROOT, "docs", "guide");
+const DOCUMENTS = [
+  "README.md",
+  ...readdirSync(GUIDE)
+    .filter((n) => n.endsWith(".md"))
+    .sort()
+    .map((n) => `docs/guide/${n}`),
+];
 const TEC = path.resolve(import.meta.dirname, "../../fixtures/trf/fide-tec-2023-swiss16.trf");
 
-/** Words of one shell command line: double and single quotes, no expansion (the README uses none). */
+/** Words of one shell command line: double and single quotes, no expansion (the docs use none). */
 function words(line: string): string[] {
   const out: string[] = [];
   const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
@@ -60,29 +71,38 @@ async function previewOnce(args: string[], cwd: string): Promise<number> {
 
 afterAll(removeTempDirs);
 
-describe("the README's build-api commands", () => {
-  const blocks = readmeCommands(README);
+describe("the build-api commands of the README and the guide", () => {
+  const documents = DOCUMENTS.map(
+    (doc) => [doc, readmeCommands(readFileSync(path.join(REPO_ROOT, doc), "utf8"))] as const,
+  );
+  const all = documents.flatMap(([, blocks]) => blocks.flat());
 
   it("are found: every command of the CLI is shown at least once", () => {
-    const shown = new Set(blocks.flat().map((args) => args[0]));
-    expect(shown).toEqual(new Set(["init-store", "add-club", "import-trf", "build", "preview"]));
-    expect(blocks.flat().some((a) => a[0] === "init-store" && a.includes("--sample"))).toBe(true);
-    expect(blocks.flat().some((a) => a[0] === "import-trf" && a.includes("--club"))).toBe(true);
+    expect(all.length).toBeGreaterThan(0);
+    const commands = program.commands.map((c) => c.name()).filter((n) => n !== "help");
+    expect(new Set(all.map((args) => args[0]))).toEqual(new Set(commands));
+    expect(all.some((a) => a[0] === "init-store" && a.includes("--sample"))).toBe(true);
+    expect(all.some((a) => a[0] === "import-trf" && a.includes("--club"))).toBe(true);
+    // The README's own start outside the repository is among them.
+    expect(documents[0]![1].length).toBeGreaterThan(0);
   });
 
-  it("run as written on a fresh store, block by block", async () => {
-    for (const commands of blocks) {
+  it.each(documents.filter(([, blocks]) => blocks.length > 0))(
+    "%s: run as written, block by block, on a fresh directory",
+    async (_doc, blocks) => {
       const cwd = tempDir("readme");
       mkdirSync(path.join(cwd, "data"));
       copyFileSync(TEC, path.join(cwd, "event.trf"));
-      for (const args of commands) {
-        if (args[0] === "preview") {
-          expect(await previewOnce(args, cwd), args.join(" ")).toBe(200);
-          continue;
+      for (const commands of blocks) {
+        for (const args of commands) {
+          if (args[0] === "preview") {
+            expect(await previewOnce(args, cwd), args.join(" ")).toBe(200);
+            continue;
+          }
+          const r = await runCli(args, { cwd });
+          expect(r.code, `build-api ${args.join(" ")}\n${r.stderr}`).toBe(0);
         }
-        const r = await runCli(args, { cwd });
-        expect(r.code, `build-api ${args.join(" ")}\n${r.stderr}`).toBe(0);
       }
-    }
-  });
+    },
+  );
 });

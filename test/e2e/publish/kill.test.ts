@@ -6,15 +6,9 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
-import {
-  expectNoLeftovers,
-  expectSnapshot,
-  fileIdentities,
-  hashTree,
-  removeTempDirs,
-  tempDir,
-  writeAll,
-} from "../../support/publish.ts";
+import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 import { inPool, startChild } from "../../support/run-child.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 

@@ -2,12 +2,15 @@
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
 import { INPUTS_FILE } from "../../../src/incremental/inputs.ts";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let db: string;
 let out: string;

@@ -5,11 +5,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
 import { ARCHIVE_AFTER_MS } from "../../../src/routes/cache.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const LIST = "api/public/v1/tournaments";
 let dir: string;
@@ -27,6 +28,7 @@ beforeAll(async () => {
   plain = path.join(dir, "plain");
   await build({ db, out: plain, now: SAMPLE_NOW, jobs: 1 });
 }, 60_000);
+afterAll(removeTempDirs);
 
 describe("pages of long lists", () => {
   it("publishes exactly today's files when every list fits the page size", async () => {

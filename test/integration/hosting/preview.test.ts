@@ -1,10 +1,9 @@
 // The preview answers every URL form of the spec, through real HTTP requests on 127.0.0.1, and
 // nothing else: pages and assets by their rules, internal files and symlinks never, every error a
 // problem body (or the HTML page for an unknown page path).
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CACHE_POLICY } from "../../../src/routes/cache.ts";
@@ -13,6 +12,7 @@ import { toJson } from "../../../src/output/json.ts";
 import { errorPage, NOT_FOUND } from "../../../src/output/problem.ts";
 import { INTERNAL_FILES } from "../../../src/hosting/rules.ts";
 import { preview } from "../../../src/hosting/preview.ts";
+import { tempDir } from "../../support/temp.ts";
 
 const PUB = "/api/public/v1/tournaments";
 const CLUB = "/api/clubs/gros/tournaments";
@@ -57,7 +57,7 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), "preview-test-"));
+  dir = tempDir("preview-test");
   for (const [url, body] of Object.entries(BODIES)) {
     mkdirSync(path.join(dir, url), { recursive: true });
     writeFileSync(path.join(dir, url, "index.json"), toJson(body));
@@ -71,7 +71,7 @@ beforeAll(async () => {
     writeFileSync(path.join(dir, rel), text);
   }
   // Symlinks planted inside the snapshot: one out of it, one to a file inside it, one directory.
-  outside = mkdtempSync(path.join(tmpdir(), "preview-outside-"));
+  outside = tempDir("preview-outside");
   writeFileSync(path.join(outside, "secret.css"), "SECRET OUTSIDE");
   symlinkSync(path.join(outside, "secret.css"), path.join(dir, "assets/leak.css"));
   symlinkSync("/etc/hostname", path.join(dir, "assets/hostname.css"));
@@ -312,7 +312,7 @@ describe("preview", () => {
   });
 
   it("follows the dist link per request, as a build swaps it", async () => {
-    const parent = mkdtempSync(path.join(tmpdir(), "preview-link-"));
+    const parent = tempDir("preview-link");
     try {
       for (const v of ["1", "2"]) {
         mkdirSync(path.join(parent, v));

@@ -19,15 +19,9 @@ import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../../src/publish/manifest.ts";
 import { publishSnapshot, type PublishOptions } from "../../../src/publish/publish.ts";
 import { failWith } from "../../support/faults.ts";
-import {
-  expectNoLeftovers,
-  expectSnapshot,
-  fileIdentities,
-  hashTree,
-  removeTempDirs,
-  tempDir,
-  writeAll,
-} from "../../support/publish.ts";
+import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 
 afterAll(removeTempDirs);

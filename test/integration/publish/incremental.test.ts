@@ -13,15 +13,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MANIFEST_NAME } from "../../../src/publish/manifest.ts";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
-import {
-  expectNoLeftovers,
-  expectSnapshot,
-  fileIdentities,
-  hashTree,
-  removeTempDirs,
-  tempDir,
-  writeAll,
-} from "../../support/publish.ts";
+import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 
 afterAll(removeTempDirs);

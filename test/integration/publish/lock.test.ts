@@ -5,14 +5,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
-import {
-  expectNoLeftovers,
-  expectSnapshot,
-  hashTree,
-  removeTempDirs,
-  tempDir,
-  writeAll,
-} from "../../support/publish.ts";
+import { expectNoLeftovers, expectSnapshot, writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 import { startChild } from "../../support/run-child.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 

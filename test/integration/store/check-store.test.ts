@@ -1,15 +1,8 @@
 // Store-wide problems: club rows, broken flags, shared identifiers and dangling references.
 import { afterAll, describe, expect, it } from "vitest";
 import type Database from "better-sqlite3";
-import {
-  IDS,
-  insert,
-  makeStore,
-  removeTempDirs,
-  storeProblems,
-  stripConstraints,
-  withStore,
-} from "../../support/stores.ts";
+import { IDS, insert, makeStore, storeProblems, stripConstraints, withStore } from "../../support/stores.ts";
+import { removeTempDirs } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

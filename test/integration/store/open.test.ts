@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT, formatProblem } from "../../../src/shared/errors.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import { QUERY_SQL } from "../../../src/store/read/queries.ts";
-import { insert, makeStore, removeTempDirs, tempDir } from "../../support/stores.ts";
+import { insert, makeStore } from "../../support/stores.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 
@@ -84,7 +85,7 @@ describe("openStore: schema", () => {
   it("refuses a newer schema version (99)", () => {
     const error = openError(makeStore((db) => db.pragma("user_version = 99")));
     expect(error.exitCode).toBe(EXIT.storeSchema);
-    expect(error.problems[0]!.what).toContain("schema version 99, newer than version 2");
+    expect(error.problems[0]!.what).toContain("schema version 99, newer than version 3");
     expect(error.problems[0]!.fix).toContain("upgrade build-api");
   });
 

@@ -1,14 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { PublishedTournament } from "../../../src/domain/types.ts";
-import {
-  EXTERNAL,
-  IDS,
-  insert,
-  makeStore,
-  removeTempDirs,
-  tournamentProblems,
-  withStore,
-} from "../../support/stores.ts";
+import { EXTERNAL, IDS, insert, makeStore, tournamentProblems, withStore } from "../../support/stores.ts";
+import { removeTempDirs } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

@@ -5,11 +5,11 @@ import {
   IDS,
   insert,
   makeStore,
-  removeTempDirs,
   stripConstraints,
   tournamentProblems,
   withStore,
 } from "../../support/stores.ts";
+import { removeTempDirs } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

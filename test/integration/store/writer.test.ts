@@ -1,7 +1,6 @@
 // The store's one writer: named columns from columns.ts, values in that order, defaults kept for
 // omitted columns, unknown columns refused, and a tournament read back as it was written.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,9 +10,10 @@ import { openStore } from "../../../src/store/read/open.ts";
 import { StoreWriter, writeTournament, type StoreRow } from "../../../src/store/write/writer.ts";
 import { parseTrf } from "../../../src/trf/parse.ts";
 import { convertTrf } from "../../../src/trf/to-tournament.ts";
+import { tempDir, removeTempDirs } from "../../support/temp.ts";
 
-const work = mkdtempSync(join(tmpdir(), "store-writer-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("store-writer");
+afterAll(removeTempDirs);
 const NOW = "2026-11-22T12:00:00Z";
 let n = 0;
 

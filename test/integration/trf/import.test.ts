@@ -1,14 +1,14 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf } from "../../../src/trf/import.ts";
+import { tempDir, removeTempDirs } from "../../support/temp.ts";
 
-const work = mkdtempSync(join(tmpdir(), "import-trf-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("import-trf");
+afterAll(removeTempDirs);
 const SOURCE_URL = "https://chess-results.com/tnr1.aspx";
 const NOW = "2026-11-22T12:00:00Z";
 // The FIDE TEC exercise crosstable (MIT, see ../shared/data/real/README.md), kept as a fixture.
@@ -182,15 +182,112 @@ describe("importTrf", () => {
     }
   });
 
-  it("refuses a second tournament with the same external id", () => {
+  it("updates the tournament of an external id already stored, in place", () => {
     const db = freshStore();
-    importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL });
-    const e = errorOf(() =>
-      importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL }),
-    );
-    expect(e.message).toMatch(/already holds a tournament with external id 7/);
+    const first = importTrf({ file: tecFile(), db, externalId: 7n, now: NOW, sourceUrl: SOURCE_URL });
+    expect(first).toMatchObject({ action: "created", changes: null });
+    // Another player name and no --source-url: the stored URL stays.
+    const later = "2026-11-23T12:00:00Z";
+    const again = importTrf({
+      file: tecFile((t) =>
+        t.replace(/^(001 {4}1.{6})(.{33})/m, (_, a: string) => `${a}${"Renamed, Player".padEnd(33)}`),
+      ),
+      db,
+      externalId: 7n,
+      now: later,
+    });
+    expect(again.action).toBe("updated");
+    expect(again.changes).toMatchObject({
+      players: { added: [], changed: [1], removed: [] },
+      results: [],
+      changed: true,
+    });
     expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(1);
     expect(count(db, "SELECT COUNT(*) AS n FROM players")).toBe(16);
+    const d = new Database(db, { readonly: true });
+    try {
+      expect(d.prepare("SELECT name FROM players WHERE source_player_number = 1").get()).toEqual({
+        name: "Renamed, Player",
+      });
+      expect(
+        d.prepare("SELECT source_url, created_at, last_source_change_at FROM tournaments").get(),
+      ).toEqual({
+        source_url: SOURCE_URL,
+        created_at: NOW,
+        last_source_change_at: later,
+      });
+    } finally {
+      d.close();
+    }
+  });
+
+  it("refuses values that every build would refuse, naming the line, and writes nothing", () => {
+    const cases: [string, (t: string) => string, RegExp, RegExp][] = [
+      [
+        "a bidirectional control in a player's name",
+        (t) => t.replace(/^(001 {4}3.{6})(.)/m, "$1\u202e"),
+        /bidirectional control U\+202E/,
+        /tec-\d+\.trf:\d+ \(player 3\); stored as .*table players, row \(tournament_id=\d+, source_player_number=3\), column name/,
+      ],
+      [
+        "a control character in the name record",
+        (t) => t.replace(/^012 (.*)$/m, "012 Bad\u0007name"),
+        /control character U\+0007/,
+        /record 012; stored as .*column name/,
+      ],
+      [
+        "an absurd round count",
+        (t) => t.replace(/^XXR .*$/m, "XXR 99999999"),
+        /outside the range 1\.\.99/,
+        /record XXR/,
+      ],
+      [
+        "a 300-character event name",
+        (t) => t.replace(/^012 (.*)$/m, `012 ${"x".repeat(300)}`),
+        /longer than 200 characters/,
+        /record 012/,
+      ],
+    ];
+    for (const [label, edit, what, where] of cases) {
+      const db = freshStore();
+      const e = errorOf(() =>
+        importTrf({ file: tecFile(edit), db, externalId: 5n, now: NOW, sourceUrl: SOURCE_URL }),
+      );
+      expect(e.exitCode, label).toBe(EXIT.trf);
+      expect(e.message, label).toMatch(/holds values that every build would refuse; nothing was written/);
+      expect(e.problems.map((p) => p.what).join("\n"), label).toMatch(what);
+      expect(e.problems.map((p) => p.where).join("\n"), label).toMatch(where);
+      expect(count(db, "SELECT COUNT(*) AS n FROM tournaments"), label).toBe(0);
+      expect(count(db, "SELECT COUNT(*) AS n FROM publications"), label).toBe(0);
+    }
+  });
+
+  it("refuses 120 rounds (the build's limit is 99)", () => {
+    const db = freshStore();
+    const cells = (me: number, other: number) =>
+      Array.from(
+        { length: 120 },
+        (_, i) => `${String(other).padStart(4)} ${(i + me) % 2 ? "w" : "b"} =`,
+      ).join("  ");
+    // Columns: 5-8 start number, 15-47 name, 49-52 rating, 81-84 points, 86-89 rank, 92- rounds.
+    const player = (n: number, name: string) =>
+      `001 ${String(n).padStart(4)}      ${name.padEnd(33)} 1500`.padEnd(80) +
+      "60.0    1  " +
+      cells(n, 3 - n);
+    const file = join(work, "long.trf");
+    writeFileSync(file, ["012 Marathon", "XXR 120", player(1, "One, A"), player(2, "Two, B")].join("\n"));
+    const e = errorOf(() => importTrf({ file, db, externalId: 6n, now: NOW, sourceUrl: SOURCE_URL }));
+    expect(e.exitCode).toBe(EXIT.trf);
+    expect(e.problems.map((p) => p.what).join("\n")).toMatch(/99/);
+    expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(0);
+  });
+
+  it("refuses a new tournament without --source-url, importing nothing", () => {
+    const db = freshStore();
+    const e = errorOf(() => importTrf({ file: tecFile(), db, externalId: 8n, now: NOW }));
+    expect(e.exitCode).toBe(EXIT.usage);
+    expect(e.problems[0]!.what).toMatch(/a new one needs --source-url/);
+    expect(count(db, "SELECT COUNT(*) AS n FROM tournaments")).toBe(0);
   });
 
   it("fails on a malformed line with its line and column, importing nothing", () => {

@@ -58,6 +58,7 @@ function tournament(games: Game[], scoring: Scoring, players = 14): Tournament {
     scoring,
     tiebreaks: [],
     tiebreakRules: "fide-2023",
+    tiebreakPractice: null,
     system: "swiss",
   } as unknown as Tournament;
 }

@@ -1,7 +1,6 @@
 // changedUrls: snapshot files → the URL paths a CDN must purge, from the route table's model.
 import { describe, expect, it } from "vitest";
 import {
-  changedOf,
   changedTags,
   changedUrls,
   MAX_CHANGED_URLS,
@@ -46,7 +45,7 @@ describe("urlsOfFile", () => {
     expect(urlsOfFile("assets/site.css")).toEqual(["/assets/site.css"]);
     expect(urlsOfFile("embed/standings.js")).toEqual(["/embed/standings.js"]);
     expect(urlsOfFile("api/public/v1/openapi.json")).toEqual(["/api/public/v1/openapi.json"]);
-    for (const f of ["_build-api.json", "_build-api-state.json", "_headers", "serve.json", "nginx.conf"])
+    for (const f of ["_build-api.json", "_build-api-state.json", "_headers", "_worker.js", "nginx.conf"])
       expect(urlsOfFile(f), f).toEqual([]);
     expect(urlsOfFile("api/public/v1/tournaments/42/index.html")).toEqual([]);
     expect(urlsOfFile("assets/notes.txt")).toEqual([]);
@@ -66,16 +65,6 @@ describe("changedUrls", () => {
       count: 1,
       paths: ["/"],
       complete: false,
-    });
-  });
-
-  it("reads a publish report's `changed` only when it is well formed", () => {
-    expect(changedOf({ files: 3 })).toBeUndefined();
-    expect(changedOf({ changed: { count: 1, paths: [1] } })).toBeUndefined();
-    expect(changedOf(null)).toBeUndefined();
-    expect(changedOf({ changed: { count: 1, paths: ["index.html"] } })).toEqual({
-      count: 1,
-      paths: ["index.html"],
     });
   });
 });

@@ -3,11 +3,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
-import { tempDir } from "../../support/e2e.ts";
-import { BASE, BASE_NOW, baseRows, makeStore } from "../../support/hostile-store.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { BASE, BASE_NOW, baseRows, storeFromRows } from "../../support/stores.ts";
 import { attr, elements, parseStrict, text, type Node } from "../../support/dom.ts";
+
+afterAll(removeTempDirs);
 
 const NAME = `<script>alert("t")</script> & Co`;
 const LOCATION = `"><img src=x onerror=alert(1)>`;
@@ -27,7 +29,7 @@ beforeAll(async () => {
   rows.players!.find((p) => p.tournament_id === t.tournament_id && p.source_player_number === 1)!.name =
     PLAYER;
   rows.recaps!.find((r) => r.tournament_id === t.tournament_id)!.headline = HEADLINE;
-  const db = makeStore(path.join(dir, "hostile.sqlite"), rows);
+  const db = storeFromRows(path.join(dir, "hostile.sqlite"), rows);
   const out = path.join(dir, "dist");
   await build({ db, out, now: BASE_NOW });
   pages = new Map(

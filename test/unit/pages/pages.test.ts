@@ -6,9 +6,12 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import fg from "fast-glob";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSample } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { attr, byTag, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
+
+afterAll(removeTempDirs);
 
 let out: string;
 let pages: string[];
@@ -128,7 +131,7 @@ describe("the pages of the sample snapshot", () => {
 
   it("show the pairings of the JSON on every round and live page, results as 1–0, ½–½, 0–1, +/−, bye", () => {
     const labels = new Set<string>();
-    for (const rel of pages.filter((p) => /\/(rounds\/\d+|live)\/index\.html$/.test(p))) {
+    for (const rel of pages.filter((p) => /^tournaments\/\d+\/(rounds\/\d+|live)\/index\.html$/.test(p))) {
       const api = `api/public/v1/${rel.replace(/index\.html$/, "index.json")}`;
       const json = JSON.parse(read(api)) as {
         games: { white: { name: string } | null; black: { name: string } | null }[];

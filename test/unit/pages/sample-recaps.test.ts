@@ -4,8 +4,11 @@
 // "second", "the podium", "the chasing group", "last") holds for the players the clause names.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildSample, tempDir } from "../../support/e2e.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSample } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 interface Recap {
   kind: string;

@@ -4,6 +4,7 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -14,15 +15,9 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { publishSnapshot, type PublishOptions } from "../../../src/publish/publish.ts";
-import {
-  expectNoLeftovers,
-  expectSnapshot,
-  fileIdentities,
-  hashTree,
-  removeTempDirs,
-  tempDir,
-  writeAll,
-} from "../../support/publish.ts";
+import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -89,8 +84,16 @@ describe("publishSnapshot output guards", () => {
     expect(readFileSync(path.join(out, "photos", "cat.jpg"), "utf8")).toBe("meow");
     expect(existsSync(path.join(path.dirname(out), ".site.lock"))).toBe(false);
 
-    await publishSnapshot({ outDir: out, force: true }, writeAll(sampleFiles(0)));
+    const report = await publishSnapshot({ outDir: out, force: true }, writeAll(sampleFiles(0)));
     expectSnapshot(out, sampleFiles(0));
+    // Moved aside, never deleted, and said so; later builds leave it alone.
+    const aside = path.join(path.dirname(out), "site.replaced");
+    expect(readFileSync(path.join(aside, "photos", "cat.jpg"), "utf8")).toBe("meow");
+    expect(report.warnings.join("\n")).toMatch(/moved aside to .*site\.replaced \(nothing was deleted/);
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+    expect(readFileSync(path.join(aside, "photos", "cat.jpg"), "utf8")).toBe("meow");
+    rmSync(aside, { recursive: true });
     expectNoLeftovers(path.dirname(out), "site");
   });
 

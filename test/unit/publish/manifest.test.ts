@@ -8,7 +8,7 @@ import {
   writeManifest,
   type ManifestEntries,
 } from "../../../src/publish/manifest.ts";
-import { removeTempDirs, tempDir } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 

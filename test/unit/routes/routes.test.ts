@@ -1,5 +1,5 @@
 // One test over every route: each produces files, each file validates against the route's
-// schema, each route is in the OpenAPI document and in the README.
+// schema, each route is in the OpenAPI document and in the endpoint reference.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
@@ -20,7 +20,10 @@ import {
   STATIC_DIRS,
 } from "../../../src/routes/urls.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
-import { makeSampleStore, SAMPLE_NOW, tempDir } from "../../support/e2e.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 let store: Store;
 const files = new Map<string, string>();
@@ -64,13 +67,25 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))("route %s", (_id, route) =>
     for (const f of mine) expect(validator.check(f, schemaId(route.schema), files.get(f)!)).toEqual([]);
   });
 
-  it("is in the OpenAPI document with a summary, and in the README", () => {
+  it("is in the OpenAPI document with a summary, and in the endpoint reference (extensions: in their guide)", () => {
     const doc = JSON.parse(readFileSync(new URL("../../../schema/openapi.json", import.meta.url), "utf8"));
-    expect(doc.paths[route.path].get.summary).toBe(route.summary);
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-    // A row of the README's endpoint table: | n | `path` | (Prettier pads the cells).
+    const op = doc.paths[route.path].get;
+    expect(op.summary).toBe(route.summary);
+    if (route.extension) {
+      // Marked as beyond the spec, and listed in docs/guide/extensions.md.
+      expect(op["x-extension"]).toBe(true);
+      expect(op.tags).toEqual(["Extensions"]);
+      const guide = readFileSync(new URL("../../../docs/guide/extensions.md", import.meta.url), "utf8");
+      expect(guide).toContain(`\`${route.path}\``);
+      return;
+    }
+    expect(op["x-extension"]).toBeUndefined();
+    expect(op.tags).not.toContain("Extensions");
+    // docs/reference/endpoints.md is generated from the route table (npm run gen-docs).
+    const reference = readFileSync(new URL("../../../docs/reference/endpoints.md", import.meta.url), "utf8");
+    // A row of its endpoint table: | n | `path` | (Prettier pads the cells).
     const escaped = route.path.replace(/[{}/]/g, "\\$&");
-    expect(readme).toMatch(new RegExp(`\\|\\s*${route.n}\\s*\\|\\s*\`${escaped}\`\\s*\\|`));
+    expect(reference).toMatch(new RegExp(`\\|\\s*${route.n}\\s*\\|\\s*\`${escaped}\`\\s*\\|`));
   });
 });
 

@@ -1,7 +1,6 @@
 // The scoring system written in the file (TRF-2025 record 162, the XXS line) becomes the
 // tournament's scoring, in the domain and in the store.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -12,9 +11,10 @@ import { importTrf } from "../../../src/trf/import.ts";
 import { parseTrf } from "../../../src/trf/parse.ts";
 import { scoringFromTrf } from "../../../src/trf/scoring.ts";
 import { convertTrf } from "../../../src/trf/to-tournament.ts";
+import { tempDir, removeTempDirs } from "../../support/temp.ts";
 
-const work = mkdtempSync(join(tmpdir(), "trf-scoring-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir("trf-scoring");
+afterAll(removeTempDirs);
 
 /** A 001 record, column-exact: cells are "opp colour code". */
 function rec(no: number, points: string, cells: string[]): string {

@@ -86,8 +86,10 @@ function tournament(patch: Partial<Tournament> = {}): Tournament {
     system: "swiss",
     tiebreaks: ["BH"],
     tiebreakRules: "fide-2023",
+    tiebreakPractice: null,
     scoring: DEFAULT_SCORING,
     players: [1, 2, 3, 4, 5, 6].map(player),
+    schedule: [],
     rounds: [
       {
         roundNumber: 1,

@@ -1,7 +1,8 @@
 // Swiss-Manager's practice under the pre-2023 rules, on a hand-made crosstable with a forfeit,
 // a half-point bye and a pairing-allocated bye. Every expected value is worked out below.
 import { describe, expect, it } from "vitest";
-import { TiebreakEngine, validateTiebreaks } from "../../../../src/domain/tiebreaks/engine.ts";
+import { validateTiebreaks } from "../../../../src/domain/tiebreaks/acronyms.ts";
+import { TiebreakEngine } from "../../../../src/domain/tiebreaks/engine.ts";
 import type { TiebreakRuleSet, Tournament } from "../../../../src/domain/types.ts";
 import { parseTrf } from "../../../../src/trf/parse.ts";
 import { trfToTournament } from "../../../../src/trf/to-tournament.ts";

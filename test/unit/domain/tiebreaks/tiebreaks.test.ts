@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  parsedTiebreaks,
-  TiebreakEngine,
-  validateTiebreaks,
-} from "../../../../src/domain/tiebreaks/engine.ts";
+import { parsedTiebreaks, validateTiebreaks } from "../../../../src/domain/tiebreaks/acronyms.ts";
+import { TiebreakEngine } from "../../../../src/domain/tiebreaks/engine.ts";
 import type { TiebreakRuleSet, Tournament } from "../../../../src/domain/types.ts";
 import { parseTrf } from "../../../../src/trf/parse.ts";
 import { trfToTournament } from "../../../../src/trf/to-tournament.ts";
@@ -145,8 +142,12 @@ describe("fide-2026", () => {
       ...t,
       scoring: { ...t.scoring, win: 3, draw: 1, pairingAllocatedBye: 3, halfBye: 1 },
     };
-    // Same values as fide-2023 with 1/½/0, although points are 3/1/0.
-    expect(values(threeForWin, "BH")).toEqual({ 1: 5, 2: 5, 3: 6, 4: 1.5 });
+    // The values of 1/½/0, although points are 3/1/0. Standard scores: #1 3, #2 1½, #3 ½, #4 ½;
+    // adjusted: #1 3, #2 1½, #3 ½, #4 ½ + ½ + ½ (absences after its last game) = 1½.
+    // #1's PAB meets the 2026 dummy, capped at ½ × 3 rounds = 1½ (fide-2023: its own 3):
+    // #1 1½ + ½ + 1½ = 3½; #2 3 + dummy min(1½, 1½) + ½ = 5; #3 1½ + 3 + 1½ = 6;
+    // #4 ½ + two dummies min(½, 1½) = 1½.
+    expect(values(threeForWin, "BH")).toEqual({ 1: 3.5, 2: 5, 3: 6, 4: 1.5 });
     const fide2023 = { ...threeForWin, tiebreakRules: "fide-2023" as const };
     // With 3 / 1 / 0: #2 has 4, #3 1 and #1 9 (its own dummy round).
     expect(values(fide2023, "BH")[1]).toBe(14);

@@ -1,0 +1,89 @@
+// Standings after any complete round, not only the newest ("ranking after round N"), and each
+// player's rank and points round by round. Each table is what the current standings would be if
+// the tournament had stopped after that round: the source's own table for the round when the
+// store has it, else computed from the games of rounds 1..N with the tournament's tie-breaks.
+import { computeStandings, newestCompleteRound } from "../standings.ts";
+import type { SourceStandingRow, Tournament } from "../types.ts";
+
+export interface RoundStandings {
+  afterRound: number;
+  lastUpdatedAt: string;
+  tieBreakLabels: string[];
+  rows: SourceStandingRow[];
+  origin: "source" | "computed";
+}
+
+/** The rounds that have standings: 1..the newest complete round (none when no round is). */
+export function standingsRounds(t: Tournament): number[] {
+  const newest = newestCompleteRound(t) ?? 0;
+  return Array.from({ length: newest }, (_, i) => i + 1);
+}
+
+/**
+ * The standings after round `n`, which must be a complete round (in standingsRounds). A round the
+ * source never paired (no games) keeps the store's retrieval time of the nearest earlier round.
+ */
+export function standingsAfterRound(t: Tournament, n: number): RoundStandings {
+  const source = t.sourceStandings.find((s) => s.afterRound === n);
+  if (source) {
+    return {
+      afterRound: n,
+      lastUpdatedAt: source.retrievedAt,
+      tieBreakLabels: [...source.tieBreakLabels],
+      rows: source.rows.map((r) => ({ ...r, tieBreakValues: [...r.tieBreakValues] })),
+      origin: "source",
+    };
+  }
+  const round = t.rounds.find((r) => r.roundNumber === n);
+  if (!round) throw new Error(`tournament ${t.externalId}: no round ${n} to give standings after`);
+  return {
+    afterRound: n,
+    lastUpdatedAt: round.lastScrapedAt,
+    tieBreakLabels: [...t.tiebreaks],
+    rows: computeStandings(t, n).map(({ tieBreakNumbers: _numbers, ...row }) => row),
+    origin: "computed",
+  };
+}
+
+/**
+ * The same tournament as it stood when round `n` was the last one played: later rounds and the
+ * source's tables after later rounds are dropped. What "current standings cut at round N" means.
+ */
+export function cutAtRound(t: Tournament, n: number): Tournament {
+  return {
+    ...t,
+    rounds: t.rounds.filter((r) => r.roundNumber <= n),
+    sourceStandings: t.sourceStandings.filter((s) => s.afterRound <= n),
+  };
+}
+
+export interface PlayerProgression {
+  sourcePlayerNumber: number;
+  name: string;
+  /** Rank after each round of `rounds`; null where the source's table does not list the player. */
+  ranks: (number | null)[];
+  /** Points after each round of `rounds`; null where the table has none for the player. */
+  points: (number | null)[];
+}
+
+export interface Progression {
+  rounds: number[];
+  /** Every player of the directory, by player number. */
+  players: PlayerProgression[];
+}
+
+/** Ranks and points of every player after each complete round, from standingsAfterRound. */
+export function rankProgression(t: Tournament, tables?: readonly RoundStandings[]): Progression {
+  const rounds = standingsRounds(t);
+  const all = tables ?? rounds.map((n) => standingsAfterRound(t, n));
+  const byRound = all.map((s) => new Map(s.rows.map((r) => [r.sourcePlayerNumber, r])));
+  return {
+    rounds,
+    players: t.players.map((p) => ({
+      sourcePlayerNumber: p.sourcePlayerNumber,
+      name: p.name,
+      ranks: byRound.map((m) => m.get(p.sourcePlayerNumber)?.rank ?? null),
+      points: byRound.map((m) => m.get(p.sourcePlayerNumber)?.points ?? null),
+    })),
+  };
+}

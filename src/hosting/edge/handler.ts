@@ -1,0 +1,50 @@
+// The request handler of edge code that speaks the Fetch API (Request in, Response out): the
+// Cloudflare Pages worker today, an R2 or other object-store worker tomorrow. It refuses what no
+// snapshot can answer (other methods, malformed paths), resolves the rest with the preview's
+// resolver (../resolve.ts) and asks an origin for the file. An entry adapts its platform's
+// storage to EdgeOrigin and is bundled into a self-contained file (scripts/gen-edge.ts).
+import { errorPage, problemJson, type ErrorStatus } from "../../output/problem.ts";
+import { errorResolution, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
+import type { HostRules } from "../rules.ts";
+
+/** Where the snapshot's files are, as an edge runtime reaches them. */
+export interface EdgeOrigin {
+  /** Whether the snapshot holds the file. */
+  exists(query: FileQuery, request: Request): Promise<boolean>;
+  /**
+   * The file for this GET or HEAD: status 200 (with its ETag when the origin has one) or 304 when
+   * the request's If-None-Match matches it; any other status means the file is not there.
+   */
+  get(query: FileQuery, request: Request): Promise<Response>;
+}
+
+const ALLOW = "GET, HEAD";
+
+function error(request: Request, status: ErrorStatus, pathname: string): Response {
+  const r = errorResolution(status, pathname);
+  const headers = new Headers(r.headers);
+  if (status === 405) headers.set("Allow", ALLOW);
+  const body = r.json ? problemJson(status) : errorPage(status);
+  return new Response(request.method === "HEAD" ? null : body, { status, headers });
+}
+
+/** The answer to one request: a file with the rule's headers, a redirect, or an error body. */
+export async function answer(request: Request, origin: EdgeOrigin, rules: HostRules): Promise<Response> {
+  const url = new URL(request.url);
+  if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname);
+  if (malformedPath(url.pathname)) return error(request, 400, url.pathname);
+  const r = await resolveRequestAsync(rules, url.pathname, url.search, (file, at) =>
+    origin.exists({ file, url: at }, request),
+  );
+  if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });
+  if (r.kind === "error") return error(request, r.status, url.pathname);
+  const res = await origin.get(r, request);
+  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname);
+  const headers = new Headers(r.headers);
+  const etag = res.headers.get("ETag");
+  if (etag) headers.set("ETag", etag);
+  return new Response(res.status === 304 || request.method === "HEAD" ? null : res.body, {
+    status: res.status,
+    headers,
+  });
+}

@@ -1,0 +1,77 @@
+// A tournament's schedule as an iCalendar file (RFC 5545) that calendar applications subscribe
+// to: one event per round with a date. Deterministic: the stamp is the tournament's own
+// last-retrieval instant, never the clock, and each event's UID is made of the tournament id and
+// the round number, so a calendar updates an event instead of adding a second one.
+import type { ScheduleView } from "../views/extensions.ts";
+
+/** Escapes a TEXT value (RFC 5545 3.3.11). */
+export function icsText(value: string): string {
+  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, "\\n");
+}
+
+/** Folds a content line at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */
+export function foldLine(line: string): string {
+  const out: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const ch of line) {
+    const cp = ch.codePointAt(0)!;
+    const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    // Continuation lines start with a space, which counts toward their 75 octets.
+    if (octets + size > 75) {
+      out.push(current);
+      current = " ";
+      octets = 1;
+    }
+    current += ch;
+    octets += size;
+  }
+  out.push(current);
+  return out.join("\r\n");
+}
+
+/** 2026-11-22T11:58:00Z → 20261122T115800Z (fractions dropped). */
+function utcStamp(iso: string): string {
+  return iso.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
+}
+
+export interface CalendarInput {
+  id: string;
+  name: string;
+  location: string | null;
+  /** The instant the data was last retrieved (DTSTAMP). */
+  stamp: string;
+  /** The tournament's page, absolute path; shown in each event's description. */
+  pagePath: string;
+  schedule: ScheduleView;
+}
+
+export function calendarFile(c: CalendarInput): string {
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//build-api//Tournament schedule//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `X-WR-CALNAME:${icsText(c.name)}`,
+  ];
+  const total = c.schedule.totalRounds;
+  for (const r of c.schedule.rounds) {
+    if (r.date === null) continue;
+    const day = r.date.replace(/-/g, "");
+    lines.push(
+      "BEGIN:VEVENT",
+      `UID:round-${r.roundNumber}.tournament-${c.id}@build-api`,
+      `DTSTAMP:${utcStamp(c.stamp)}`,
+      // The store keeps the venue's local time without a zone: a floating time (3.3.5 form 1),
+      // or the whole day when no time was announced.
+      r.time === null ? `DTSTART;VALUE=DATE:${day}` : `DTSTART:${day}T${r.time.replace(":", "")}00`,
+      `SUMMARY:${icsText(`${c.name}: round ${r.roundNumber}${total ? ` of ${total}` : ""}`)}`,
+      ...(c.location ? [`LOCATION:${icsText(c.location)}`] : []),
+      `DESCRIPTION:${icsText(`Pairings and results: ${c.pagePath}`)}`,
+      "END:VEVENT",
+    );
+  }
+  lines.push("END:VCALENDAR");
+  return lines.map(foldLine).join("\r\n") + "\r\n";
+}

@@ -1,0 +1,226 @@
+// Extension pages (issue 22): standings after each round, the crosstable (by rank and by starting
+// rank) and a page per player, rendered from the view objects of the extension JSON routes.
+import type { RoundOutcome } from "../domain/scoring.ts";
+import {
+  crosstableView,
+  playerCardViews,
+  roundStandingsViews,
+  type CrosstableView,
+  type PlayerCardView,
+  type RoundStandingsView,
+} from "../views/extensions.ts";
+import type { TournamentContext } from "../views/context.ts";
+import {
+  formatInstant,
+  formatPoints,
+  RESULT_TITLE,
+  resultLabel,
+  tiebreakTitle,
+  titleBadge,
+} from "./format.ts";
+import { esc, layout, scrollTable } from "./html.ts";
+import { crumbs, header, jsonLink, pageFile, pageUrl, type PageFile, type Shared } from "./tournament.ts";
+
+/** What a round without an opponent reads as in a crosstable cell. */
+export const ALONE_LABEL: Partial<Record<RoundOutcome, string>> = {
+  pab: "bye",
+  fullBye: "bye 1",
+  halfBye: "bye ½",
+  zeroBye: "bye 0",
+  absent: "–",
+  pending: "…",
+};
+
+/** The result symbol of a cell with an opponent, as crosstables print it. */
+export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
+  win: "1",
+  draw: "½",
+  loss: "0",
+  forfeitWin: "+",
+  forfeitLoss: "−",
+  pending: "…",
+};
+
+function nameLink(s: Shared, n: number, name: string, title: string | null): string {
+  return `${titleBadge(title)}<a class="name" href="${esc(pageUrl.player(s.id, n))}">${esc(name)}</a>`;
+}
+
+function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
+  const url = pageUrl.roundStandings(s.id, v.afterRound);
+  const pager = s.standingsRounds
+    .map((n) => {
+      const href = esc(pageUrl.roundStandings(s.id, n));
+      return `<li><a href="${href}"${n === v.afterRound ? ' aria-current="page"' : ""}>${n}</a></li>`;
+    })
+    .join("");
+  const head =
+    `<tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Points</th>` +
+    v.tieBreakLabels
+      .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+      .join("") +
+    "</tr>";
+  const rows = v.rows
+    .map(
+      (r) =>
+        `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
+        `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
+        `<td>${esc(r.rating ?? "")}</td>` +
+        `<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td>` +
+        r.tieBreakValues.map((x) => `<td>${esc(x)}</td>`).join("") +
+        "</tr>",
+    )
+    .join("\n");
+  const caption = `Standings after round ${v.afterRound}`;
+  const origin = v.origin === "source" ? "As the results source published them." : "Computed from the games.";
+  return layout({
+    title: `${caption} · ${s.detail.name}`,
+    body:
+      `${header(s, "standings")}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
+      scrollTable(
+        caption,
+        `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
+      ) +
+      `\n<p class="updated">${origin} Updated ${formatInstant(v.lastScrapedAt)}</p>`,
+    crumbs: crumbs(s, caption, url),
+    links: [jsonLink("publicRoundStandings", { id: s.id, round: String(v.afterRound) })],
+  });
+}
+
+type Order = "rank" | "start";
+
+function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
+  const byNumber = new Map(x.rows.map((r) => [r.sourcePlayerNumber, r]));
+  const rows = order === "rank" ? x.rows : x.startingOrder.map((n) => byNumber.get(n)!);
+  // Opponents are named by their line in this table, as printed crosstables do.
+  const line = new Map(rows.map((r, i) => [r.sourcePlayerNumber, i + 1]));
+  const url = order === "rank" ? pageUrl.crosstable(s.id) : pageUrl.crosstableStart(s.id);
+  const switcher =
+    `<nav aria-label="Crosstable order" class="pager"><ul>` +
+    `<li><a href="${esc(pageUrl.crosstable(s.id))}"${order === "rank" ? ' aria-current="page"' : ""}>by rank</a></li>` +
+    `<li><a href="${esc(pageUrl.crosstableStart(s.id))}"${order === "start" ? ' aria-current="page"' : ""}>by starting rank</a></li>` +
+    `</ul></nav>`;
+  const head =
+    `<tr><th scope="col">No.</th><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th>` +
+    x.rounds.map((n) => `<th scope="col">R${n}</th>`).join("") +
+    `<th scope="col">Points</th></tr>`;
+  const body = rows
+    .map((r, i) => {
+      const cells = r.games
+        .map((g) => {
+          const label =
+            g.opponent === null
+              ? (ALONE_LABEL[g.outcome] ?? "")
+              : `${line.get(g.opponent)}${g.colour === "white" ? "w" : g.colour === "black" ? "b" : ""} ${OUTCOME_SYMBOL[g.outcome] ?? ""}`;
+          return (
+            `<td class="cell" data-round="${g.round}" data-opponent="${g.opponent ?? ""}" ` +
+            `data-points="${g.points ?? ""}">${esc(label)}</td>`
+          );
+        })
+        .join("");
+      return (
+        `<tr data-player="${r.sourcePlayerNumber}"><td>${i + 1}</td><td>${esc(r.rank ?? "")}</td>` +
+        `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th><td>${esc(r.rating ?? "")}</td>` +
+        `${cells}<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td></tr>`
+      );
+    })
+    .join("\n");
+  const caption = order === "rank" ? "Crosstable by rank" : "Crosstable by starting rank";
+  const note =
+    x.afterRound === null
+      ? "No round is complete yet: ranks and points are not given."
+      : `Rank and points after round ${x.afterRound}. A cell reads: opponent's line, colour, result.`;
+  return layout({
+    title: `${caption} · ${s.detail.name}`,
+    body:
+      `${header(s, "crosstable")}\n${switcher}\n<p>${esc(note)}</p>\n` +
+      scrollTable(
+        caption,
+        `<table class="crosstable"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`,
+      ),
+    crumbs: crumbs(s, caption, url),
+    links: [jsonLink("publicCrosstable", { id: s.id })],
+  });
+}
+
+function playerPage(s: Shared, v: PlayerCardView): string {
+  const url = pageUrl.player(s.id, v.sourcePlayerNumber);
+  const facts: [string, string][] = [
+    ["Player number", String(v.sourcePlayerNumber)],
+    ["Starting rank", v.startingRank === null ? "" : String(v.startingRank)],
+    ["Rating", v.rating === null ? "unrated" : String(v.rating)],
+    ["Federation", v.federation ?? ""],
+    ["Club", v.club ?? ""],
+    ["FIDE ID", v.fideId === null ? "" : String(v.fideId)],
+  ].filter(([, x]) => x !== "") as [string, string][];
+  const f = v.ratingFigures;
+  const figures: [string, string, string][] = [
+    ["ratedGames", "Rated games", String(f.ratedGames)],
+    [
+      "averageOpponentRating",
+      "Average opponent rating",
+      f.averageOpponentRating === null ? "—" : String(f.averageOpponentRating),
+    ],
+    [
+      "performanceRating",
+      "Performance rating",
+      f.performanceRating === null ? "—" : String(f.performanceRating),
+    ],
+    ["expectedScore", "Expected score", f.expectedScore === null ? "—" : String(f.expectedScore)],
+    ["kFactor", "K factor", f.kFactor === null ? "not known" : String(f.kFactor)],
+    [
+      "ratingChange",
+      "Rating change",
+      f.ratingChange === null ? "not known" : `${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`,
+    ],
+  ];
+  const rows = v.rounds
+    .map((r) => {
+      const o = r.opponent;
+      const title = r.result ? RESULT_TITLE[r.result] : undefined;
+      const result = r.result ? resultLabel(r.result, r.resultText ?? "") : (ALONE_LABEL[r.outcome] ?? "");
+      return (
+        `<tr data-round="${r.round}"><th scope="row">${r.round}</th><td>${esc(r.board ?? "")}</td>` +
+        `<td>${esc(r.colour ?? "")}</td>` +
+        `<td class="opponent" data-player="${o?.sourcePlayerNumber ?? ""}">${o ? nameLink(s, o.sourcePlayerNumber, o.name, o.title) : ""}</td>` +
+        `<td>${esc(o?.rating ?? "")}</td>` +
+        `<td class="result"${title ? ` title="${esc(title)}"` : ""}>${esc(result)}</td>` +
+        `<td class="points" data-points="${r.points ?? ""}">${esc(formatPoints(r.points))}</td>` +
+        `<td class="score" data-points="${r.scoreAfter ?? ""}">${esc(formatPoints(r.scoreAfter))}</td>` +
+        `<td class="rank">${esc(r.rankAfter ?? "")}</td></tr>`
+      );
+    })
+    .join("\n");
+  const caption = `${v.name}: games round by round`;
+  return layout({
+    title: `${v.name} · ${s.detail.name}`,
+    body:
+      `${header(s, "crosstable")}\n<h2>${titleBadge(v.title)}<span class="name">${esc(v.name)}</span></h2>\n` +
+      `<dl class="facts">${facts.map(([k, x]) => `<dt>${esc(k)}</dt><dd>${esc(x)}</dd>`).join("")}</dl>\n` +
+      scrollTable(
+        caption,
+        `<table class="card"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Round</th>` +
+          `<th scope="col">Board</th><th scope="col">Colour</th><th scope="col">Opponent</th>` +
+          `<th scope="col">Rating</th><th scope="col">Result</th><th scope="col">Points</th>` +
+          `<th scope="col">Score</th><th scope="col">Rank</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
+      ) +
+      `\n<section aria-labelledby="rating"><h2 id="rating">Rating (FIDE B.02)</h2><dl class="facts">${figures
+        .map(([key, k, x]) => `<dt>${esc(k)}</dt><dd data-figure="${key}">${esc(x)}</dd>`)
+        .join("")}</dl></section>`,
+    crumbs: crumbs(s, v.name, url),
+    links: [jsonLink("publicPlayerCard", { id: s.id, player: String(v.sourcePlayerNumber) })],
+  });
+}
+
+/** The extension pages of a tournament published on the global surface. */
+export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
+  const files: PageFile[] = [];
+  for (const v of roundStandingsViews(c)) {
+    files.push([pageFile(pageUrl.roundStandings(s.id, v.afterRound)), roundStandingsPage(s, v)]);
+  }
+  const x = crosstableView(c);
+  files.push([pageFile(pageUrl.crosstable(s.id)), crosstablePage(s, x, "rank")]);
+  files.push([pageFile(pageUrl.crosstableStart(s.id)), crosstablePage(s, x, "start")]);
+  for (const v of playerCardViews(c))
+    files.push([pageFile(pageUrl.player(s.id, v.sourcePlayerNumber)), playerPage(s, v)]);
+  return files;
+}

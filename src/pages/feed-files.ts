@@ -1,0 +1,115 @@
+// The Atom feed files: a tournament's (from its events and the extension views) and the
+// snapshot's (each published tournament's newest event, from the list summaries).
+import { feedEvents, type FeedEvent } from "../domain/extensions/feed.ts";
+import { feedPath, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
+import { roundStandingsViews } from "../views/extensions.ts";
+import type { TournamentContext } from "../views/context.ts";
+import type { PublicSummary } from "../views/public.ts";
+import { atomFeed, eventTitle, stableId, type FeedEntry } from "./feeds.ts";
+import { formatPoints } from "./format.ts";
+import { pageUrl, type PageFile, type Shared } from "./tournament.ts";
+
+/** The entry id of a tournament's event: the same in its own feed and in the snapshot's. */
+function entryId(id: string, key: string): string {
+  return stableId(`tournament/${id}/${key}`);
+}
+
+function leader(c: TournamentContext, round: number): string {
+  const table = roundStandingsViews(c).find((v) => v.afterRound === round);
+  const top = table?.rows.filter((r) => r.rank === 1) ?? [];
+  if (top.length === 0) return "";
+  return ` Leading after round ${round}: ${top.map((r) => `${r.name} (${formatPoints(r.points)})`).join(", ")}.`;
+}
+
+function entryOf(c: TournamentContext, s: Shared, e: FeedEvent): FeedEntry {
+  const round = c.t.rounds.find((r) => r.roundNumber === e.round);
+  const boards = round?.games.length ?? 0;
+  const base = { id: entryId(s.id, e.key), title: eventTitle(s.detail.name, e), updated: e.updated };
+  switch (e.kind) {
+    case "pairings":
+      return {
+        ...base,
+        link: pageUrl.round(s.id, e.round),
+        summary: `The pairings of round ${e.round} are published: ${boards} ${boards === 1 ? "board" : "boards"}.`,
+      };
+    case "results":
+      return {
+        ...base,
+        link: pageUrl.roundStandings(s.id, e.round),
+        summary: `Every result of round ${e.round} is in.${leader(c, e.round)}`,
+      };
+    case "final":
+      return {
+        ...base,
+        link: pageUrl.standings(s.id),
+        summary: `The tournament is over: final standings after round ${e.round}.${leader(c, e.round)}`,
+      };
+  }
+}
+
+export function tournamentFeed(c: TournamentContext, s: Shared): PageFile {
+  const path = feedPath(s.id);
+  return [
+    path.slice(1),
+    atomFeed({
+      id: stableId(`tournament/${s.id}`),
+      title: s.detail.name,
+      self: path,
+      alternate: pageUrl.tournament(s.id),
+      fallbackUpdated: c.t.lastScrapedAt,
+      entries: feedEvents(c.t).map((e) => entryOf(c, s, e)),
+    }),
+  ];
+}
+
+/** The newest event a summary tells of: the final standings of a complete tournament, else the
+ * pairings of its newest round; none before any round is paired. */
+function newestEvent(p: PublicSummary): { key: string; title: string; summary: string } | null {
+  if (p.currentRound === null) return null;
+  const of = p.totalRounds ? ` of ${p.totalRounds}` : "";
+  if (p.status === "Complete") {
+    return {
+      key: "final",
+      title: `${p.name}: final standings`,
+      summary: `Complete after round ${p.currentRound}.`,
+    };
+  }
+  return {
+    key: `round-${p.currentRound}-pairings`,
+    title: `${p.name}: round ${p.currentRound} pairings`,
+    summary: `Round ${p.currentRound}${of} is paired.`,
+  };
+}
+
+export function snapshotFeed(summaries: readonly PublicSummary[]): PageFile {
+  const entries: FeedEntry[] = [];
+  for (const p of summaries) {
+    const e = newestEvent(p);
+    if (!e) continue;
+    const id = String(p.id);
+    entries.push({
+      id: entryId(id, e.key),
+      title: e.title,
+      updated: p.lastSourceChangeAt ?? p.lastScrapedAt,
+      link: e.key === "final" ? pageUrl.standings(id) : pageUrl.round(id, p.currentRound!),
+      summary: e.summary,
+    });
+  }
+  entries.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? -1 : 1));
+  // With no entry, the feed's instant is the newest retrieval of any listed tournament.
+  const fallback = summaries.reduce(
+    (m, p) => (p.lastScrapedAt > m ? p.lastScrapedAt : m),
+    "1970-01-01T00:00:00Z",
+  );
+  return [
+    SNAPSHOT_FEED_PATH.slice(1),
+    atomFeed({
+      id: stableId("snapshot"),
+      title: "Chess tournaments",
+      self: SNAPSHOT_FEED_PATH,
+      alternate: "/",
+      fallbackUpdated: fallback,
+      entries,
+    }),
+  ];
+}

@@ -1,0 +1,128 @@
+// One tournament: store rows → domain → views → its API files and pages, validated. No file
+// system: the files are returned. The main thread calls it (--jobs 1) and so do the render workers
+// (src/render/worker.ts); a tournament whose fingerprint (src/incremental/state.ts) matches the
+// previous snapshot's is not assembled at all.
+import type { StatusOptions } from "../domain/status.ts";
+import type { PublishedTournament } from "../domain/types.ts";
+import { standingsStop } from "../domain/standings.ts";
+import type { Problem } from "../shared/errors.ts";
+import { toJson } from "../output/json.ts";
+import { schemaId } from "../output/jsonschema.ts";
+import type { SnapshotValidator } from "../output/validate.ts";
+import { pagesOfTournament } from "../pages/index.ts";
+import { ROUTES, type SiteContext } from "../routes/table.ts";
+import { archiveFrom } from "../routes/cache.ts";
+import { instanceFile } from "../routes/urls.ts";
+import { stillValid, tournamentFingerprint, type TournamentState } from "../incremental/state.ts";
+import type { Store } from "../store/read/open.ts";
+import { tournamentSummary } from "../views/club.ts";
+import { tournamentContext } from "../views/context.ts";
+import { publicSummary } from "../views/public.ts";
+
+/** What renders one tournament: the fields of RenderOptions a worker needs, and the site. */
+export interface TournamentRenderContext {
+  now: number;
+  statusOptions: StatusOptions;
+  validator: SnapshotValidator;
+  site: SiteContext;
+  /** The fingerprint's common part (program, clubs, languages); null: no fingerprints. */
+  base: string | null;
+}
+
+/** One tournament to render. */
+export interface TournamentJob {
+  rowId: number;
+  externalId: string;
+  /** The store's revision token, or null to fingerprint by hashing the rows. */
+  token: string | null;
+  /** The previous fingerprint and window: with token null, the rows are not assembled when they match. */
+  previous: Pick<TournamentState, "fp" | "from" | "until"> | null;
+  /** Its revision says it is unchanged: no renderer sees it; its files are kept if they can be. */
+  keep?: true;
+}
+
+export type TournamentResult =
+  | { kind: "invalid"; externalId: string; problems: Problem[] }
+  | { kind: "unchanged"; fp: string }
+  /** Files as text, or as UTF-8 bytes when they come from a worker (transferred, not copied). */
+  | { kind: "rendered"; state: TournamentState; files: [string, string | Uint8Array][] };
+
+/** Renders jobs elsewhere and hands the results back in the order of the jobs. */
+export interface RenderPool {
+  run(
+    jobs: Iterable<TournamentJob>,
+    onResult: (job: TournamentJob, result: TournamentResult) => void,
+    ctx: {
+      site: SiteContext;
+      base: string | null;
+      /** The hash of the store's revisions as this thread reads them; null when it keeps none. */
+      revisions: string | null;
+      local: (job: TournamentJob) => TournamentResult;
+    },
+  ): Promise<void>;
+}
+
+/** Loads, computes, renders and validates one tournament. The files are returned, not written. */
+export function renderTournament(
+  store: Store,
+  job: TournamentJob,
+  ctx: TournamentRenderContext,
+): TournamentResult {
+  let fp = "";
+  let loaded: { value: PublishedTournament | null; problems: Problem[] };
+  if (ctx.base !== null && job.token === null) {
+    const base = ctx.base;
+    const r = store.loadTournamentHashed(job.rowId, (hash) => {
+      fp = tournamentFingerprint(base, null, hash);
+      return job.previous !== null && stillValid({ ...job.previous } as TournamentState, fp, ctx.now);
+    });
+    if (!r.loaded) return { kind: "unchanged", fp };
+    loaded = r.loaded;
+  } else {
+    if (ctx.base !== null) fp = tournamentFingerprint(ctx.base, job.token, "");
+    loaded = store.loadTournament(job.rowId);
+  }
+  if (!loaded.value) return { kind: "invalid", externalId: job.externalId, problems: loaded.problems };
+  let published = loaded.value;
+  const clubSlugs = ctx.site.clubSlugs;
+  if (clubSlugs !== undefined) {
+    // Catalog entries in clubs that --skip-invalid left out are not published either.
+    published = { ...published, clubs: published.clubs.filter((e) => clubSlugs.includes(e.slug)) };
+  }
+  const c = tournamentContext(published, ctx.now, ctx.statusOptions);
+  const files: [string, string][] = [];
+  for (const route of ROUTES) {
+    if (route.scope !== "tournament") continue;
+    route.render(c, ctx.site, (params, body) => {
+      const file = instanceFile(route, params);
+      const text = toJson(body);
+      ctx.validator.assert(file, schemaId(route.schema), text);
+      files.push([file, text]);
+    });
+  }
+  for (const page of pagesOfTournament(c, ctx.site)) files.push(page);
+  let unknownResults = 0;
+  for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") unknownResults++;
+  const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  // The answers change cache class when the tournament becomes archived: a build at or after
+  // that instant must not reuse this one as up to date.
+  const archiveAt = archiveFrom(c.status, c.t.lastScrapedAt);
+  const until = Math.min(
+    c.statusWindow.until,
+    archiveAt !== null && archiveAt > ctx.now ? archiveAt : Infinity,
+  );
+  const state: TournamentState = {
+    id: job.externalId,
+    fp,
+    from: finite(c.statusWindow.from),
+    until: finite(until),
+    files: files.map(([f]) => f),
+    warnings: c.standings.warnings,
+    unknownResults,
+    stop: standingsStop(c.t),
+    clubs: published.clubs.map((e) => ({ slug: e.slug, tags: e.tags, displayOrder: e.displayOrder })),
+    summary: published.clubs.length > 0 ? tournamentSummary(c) : null,
+    public: published.globalTags ? publicSummary(c, published.globalTags) : null,
+  };
+  return { kind: "rendered", state, files };
+}

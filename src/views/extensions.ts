@@ -1,0 +1,165 @@
+// Domain → extension responses (contracts/extensions.ts). The per-round tables, crosstable and
+// cards of a tournament are computed once per context and shared by the JSON routes and pages.
+import type { z } from "zod";
+import type {
+  CrosstableResponse,
+  PlayerCardResponse,
+  ProgressionResponse,
+  RoundStandingsResponse,
+  ScheduleResponse,
+} from "../contracts/extensions.ts";
+import type { PublicPlayerResponse } from "../contracts/public.ts";
+import { toInt64 } from "../contracts/wire.ts";
+import { crosstable, type Crosstable } from "../domain/extensions/crosstable.ts";
+import { playerCards, type PlayerCard } from "../domain/extensions/player-card.ts";
+import { scheduleOf } from "../domain/extensions/schedule.ts";
+import {
+  rankProgression,
+  standingsAfterRound,
+  standingsRounds,
+  type Progression,
+  type RoundStandings,
+} from "../domain/extensions/round-standings.ts";
+import type { Player } from "../domain/types.ts";
+import type { TournamentContext } from "./context.ts";
+
+type Out<S extends z.ZodType> = z.output<S>;
+export type RoundStandingsView = Out<typeof RoundStandingsResponse>;
+export type ProgressionView = Out<typeof ProgressionResponse>;
+export type CrosstableView = Out<typeof CrosstableResponse>;
+export type PlayerCardView = Out<typeof PlayerCardResponse>;
+export type ScheduleView = Out<typeof ScheduleResponse>;
+
+interface Extras {
+  tables: RoundStandings[];
+  progression: Progression;
+  crosstable: Crosstable;
+  cards: PlayerCard[];
+}
+
+const memo = new WeakMap<TournamentContext, Extras>();
+
+function extras(c: TournamentContext): Extras {
+  let e = memo.get(c);
+  if (!e) {
+    const tables = standingsRounds(c.t).map((n) => standingsAfterRound(c.t, n));
+    const progression = rankProgression(c.t, tables);
+    e = {
+      tables,
+      progression,
+      crosstable: crosstable(c.t, c.standings.rows),
+      cards: playerCards(c.t, progression),
+    };
+    memo.set(c, e);
+  }
+  return e;
+}
+
+export function roundStandingsViews(c: TournamentContext): RoundStandingsView[] {
+  return extras(c).tables.map((s) => ({
+    tournamentId: toInt64(c.t.externalId),
+    afterRound: s.afterRound,
+    lastScrapedAt: s.lastUpdatedAt,
+    origin: s.origin,
+    tieBreakLabels: s.tieBreakLabels,
+    rows: s.rows.map((r) => ({
+      rank: r.rank,
+      sourcePlayerNumber: r.sourcePlayerNumber,
+      name: r.name,
+      title: r.title,
+      rating: r.internationalRating,
+      club: r.club,
+      points: r.points,
+      tieBreakValues: r.tieBreakValues,
+    })),
+  }));
+}
+
+export function progressionView(c: TournamentContext): ProgressionView {
+  const p = extras(c).progression;
+  return {
+    tournamentId: toInt64(c.t.externalId),
+    rounds: p.rounds,
+    players: p.players.map((x) => ({
+      sourcePlayerNumber: x.sourcePlayerNumber,
+      name: x.name,
+      ranks: x.ranks,
+      points: x.points,
+    })),
+  };
+}
+
+export function crosstableView(c: TournamentContext): CrosstableView {
+  const x = extras(c).crosstable;
+  return {
+    tournamentId: toInt64(c.t.externalId),
+    afterRound: c.standings.afterRound,
+    rounds: x.rounds,
+    rows: x.rows.map((r) => ({
+      rank: r.rank,
+      startingRank: r.player.startingRank,
+      sourcePlayerNumber: r.player.sourcePlayerNumber,
+      name: r.player.name,
+      title: r.player.title,
+      rating: r.player.rating,
+      federation: r.player.federation,
+      points: r.points,
+      games: r.cells.map((g) => ({
+        round: g.round,
+        opponent: g.opponent,
+        colour: g.colour,
+        outcome: g.outcome,
+        points: g.points,
+      })),
+    })),
+    startingOrder: x.startingOrder,
+  };
+}
+
+function playerView(p: Player): Out<typeof PublicPlayerResponse> {
+  return {
+    sourcePlayerNumber: p.sourcePlayerNumber,
+    name: p.name,
+    rating: p.rating,
+    title: p.title,
+    federation: p.federation,
+    club: p.club,
+  };
+}
+
+export function playerCardViews(c: TournamentContext): PlayerCardView[] {
+  return extras(c).cards.map(({ player: p, rounds, rating }) => ({
+    tournamentId: toInt64(c.t.externalId),
+    sourcePlayerNumber: p.sourcePlayerNumber,
+    startingRank: p.startingRank,
+    fideId: p.fideId === null ? null : toInt64(p.fideId),
+    name: p.name,
+    title: p.title,
+    rating: p.rating,
+    federation: p.federation,
+    club: p.club,
+    rounds: rounds.map((r) => ({
+      round: r.round,
+      board: r.board,
+      colour: r.colour,
+      opponent: r.opponentPlayer && playerView(r.opponentPlayer),
+      outcome: r.outcome,
+      result: r.game?.result ?? null,
+      resultText: r.game?.resultText ?? null,
+      points: r.points,
+      scoreAfter: r.scoreAfter,
+      rankAfter: r.rankAfter,
+    })),
+    ratingFigures: { ...rating },
+  }));
+}
+
+/** `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. */
+export function scheduleView(c: TournamentContext, calendar: string | null): ScheduleView {
+  return {
+    tournamentId: toInt64(c.t.externalId),
+    totalRounds: c.t.totalRounds,
+    rounds: scheduleOf(c.t),
+    calendarPath: calendar,
+  };
+}

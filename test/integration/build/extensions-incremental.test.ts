@@ -1,0 +1,76 @@
+// Issue 22: the extension files are files of their tournament for incremental builds. A second
+// render of an unchanged store writes none of them; a changed schedule of one tournament rewrites
+// that tournament's files (its calendar and schedule among them) and no other tournament's.
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
+import { STATE_FILE, type SnapshotState } from "../../../src/incremental/state.ts";
+import { SnapshotValidator } from "../../../src/output/validate.ts";
+import { renderSnapshot } from "../../../src/render/snapshot.ts";
+import { openStore } from "../../../src/store/read/open.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
+
+const file = makeSampleStore(tempDir("ext-incremental"));
+const validator = new SnapshotValidator();
+
+async function render(previous: SnapshotState | null): Promise<{ written: string[]; state: SnapshotState }> {
+  const store = openStore(file);
+  const written: string[] = [];
+  let state = "";
+  // Closed after each render: an open store holds a read transaction that would block the update.
+  await renderSnapshot(
+    store,
+    {
+      write: (p, d) => {
+        if (p === STATE_FILE) state = String(d);
+        else written.push(p);
+      },
+      keepAll: () => true,
+    },
+    {
+      now: SAMPLE_NOW,
+      statusOptions: DEFAULT_STATUS_OPTIONS,
+      skipInvalid: false,
+      validator,
+      openApi: "{}",
+      hostFiles: new Map(),
+      programKey: "test",
+      previous,
+    },
+  ).finally(() => store.close());
+  return { written, state: JSON.parse(state) as SnapshotState };
+}
+
+const isExtension = (f: string) =>
+  /^(calendar|feeds)\/|\/(crosstable|progression|schedule|players|standings\/rounds)\//.test(f);
+
+describe("extension files in incremental builds", () => {
+  it("belong to their tournament, are kept when it is unchanged, and rewritten when its schedule changes", async () => {
+    const first = await render(null);
+    const gros = first.state.tournaments.find((t) => t.id === "9007199254740993")!;
+    expect(gros.files).toContain("calendar/9007199254740993.ics");
+    expect(gros.files).toContain("feeds/9007199254740993.atom");
+    expect(gros.files).toContain("api/public/v1/tournaments/9007199254740993/crosstable/index.json");
+    expect(first.state.lists!.files).toContain("feeds/all.atom");
+
+    const second = await render(first.state);
+    expect(second.written.filter(isExtension)).toEqual([]);
+
+    const db = new Database(file);
+    db.prepare(
+      "UPDATE round_schedule SET scheduled_time = '18:00' WHERE tournament_id = 3 AND round_number = 9",
+    ).run();
+    db.close();
+    const third = await render(second.state);
+    const tournamentsWritten = new Set(
+      third.written
+        .filter((f) => /tournaments\/\d+\//.test(f))
+        .map((f) => /tournaments\/(\d+)\//.exec(f)![1]),
+    );
+    expect([...tournamentsWritten]).toEqual(["9007199254740993"]);
+    expect(third.written).toContain("calendar/9007199254740993.ics");
+    expect(third.written).toContain("api/public/v1/tournaments/9007199254740993/schedule/index.json");
+    expect(third.written.filter((f) => f.startsWith("calendar/"))).toEqual(["calendar/9007199254740993.ics"]);
+  });
+});

@@ -1,0 +1,138 @@
+// Issue 22: the extension pages of the sample snapshot show the values of the JSON built beside
+// them: standings after each round, the crosstable in both orders, and every player card.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import fg from "fast-glob";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type {
+  CrosstableResponse,
+  PlayerCardResponse,
+  RoundStandingsResponse,
+} from "../../../src/contracts/extensions.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { tempDir } from "../../support/temp.ts";
+import { attr, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
+
+let out: string;
+let pages: string[];
+
+beforeAll(async () => {
+  ({ out } = await buildSample(tempDir("extension-pages")));
+  pages = fg.sync("tournaments/**/*.html", { cwd: out });
+}, 60_000);
+
+const read = (rel: string) => readFileSync(path.join(out, rel), "utf8");
+const json = <T>(rel: string) => JSON.parse(read(rel)) as T;
+const doc = (rel: string): Node => parseStrict(read(rel)).doc;
+const num = (s: string | undefined) => (s === undefined || s === "" ? null : Number(s));
+const rowsOf = (d: Node, cls: string) =>
+  elements(d, (e) => hasClass(e, cls)).flatMap((t) =>
+    elements(t, (e) => e.tagName === "tr" && attr(e, "data-player") !== undefined),
+  );
+const nameIn = (e: Node) => text(elements(e, (x) => hasClass(x, "name"))[0]!);
+
+describe("extension pages of the sample", () => {
+  it("exist for every published tournament, with the JSON beside them", () => {
+    const ids = json<{ id: number | string }[]>("api/public/v1/tournaments/index.json").map((s) =>
+      String(s.id),
+    );
+    for (const id of ids) {
+      for (const p of ["crosstable/", "crosstable/starting-rank/"]) {
+        expect(pages).toContain(`tournaments/${id}/${p}index.html`);
+      }
+      const x = json<z.output<typeof CrosstableResponse>>(
+        `api/public/v1/tournaments/${id}/crosstable/index.json`,
+      );
+      for (const r of x.rows)
+        expect(pages).toContain(`tournaments/${id}/players/${r.sourcePlayerNumber}/index.html`);
+    }
+    expect(pages.some((p) => /standings\/rounds\/\d+\/index\.html$/.test(p))).toBe(true);
+  });
+
+  it("standings after each round show the JSON's names and points, row by row", () => {
+    const list = pages.filter((p) => /standings\/rounds\/\d+\/index\.html$/.test(p));
+    for (const rel of list) {
+      const v = json<z.output<typeof RoundStandingsResponse>>(
+        `api/public/v1/${rel.replace(/index\.html$/, "index.json")}`,
+      );
+      const shown = rowsOf(doc(rel), "standings").map((tr) => ({
+        player: Number(attr(tr, "data-player")),
+        name: nameIn(tr),
+        points: num(attr(elements(tr, (e) => hasClass(e, "pts"))[0]!, "data-points")),
+      }));
+      expect(shown, rel).toEqual(
+        v.rows.map((r) => ({ player: r.sourcePlayerNumber, name: r.name, points: r.points })),
+      );
+    }
+  });
+
+  it("the crosstable shows every cell of the JSON, by rank and by starting rank", () => {
+    for (const rel of pages.filter((p) => /\/crosstable\/(starting-rank\/)?index\.html$/.test(p))) {
+      const id = rel.split("/")[1]!;
+      const x = json<z.output<typeof CrosstableResponse>>(
+        `api/public/v1/tournaments/${id}/crosstable/index.json`,
+      );
+      const byNumber = new Map(x.rows.map((r) => [r.sourcePlayerNumber, r]));
+      const order = rel.includes("starting-rank") ? x.startingOrder.map((n) => byNumber.get(n)!) : x.rows;
+      const shown = rowsOf(doc(rel), "crosstable").map((tr) => ({
+        player: Number(attr(tr, "data-player")),
+        name: nameIn(tr),
+        points: num(attr(elements(tr, (e) => hasClass(e, "pts"))[0]!, "data-points")),
+        games: elements(tr, (e) => hasClass(e, "cell")).map((td) => ({
+          opponent: num(attr(td, "data-opponent")),
+          points: num(attr(td, "data-points")),
+        })),
+      }));
+      expect(shown, rel).toEqual(
+        order.map((r) => ({
+          player: r.sourcePlayerNumber,
+          name: r.name,
+          points: r.points,
+          games: r.games.map((g) => ({ opponent: g.opponent, points: g.points })),
+        })),
+      );
+    }
+  });
+
+  it("every player page shows its card's rounds and rating figures", () => {
+    let seen = 0;
+    for (const rel of pages.filter((p) => /\/players\/\d+\/index\.html$/.test(p))) {
+      const v = json<z.output<typeof PlayerCardResponse>>(
+        `api/public/v1/${rel.replace(/index\.html$/, "index.json")}`,
+      );
+      const d = doc(rel);
+      const rows = elements(d, (e) => e.tagName === "tr" && attr(e, "data-round") !== undefined);
+      const shown = rows.map((tr) => {
+        const opp = elements(tr, (e) => hasClass(e, "opponent"))[0]!;
+        return {
+          round: Number(attr(tr, "data-round")),
+          opponent: num(attr(opp, "data-player")),
+          points: num(attr(elements(tr, (e) => hasClass(e, "points"))[0]!, "data-points")),
+          scoreAfter: num(attr(elements(tr, (e) => hasClass(e, "score"))[0]!, "data-points")),
+          rankAfter: num(text(elements(tr, (e) => hasClass(e, "rank"))[0]!)),
+        };
+      });
+      expect(shown, rel).toEqual(
+        v.rounds.map((r) => ({
+          round: r.round,
+          opponent: r.opponent?.sourcePlayerNumber ?? null,
+          points: r.points,
+          scoreAfter: r.scoreAfter,
+          rankAfter: r.rankAfter,
+        })),
+      );
+      const figure = (key: string) => text(elements(d, (e) => attr(e, "data-figure") === key)[0]!);
+      const f = v.ratingFigures;
+      expect(figure("performanceRating"), rel).toBe(
+        f.performanceRating === null ? "—" : String(f.performanceRating),
+      );
+      expect(figure("ratedGames"), rel).toBe(String(f.ratedGames));
+      expect(figure("ratingChange"), rel).toBe(
+        f.ratingChange === null ? "not known" : `${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`,
+      );
+      seen++;
+    }
+    expect(seen).toBeGreaterThan(10);
+  });
+});
