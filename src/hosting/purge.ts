@@ -111,14 +111,7 @@ export function urlsOfFile(relPath: string): string[] {
  * Host configuration files: a change to one changes the headers of every answer. The build's
  * bookkeeping files are served by no host and change no answer.
  */
-const HOST_CONFIG_FILES = new Set([
-  "_headers",
-  "_redirects",
-  "_worker.js",
-  "nginx.conf",
-  "nginx-http.conf",
-  "serve.json",
-]);
+const HOST_CONFIG_FILES = new Set(["_headers", "_redirects", "_worker.js", "nginx.conf", "nginx-http.conf"]);
 
 /**
  * The purge tag a CDN must forget when `relPath` changes: the most specific tag of the answers
