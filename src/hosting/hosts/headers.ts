@@ -48,7 +48,9 @@ export function renderHeaders(rules: HostRules): string {
     blocks.push(
       `${toPlaceholders(f.url)}\n  Cache-Control: ${CACHE_POLICY[f.cache]}\n  X-Content-Type-Options: nosniff` +
         security(false) +
-        tags(f.tags),
+        tags(f.tags) +
+        // Public routes the embed reads (extensions) are CORS too, outside the club prefix below.
+        (f.cors && !f.url.startsWith(CORS_PREFIX) ? "\n  Access-Control-Allow-Origin: *" : ""),
     );
   }
   for (const p of rules.pages) {
@@ -60,8 +62,12 @@ export function renderHeaders(rules: HostRules): string {
   }
   for (const prefix of [...new Set(rules.statics.map((s) => s.prefix))]) {
     const s = rules.statics.find((r) => r.prefix === prefix)!;
+    const types = new Set(rules.statics.filter((r) => r.prefix === prefix).map((r) => r.type));
     blocks.push(
       `${prefix}*\n  Cache-Control: ${CACHE_POLICY[s.cache]}\n  X-Content-Type-Options: nosniff` +
+        // A directory of one file type (feeds, calendars) names it: Netlify's own Atom type has
+        // no charset. A directory of several keeps Netlify's type by extension.
+        (types.size === 1 ? `\n  Content-Type: ${s.type}` : "") +
         security(false) +
         tags(s.tags) +
         (s.cors ? "\n  Access-Control-Allow-Origin: *" : ""),

@@ -102,6 +102,7 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/standings/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -142,6 +143,7 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/progression/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -150,6 +152,7 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/crosstable/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -158,6 +161,7 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/schedule/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -166,6 +170,7 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -305,6 +310,7 @@ describe("_headers", () => {
       /embed/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
         X-Content-Type-Options: nosniff
+        Content-Type: text/javascript; charset=utf-8
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY
         Referrer-Policy: no-referrer
@@ -314,6 +320,7 @@ describe("_headers", () => {
       /calendar/*
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Type: text/calendar; charset=utf-8
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY
         Referrer-Policy: no-referrer
@@ -323,6 +330,7 @@ describe("_headers", () => {
       /feeds/*
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
+        Content-Type: application/atom+xml; charset=utf-8
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY
         Referrer-Policy: no-referrer
