@@ -1,8 +1,9 @@
 // `_headers` for Netlify. Netlify matches header rules against the served file (the rewrite
 // target `.../index.json`), so the rules name files. Overlapping rules (`/tournaments/:id/...`
 // also matches `/tournaments/tag/...`) are written general first, specific last, since the later
-// value wins. The CORS rules are prefixes, so they can never be sent twice. Pages are matched by
-// their URL (Netlify serves them natively); Content-Type is Netlify's own for every file.
+// value wins. The club CORS rule is a prefix, and the public routes with CORS are outside it, so
+// it is never sent twice. Pages are matched by their URL (Netlify serves them natively);
+// Content-Type is Netlify's own for every file.
 import { CACHE_POLICY } from "../../routes/cache.ts";
 import { CORS_PREFIX } from "../../routes/urls.ts";
 import {
@@ -62,12 +63,8 @@ export function renderHeaders(rules: HostRules): string {
   }
   for (const prefix of [...new Set(rules.statics.map((s) => s.prefix))]) {
     const s = rules.statics.find((r) => r.prefix === prefix)!;
-    const types = new Set(rules.statics.filter((r) => r.prefix === prefix).map((r) => r.type));
     blocks.push(
       `${prefix}*\n  Cache-Control: ${CACHE_POLICY[s.cache]}\n  X-Content-Type-Options: nosniff` +
-        // A directory of one file type (feeds, calendars) names it: Netlify's own Atom type has
-        // no charset. A directory of several keeps Netlify's type by extension.
-        (types.size === 1 ? `\n  Content-Type: ${s.type}` : "") +
         security(false) +
         tags(s.tags) +
         (s.cors ? "\n  Access-Control-Allow-Origin: *" : ""),

@@ -310,7 +310,6 @@ describe("_headers", () => {
       /embed/*
         Cache-Control: public, max-age=300, stale-while-revalidate=86400
         X-Content-Type-Options: nosniff
-        Content-Type: text/javascript; charset=utf-8
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY
         Referrer-Policy: no-referrer
@@ -320,7 +319,6 @@ describe("_headers", () => {
       /calendar/*
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
-        Content-Type: text/calendar; charset=utf-8
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY
         Referrer-Policy: no-referrer
@@ -330,7 +328,6 @@ describe("_headers", () => {
       /feeds/*
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
-        Content-Type: application/atom+xml; charset=utf-8
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY
         Referrer-Policy: no-referrer
