@@ -195,6 +195,41 @@ else
   record netlify 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
 fi
 
+# --- a paged snapshot: the same store with --page-size 2 ------------------------------------------
+# Every list longer than 2 is split into pages (path forms, ?page=, Link headers): the probe checks
+# them on the preview, nginx and wrangler (netlify dev takes minutes to start: it runs once above).
+PAGED=$WORK/paged
+node bin/build-api.js build --db data/sample.sqlite --out "$PAGED" --now 2026-11-22T12:00:00Z --page-size 2
+probe_paged() {
+  local name=$1 kind=$2 base=$3 t0=$SECONDS rc=0
+  timeout 300 node scripts/probe.ts --base "$base" --dir "$PAGED" --host-kind "$kind" >"$WORK/probe-$name.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/probe-$name.txt" || true
+  record "$name" "$rc" "$(tail -n 1 "$WORK/probe-$name.txt")" $((SECONDS - t0))
+}
+PORT=$(free_port)
+start preview-paged node bin/build-api.js preview --dir "$PAGED" --port "$PORT"
+wait_http "http://127.0.0.1:$PORT/" 30
+probe_paged preview-paged preview "http://127.0.0.1:$PORT"
+stop_last
+PORT=$(free_port)
+sed -e "s#$SNAP#$PAGED#g" -e "s#listen 127\.0\.0\.1:[0-9]*;#listen 127.0.0.1:$PORT;#" "$NGX/nginx.conf" >"$NGX/nginx-paged.conf"
+nginx -t -q -p "$NGX" -c "$NGX/nginx-paged.conf"
+start nginx-paged nginx -p "$NGX" -c "$NGX/nginx-paged.conf"
+wait_http "http://127.0.0.1:$PORT/" 30
+probe_paged nginx-paged nginx "http://127.0.0.1:$PORT"
+stop_last
+PORT=$(free_port)
+INSPECT=$(free_port)
+start wrangler-paged env WRANGLER_SEND_METRICS=false CI=true HOME="$WORK" XDG_CONFIG_HOME="$WORK/.config" \
+  "$BIN/wrangler" pages dev "$PAGED" --ip 127.0.0.1 --port "$PORT" --inspector-port "$INSPECT" \
+  --compatibility-date 2025-01-01
+if wait_http "http://127.0.0.1:$PORT/" 120; then
+  probe_paged wrangler-paged wrangler "http://127.0.0.1:$PORT"
+else
+  record wrangler-paged 1 "wrangler pages dev did not start" 0
+fi
+stop_last
+
 # --- CORS in a real browser ---------------------------------------------------------------------
 t0=$SECONDS
 rc=0

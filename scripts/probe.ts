@@ -7,12 +7,16 @@ import { parseArgs } from "node:util";
 import { CACHE_POLICY } from "../src/routes/cache.ts";
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../src/output/problem.ts";
 import {
+  EDGE_FILE,
   hostRules,
   pageRegExpSource,
   staticRegExpSource,
   urlRegExpSource,
+  type HostRules,
   type PathRule,
 } from "../src/hosting/rules.ts";
+import { resolveRequest } from "../src/hosting/resolve.ts";
+import type { EdgeFacts } from "../src/routes/pagination.ts";
 import { CORS_PREFIX, isApiPath } from "../src/routes/urls.ts";
 
 export type HostKind = "preview" | "nginx" | "wrangler" | "netlify";
@@ -37,6 +41,12 @@ interface HostLimits {
   ownBadRequestPage: boolean;
   /** netlify dev answers POST itself: the file (200), or its own 405 text for a page. */
   ownMethodAnswer: boolean;
+  /**
+   * `_headers` names files, not instances: purge tags carry no URL parameter (no tournament,
+   * club or list tag) and no tournament takes the archive class (Netlify empties its CDN on each
+   * deploy anyway).
+   */
+  staticHeadersOnly: boolean;
 }
 
 const STRICT: HostLimits = {
@@ -49,6 +59,7 @@ const STRICT: HostLimits = {
   dropsMalformedEscape: false,
   ownBadRequestPage: false,
   ownMethodAnswer: false,
+  staticHeadersOnly: false,
 };
 
 const LIMITS: Record<HostKind, HostLimits> = {
@@ -67,6 +78,7 @@ const LIMITS: Record<HostKind, HostLimits> = {
     dropsMalformedEscape: true,
     ownBadRequestPage: true,
     ownMethodAnswer: true,
+    staticHeadersOnly: true,
   },
 };
 
@@ -82,6 +94,8 @@ interface Snapshot {
   files: Map<string, Buffer | null>;
   notFound: string;
   notFoundPage: string;
+  /** The rules with this snapshot's edge facts (Link headers, archived tournaments). */
+  rules: HostRules;
 }
 
 /** Every file under dir (symlinks listed, never followed). */
@@ -111,8 +125,37 @@ export function readSnapshot(dir: string): Snapshot {
     files,
     notFound: readFileSync(path.join(dir, NOT_FOUND_FILE), "utf8"),
     notFoundPage: readFileSync(path.join(dir, NOT_FOUND_PAGE), "utf8"),
+    rules: hostRules(
+      files.has(EDGE_FILE) ? (JSON.parse(files.get(EDGE_FILE)!.toString("utf8")) as EdgeFacts) : undefined,
+    ),
   };
 }
+
+/** Whether the snapshot holds a regular file at `rel`. */
+function hasFile(snap: Snapshot, rel: string): boolean {
+  if (rel.startsWith("api/") && rel.endsWith("/index.json"))
+    return snap.bodies.has(`/${rel.slice(0, -"/index.json".length)}`);
+  return Boolean(snap.files.get(rel));
+}
+
+/** The headers the rule list predicts for a URL of this snapshot (the preview's own answer). */
+function predictedHeaders(snap: Snapshot, url: string): Map<string, string> {
+  const u = new URL(`http://probe.invalid${url}`);
+  const r = resolveRequest(snap.rules, u.pathname, u.search, (f) => hasFile(snap, f));
+  return new Map(r.kind === "redirect" ? [] : r.headers.map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** Headers every answer carries, checked against the prediction (a missing Link must be absent). */
+const PREDICTED = [
+  "content-security-policy",
+  "x-frame-options",
+  "referrer-policy",
+  "cache-tag",
+  "surrogate-key",
+  "link",
+] as const;
+/** Of those, the ones `_headers` can only send per file (see HostLimits.staticHeadersOnly). */
+const INSTANCE_HEADERS = new Set(["cache-tag", "surrogate-key"]);
 
 const RULES = hostRules();
 const MATCHERS = RULES.paths.map((rule) => ({ rule, re: new RegExp(urlRegExpSource(rule.url)) }));
@@ -256,7 +299,10 @@ export function planChecks(snap: Snapshot): Check[] {
   for (const list of lists) {
     const rule = ruleOf(list)!;
     checks.push({ url: list, what: "POST → 405 problem", expect: { status: 405 } });
-    const tags = urls.filter((u) => u.startsWith(`${list}/tag/`)).map((u) => u.slice(list.length + 5));
+    const tags = urls
+      .filter((u) => u.startsWith(`${list}/tag/`))
+      .map((u) => u.slice(list.length + 5))
+      .filter((t) => !t.includes("/"));
     for (const tag of tags) {
       checks.push({
         url: `${list}?tag=${tag}`,
@@ -269,6 +315,39 @@ export function planChecks(snap: Snapshot): Check[] {
       what: "query unknown tag → empty list",
       expect: { status: 200, body: `${list}/tag`, rule },
     });
+    // An empty tag names no list: a 404 problem in every form (docs/design/lists-and-caching.md).
+    // (Netlify answers a club one with its root 404.html, to keep CORS: a documented limit.)
+    const club = list.startsWith(CORS_PREFIX);
+    for (const url of [`${list}?tag=`, `${list}?tag`, `${list}/tag`, `${list}/tag/`])
+      checks.push({ url, what: "empty tag → 404 problem", expect: { status: 404, missingTarget: club } });
+    // Pages of a long list (an extension): `?page=N` beside `/page/N`, alone and with a tag.
+    for (const paged of urls.filter((u) => u.startsWith(`${list}/`) && /\/page\/\d+$/.test(u))) {
+      const m = /^(.*)\/page\/(\d+)$/.exec(paged)!;
+      const tag = m[1]!.startsWith(`${list}/tag/`) ? m[1]!.slice(list.length + 5) : null;
+      checks.push({
+        url: tag === null ? `${list}?page=${m[2]}` : `${list}?tag=${tag}&page=${m[2]}`,
+        what: "query page",
+        expect: { status: 200, body: paged, rule },
+      });
+    }
+    checks.push(
+      {
+        url: `${list}?page=`,
+        what: "empty page → 404 problem",
+        expect: { status: 404, missingTarget: club },
+      },
+      {
+        url: `${list}?page=999999`,
+        what: "page that does not exist → 404",
+        expect: { status: 404, missingTarget: true },
+      },
+      { url: `${list}?page=0`, what: "page 0 → 404", expect: { status: 404, missingTarget: true } },
+      {
+        url: `${list}?tag=no-such-tag-zz&page=1`,
+        what: "page of the empty list → 404",
+        expect: { status: 404, missingTarget: true },
+      },
+    );
     if (tags[0]) {
       checks.push({
         url: `${list}/?tag=${tags[0]}`,
@@ -539,6 +618,26 @@ export async function runCheck(
       detail: `content-type ${type}`,
     });
   }
+  if (res.status === 200 || res.status === 404) {
+    const want = predictedHeaders(snap, c.url);
+    for (const name of PREDICTED) {
+      const got = res.headers.get(name);
+      const expected = want.get(name) ?? null;
+      // A host that answers a missing target itself sends its 404 page's headers.
+      const hostOwn404 = res.status === 404 && e.missingTarget && limits.htmlNotFoundType;
+      if ((limits.staticHeadersOnly && INSTANCE_HEADERS.has(name) && got !== expected) || hostOwn404)
+        out.push({
+          ok: true,
+          skipped: hostOwn404 ? "host serves the root 404.html" : "_headers names no instance",
+          detail: `${name} ${got ?? "absent"}`,
+        });
+      else
+        out.push({
+          ok: got === expected,
+          detail: `${name} ${got ?? "absent"}${got === expected ? "" : ` (want ${expected ?? "absent"})`}`,
+        });
+    }
+  }
   if (e.rule && res.status === 200) {
     const acao = res.headers.get("access-control-allow-origin");
     out.push({
@@ -546,9 +645,11 @@ export async function runCheck(
       detail: `CORS ${acao ?? "absent"}${e.rule.cors ? "" : " (global)"}`,
     });
     const cc = res.headers.get("cache-control");
+    // The rule's class, or the archive class the snapshot's facts give an archived tournament.
+    const want = predictedHeaders(snap, c.url).get("cache-control") ?? CACHE_POLICY[e.rule.cache];
     if (limits.ownCacheControl)
       out.push({ ok: true, skipped: "host sets its own Cache-Control", detail: `cache-control ${cc}` });
-    else out.push({ ok: cc === CACHE_POLICY[e.rule.cache], detail: `cache-control ${cc}` });
+    else out.push({ ok: cc === want, detail: `cache-control ${cc}${cc === want ? "" : ` (want ${want})`}` });
   }
   return out;
 }

@@ -2,9 +2,10 @@
 import { realpathSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
+import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import type { PublishReport } from "../publish/index.ts";
 import { manifestTotals } from "../publish/manifest.ts";
-import type { ChangedUrls } from "../hosting/purge.ts";
+import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
 import { readState } from "../incremental/state.ts";
 import {
@@ -32,6 +33,8 @@ export interface BuildOptions {
   rebuild?: boolean;
   /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
   jobs?: number;
+  /** Items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts; tests lower it). */
+  pageSize?: number;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
@@ -52,13 +55,16 @@ export interface BuildReport {
   notes?: string[];
   /** Render threads: --jobs as asked (default: the cores) and as used (never more than the cores). */
   jobs?: { requested: number; used: number; capped: boolean };
+  /** The purge tags (Cache-Tag, Surrogate-Key) of the answers whose files changed. */
+  changedTags?: ChangedTags;
 }
 
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
   opts.onPhase?.("check");
-  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid);
+  const pageSize = opts.pageSize ?? LIST_PAGE_SIZE;
+  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize);
   const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
   const manifest = previous && upToDate(previous, inputs, opts.now) ? manifestTotals(opts.out) : undefined;
   if (manifest) {
@@ -73,6 +79,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         rendered: { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] },
       },
       changedUrls: { count: 0, paths: [], complete: true },
+      changedTags: { tags: [], complete: true },
       publish: {
         filesWritten: 0,
         filesUnchanged: manifest.size,
@@ -97,7 +104,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { renderSnapshot },
     { openStore },
     { createPool, workerCount },
-    { changedUrls },
+    { changedUrls, changedTags },
   ] = await Promise.all([
     import("../output/generated.ts"),
     import("../hosting/hosts/index.ts"),
@@ -153,7 +160,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           skipInvalid: opts.skipInvalid ?? false,
           validator,
           openApi: openApiText(),
-          hostFiles: hostFiles(store.vocabulary()),
+          hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
+          pageSize,
           onProgress: opts.onProgress,
           programKey: inputs ? programKey(inputs) : null,
           previous,
@@ -172,6 +180,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       changedUrls: changedUrls(publish.changed),
       jobs,
       notes,
+      changedTags: changedTags(publish.changed),
     };
   } finally {
     await pool?.close();

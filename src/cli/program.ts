@@ -11,6 +11,7 @@ import {
 } from "../domain/types.ts";
 import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
+import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 
 /** "1 tournament", "2 tournaments". */
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -55,6 +56,13 @@ function jobCount(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new InvalidArgumentError("expected a whole number 1-256");
+  return n;
+}
+
+function pageSizeOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000)
+    throw new InvalidArgumentError("expected a whole number 1-100000");
   return n;
 }
 
@@ -137,6 +145,12 @@ subcommand("build")
     "threads that render tournaments (default and maximum: the number of cores)",
     jobCount,
   )
+  .option(
+    "--page-size <n>",
+    "items per page of a list longer than this (an extension; see docs/design/lists-and-caching.md)",
+    pageSizeOption,
+    LIST_PAGE_SIZE,
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
@@ -158,6 +172,7 @@ subcommand("build")
       force: Boolean(o.force),
       rebuild: Boolean(o.rebuild),
       jobs: o.jobs,
+      pageSize: o.pageSize,
       onPhase: (name) => progress.phase(name),
       onProgress: (done, total, files) => progress.tournament(done, total, files),
     }).catch((e: unknown) => {

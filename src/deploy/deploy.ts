@@ -5,10 +5,12 @@
 // sends those keys again, so a rerun finishes an interrupted deploy. See
 // docs/guide/object-storage.md for what a reader sees meanwhile.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { changedUrls, type ChangedUrls } from "../hosting/purge.ts";
+import { changedTags, changedUrls, type ChangedUrls } from "../hosting/purge.ts";
+import { EDGE_FILE } from "../hosting/rules.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
 import { metadataDigest, objectMetadata } from "./objects.ts";
@@ -119,13 +121,11 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     const trusted = pendingBytes && !pendingKeys ? undefined : record;
     const unknown = new Set(pendingKeys ?? []);
     const metadata = metadataDigest();
-    const plan = planDeploy(snap.files, trusted, unknown, metadata);
+    const plan = planDeploy(snap.files, trusted, unknown, metadata, archivedOf(o.dir));
     const uploads = plan.steps.flat();
 
     const touched = [...uploads.map((u) => u.file), ...plan.removals];
     const purgeFiles = [...new Set(touched)];
-    const tags = new Set<string>();
-    for (const u of uploads) for (const t of u.spec.tags) tags.add(t);
     const report: DeployReport = {
       bucket: o.bucket,
       prefix: o.prefix,
@@ -143,7 +143,8 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       requests: 0,
       seconds: 0,
       purge: {
-        tags: [...tags].sort(),
+        // The most specific tag of each changed or removed file, as a build's purge names them.
+        tags: changedTags({ count: purgeFiles.length, paths: purgeFiles }).tags,
         urls: changedUrls({ count: purgeFiles.length, paths: purgeFiles }),
       },
     };
@@ -236,5 +237,15 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     return report;
   } finally {
     if (!o.bucketImpl) bucket.close();
+  }
+}
+
+/** The snapshot's archived tournaments, from its edge facts (none when it has no such file). */
+function archivedOf(dir: string): ReadonlySet<string> {
+  try {
+    const facts = JSON.parse(readFileSync(path.join(dir, EDGE_FILE), "utf8")) as { archived?: string[] };
+    return new Set((facts.archived ?? []).map(String));
+  } catch {
+    return new Set();
   }
 }

@@ -7,8 +7,12 @@ import { createHash } from "node:crypto";
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import { endpoint, type EndpointId, PAGE_ROUTES } from "../routes/urls.ts";
 import {
+  ARCHIVE_CACHE_CONTROL,
+  ERROR_TAG,
+  isTournamentRule,
   HTML_TYPE,
   hostRules,
+  SITE_TAG,
   JSON_TYPE,
   paramsOf,
   staticRegExpSource,
@@ -22,7 +26,7 @@ export interface ObjectSpec {
   cacheControl: string;
   /** Served with Access-Control-Allow-Origin: * (club endpoints, the embed). */
   cors: boolean;
-  /** Purge tags (Cloudflare Cache-Tag, Fastly Surrogate-Key): route, tournament, club. */
+  /** Purge tags (Cloudflare Cache-Tag, Fastly Surrogate-Key): the rule list's, most specific first. */
   tags: string[];
   /**
    * Upload order: lower groups first. 0: assets, the OpenAPI document, error bodies (pages and
@@ -36,14 +40,23 @@ export interface ObjectSpec {
 interface Matcher {
   re: RegExp;
   names: string[];
-  spec: (params: Record<string, string>) => ObjectSpec;
+  spec: (params: Record<string, string>, archived: ReadonlySet<string>) => ObjectSpec;
 }
 
-function tagsOf(route: string, params: Record<string, string>): string[] {
-  const tags = [`route-${route}`];
-  if (params.id !== undefined) tags.push(`tournament-${params.id}`);
-  if (params.slug !== undefined) tags.push(`club-${params.slug}`);
-  return tags;
+/** A rule's purge tags (hosting/rules.ts, the one tag scheme) with `{param}` filled from the file. */
+function tagsOf(templates: readonly string[], params: Record<string, string>): string[] {
+  return templates.map((t) => t.replace(/\{(\w+)\}/g, (_, n: string) => params[n] ?? ""));
+}
+
+/** A rule's Cache-Control; an archived tournament's answers take the archive class (edge facts). */
+function cacheControlOf(
+  rule: { cache: keyof typeof CACHE_POLICY; tags: readonly string[] },
+  params: Record<string, string>,
+  archived: ReadonlySet<string>,
+): string {
+  if (isTournamentRule(rule) && params.id !== undefined && archived.has(params.id))
+    return ARCHIVE_CACHE_CONTROL;
+  return CACHE_POLICY[rule.cache];
 }
 
 const depthOf = (url: string): number => url.split("/").filter(Boolean).length;
@@ -58,13 +71,32 @@ function matchers(rules: HostRules): Matcher[] {
     list.push({
       re: new RegExp(`^${urlPatternSource(`/${r.file.replace(/^\//, "")}`)}$`),
       names: paramsOf(r.file),
-      spec: (p) => ({
+      spec: (p, archived) => ({
         contentType: JSON_TYPE,
-        cacheControl: CACHE_POLICY[r.cache],
+        cacheControl: cacheControlOf(r, p, archived),
         cors: r.cors,
-        tags: tagsOf(r.routeId, p),
+        tags: tagsOf(r.tags, p),
         group: groupOf(r.routeId as EndpointId),
         depth: depthOf(r.url),
+      }),
+    });
+  }
+  // The list an unknown tag answers (`<list>/tag/index.json`): no URL of its own, served for the
+  // query form with the list's headers (hosting/resolve.ts).
+  for (const q of rules.queries) {
+    const owner = rules.paths.find((r) => r.url === q.url);
+    if (!q.fallback || !owner || rules.paths.some((r) => r.url === q.fallback)) continue;
+    const o = owner;
+    list.push({
+      re: new RegExp(`^${urlPatternSource(`${q.fallback}/index.json`)}$`),
+      names: paramsOf(q.fallback),
+      spec: (p, archived) => ({
+        contentType: JSON_TYPE,
+        cacheControl: cacheControlOf(o, p, archived),
+        cors: o.cors,
+        tags: tagsOf(o.tags, p),
+        group: groupOf(o.routeId as EndpointId),
+        depth: depthOf(q.fallback!),
       }),
     });
   }
@@ -76,7 +108,7 @@ function matchers(rules: HostRules): Matcher[] {
         contentType: JSON_TYPE,
         cacheControl: CACHE_POLICY[f.cache],
         cors: f.cors,
-        tags: ["route-openapi"],
+        tags: f.tags,
         group: 0,
         depth: depthOf(f.url),
       }),
@@ -87,11 +119,11 @@ function matchers(rules: HostRules): Matcher[] {
     list.push({
       re: new RegExp(`^${urlPatternSource(page.file)}$`),
       names: paramsOf(page.file),
-      spec: (p) => ({
+      spec: (p, archived) => ({
         contentType: HTML_TYPE,
-        cacheControl: CACHE_POLICY[page.cache],
+        cacheControl: cacheControlOf(page, p, archived),
         cors: false,
-        tags: tagsOf(page.routeId, p),
+        tags: tagsOf(page.tags, p),
         group: groupOf(route.follows),
         depth: depthOf(page.url),
       }),
@@ -105,7 +137,7 @@ function matchers(rules: HostRules): Matcher[] {
         contentType: s.type,
         cacheControl: CACHE_POLICY[s.cache],
         cors: s.cors,
-        tags: [s.prefix === "/embed/" ? "route-embed" : "route-assets"],
+        tags: s.tags,
         group: 0,
         depth: 0,
       }),
@@ -123,7 +155,7 @@ function matchers(rules: HostRules): Matcher[] {
         contentType: type,
         cacheControl: ERROR_CACHE_POLICY,
         cors: false,
-        tags: ["route-errors"],
+        tags: [ERROR_TAG, SITE_TAG],
         group: 0,
         depth: 0,
       }),
@@ -134,8 +166,13 @@ function matchers(rules: HostRules): Matcher[] {
 
 let cached: Matcher[] | undefined;
 
-/** The object a snapshot file becomes, or undefined for a file no host serves. */
-export function objectSpec(file: string): ObjectSpec | undefined {
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The object a snapshot file becomes, or undefined for a file no host serves. `archived`: the
+ * snapshot's archived tournaments (its edge facts), whose answers take the archive cache class.
+ */
+export function objectSpec(file: string, archived: ReadonlySet<string> = NONE): ObjectSpec | undefined {
   cached ??= matchers(hostRules());
   const abs = `/${file}`;
   for (const m of cached) {
@@ -143,7 +180,7 @@ export function objectSpec(file: string): ObjectSpec | undefined {
     if (!hit) continue;
     const params: Record<string, string> = {};
     m.names.forEach((n, i) => (params[n] = hit[i + 1]!));
-    return m.spec(params);
+    return m.spec(params, archived);
   }
   return undefined;
 }

@@ -39,12 +39,14 @@ function stepKey(u: Upload): string {
  * `record` is what the bucket holds (undefined: nothing known, send all); `unknown` holds keys a
  * dead deploy may have touched: they are sent again if wanted and removed if not. `metadata` is
  * the current metadataDigest(): a record written under another one is not trusted for any file.
+ * `archived`: the snapshot's archived tournaments (their objects take the archive cache class).
  */
 export function planDeploy(
   files: ReadonlyMap<string, SnapshotFile>,
   record: DeployRecord | undefined,
   unknown: ReadonlySet<string>,
   metadata: string,
+  archived: ReadonlySet<string> = new Set(),
 ): DeployPlan {
   const held = record && record.metadata === metadata ? record.files : new Map<string, SnapshotFile>();
   const previous = record?.files ?? new Map<string, SnapshotFile>();
@@ -61,7 +63,7 @@ export function planDeploy(
       unchanged++;
       continue;
     }
-    const spec = objectSpec(file);
+    const spec = objectSpec(file, archived);
     if (!spec) {
       skipped++;
       continue;

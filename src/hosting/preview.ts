@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from "node:path";
 import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
 import { errorResolution, malformedPath, resolveRequest, type ErrorAnswer } from "./resolve.ts";
-import { hostRules } from "./rules.ts";
+import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
+import type { EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 
 export interface PreviewOptions {
@@ -60,6 +61,21 @@ function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
   send(req, res, r.status, r.headers, body);
 }
 
+/** The edge facts of a snapshot's EDGE_FILE, or undefined when the text is not such facts. */
+export function edgeFacts(text: string): EdgeFacts | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<EdgeFacts> | null;
+    const links = v?.links;
+    const archived = v?.archived;
+    if (!links || typeof links !== "object" || Array.isArray(links)) return undefined;
+    if (!Object.values(links).every((l) => typeof l === "string")) return undefined;
+    if (!Array.isArray(archived) || !archived.every((a) => typeof a === "string")) return undefined;
+    return { links, archived };
+  } catch {
+    return undefined;
+  }
+}
+
 export function createPreviewServer(dir: string): Server {
   const root = path.resolve(dir);
   if (!existsSync(path.join(root, "404.json"))) {
@@ -69,7 +85,19 @@ export function createPreviewServer(dir: string): Server {
       EXIT.usage,
     );
   }
-  const rules = hostRules();
+  // The rules of each snapshot version: its edge facts (Link headers, archived tournaments) are
+  // its own, read once per version (a version's files never change after the switch).
+  let current: { root: string; rules: HostRules } | null = null;
+  const rulesOf = (base: string): HostRules => {
+    if (current?.root !== base) {
+      const file = snapshotFile(base, EDGE_FILE);
+      const facts = file ? edgeFacts(readFileSync(file, "utf8")) : undefined;
+      // A damaged facts file costs the Link headers and the archive class, never an answer.
+      if (file && !facts) console.error(`preview: ${EDGE_FILE} is not valid: served without its facts`);
+      current = { root: base, rules: hostRules(facts) };
+    }
+    return current.rules;
+  };
 
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     let url: URL;
@@ -86,7 +114,12 @@ export function createPreviewServer(dir: string): Server {
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const base = realRoot(root);
-    const r = resolveRequest(rules, url.pathname, url.search, (rel) => snapshotFile(base, rel) !== null);
+    const r = resolveRequest(
+      rulesOf(base),
+      url.pathname,
+      url.search,
+      (rel) => snapshotFile(base, rel) !== null,
+    );
     if (r.kind === "error") return sendError(req, res, r);
     if (r.kind === "redirect") {
       res.setHeader("Location", r.location);

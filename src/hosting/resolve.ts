@@ -10,6 +10,9 @@ import { CORS_PREFIX, isApiPath } from "../routes/urls.ts";
 import type { ErrorStatus } from "../output/problem.ts";
 import {
   errorHeaders,
+  fillHeaders,
+  instanceHeaders,
+  isTournamentRule,
   pageBareRegExpSource,
   pageHeaders,
   pageRegExpSource,
@@ -44,11 +47,22 @@ interface Compiled {
     value: RegExp;
     target: string;
     fallback: string | null;
+    /** The headers of the list the fallback answers for (its own path is no URL). */
+    fallbackHeaders: [string, string][];
+    /** The list rule's parameter names (its tags are filled from the list's own URL). */
+    listNames: string[];
   }[];
-  paths: { re: RegExp; headers: [string, string][] }[];
+  paths: { re: RegExp; names: string[]; headers: [string, string][]; tournament: boolean }[];
   files: { url: string; headers: [string, string][] }[];
-  pages: { re: RegExp; bare: RegExp | null; headers: [string, string][] }[];
+  pages: {
+    re: RegExp;
+    names: string[];
+    bare: RegExp | null;
+    headers: [string, string][];
+    tournament: boolean;
+  }[];
   statics: { re: RegExp; headers: [string, string][] }[];
+  archived: Set<string>;
 }
 
 const cache = new WeakMap<HostRules, Compiled>();
@@ -64,24 +78,31 @@ function compile(rules: HostRules): Compiled {
         value: new RegExp(`^(?:${SEGMENT_PATTERN[q.param]})$`),
         target: q.target,
         fallback: q.fallback,
+        fallbackHeaders: responseHeaders(rules.paths.find((p) => p.url === q.url)!),
+        listNames: paramsOf(q.url),
       })),
       paths: rules.paths.map((r) => ({
         re: new RegExp(urlRegExpSource(r.url)),
+        names: paramsOf(r.url),
         headers: responseHeaders(r),
+        tournament: isTournamentRule(r),
       })),
       files: rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })),
       pages: rules.pages.map((p) => {
         const bare = pageBareRegExpSource(p);
         return {
           re: new RegExp(pageRegExpSource(p)),
+          names: paramsOf(p.url),
           bare: bare ? new RegExp(bare) : null,
           headers: pageHeaders(p),
+          tournament: isTournamentRule(p),
         };
       }),
       statics: rules.statics.map((s) => ({
         re: new RegExp(staticRegExpSource(s)),
         headers: staticHeaders(s),
       })),
+      archived: new Set(rules.facts.archived),
     };
     cache.set(rules, c);
   }
@@ -122,28 +143,51 @@ export function resolveWith(
   exists: (q: FileQuery) => boolean,
 ): Resolution {
   const c = compile(rules);
-  let path = pathname;
-  for (const q of c.queries) {
-    const m = q.re.exec(pathname);
-    const value = query.get(q.param);
-    if (!m || value === null) continue;
-    const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
-    if (target && exists({ file: `${target.slice(1)}/index.json`, url: target })) path = target;
-    else if (q.fallback) path = fill(q.fallback, q.names, m, {});
-    else return errorResolution(404, pathname);
-    break;
-  }
   const found = (file: string, url: string, headers: [string, string][]): Resolution =>
     exists({ file, url }) ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
+  /** A file of a rule: with its purge tags filled, its Link header, its archive class. */
+  const answer = (
+    file: string,
+    url: string,
+    r: { headers: [string, string][]; names: string[]; tournament: boolean },
+    m: RegExpExecArray,
+  ): Resolution => {
+    const id = r.tournament ? m[r.names.indexOf("id") + 1] : undefined;
+    return found(
+      file,
+      url,
+      instanceHeaders(rules.facts, c.archived, fillHeaders(r.headers, r.names, m), file, id),
+    );
+  };
+  // Query forms, in the order of the rules, each on the path the ones before it made:
+  // `<list>?tag=x&page=2` is `<list>/tag/x`, then `<list>/tag/x/page/2`.
+  let path = pathname;
+  for (const q of c.queries) {
+    const m = q.re.exec(path);
+    const value = query.get(q.param);
+    if (!m || value === null) continue;
+    // An empty value (`?tag=`, `?tag`) names no tag and no language: a 404, never the list.
+    if (value === "") return errorResolution(404, pathname);
+    const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
+    if (target && exists({ file: `${target.slice(1)}/index.json`, url: target })) path = target;
+    // The list no tag matches is empty: it has no numbered page.
+    else if (q.fallback && query.get("page") === null) {
+      const url = fill(q.fallback, q.names, m, {});
+      const list = { headers: q.fallbackHeaders, names: q.listNames, tournament: false };
+      return answer(`${url.slice(1)}/index.json`, url, list, m);
+    } else return errorResolution(404, pathname);
+  }
 
   for (const p of c.paths) {
-    if (!p.re.test(path)) continue;
+    const m = p.re.exec(path);
+    if (!m) continue;
     const url = path.replace(/\/$/, "");
-    return found(`${url.slice(1)}/index.json`, url, p.headers);
+    return answer(`${url.slice(1)}/index.json`, url, p, m);
   }
   for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.url, f.headers);
   for (const p of c.pages) {
-    if (p.re.test(path)) return found(`${path.slice(1)}index.html`, path, p.headers);
+    const m = p.re.exec(path);
+    if (m) return answer(`${path.slice(1)}index.html`, path, p, m);
     if (p.bare?.test(path)) {
       if (!exists({ file: `${path.slice(1)}/index.html`, url: `${path}/` }))
         return errorResolution(404, pathname);

@@ -1,19 +1,24 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
 // (_headers, _redirects, nginx) translates into its own syntax and that resolve.ts interprets for
 // the preview and the edge workers (hosting/edge/). Nothing here knows a route by name.
+import { ERROR_PAGE_STYLE_HASH } from "../output/problem.ts";
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {
+  endpoint,
   ENDPOINTS,
   OPENAPI_PATH,
   PAGE_ROUTES,
   pageCache,
+  pagePath,
   pathForms,
   queryFormPath,
   STATIC_DIRS,
   type CacheClass,
+  type Endpoint,
   type ParamName,
 } from "../routes/urls.ts";
 import { LANGUAGE_PATTERN, SLUG_PATTERN, TAG_PATTERN } from "../shared/segments.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 export const HTML_TYPE = "text/html; charset=utf-8";
@@ -25,13 +30,15 @@ export interface PathRule {
   file: string;
   cors: boolean;
   cache: CacheClass;
+  /** Purge tags, most specific first; `{param}` is filled from the URL (see purgeTagsOf). */
+  tags: string[];
 }
 
 /** A query form (`?tag=`, `?language=`) that the static snapshot answers from a path form. */
 export interface QueryRule {
   routeId: string;
   url: string;
-  param: "tag" | "language";
+  param: "tag" | "language" | "page";
   /** The path form holding the answer for a given value: `<url>/tag/{tag}`. */
   target: string;
   /** Where an unknown value is answered from; null when it is a 404 (unknown languages). */
@@ -44,6 +51,7 @@ export interface PageRule {
   url: string;
   file: string;
   cache: CacheClass;
+  tags: string[];
 }
 
 /** Files of a static directory with one extension, served as they are. */
@@ -53,6 +61,7 @@ export interface StaticRule {
   type: string;
   cors: boolean;
   cache: CacheClass;
+  tags: string[];
 }
 
 export interface HostRules {
@@ -60,9 +69,11 @@ export interface HostRules {
   paths: PathRule[];
   queries: QueryRule[];
   /** Files served as they are (the OpenAPI document). */
-  files: { url: string; cache: CacheClass; cors: boolean }[];
+  files: { url: string; cache: CacheClass; cors: boolean; tags: string[] }[];
   pages: PageRule[];
   statics: StaticRule[];
+  /** This snapshot's Link headers and archived tournaments (empty without a snapshot). */
+  facts: EdgeFacts;
 }
 
 /** The stored values that query forms can name; hosts that cannot test for a file enumerate them. */
@@ -80,6 +91,7 @@ export interface Vocabulary {
 export const INTERNAL_FILES = [
   ".build-api-manifest.json",
   ".build-api-snapshot",
+  "_build-api-edge.json",
   "_build-api-state.json",
   "_build-api.json",
   "_headers",
@@ -88,6 +100,9 @@ export const INTERNAL_FILES = [
   "nginx-http.conf",
   "nginx.conf",
 ] as const;
+
+/** The snapshot's edge facts, for the preview and the probe (an internal file: never served). */
+export const EDGE_FILE = "_build-api-edge.json";
 
 /** A pattern without its anchors, to embed in a larger one. */
 function inner(re: RegExp): string {
@@ -105,6 +120,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   round: "[0-9]+",
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
+  page: "[1-9][0-9]{0,8}",
   player: "[0-9]+",
 };
 
@@ -123,7 +139,41 @@ export function compareSpecificity(a: string, b: string): number {
   return 0;
 }
 
-export function hostRules(): HostRules {
+/** The tag every response carries: purging it forgets the whole site. */
+export const SITE_TAG = "build-api";
+/** The tag of every error answer (404.json, 404.html, 400, 405). */
+export const ERROR_TAG = "build-api-errors";
+
+/**
+ * The purge tags of an endpoint's responses, most specific first, as templates whose `{param}`
+ * the host fills from the URL: per tournament (`tournament-{id}`), per list (`list-public`,
+ * `list-club-{slug}`: a list's tag forms share their list's tag), per club (`club-{slug}`), and
+ * the site. The first tag is the one a build names when the file changes (hosting/purge.ts).
+ */
+export function purgeTagsOf(e: Pick<Endpoint, "scope" | "surface">): string[] {
+  const club = e.surface === "club" ? ["club-{slug}"] : [];
+  if (e.scope === "tournament") return ["tournament-{id}", ...club, SITE_TAG];
+  return [e.surface === "club" ? "list-club-{slug}" : "list-public", ...club, SITE_TAG];
+}
+
+/** A rule's purge tags as the two headers CDNs read: Cache-Tag (Cloudflare, Netlify, Akamai:
+ * comma-separated) and Surrogate-Key (Fastly and others: space-separated). */
+export function tagHeaders(tags: readonly string[]): Headers {
+  return [
+    ["Cache-Tag", tags.join(",")],
+    ["Surrogate-Key", tags.join(" ")],
+  ];
+}
+
+/** Fills `{param}` in header values from a match of a URL pattern with these parameter names. */
+export function fillHeaders(headers: Headers, names: readonly string[], m: RegExpExecArray): Headers {
+  return headers.map(([k, v]) => [
+    k,
+    v.replace(/\{(\w+)\}/g, (_, n: string) => m[names.indexOf(n) + 1] ?? ""),
+  ]);
+}
+
+export function hostRules(facts: EdgeFacts = NO_EDGE_FACTS): HostRules {
   const paths = ENDPOINTS.flatMap((route) =>
     pathForms(route).map((url) => ({
       routeId: route.id,
@@ -131,6 +181,7 @@ export function hostRules(): HostRules {
       file: `${url}/index.json`,
       cors: route.cors ?? route.surface === "club",
       cache: route.cache,
+      tags: purgeTagsOf(route),
     })),
   ).sort((a, b) => compareSpecificity(a.url, b.url));
   const queries: QueryRule[] = ENDPOINTS.flatMap((route) => {
@@ -146,11 +197,19 @@ export function hostRules(): HostRules {
       },
     ];
   });
+  // `?page=N` on a list or its tag form: after the tag, so `?tag=x&page=2` is `/tag/x/page/2`.
+  // No fallback: a page that does not exist is a 404.
+  for (const route of ENDPOINTS) {
+    if (!route.paged) continue;
+    for (const url of pathForms({ ...route, paged: undefined }))
+      queries.push({ routeId: route.id, url, param: "page", target: pagePath(url), fallback: null });
+  }
   const pages = PAGE_ROUTES.map((p) => ({
     routeId: p.id,
     url: p.path,
     file: `${p.path}index.html`,
     cache: pageCache(p),
+    tags: purgeTagsOf({ ...endpoint(p.follows), surface: "public" }),
   }));
   const statics = STATIC_DIRS.flatMap((d) =>
     Object.entries(d.types).map(([ext, type]) => ({
@@ -159,15 +218,43 @@ export function hostRules(): HostRules {
       type,
       cors: d.cors,
       cache: d.cache ?? ("asset" as const),
+      tags: ["build-api-assets", SITE_TAG],
     })),
   );
   return {
     paths,
     queries,
-    files: [{ url: OPENAPI_PATH, cache: "meta", cors: false }],
+    files: [{ url: OPENAPI_PATH, cache: "meta", cors: false, tags: ["build-api-meta", SITE_TAG] }],
     pages,
     statics,
+    facts,
   };
+}
+
+/** The cache policy of the archive class, which replaces a tournament answer's own. */
+export const ARCHIVE_CACHE_CONTROL = CACHE_POLICY.archive;
+
+/** Whether a rule's answers belong to one tournament (they may take the archive class). */
+export function isTournamentRule(rule: { tags: readonly string[] }): boolean {
+  return rule.tags[0] === "tournament-{id}";
+}
+
+/**
+ * The headers of one answer beyond its rule's: the Link header of a paged list's file, and the
+ * archive cache class for an archived tournament's answers.
+ */
+export function instanceHeaders(
+  facts: EdgeFacts,
+  archived: ReadonlySet<string>,
+  headers: Headers,
+  file: string,
+  id: string | undefined,
+): Headers {
+  let out = headers;
+  if (id !== undefined && archived.has(id))
+    out = out.map(([k, v]) => [k, k === "Cache-Control" ? ARCHIVE_CACHE_CONTROL : v]);
+  const link = facts.links[file];
+  return link === undefined ? out : [...out, ["Link", link]];
 }
 
 /** Parameter names of a URL pattern, in order. */
@@ -179,25 +266,30 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
 }
 
-/** A URL pattern as a regular expression source, one capture per parameter, unanchored. */
-export function urlPatternSource(url: string): string {
+/**
+ * A URL pattern as a regular expression source, one capture per parameter, unanchored. With
+ * `named`, each capture is named (nginx reads named captures as variables).
+ */
+export function urlPatternSource(url: string, named?: (param: ParamName) => string): string {
   return url
     .split(/(\{\w+\})/)
     .map((part) => {
       const m = /^\{(\w+)\}$/.exec(part);
-      return m ? `(${SEGMENT_PATTERN[m[1] as ParamName]})` : escapeRegExp(part);
+      if (!m) return escapeRegExp(part);
+      const name = m[1] as ParamName;
+      return `(${named ? `?<${named(name)}>` : ""}${SEGMENT_PATTERN[name]})`;
     })
     .join("");
 }
 
 /** An anchored regular expression source for an API URL pattern; a trailing slash is optional. */
-export function urlRegExpSource(url: string): string {
-  return `^${urlPatternSource(url)}/?$`;
+export function urlRegExpSource(url: string, named?: (param: ParamName) => string): string {
+  return `^${urlPatternSource(url, named)}/?$`;
 }
 
 /** A page URL exactly (with its trailing slash). */
-export function pageRegExpSource(rule: PageRule): string {
-  return `^${urlPatternSource(rule.url)}$`;
+export function pageRegExpSource(rule: PageRule, named?: (param: ParamName) => string): string {
+  return `^${urlPatternSource(rule.url, named)}$`;
 }
 
 /** The page URL without its trailing slash (null for `/`): it redirects to the slash form. */
@@ -211,30 +303,63 @@ export function staticRegExpSource(rule: StaticRule): string {
 
 type Headers = [string, string][];
 
+/**
+ * The Content-Security-Policy of every HTML page: only the site's own files (the stylesheets and
+ * the script under /assets/), the live page's fetch of its own JSON, and the error page's inline
+ * style by its hash; no frame may hold a page. See docs/design/lists-and-caching.md.
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  `style-src 'self' '${ERROR_PAGE_STYLE_HASH}'`,
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Everything else (JSON, scripts, stylesheets) is never a document that runs or shows anything. */
+export const OTHER_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Sent with every answer, errors included; the CSP depends on whether the body is a page. */
+export function securityHeaders(html: boolean): Headers {
+  return [
+    ["Content-Security-Policy", html ? PAGE_CSP : OTHER_CSP],
+    ["X-Frame-Options", "DENY"],
+    ["Referrer-Policy", "no-referrer"],
+  ];
+}
+
 function withCommon(type: string, cacheControl: string, cors: boolean): Headers {
   const h: Headers = [
     ["Content-Type", type],
     ["Cache-Control", cacheControl],
     ["X-Content-Type-Options", "nosniff"],
+    ...securityHeaders(type === HTML_TYPE),
   ];
   if (cors) h.push(["Access-Control-Allow-Origin", "*"]);
   return h;
 }
 
-/** The response headers of a JSON body of this rule. */
-export function responseHeaders(rule: { cache: CacheClass; cors: boolean }): Headers {
-  return withCommon(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors);
+/** The response headers of a JSON body of this rule; tag values hold `{param}` templates. */
+export function responseHeaders(rule: { cache: CacheClass; cors: boolean; tags: string[] }): Headers {
+  return [...withCommon(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors), ...tagHeaders(rule.tags)];
 }
 
 export function pageHeaders(rule: PageRule): Headers {
-  return withCommon(HTML_TYPE, CACHE_POLICY[rule.cache], false);
+  return [...withCommon(HTML_TYPE, CACHE_POLICY[rule.cache], false), ...tagHeaders(rule.tags)];
 }
 
 export function staticHeaders(rule: StaticRule): Headers {
-  return withCommon(rule.type, CACHE_POLICY[rule.cache], rule.cors);
+  return [...withCommon(rule.type, CACHE_POLICY[rule.cache], rule.cors), ...tagHeaders(rule.tags)];
 }
 
 /** An error answer: the problem JSON under /api (CORS on club paths), the HTML page elsewhere. */
 export function errorHeaders(json: boolean, cors: boolean): Headers {
-  return withCommon(json ? JSON_TYPE : HTML_TYPE, ERROR_CACHE_POLICY, cors);
+  return [
+    ...withCommon(json ? JSON_TYPE : HTML_TYPE, ERROR_CACHE_POLICY, cors),
+    ...tagHeaders([ERROR_TAG, SITE_TAG]),
+  ];
 }

@@ -24,6 +24,8 @@ export interface Inputs {
   store: string | null;
   statusOptions: StatusOptions;
   skipInvalid: boolean;
+  /** Items per page of a long list (routes/pagination.ts): it decides which list files exist. */
+  pageSize: number;
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */
@@ -74,9 +76,9 @@ export function readRecord<R extends RecordedWindow = RecordedWindow>(out: strin
 
 export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
   if (!previous || !inputs || inputs.store === null) return false;
-  const { version, code, store, statusOptions, skipInvalid } = previous;
+  const { version, code, store, statusOptions, skipInvalid, pageSize } = previous;
   const same =
-    JSON.stringify({ version, code, store, statusOptions, skipInvalid }) === JSON.stringify(inputs);
+    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize }) === JSON.stringify(inputs);
   return (
     same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
   );
@@ -84,14 +86,19 @@ export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, n
 
 /** The key of the program and options: what every tournament's fingerprint starts from. */
 export function programKey(inputs: Inputs): string {
-  const { version, code, statusOptions, skipInvalid } = inputs;
+  const { version, code, statusOptions, skipInvalid, pageSize } = inputs;
   return createHash("sha256")
-    .update(JSON.stringify({ version, code, statusOptions, skipInvalid }))
+    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize }))
     .digest("hex");
 }
 
 /** The inputs of a build now, or null when the store cannot be read (openStore reports why). */
-export function currentInputs(db: string, statusOptions: StatusOptions, skipInvalid: boolean): Inputs | null {
+export function currentInputs(
+  db: string,
+  statusOptions: StatusOptions,
+  skipInvalid: boolean,
+  pageSize: number,
+): Inputs | null {
   try {
     return {
       version: packageVersion(),
@@ -99,6 +106,7 @@ export function currentInputs(db: string, statusOptions: StatusOptions, skipInva
       store: currentStoreKey(db),
       statusOptions,
       skipInvalid,
+      pageSize,
     };
   } catch {
     return null;

@@ -2,6 +2,7 @@
 import { ROUTES, type Route } from "../routes/table.ts";
 import { type ParamName } from "../routes/urls.ts";
 import { CACHE_POLICY } from "../routes/cache.ts";
+import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import { componentSchemas, schemaId } from "./jsonschema.ts";
 import { SLUG_PATTERN } from "../shared/segments.ts";
 
@@ -55,12 +56,28 @@ const PARAMETERS: Record<ParamName, Record<string, unknown>> = {
     description: "Recap language (BCP 47, e.g. es, en).",
     schema: { type: "string", default: "es" },
   },
+  page: {
+    name: "page",
+    in: "query",
+    required: false,
+    description:
+      "Extension (not in the spec): a numbered page of a list longer than " +
+      `${LIST_PAGE_SIZE} items. Without it the list's first page (its head) is returned; the ` +
+      "Link header (first, prev, next, last) names the others. Page 1 holds the oldest finished " +
+      "tournaments, so a page keeps its content while they stay as they are. A page that does " +
+      "not exist (every page of a list that fits one page) is a 404.",
+    schema: { type: "integer", minimum: 1 },
+  },
 };
 
 function operation(route: Route): Record<string, unknown> {
   const ref = { $ref: `#/components/schemas/${schemaId(route.schema)}` };
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => PARAMETERS[m[1] as ParamName]);
-  const parameters = route.query ? [...pathParams, PARAMETERS[route.query.name]] : pathParams;
+  const parameters = [
+    ...pathParams,
+    ...(route.query ? [PARAMETERS[route.query.name]] : []),
+    ...(route.paged ? [PARAMETERS.page] : []),
+  ];
   return {
     operationId: route.id,
     summary: route.summary,
@@ -81,6 +98,8 @@ function operation(route: Route): Record<string, unknown> {
           ...((route.cors ?? route.surface === "club")
             ? { "Access-Control-Allow-Origin": { $ref: "#/components/headers/AccessControlAllowOrigin" } }
             : {}),
+          ...(route.paged ? { Link: { $ref: "#/components/headers/Link" } } : {}),
+          "Cache-Tag": { $ref: "#/components/headers/CacheTag" },
         },
         content: Object.fromEntries(MEDIA_TYPES.map((t) => [t, { schema: ref }])),
       },
@@ -122,6 +141,18 @@ export function openApiDocument(version: string): Record<string, unknown> {
       headers: {
         ETag: {
           description: "Strong validator of the body; send it back in If-None-Match.",
+          schema: { type: "string" },
+        },
+        Link: {
+          description:
+            "Extension: on a list split into pages, RFC 8288 links to its pages " +
+            '(rel="first", "prev", "next", "last"); absent when the list fits one page.',
+          schema: { type: "string" },
+        },
+        CacheTag: {
+          description:
+            "Purge tags of the answer, comma-separated (also sent space-separated as Surrogate-Key): " +
+            "tournament-{id}, list-public, list-club-{slug}, club-{slug}, build-api.",
           schema: { type: "string" },
         },
         AccessControlAllowOrigin: {

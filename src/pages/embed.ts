@@ -45,6 +45,11 @@ var LABEL=${asciiJson(RESULT_LABEL)},RTITLE=${asciiJson(RESULT_TITLE)},STATUS=${
 TB=${asciiJson(TIEBREAK_NAMES)},MOD=${asciiJson(MODIFIERS)},EVERY=${LIVE_REFRESH_SECONDS},
 SYM=${asciiJson(OUTCOME_SYMBOL)},ALONE=${asciiJson(ALONE_LABEL)};
 var CSS=${asciiJson(CSS)};
+/* A constructed stylesheet: a host page whose CSP forbids inline styles still styles the embed.
+   Browsers without it get a <style> element (which such a CSP would block). */
+var SHEET=null;
+function sheet(root){if("adoptedStyleSheets" in root&&typeof CSSStyleSheet==="function"){try{if(!SHEET){SHEET=new CSSStyleSheet();SHEET.replaceSync(CSS)}
+root.adoptedStyleSheets=[SHEET];return []}catch(e){}}return [el("style",null,[CSS])]}
 var me=document.currentScript,BASE=me&&me.src?new URL("../",me.src).href:location.origin+"/";
 function el(tag,attrs,kids){var e=document.createElement(tag);if(attrs)for(var k in attrs)if(attrs[k]!=null)e.setAttribute(k,String(attrs[k]));
 (kids||[]).forEach(function(c){if(c!=null)e.appendChild(typeof c==="object"?c:document.createTextNode(String(c)))});return e}
@@ -74,7 +79,7 @@ Promise.resolve().then(function(){self.pending=false;if(self.isConnected)self.lo
 api(){return (this.getAttribute("api")||BASE).replace(/\\/?$/,"/")}
 get(path){return fetch(this.api()+path,{headers:{Accept:"application/json"}}).then(function(r){if(!r.ok)throw new Error("HTTP "+r.status+" for "+path);return r.json()})}
 show(title,body,foot){var box=el("div",{"class":"box",part:"box"},[el("h2",{part:"title"},[title])].concat(body).concat([el("p",{"class":"f"},[foot])]));
-var style=el("style",null,[CSS]);this.root.replaceChildren(style,box);this.setAttribute("data-ready","")}
+this.root.replaceChildren.apply(this.root,sheet(this.root).concat([box]));this.setAttribute("data-ready","")}
 brand(cat){var c=cat&&cat.brandColor;if(c&&/^#[0-9a-fA-F]{3,8}$/.test(c))this.style.setProperty("--build-api-club-brand",c)}
 load(){var self=this,slug=this.getAttribute("club"),view=this.getAttribute("view")||"catalog",id=this.getAttribute("tournament"),tag=this.getAttribute("tag");
 clearTimeout(this.timer);this.removeAttribute("data-ready");

@@ -1,6 +1,9 @@
 // `/`: the published tournaments, from the same summaries as /api/public/v1/tournaments. The tag
 // filter works without JavaScript: each tag link targets an anchor, and a rule generated per
-// tag hides the rows without that tag while its anchor is the :target.
+// tag hides the rows without that tag while its anchor is the :target. Those rules are a
+// stylesheet of their own (tagStyle), named by its content, so that the pages' strict
+// Content-Security-Policy (style-src 'self') needs no inline style.
+import { createHash } from "node:crypto";
 import { ROUTES } from "../routes/table.ts";
 import { instancePath, OPENAPI_PATH, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
 import type { PublicSummary } from "../views/public.ts";
@@ -8,17 +11,34 @@ import { formatDates, statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { pageUrl } from "./tournament.ts";
 
+/** The tags that get a filter: the store's tag pattern keeps tags to [a-z0-9-], others get none. */
+function filterTags(summaries: PublicSummary[], tags: string[]): string[] {
+  return tags.filter((t) => /^[a-z0-9-]+$/.test(t) && summaries.some((s) => s.tags.includes(t)));
+}
+
+/**
+ * The filter rules as a stylesheet `[relPath, text]`, or null without tags. Its name carries a
+ * hash of its bytes: a page never meets another build's rules, whatever the caches hold.
+ */
+export function tagStyle(summaries: PublicSummary[], tags: string[]): [string, string] | null {
+  const used = filterTags(summaries, tags);
+  if (used.length === 0) return null;
+  const text =
+    used
+      .map(
+        (t) =>
+          `#tag-${t}:target~.scroll tbody tr:not([data-tags~="${t}"]){display:none}` +
+          `#tag-${t}:target~.filter a[href="#tag-${t}"]{background:var(--accent);color:var(--on-accent)}`,
+      )
+      .join("\n") + "\n";
+  const hash = createHash("sha256").update(text).digest("hex").slice(0, 12);
+  return [`assets/tags-${hash}.css`, text];
+}
+
 export function indexPage(summaries: PublicSummary[], tags: string[]): string {
-  // The store's tag pattern keeps tags to [a-z0-9-]; anything else gets no filter rule.
-  const used = tags.filter((t) => /^[a-z0-9-]+$/.test(t) && summaries.some((s) => s.tags.includes(t)));
+  const used = filterTags(summaries, tags);
   const anchors = used.map((t) => `<span id="tag-${esc(t)}" class="anchor"></span>`).join("");
-  const style = used
-    .map(
-      (t) =>
-        `#tag-${t}:target~.scroll tbody tr:not([data-tags~="${t}"]){display:none}` +
-        `#tag-${t}:target~.filter a[href="#tag-${t}"]{background:var(--accent);color:var(--on-accent)}`,
-    )
-    .join("\n");
+  const style = tagStyle(summaries, tags);
   const filter = used.length
     ? `<nav aria-label="Filter by tag" class="filter"><ul><li><a href="#all">All</a></li>${used
         .map((t) => `<li><a href="#tag-${esc(t)}">${esc(t)}</a></li>`)
@@ -51,7 +71,7 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
   return layout({
     title: "Chess tournaments",
     head:
-      (style ? `<style>\n${style}\n</style>\n` : "") +
+      (style ? `<link rel="stylesheet" href="/${esc(style[0])}">\n` : "") +
       `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${SNAPSHOT_FEED_PATH}">\n`,
     body: `<h1>Chess tournaments</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}`,
     links: [

@@ -5,7 +5,7 @@ import type { ListContext, SiteContext } from "../routes/table.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { ASSET } from "./html.ts";
-import { indexPage } from "./index-page.ts";
+import { indexPage, tagStyle } from "./index-page.ts";
 import { calendarFile } from "./calendar.ts";
 import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
@@ -35,8 +35,10 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
 
 /** `/` (the index of published tournaments), the shared assets and the embed script. */
 export function pagesOfSite(lists: ListContext): PageFile[] {
+  const style = tagStyle(lists.publicSummaries, lists.globalTags);
   return [
     ["index.html", indexPage(lists.publicSummaries, lists.globalTags)],
+    ...(style ? [style] : []),
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],

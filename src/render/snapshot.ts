@@ -13,7 +13,9 @@ import { NOT_FOUND, NOT_FOUND_FILE } from "../output/problem.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
 import { pagesOfSite } from "../pages/index.ts";
 import { ROUTES, type ListContext, type SiteContext } from "../routes/table.ts";
-import { instanceFile, OPENAPI_PATH } from "../routes/urls.ts";
+import { instanceFile, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
+import { archiveFrom } from "../routes/cache.ts";
+import { LIST_PAGE_SIZE, pageLinks, type EdgeFacts } from "../routes/pagination.ts";
 import {
   emptyState,
   serializeState,
@@ -50,8 +52,13 @@ export interface RenderOptions {
   validator: SnapshotValidator;
   /** The OpenAPI document text, published at OPENAPI_PATH. */
   openApi: string;
-  /** Host configuration files (name → text), rendered from the route table. */
-  hostFiles: Map<string, string>;
+  /**
+   * Host configuration files (name → text), rendered from the route table; a function gets the
+   * snapshot's edge facts (Link headers of paged lists, archived tournaments) first.
+   */
+  hostFiles: Map<string, string> | ((facts: EdgeFacts) => Map<string, string>);
+  /** Items per page of a long list (default LIST_PAGE_SIZE; tests lower it). */
+  pageSize?: number;
   onProgress?: (done: number, total: number, files: number) => void;
   /**
    * The program's key (version, code hash, options): tournaments are fingerprinted, and kept
@@ -161,6 +168,7 @@ export async function renderSnapshot(
 
   const catalog = new Map<string, CatalogEntry[]>();
   const publicSummaries: PublicSummary[] = [];
+  const archived: string[] = [];
   const keys = store.publishedTournaments();
   let done = 0;
 
@@ -179,6 +187,9 @@ export async function renderSnapshot(
       catalog.set(entry.slug, list);
     }
     if (t.public) publicSummaries.push(t.public);
+    const s = t.public ?? t.summary;
+    const from = s ? archiveFrom(s.status, s.lastScrapedAt) : null;
+    if (from !== null && from <= opts.now) archived.push(t.id);
     if (base !== null) state.tournaments.push(t);
   };
   const take = (job: TournamentJob, result: TournamentResult): void => {
@@ -252,6 +263,7 @@ export async function renderSnapshot(
     publicSummaries: publicSummaries.sort(comparePublicSummaries),
     clubTags: vocab.clubTags,
     globalTags: vocab.globalTags,
+    pageSize: opts.pageSize ?? LIST_PAGE_SIZE,
   };
   // The list files change only with what they list: kept as they are when that is the same.
   const listsFp =
@@ -262,11 +274,12 @@ export async function renderSnapshot(
           JSON.stringify(lists, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v)),
         );
   const prevLists = opts.previous?.lists;
+  let listFiles: string[] = [];
   if (listsFp !== null && prevLists && prevLists.fp === listsFp && keepAll(prevLists.files)) {
     report.files += prevLists.files.length;
     state.lists = prevLists;
+    listFiles = prevLists.files;
   } else {
-    const listFiles: string[] = [];
     const listSink = (file: string, text: string): void => {
       sink.write(file, text);
       listFiles.push(file);
@@ -285,14 +298,49 @@ export async function renderSnapshot(
     if (listsFp !== null) state.lists = { fp: listsFp, files: listFiles };
   }
 
+  const facts: EdgeFacts = { links: pageLinksOf(listFiles), archived: archived.sort() };
+  const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
+
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
   opts.validator.assert(NOT_FOUND_FILE, "ProblemResponse", notFound);
   sink.write(NOT_FOUND_FILE, notFound);
-  for (const [name, text] of [...opts.hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     sink.write(name, text);
   }
-  report.files += 2 + opts.hostFiles.size;
+  report.files += 2 + hostFiles.size;
   if (base !== null) sink.write(STATE_FILE, serializeState(state));
   return report;
+}
+
+/**
+ * The Link header of every file of a paged list, from the list files' names alone (the same
+ * whether the lists were rendered now or kept): each list instance with its numbered pages.
+ */
+export function pageLinksOf(listFiles: readonly string[]): Record<string, string> {
+  const instances = new Map<string, Map<number, string>>();
+  const patterns = ROUTES.filter((r) => r.paged).flatMap((r) =>
+    pathForms({ ...r, paged: undefined }).map(
+      (form) =>
+        new RegExp(`^(${form.slice(1).replace(/\{\w+\}/g, "[^/]+")})(?:/page/([1-9][0-9]*))?/index\\.json$`),
+    ),
+  );
+  for (const file of listFiles) {
+    for (const re of patterns) {
+      const m = re.exec(file);
+      if (!m) continue;
+      const base = `/${m[1]}`;
+      const pages = instances.get(base) ?? new Map<number, string>();
+      pages.set(m[2] === undefined ? 0 : Number(m[2]), file);
+      instances.set(base, pages);
+      break;
+    }
+  }
+  const links: Record<string, string> = {};
+  for (const [base, pages] of [...instances].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const k = pages.size - 1;
+    if (k === 0) continue; // a list that fits one page sends no Link header
+    for (const [j, file] of [...pages].sort(([a], [b]) => a - b)) links[file] = pageLinks(base, j, k);
+  }
+  return links;
 }

@@ -11,6 +11,7 @@ import { schemaId } from "../output/jsonschema.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
 import { pagesOfTournament } from "../pages/index.ts";
 import { ROUTES, type SiteContext } from "../routes/table.ts";
+import { archiveFrom } from "../routes/cache.ts";
 import { instanceFile } from "../routes/urls.ts";
 import { stillValid, tournamentFingerprint, type TournamentState } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
@@ -103,11 +104,18 @@ export function renderTournament(
   let unknownResults = 0;
   for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") unknownResults++;
   const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  // The answers change cache class when the tournament becomes archived: a build at or after
+  // that instant must not reuse this one as up to date.
+  const archiveAt = archiveFrom(c.status, c.t.lastScrapedAt);
+  const until = Math.min(
+    c.statusWindow.until,
+    archiveAt !== null && archiveAt > ctx.now ? archiveAt : Infinity,
+  );
   const state: TournamentState = {
     id: job.externalId,
     fp,
     from: finite(c.statusWindow.from),
-    until: finite(c.statusWindow.until),
+    until: finite(until),
     files: files.map(([f]) => f),
     warnings: c.standings.warnings,
     unknownResults,

@@ -25,7 +25,29 @@ export const CACHE_LIFETIMES: Readonly<Record<CacheClass, CacheLifetimes>> = {
    * a page and an older stylesheet or script may meet; revalidation by ETag makes it cheap.
    */
   asset: { maxAge: 300, staleWhileRevalidate: 86400 },
+  /**
+   * Every answer of an archived tournament (see archiveFrom): a day in shared caches, which a
+   * purge by its tag (`tournament-{id}`) empties when a correction comes; an hour in browsers,
+   * which no purge reaches. Never `immutable`: a correction, an unpublication or a new build-api
+   * version changes these bytes under the same URL.
+   */
+  archive: { maxAge: 3600, sMaxAge: 86400, staleWhileRevalidate: 86400 },
 };
+
+/** A Complete tournament not fetched from its source for this long is archived. */
+export const ARCHIVE_AFTER_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The instant (epoch ms) from which a tournament's answers take the archive class, or null while
+ * it is not Complete: its last fetch from the source plus ARCHIVE_AFTER_MS. It depends on the data
+ * and the build instant only, never the clock; a tournament fetched again (a correction) leaves
+ * the class with the build that publishes the fetch.
+ */
+export function archiveFrom(status: string, lastScrapedAt: string): number | null {
+  if (status !== "Complete") return null;
+  const t = Date.parse(lastScrapedAt);
+  return Number.isFinite(t) ? t + ARCHIVE_AFTER_MS : null;
+}
 
 /** Error bodies are not cached for long, so a tournament published later becomes visible. */
 export const ERROR_CACHE_LIFETIMES: CacheLifetimes = { maxAge: 60 };

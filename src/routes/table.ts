@@ -8,6 +8,7 @@ import type { TournamentContext } from "../views/context.ts";
 import * as ext from "../views/extensions.ts";
 import * as pub from "../views/public.ts";
 import { hasCalendar } from "../domain/extensions/schedule.ts";
+import { paginate } from "./pagination.ts";
 import {
   calendarPath,
   DEFAULT_LANGUAGE,
@@ -25,6 +26,8 @@ export interface ListContext {
   publicSummaries: pub.PublicSummary[];
   clubTags: string[];
   globalTags: string[];
+  /** Items per page of a long list (routes/pagination.ts; tests lower it). */
+  pageSize: number;
 }
 
 /** What every tournament route sees besides its tournament. */
@@ -64,6 +67,23 @@ function forEachClub(c: TournamentContext, emit: Emit, params: Params, body: unk
   for (const slug of clubSlugs(c)) emit({ ...params, slug }, body);
 }
 
+/**
+ * Emits one list instance: the whole list when it fits a page, else its head at the list's own
+ * params and each numbered page at `{ ...params, page }` (routes/pagination.ts).
+ */
+function emitPaged<T>(
+  emit: Emit,
+  params: Params,
+  items: T[],
+  size: number,
+  finished: (item: T) => boolean,
+  body: (items: T[]) => unknown,
+): void {
+  const { head, pages } = paginate(items, size, finished);
+  emit(params, body(head));
+  pages.forEach((page, i) => emit({ ...params, page: String(i + 1) }, body(page)));
+}
+
 function idOf(c: TournamentContext): string {
   return c.t.externalId.toString();
 }
@@ -76,17 +96,14 @@ const BINDINGS: Record<
   clubCatalog: list({
     schema: C.ClubCatalogResponse,
     render(lists, emit) {
+      const finished = (e: club.CatalogEntry): boolean => e.tournament.status === "Complete";
+      const catalog = (cl: Club) => (items: club.CatalogEntry[]) => club.clubCatalog(cl, items);
       for (const { club: cl, entries } of lists.clubs) {
-        emit({ slug: cl.slug }, club.clubCatalog(cl, entries));
+        emitPaged(emit, { slug: cl.slug }, entries, lists.pageSize, finished, catalog(cl));
         // Path forms for every club tag of the store, plus "" (no tag matches: the empty list).
         for (const tag of ["", ...lists.clubTags]) {
-          emit(
-            { slug: cl.slug, tag },
-            club.clubCatalog(
-              cl,
-              entries.filter((e) => e.tags.includes(tag)),
-            ),
-          );
+          const tagged = entries.filter((e) => e.tags.includes(tag));
+          emitPaged(emit, { slug: cl.slug, tag }, tagged, lists.pageSize, finished, catalog(cl));
         }
       }
     },
@@ -120,12 +137,12 @@ const BINDINGS: Record<
   publicTournaments: list({
     schema: C.PublicTournamentList,
     render(lists, emit) {
-      emit({}, lists.publicSummaries);
+      const finished = (s: pub.PublicSummary): boolean => s.status === "Complete";
+      const same = (items: pub.PublicSummary[]) => items;
+      emitPaged(emit, {}, lists.publicSummaries, lists.pageSize, finished, same);
       for (const tag of ["", ...lists.globalTags]) {
-        emit(
-          { tag },
-          lists.publicSummaries.filter((s) => s.tags.includes(tag)),
-        );
+        const tagged = lists.publicSummaries.filter((s) => s.tags.includes(tag));
+        emitPaged(emit, { tag }, tagged, lists.pageSize, finished, same);
       }
     },
   }),

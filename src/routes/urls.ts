@@ -4,10 +4,14 @@
 // It holds no schema and no view, so the host rules load neither zod nor the views; the
 // bindings of each endpoint to its response schema and view are in table.ts.
 
-/** Cache classes, from fast-changing to stable; the policy per class is in cache.ts. */
-export type CacheClass = "live" | "current" | "list" | "meta" | "asset";
+/**
+ * Cache classes, from fast-changing to stable; the policy per class is in cache.ts. `archive` is
+ * no route's own class: a tournament's answers take it once the tournament is archived
+ * (cache.ts, archiveFrom), whatever their route's class.
+ */
+export type CacheClass = "live" | "current" | "list" | "meta" | "asset" | "archive";
 
-export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "player";
+export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page" | "player";
 
 /** A query parameter that the static snapshot also serves as a path form. */
 export interface QueryForm {
@@ -17,8 +21,11 @@ export interface QueryForm {
   /** When the query parameter is absent the route answers as for this value (spec: language=es). */
   default?: string;
   /**
-   * A value the snapshot has no file for: "empty" answers from the bare path form
-   * `<path>/{segment}` (the list no tag matches), "notFound" is a 404 (an unknown language).
+   * A value the snapshot has no file for: "empty" answers from the file of the bare path form
+   * `<path>/{segment}/index.json` (the list no tag matches), "notFound" is a 404 (an unknown
+   * language). The bare path form itself is not a URL: `<path>/{segment}`, `<path>/{segment}/`
+   * and an empty value (`?tag=`, `?tag`) name no value and are a 404 problem on every host
+   * (docs/design/lists-and-caching.md).
    */
   unknown: "empty" | "notFound";
 }
@@ -29,12 +36,25 @@ export function queryFormPath(base: string, q: QueryForm, value: string): string
 }
 
 /** Every URL pattern (with {params}) whose `index.json` answers this route, spec path first. */
-export function pathForms(route: { path: string; query?: QueryForm }): string[] {
+export function pathForms(route: { path: string; query?: QueryForm; paged?: true }): string[] {
   const q = route.query;
-  if (!q) return [route.path];
-  const forms = [route.path, queryFormPath(route.path, q, `{${q.name}}`)];
-  if (q.unknown === "empty") forms.push(queryFormPath(route.path, q, ""));
-  return forms;
+  const forms = q ? [route.path, queryFormPath(route.path, q, `{${q.name}}`)] : [route.path];
+  // Extension: a long list's numbered pages, `<form>/page/{page}` (routes/pagination.ts).
+  return route.paged ? [...forms, ...forms.map(pagePath)] : forms;
+}
+
+/** The path form of a list's numbered page: `<form>/page/{page}` (an extension of the spec). */
+export function pagePath(form: string): string {
+  return `${form}/page/{page}`;
+}
+
+/**
+ * The files a route writes beyond its path forms, as URL patterns of their directory: the answer
+ * to an unknown tag (`<list>/tag/index.json`), reached only through the query form's fallback.
+ */
+export function fallbackForms(route: { path: string; query?: QueryForm }): string[] {
+  const q = route.query;
+  return q?.unknown === "empty" ? [queryFormPath(route.path, q, "")] : [];
 }
 
 export type Params = Partial<Record<ParamName, string>>;
@@ -54,6 +74,11 @@ export interface Endpoint {
   /** The path as the spec writes it. */
   path: string;
   query?: QueryForm;
+  /**
+   * Extension: a list longer than the page size is split into numbered pages, each with the
+   * list's schema, served at `<form>/page/{page}` and `?page=` (routes/pagination.ts).
+   */
+  paged?: true;
   cache: CacheClass;
   summary: string;
 }
@@ -87,6 +112,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     scope: "list",
     path: "/api/clubs/{slug}/tournaments",
     query: { name: "tag", segment: "tag", unknown: "empty" },
+    paged: true,
     cache: "list",
     summary: "A club's catalog of published tournaments",
   },
@@ -133,6 +159,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     scope: "list",
     path: "/api/public/v1/tournaments",
     query: { name: "tag", segment: "tag", unknown: "empty" },
+    paged: true,
     cache: "list",
     summary: "Tournaments the operator has published",
   },
@@ -250,6 +277,8 @@ export const OPENAPI_PATH = "/api/public/v1/openapi.json";
 
 /** The URL path of one instance: the spec's path with parameters filled in, plus the query's path form. */
 export function instancePath(route: Pick<Endpoint, "id" | "path" | "query">, params: Params): string {
+  if (params.page !== undefined && !/^[1-9][0-9]*$/.test(params.page))
+    throw new Error(`route ${route.id}: page ${params.page} is not a page number`);
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
     const v = params[name];
     if (v === undefined) throw new Error(`route ${route.id}: missing parameter ${name}`);
@@ -257,7 +286,8 @@ export function instancePath(route: Pick<Endpoint, "id" | "path" | "query">, par
   });
   const q = route.query;
   const value = q ? params[q.name] : undefined;
-  return q && value !== undefined ? queryFormPath(path, q, value) : path;
+  const form = q && value !== undefined ? queryFormPath(path, q, value) : path;
+  return params.page === undefined ? form : pagePath(form).replace("{page}", params.page);
 }
 
 /** The snapshot file that holds an instance: `<url path>/index.json`, relative to the output root. */
@@ -337,7 +367,9 @@ export const STATIC_DIRS: readonly StaticDir[] = [
   // Atom feeds (issue 22): per tournament, written with its files, and one for the snapshot.
   {
     prefix: "/feeds/",
-    types: { atom: "application/atom+xml; charset=utf-8" },
+    // No charset parameter: the XML declaration says UTF-8 (RFC 7303), and Netlify sends
+    // exactly this type for .atom files, so every host agrees.
+    types: { atom: "application/atom+xml" },
     cors: true,
     cache: "current",
   },

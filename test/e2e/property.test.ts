@@ -321,11 +321,18 @@ function storeRows(g: GenStore): { rows: StoreRows; expected: Expected } {
 }
 
 const validator = new SnapshotValidator();
-const rules = hostRules().paths.map((rule) => ({
-  rule,
-  re: new RegExp(urlRegExpSource(rule.url)),
-  route: ROUTES.find((r) => r.id === rule.routeId)!,
-}));
+const rules = [
+  ...hostRules().paths.map((rule) => ({
+    re: new RegExp(urlRegExpSource(rule.url)),
+    route: ROUTES.find((r) => r.id === rule.routeId)!,
+  })),
+  // The answer to an unknown tag: a file of its list's route, reached through the query form only.
+  ...hostRules().queries.flatMap((q) =>
+    q.fallback
+      ? [{ re: new RegExp(urlRegExpSource(q.fallback)), route: ROUTES.find((r) => r.id === q.routeId)! }]
+      : [],
+  ),
+];
 
 /** The route whose path serves `file` (`<url>/index.json`), most specific first. */
 function routeOf(file: string): Route | undefined {

@@ -4,8 +4,8 @@ import { hostFiles } from "../../src/hosting/hosts/index.ts";
 import { errorPage, problemJson } from "../../src/output/problem.ts";
 import { HTML_TYPE, INTERNAL_FILES, JSON_TYPE } from "../../src/hosting/rules.ts";
 
-const VOCAB = { clubTags: ["open", "juniors"], globalTags: ["rapid"], languages: ["es", "en"] };
-const files = hostFiles(VOCAB);
+export const HOST_VOCAB = { clubTags: ["open", "juniors"], globalTags: ["rapid"], languages: ["es", "en"] };
+const files = hostFiles(HOST_VOCAB);
 
 /** A host file of a snapshot whose store holds the tags open, juniors (clubs), rapid (global). */
 export function hostFile(name: string): string {
@@ -56,6 +56,15 @@ export const CASES: [string, Answer][] = [
   ["/api/public/v1/tournaments/?tag=rapid", [200, "[2]", JSON_TYPE, null]],
   ["/api/public/v1/tournaments?tag=nope", [200, "[]", JSON_TYPE, null]],
   ["/api/public/v1/tournaments?tag=../x", [200, "[]", JSON_TYPE, null]],
+  // An empty tag names no list: a 404 problem, in every form (docs/design/lists-and-caching.md).
+  ["/api/public/v1/tournaments?tag=", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/?tag", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/tag", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/tag/", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/tag/index.json", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/clubs/gros/tournaments?tag=", [404, problemJson(404), JSON_TYPE, "*"]],
+  ["/api/clubs/gros/tournaments/tag", [404, problemJson(404), JSON_TYPE, "*"]],
+  ["/api/public/v1/tournaments/42/recaps?language=", [404, problemJson(404), JSON_TYPE, null]],
   ["/api/public/v1/tournaments/42/recaps", [200, '"es"', JSON_TYPE, null]],
   ["/api/public/v1/tournaments/42/recaps?language=en", [200, '"en"', JSON_TYPE, null]],
   ["/api/public/v1/tournaments/42/recaps?language=zz", [404, problemJson(404), JSON_TYPE, null]],

@@ -199,8 +199,8 @@ function handle(
     return {
       statusCode: 308,
       statusDescription: DESCRIPTIONS[308]!,
-      headers: { location: { value: r.location }, "content-type": { value: "text/plain; charset=utf-8" } },
-      body: { encoding: "text", data: `${r.location}\n` },
+      // No body, as the workers' redirects (hosting/edge/handler.ts): every byte counts here.
+      headers: { location: { value: r.location } },
     };
   }
   request.uri = `/${r.file}`;

@@ -5,6 +5,14 @@
 // that reads objects from the bucket: each object is read once per request, and its ETag and its
 // purge tags (Cache-Tag, from the metadata the deploy wrote) go on the answer.
 import { answer, type EdgeOrigin } from "../../hosting/edge/handler.ts";
+import { hostRules } from "../../hosting/rules.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../../routes/pagination.ts";
+
+/** The snapshot's edge facts (Link headers, archived tournaments), put in front by edge/write.ts. */
+declare const EDGE_FACTS: EdgeFacts | undefined;
+
+/** The rule list with this snapshot's facts; without a prefix (the bare bundle), none. */
+const RULES = hostRules(typeof EDGE_FACTS === "undefined" ? NO_EDGE_FACTS : EDGE_FACTS);
 
 /** The parts of Cloudflare's R2 binding used here. */
 export interface R2ObjectLike {
@@ -53,6 +61,6 @@ function bucket(env: Env): EdgeOrigin {
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    return answer(request, bucket(env));
+    return answer(request, bucket(env), RULES);
   },
 };

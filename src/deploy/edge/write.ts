@@ -3,7 +3,7 @@
 // Worker, which needs nothing from the snapshot. Refuses a function over CloudFront's 10 KB.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { hostRules } from "../../hosting/rules.ts";
+import { EDGE_FILE, hostRules } from "../../hosting/rules.ts";
 import { BuildError, EXIT } from "../../shared/errors.ts";
 import { readSnapshotFiles } from "../snapshot-files.ts";
 import { CLOUDFRONT_FUNCTION } from "./generated/cloudfront-function.ts";
@@ -20,6 +20,22 @@ export const R2_WORKER_FILE = "r2-worker.js";
 export function cloudfrontFunctionText(files: Iterable<string>): string {
   const keys = queryKeys(hostRules(), files);
   return `var QUERY_KEYS=${JSON.stringify(keys)};\n${CLOUDFRONT_FUNCTION}`;
+}
+
+/**
+ * The R2 Worker for a snapshot: its edge facts (Link headers of paged lists, archived tournaments,
+ * from the snapshot's EDGE_FILE) as the constant EDGE_FACTS after the bundle's first line, as the
+ * Cloudflare Pages worker gets them (hosting/hosts/cloudflare-worker.ts).
+ */
+export function r2WorkerText(snapshotDir: string): string {
+  let facts: string;
+  try {
+    facts = readFileSync(path.join(snapshotDir, EDGE_FILE), "utf8").trim();
+  } catch {
+    return R2_WORKER;
+  }
+  const nl = R2_WORKER.indexOf("\n") + 1;
+  return `${R2_WORKER.slice(0, nl)}const EDGE_FACTS = ${facts};\n${R2_WORKER.slice(nl)}`;
 }
 
 /** Writes both files into `outDir`; returns report lines. */
@@ -49,9 +65,17 @@ export function writeEdgeCode(snapshotDir: string, outDir: string): string[] {
     before = undefined;
   }
   writeFileSync(target, fn);
-  writeFileSync(path.join(outDir, R2_WORKER_FILE), R2_WORKER);
+  const workerTarget = path.join(outDir, R2_WORKER_FILE);
+  const worker = r2WorkerText(snapshotDir);
+  let workerBefore: string | undefined;
+  try {
+    workerBefore = readFileSync(workerTarget, "utf8");
+  } catch {
+    workerBefore = undefined;
+  }
+  writeFileSync(workerTarget, worker);
   return [
     `wrote ${target} (${size} bytes${before === fn ? ", unchanged" : before === undefined ? "" : ", changed: publish it again"})`,
-    `wrote ${path.join(outDir, R2_WORKER_FILE)}`,
+    `wrote ${workerTarget}${workerBefore === worker ? " (unchanged)" : workerBefore === undefined ? "" : " (changed: deploy it again)"}`,
   ];
 }

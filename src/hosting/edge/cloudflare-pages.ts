@@ -5,8 +5,18 @@
 // Files come from env.ASSETS by URL: API path forms (the _redirects path rules rewrite them to
 // their index.json; fetching index.json directly would be caught by a `/:id` rule), pages by their
 // slash URL (Pages answers it with index.html), assets as they are.
+// The snapshot's edge facts (Link headers of paged lists, archived tournaments) are not in the
+// bundle: the host renderer (hosts/cloudflare-worker.ts) writes them in front of it as the
+// constant EDGE_FACTS, so the bundle stays one checked-in text for every snapshot.
 import { answer, type EdgeOrigin } from "./handler.ts";
 import type { FileQuery } from "../resolve.ts";
+import { hostRules } from "../rules.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../../routes/pagination.ts";
+
+declare const EDGE_FACTS: EdgeFacts | undefined;
+
+/** The rule list with this snapshot's facts; without a prefix (the bare bundle), none. */
+const RULES = hostRules(typeof EDGE_FACTS === "undefined" ? NO_EDGE_FACTS : EDGE_FACTS);
 
 interface PagesEnv {
   ASSETS: { fetch(request: Request): Promise<Response> };
@@ -30,6 +40,6 @@ function assets(env: PagesEnv): EdgeOrigin {
 
 export default {
   fetch(request: Request, env: PagesEnv): Promise<Response> {
-    return answer(request, assets(env));
+    return answer(request, assets(env), RULES);
   },
 };

@@ -5,7 +5,7 @@
 // storage to EdgeOrigin and is bundled into a self-contained file (scripts/gen-edge.ts).
 import { errorPage, problemJson, type ErrorStatus } from "../../output/problem.ts";
 import { errorResolution, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
-import { hostRules } from "../rules.ts";
+import type { HostRules } from "../rules.ts";
 
 /** Where the snapshot's files are, as an edge runtime reaches them. */
 export interface EdgeOrigin {
@@ -18,7 +18,6 @@ export interface EdgeOrigin {
   get(query: FileQuery, request: Request): Promise<Response>;
 }
 
-const RULES = hostRules();
 const ALLOW = "GET, HEAD";
 
 function error(request: Request, status: ErrorStatus, pathname: string): Response {
@@ -30,11 +29,11 @@ function error(request: Request, status: ErrorStatus, pathname: string): Respons
 }
 
 /** The answer to one request: a file with the rule's headers, a redirect, or an error body. */
-export async function answer(request: Request, origin: EdgeOrigin): Promise<Response> {
+export async function answer(request: Request, origin: EdgeOrigin, rules: HostRules): Promise<Response> {
   const url = new URL(request.url);
   if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname);
   if (malformedPath(url.pathname)) return error(request, 400, url.pathname);
-  const r = await resolveRequestAsync(RULES, url.pathname, url.search, (file, at) =>
+  const r = await resolveRequestAsync(rules, url.pathname, url.search, (file, at) =>
     origin.exists({ file, url: at }, request),
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });

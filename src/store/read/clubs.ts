@@ -10,11 +10,31 @@ import {
   type TextFormat,
 } from "../formats.ts";
 
-/** logo_path is a path or URL the consumer resolves; it must not smuggle a script scheme in. */
+/**
+ * logo_path is a path or URL the consumer resolves. Only two kinds are allowed (an allow-list: a
+ * denylist of schemes always misses one, `x:`, `blob:`): an absolute `https:` URL with a host,
+ * or a relative reference without a scheme (`/logos/club.png`, `logos/club.png`); never `//host`
+ * (it takes the scheme of whatever page shows it), whitespace, control characters or backslashes.
+ */
+export function isLogoPath(v: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (v === "" || /[\s\u0000-\u001f\u007f\\]/.test(v)) return false;
+  if (/^https:\/\//i.test(v)) {
+    try {
+      const u = new URL(v);
+      return u.protocol === "https:" && u.hostname !== "" && u.username === "" && u.password === "";
+    } catch {
+      return false;
+    }
+  }
+  // A relative reference: no scheme (no colon before the first / ? #) and no authority.
+  return !/^[^/?#]*:/.test(v) && !v.startsWith("//");
+}
+
 const LOGO_PATH_FORMAT: TextFormat = {
-  test: (v) => !/^\s*(?:javascript|data|vbscript|file):/i.test(v) && v.trim() !== "",
-  expected: "a path or an http(s) URL",
-  fix: "write a path such as /logos/club.png or an https URL",
+  test: isLogoPath,
+  expected: "an https URL or a relative path",
+  fix: "write a path such as /logos/club.png or an https:// URL",
 };
 
 export function readClub(c: RowCheck<"clubs">): Club {

@@ -8,8 +8,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
-import { R2_WORKER } from "../../../src/deploy/edge/generated/r2-worker.ts";
+import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
+import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
@@ -86,17 +87,21 @@ describe("an interrupted deploy", () => {
     const report = JSON.parse(rerun.stdout) as { resumed: boolean };
     expect(report.resumed).toBe(true);
 
-    // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as bundled.
+    // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as
+    // bundled with the snapshot's edge facts in front.
     expect(readFileSync(path.join(edge, "cloudfront-function.js")).length).toBeLessThanOrEqual(10 * 1024);
-    expect(readFileSync(path.join(edge, "r2-worker.js"), "utf8")).toBe(R2_WORKER);
+    expect(readFileSync(path.join(edge, "r2-worker.js"), "utf8")).toBe(r2WorkerText(out));
 
     const want = [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
+    const archived = new Set(
+      JSON.parse(readFileSync(path.join(out, EDGE_FILE), "utf8")).archived as string[],
+    );
     expect(await s3.list("k/")).toEqual([...want, RECORD_KEY].sort());
     for (const file of want) {
       const o = (await s3.get(`k/${file}`))!;
       expect(o.body.equals(readFileSync(path.join(out, file))), file).toBe(true);
       expect(o.contentType, file).toBe(objectSpec(file)!.contentType);
-      expect(o.cacheControl, file).toBe(objectSpec(file)!.cacheControl);
+      expect(o.cacheControl, file).toBe(objectSpec(file, archived)!.cacheControl);
     }
   }, 120_000);
 });

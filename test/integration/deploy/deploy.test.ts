@@ -13,6 +13,7 @@ import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
 let s3: LocalS3;
@@ -56,6 +57,9 @@ describe("deploy to an S3-compatible bucket", () => {
     s3.events.length = 0;
     const report = await deploy(options("site/"));
     const want = served();
+    const archived = new Set(
+      JSON.parse(readFileSync(path.join(out, EDGE_FILE), "utf8")).archived as string[],
+    );
     expect(report.sent).toBe(want.size);
     expect(report.full).toBe(true);
     expect(await s3.list("site/")).toEqual([...want.keys(), RECORD_KEY].sort());
@@ -67,7 +71,7 @@ describe("deploy to an S3-compatible bucket", () => {
     for (const file of ["api/clubs/hobsons-bay/tournaments/index.json", "index.html", "assets/site.css"]) {
       if (!want.has(file)) continue;
       const o = (await s3.get(`site/${file}`))!;
-      const spec = objectSpec(file)!;
+      const spec = objectSpec(file, archived)!;
       expect(o.body.equals(readFileSync(path.join(out, file)))).toBe(true);
       expect(o.contentType).toBe(spec.contentType);
       expect(o.cacheControl).toBe(spec.cacheControl);
@@ -77,7 +81,7 @@ describe("deploy to an S3-compatible bucket", () => {
     const catalog = (await s3.get("site/api/clubs/hobsons-bay/tournaments/index.json"))!;
     expect(catalog.contentType).toBe("application/json; charset=utf-8");
     expect(catalog.metadata.cors).toBe("*");
-    expect(catalog.metadata["cache-tag"]).toBe("route-clubCatalog,club-hobsons-bay");
+    expect(catalog.metadata["cache-tag"]).toBe("list-club-hobsons-bay,club-hobsons-bay,build-api");
     expect(await s3.get(`site/${PENDING_KEY}`)).toBeUndefined();
   }, 60_000);
 

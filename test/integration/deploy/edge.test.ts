@@ -13,7 +13,6 @@ import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy } from "../../../src/deploy/deploy.ts";
 import { CLOUDFRONT_FUNCTION } from "../../../src/deploy/edge/generated/cloudfront-function.ts";
-import { R2_WORKER } from "../../../src/deploy/edge/generated/r2-worker.ts";
 import type {
   CfEvent,
   CfRequest,
@@ -23,7 +22,11 @@ import type {
 import type { Env } from "../../../src/deploy/edge/r2-worker.ts";
 import { corsPathPatterns } from "../../../src/deploy/edge/cloudfront-function.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
-import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText } from "../../../src/deploy/edge/write.ts";
+import {
+  CLOUDFRONT_MAX_BYTES,
+  cloudfrontFunctionText,
+  r2WorkerText,
+} from "../../../src/deploy/edge/write.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { planChecks, readSnapshot, runCheck } from "../../../scripts/probe.ts";
 import { buildSample } from "../../support/e2e.ts";
@@ -41,6 +44,7 @@ const STRICT = {
   dropsMalformedEscape: false,
   ownBadRequestPage: false,
   ownMethodAnswer: false,
+  staticHeadersOnly: false,
 };
 
 let s3: LocalS3;
@@ -98,7 +102,7 @@ async function probe(base: string, limits = STRICT): Promise<string[]> {
 
 describe("the R2 Worker", () => {
   it("answers every probe case from the bucket exactly as the preview does", async () => {
-    const mod = (await import(`data:text/javascript,${encodeURIComponent(R2_WORKER)}`)) as {
+    const mod = (await import(`data:text/javascript,${encodeURIComponent(r2WorkerText(out))}`)) as {
       default: { fetch(request: Request, env: Env): Promise<Response> };
     };
     const env: Env = {
@@ -128,7 +132,7 @@ describe("the R2 Worker", () => {
     expect(await probe(base)).toEqual([]);
     // Purge tags come from the object's metadata.
     const r = await fetch(`${base}/api/clubs/hobsons-bay/tournaments`);
-    expect(r.headers.get("cache-tag")).toBe("route-clubCatalog,club-hobsons-bay");
+    expect(r.headers.get("cache-tag")).toBe("list-club-hobsons-bay,club-hobsons-bay,build-api");
   }, 120_000);
 });
 

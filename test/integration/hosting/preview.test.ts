@@ -116,11 +116,28 @@ const problemOf = (status: number) => expect.objectContaining({ type: "about:bla
 describe("preview", () => {
   it("answers every path form, bare and with a trailing slash, with no redirect", async () => {
     for (const [url, body] of Object.entries(BODIES)) {
+      // The empty list's file answers unknown tags only: `<list>/tag` names no tag (a 404).
+      if (url.endsWith("/tag")) continue;
       for (const u of [url, `${url}/`]) {
         const r = await get(u);
         expect([u, r.status, r.body]).toEqual([u, 200, toJson(body)]);
         expect(r.headers.get("content-type")).toMatch(/^application\/json/);
       }
+    }
+  });
+
+  it("answers an empty tag, in every spelling, with the 404 problem (CORS on a club)", async () => {
+    for (const u of [
+      `${PUB}/tag`,
+      `${PUB}/tag/`,
+      `${PUB}?tag=`,
+      `${PUB}?tag`,
+      `${CLUB}/tag`,
+      `${CLUB}?tag=`,
+    ]) {
+      const r = await get(u);
+      expect([u, r.status, JSON.parse(r.body)]).toEqual([u, 404, problemOf(404)]);
+      expect(r.headers.get("access-control-allow-origin"), u).toBe(u.startsWith(CLUB) ? "*" : null);
     }
   });
 

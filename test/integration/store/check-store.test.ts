@@ -28,7 +28,7 @@ describe("checkStore", () => {
         'row (club_id=1), column slug: slug "../admin" does not match the slug pattern',
       ),
       expect.stringContaining(
-        'column logo_path: is "data:image/png;base64,AAAA", expected a path or an http(s) URL',
+        'column logo_path: is "data:image/png;base64,AAAA", expected an https URL or a relative path',
       ),
       expect.stringContaining(
         'column website_url: is "javascript:alert(1)", expected an absolute http or https URL',

@@ -2,6 +2,7 @@
 // and the record alone.
 import { describe, expect, it } from "vitest";
 import { metadataDigest, objectSpec } from "../../../src/deploy/objects.ts";
+import { ARCHIVE_CACHE_CONTROL } from "../../../src/hosting/rules.ts";
 import { planDeploy } from "../../../src/deploy/plan.ts";
 import { decodePending, decodeRecord, encodePending, encodeRecord } from "../../../src/deploy/record.ts";
 import type { SnapshotFile } from "../../../src/deploy/snapshot-files.ts";
@@ -24,10 +25,23 @@ const files = new Map<string, SnapshotFile>([
 const M = metadataDigest();
 
 describe("objectSpec", () => {
-  it("gives extensionless keys an explicit JSON type and tags from the route", () => {
+  it("gives extensionless keys an explicit JSON type and the rule list's purge tags, filled", () => {
     const s = objectSpec(`${T}/7/standings/index.json`)!;
     expect(s.contentType).toBe("application/json; charset=utf-8");
-    expect(s.tags).toEqual(["route-publicStandings", "tournament-7"]);
+    expect(s.tags).toEqual(["tournament-7", "build-api"]);
+    expect(objectSpec("api/clubs/c1/tournaments/7/index.json")!.tags).toEqual([
+      "tournament-7",
+      "club-c1",
+      "build-api",
+    ]);
+    expect(objectSpec("api/clubs/c1/tournaments/index.json")!.tags).toEqual([
+      "list-club-c1",
+      "club-c1",
+      "build-api",
+    ]);
+    // An archived tournament's objects take the archive class; others keep their route's.
+    expect(objectSpec(`${T}/7/index.json`, new Set(["7"]))!.cacheControl).toBe(ARCHIVE_CACHE_CONTROL);
+    expect(objectSpec(`${T}/8/index.json`, new Set(["7"]))!.cacheControl).not.toBe(ARCHIVE_CACHE_CONTROL);
     expect(objectSpec("api/clubs/c1/tournaments/7/index.json")!.cors).toBe(true);
     expect(objectSpec("_worker.js")).toBeUndefined();
     expect(objectSpec(".build-api-manifest.json")).toBeUndefined();

@@ -33,7 +33,8 @@ describe("rule list", () => {
   });
 
   it("gives every query form a path form, with a fallback only for tags", () => {
-    expect(hostRules().queries.map((q) => [q.url, q.param, q.target, q.fallback])).toEqual([
+    const queries = hostRules().queries.filter((q) => q.param !== "page");
+    expect(queries.map((q) => [q.url, q.param, q.target, q.fallback])).toEqual([
       [
         "/api/clubs/{slug}/tournaments",
         "tag",
@@ -53,6 +54,28 @@ describe("rule list", () => {
         null,
       ],
     ]);
+  });
+});
+
+describe("page query forms", () => {
+  it("follow the tag query form, for a list and its tag forms, with no fallback", () => {
+    expect(
+      hostRules()
+        .queries.filter((q) => q.param === "page")
+        .map((q) => [q.url, q.target, q.fallback]),
+    ).toEqual([
+      ["/api/clubs/{slug}/tournaments", "/api/clubs/{slug}/tournaments/page/{page}", null],
+      [
+        "/api/clubs/{slug}/tournaments/tag/{tag}",
+        "/api/clubs/{slug}/tournaments/tag/{tag}/page/{page}",
+        null,
+      ],
+      ["/api/public/v1/tournaments", "/api/public/v1/tournaments/page/{page}", null],
+      ["/api/public/v1/tournaments/tag/{tag}", "/api/public/v1/tournaments/tag/{tag}/page/{page}", null],
+    ]);
+    const queries = hostRules().queries;
+    const lastTag = queries.map((q) => q.param).lastIndexOf("tag");
+    expect(queries.findIndex((q) => q.param === "page")).toBeGreaterThan(lastTag);
   });
 });
 

@@ -46,7 +46,13 @@ describe("the OpenAPI 3.1 document", () => {
   it("declares the query parameters of the spec", () => {
     const params = (path: string) =>
       doc.paths[path].get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
-    expect(params("/api/clubs/{slug}/tournaments")).toEqual(["path:slug", "query:tag"]);
+    // `page` is an extension (pages of a long list), marked as such in its description.
+    expect(params("/api/clubs/{slug}/tournaments")).toEqual(["path:slug", "query:tag", "query:page"]);
+    expect(params("/api/public/v1/tournaments")).toEqual(["query:tag", "query:page"]);
+    const page = doc.paths["/api/public/v1/tournaments"].get.parameters.find(
+      (p: { name: string }) => p.name === "page",
+    );
+    expect(page.description).toMatch(/^Extension/);
     expect(params("/api/public/v1/tournaments/{id}/recaps")).toEqual(["path:id", "query:language"]);
     expect(params("/api/clubs/{slug}/tournaments/{id}/rounds/{round}")).toEqual([
       "path:slug",

@@ -26,6 +26,8 @@ function problemJson(status) {
   return toJson(problem(status));
 }
 var NOT_FOUND = problem(404);
+var ERROR_PAGE_STYLE = "body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}@media(prefers-color-scheme:dark){body{background:#111;color:#eee}a{color:#8cf}}";
+var ERROR_PAGE_STYLE_HASH = "sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4=";
 function errorPage(status) {
   const title = status === 404 ? "Page not found" : DETAILS[status].title;
   const text = status === 404 ? "There is no page at this address. The tournament may not be published, or the link is wrong." : DETAILS[status].detail;
@@ -35,7 +37,7 @@ function errorPage(status) {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     \`<title>\${title}</title>\`,
-    "<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}@media(prefers-color-scheme:dark){body{background:#111;color:#eee}a{color:#8cf}}</style>",
+    \`<style>\${ERROR_PAGE_STYLE}</style>\`,
     \`<h1>\${title}</h1>\`,
     \`<p>\${text}</p>\`,
     '<p><a href="/">All tournaments</a></p>',
@@ -50,10 +52,11 @@ function queryFormPath(base, q, value) {
 }
 function pathForms(route) {
   const q = route.query;
-  if (!q) return [route.path];
-  const forms = [route.path, queryFormPath(route.path, q, \`{\${q.name}}\`)];
-  if (q.unknown === "empty") forms.push(queryFormPath(route.path, q, ""));
-  return forms;
+  const forms = q ? [route.path, queryFormPath(route.path, q, \`{\${q.name}}\`)] : [route.path];
+  return route.paged ? [...forms, ...forms.map(pagePath)] : forms;
+}
+function pagePath(form) {
+  return \`\${form}/page/{page}\`;
 }
 var DEFAULT_LANGUAGE = "es";
 var ENDPOINTS = [
@@ -64,6 +67,7 @@ var ENDPOINTS = [
     scope: "list",
     path: "/api/clubs/{slug}/tournaments",
     query: { name: "tag", segment: "tag", unknown: "empty" },
+    paged: true,
     cache: "list",
     summary: "A club's catalog of published tournaments"
   },
@@ -110,6 +114,7 @@ var ENDPOINTS = [
     scope: "list",
     path: "/api/public/v1/tournaments",
     query: { name: "tag", segment: "tag", unknown: "empty" },
+    paged: true,
     cache: "list",
     summary: "Tournaments the operator has published"
   },
@@ -268,7 +273,9 @@ var STATIC_DIRS = [
   // Atom feeds (issue 22): per tournament, written with its files, and one for the snapshot.
   {
     prefix: "/feeds/",
-    types: { atom: "application/atom+xml; charset=utf-8" },
+    // No charset parameter: the XML declaration says UTF-8 (RFC 7303), and Netlify sends
+    // exactly this type for .atom files, so every host agrees.
+    types: { atom: "application/atom+xml" },
     cors: true,
     cache: "current"
   }
@@ -293,8 +300,16 @@ var CACHE_LIFETIMES = {
    * Page assets and the club embed: their names carry no hash, so a short max-age bounds how long
    * a page and an older stylesheet or script may meet; revalidation by ETag makes it cheap.
    */
-  asset: { maxAge: 300, staleWhileRevalidate: 86400 }
+  asset: { maxAge: 300, staleWhileRevalidate: 86400 },
+  /**
+   * Every answer of an archived tournament (see archiveFrom): a day in shared caches, which a
+   * purge by its tag (\`tournament-{id}\`) empties when a correction comes; an hour in browsers,
+   * which no purge reaches. Never \`immutable\`: a correction, an unpublication or a new build-api
+   * version changes these bytes under the same URL.
+   */
+  archive: { maxAge: 3600, sMaxAge: 86400, staleWhileRevalidate: 86400 }
 };
+var ARCHIVE_AFTER_MS = 7 * 24 * 3600 * 1e3;
 var ERROR_CACHE_LIFETIMES = { maxAge: 60 };
 function cacheControl(l) {
   return [
@@ -324,6 +339,9 @@ var RESERVED_PATH_WORDS = Object.freeze([
   "openapi.json"
 ]);
 
+// src/routes/pagination.ts
+var NO_EDGE_FACTS = { links: {}, archived: [] };
+
 // src/hosting/rules.ts
 var JSON_TYPE = "application/json; charset=utf-8";
 var HTML_TYPE = "text/html; charset=utf-8";
@@ -336,6 +354,7 @@ var SEGMENT_PATTERN = {
   round: "[0-9]+",
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
+  page: "[1-9][0-9]{0,8}",
   player: "[0-9]+"
 };
 var STATIC_NAME = "(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*";
@@ -349,14 +368,34 @@ function compareSpecificity(a, b) {
   }
   return 0;
 }
-function hostRules() {
+var SITE_TAG = "build-api";
+var ERROR_TAG = "build-api-errors";
+function purgeTagsOf(e) {
+  const club = e.surface === "club" ? ["club-{slug}"] : [];
+  if (e.scope === "tournament") return ["tournament-{id}", ...club, SITE_TAG];
+  return [e.surface === "club" ? "list-club-{slug}" : "list-public", ...club, SITE_TAG];
+}
+function tagHeaders(tags) {
+  return [
+    ["Cache-Tag", tags.join(",")],
+    ["Surrogate-Key", tags.join(" ")]
+  ];
+}
+function fillHeaders(headers, names, m) {
+  return headers.map(([k, v]) => [
+    k,
+    v.replace(/\\{(\\w+)\\}/g, (_, n) => m[names.indexOf(n) + 1] ?? "")
+  ]);
+}
+function hostRules(facts = NO_EDGE_FACTS) {
   const paths = ENDPOINTS.flatMap(
     (route) => pathForms(route).map((url) => ({
       routeId: route.id,
       url,
       file: \`\${url}/index.json\`,
       cors: route.cors ?? route.surface === "club",
-      cache: route.cache
+      cache: route.cache,
+      tags: purgeTagsOf(route)
     }))
   ).sort((a, b) => compareSpecificity(a.url, b.url));
   const queries = ENDPOINTS.flatMap((route) => {
@@ -372,11 +411,17 @@ function hostRules() {
       }
     ];
   });
+  for (const route of ENDPOINTS) {
+    if (!route.paged) continue;
+    for (const url of pathForms({ ...route, paged: void 0 }))
+      queries.push({ routeId: route.id, url, param: "page", target: pagePath(url), fallback: null });
+  }
   const pages = PAGE_ROUTES.map((p) => ({
     routeId: p.id,
     url: p.path,
     file: \`\${p.path}index.html\`,
-    cache: pageCache(p)
+    cache: pageCache(p),
+    tags: purgeTagsOf({ ...endpoint(p.follows), surface: "public" })
   }));
   const statics = STATIC_DIRS.flatMap(
     (d) => Object.entries(d.types).map(([ext, type]) => ({
@@ -384,16 +429,29 @@ function hostRules() {
       ext,
       type,
       cors: d.cors,
-      cache: d.cache ?? "asset"
+      cache: d.cache ?? "asset",
+      tags: ["build-api-assets", SITE_TAG]
     }))
   );
   return {
     paths,
     queries,
-    files: [{ url: OPENAPI_PATH, cache: "meta", cors: false }],
+    files: [{ url: OPENAPI_PATH, cache: "meta", cors: false, tags: ["build-api-meta", SITE_TAG] }],
     pages,
-    statics
+    statics,
+    facts
   };
+}
+var ARCHIVE_CACHE_CONTROL = CACHE_POLICY.archive;
+function isTournamentRule(rule) {
+  return rule.tags[0] === "tournament-{id}";
+}
+function instanceHeaders(facts, archived, headers, file, id) {
+  let out = headers;
+  if (id !== void 0 && archived.has(id))
+    out = out.map(([k, v]) => [k, k === "Cache-Control" ? ARCHIVE_CACHE_CONTROL : v]);
+  const link = facts.links[file];
+  return link === void 0 ? out : [...out, ["Link", link]];
 }
 function paramsOf(url) {
   return [...url.matchAll(/\\{(\\w+)\\}/g)].map((m) => m[1]);
@@ -401,17 +459,19 @@ function paramsOf(url) {
 function escapeRegExp(s) {
   return s.replace(/[.*+?^$()|[\\]\\\\{}]/g, "\\\\$&");
 }
-function urlPatternSource(url) {
+function urlPatternSource(url, named) {
   return url.split(/(\\{\\w+\\})/).map((part) => {
     const m = /^\\{(\\w+)\\}$/.exec(part);
-    return m ? \`(\${SEGMENT_PATTERN[m[1]]})\` : escapeRegExp(part);
+    if (!m) return escapeRegExp(part);
+    const name = m[1];
+    return \`(\${named ? \`?<\${named(name)}>\` : ""}\${SEGMENT_PATTERN[name]})\`;
   }).join("");
 }
-function urlRegExpSource(url) {
-  return \`^\${urlPatternSource(url)}/?$\`;
+function urlRegExpSource(url, named) {
+  return \`^\${urlPatternSource(url, named)}/?$\`;
 }
-function pageRegExpSource(rule) {
-  return \`^\${urlPatternSource(rule.url)}$\`;
+function pageRegExpSource(rule, named) {
+  return \`^\${urlPatternSource(rule.url, named)}$\`;
 }
 function pageBareRegExpSource(rule) {
   return rule.url === "/" ? null : \`^\${urlPatternSource(rule.url.slice(0, -1))}$\`;
@@ -419,26 +479,49 @@ function pageBareRegExpSource(rule) {
 function staticRegExpSource(rule) {
   return \`^\${escapeRegExp(rule.prefix)}\${STATIC_NAME}\\\\.\${escapeRegExp(rule.ext)}$\`;
 }
+var PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  \`style-src 'self' '\${ERROR_PAGE_STYLE_HASH}'\`,
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join("; ");
+var OTHER_CSP = "default-src 'none'; frame-ancestors 'none'";
+function securityHeaders(html) {
+  return [
+    ["Content-Security-Policy", html ? PAGE_CSP : OTHER_CSP],
+    ["X-Frame-Options", "DENY"],
+    ["Referrer-Policy", "no-referrer"]
+  ];
+}
 function withCommon(type, cacheControl2, cors) {
   const h = [
     ["Content-Type", type],
     ["Cache-Control", cacheControl2],
-    ["X-Content-Type-Options", "nosniff"]
+    ["X-Content-Type-Options", "nosniff"],
+    ...securityHeaders(type === HTML_TYPE)
   ];
   if (cors) h.push(["Access-Control-Allow-Origin", "*"]);
   return h;
 }
 function responseHeaders(rule) {
-  return withCommon(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors);
+  return [...withCommon(JSON_TYPE, CACHE_POLICY[rule.cache], rule.cors), ...tagHeaders(rule.tags)];
 }
 function pageHeaders(rule) {
-  return withCommon(HTML_TYPE, CACHE_POLICY[rule.cache], false);
+  return [...withCommon(HTML_TYPE, CACHE_POLICY[rule.cache], false), ...tagHeaders(rule.tags)];
 }
 function staticHeaders(rule) {
-  return withCommon(rule.type, CACHE_POLICY[rule.cache], rule.cors);
+  return [...withCommon(rule.type, CACHE_POLICY[rule.cache], rule.cors), ...tagHeaders(rule.tags)];
 }
 function errorHeaders(json, cors) {
-  return withCommon(json ? JSON_TYPE : HTML_TYPE, ERROR_CACHE_POLICY, cors);
+  return [
+    ...withCommon(json ? JSON_TYPE : HTML_TYPE, ERROR_CACHE_POLICY, cors),
+    ...tagHeaders([ERROR_TAG, SITE_TAG])
+  ];
 }
 
 // src/hosting/resolve.ts
@@ -453,25 +536,32 @@ function compile(rules) {
         param: q.param,
         value: new RegExp(\`^(?:\${SEGMENT_PATTERN[q.param]})$\`),
         target: q.target,
-        fallback: q.fallback
+        fallback: q.fallback,
+        fallbackHeaders: responseHeaders(rules.paths.find((p) => p.url === q.url)),
+        listNames: paramsOf(q.url)
       })),
       paths: rules.paths.map((r) => ({
         re: new RegExp(urlRegExpSource(r.url)),
-        headers: responseHeaders(r)
+        names: paramsOf(r.url),
+        headers: responseHeaders(r),
+        tournament: isTournamentRule(r)
       })),
       files: rules.files.map((f) => ({ url: f.url, headers: responseHeaders(f) })),
       pages: rules.pages.map((p) => {
         const bare = pageBareRegExpSource(p);
         return {
           re: new RegExp(pageRegExpSource(p)),
+          names: paramsOf(p.url),
           bare: bare ? new RegExp(bare) : null,
-          headers: pageHeaders(p)
+          headers: pageHeaders(p),
+          tournament: isTournamentRule(p)
         };
       }),
       statics: rules.statics.map((s) => ({
         re: new RegExp(staticRegExpSource(s)),
         headers: staticHeaders(s)
-      }))
+      })),
+      archived: new Set(rules.facts.archived)
     };
     cache.set(rules, c);
   }
@@ -486,26 +576,39 @@ function fill(template, names, m, extra) {
 }
 function resolveWith(rules, pathname, query, exists) {
   const c = compile(rules);
+  const found = (file, url, headers) => exists({ file, url }) ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
+  const answer2 = (file, url, r, m) => {
+    const id = r.tournament ? m[r.names.indexOf("id") + 1] : void 0;
+    return found(
+      file,
+      url,
+      instanceHeaders(rules.facts, c.archived, fillHeaders(r.headers, r.names, m), file, id)
+    );
+  };
   let path = pathname;
   for (const q of c.queries) {
-    const m = q.re.exec(pathname);
+    const m = q.re.exec(path);
     const value = query.get(q.param);
     if (!m || value === null) continue;
+    if (value === "") return errorResolution(404, pathname);
     const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
     if (target && exists({ file: \`\${target.slice(1)}/index.json\`, url: target })) path = target;
-    else if (q.fallback) path = fill(q.fallback, q.names, m, {});
-    else return errorResolution(404, pathname);
-    break;
+    else if (q.fallback && query.get("page") === null) {
+      const url = fill(q.fallback, q.names, m, {});
+      const list = { headers: q.fallbackHeaders, names: q.listNames, tournament: false };
+      return answer2(\`\${url.slice(1)}/index.json\`, url, list, m);
+    } else return errorResolution(404, pathname);
   }
-  const found = (file, url, headers) => exists({ file, url }) ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
   for (const p of c.paths) {
-    if (!p.re.test(path)) continue;
+    const m = p.re.exec(path);
+    if (!m) continue;
     const url = path.replace(/\\/$/, "");
-    return found(\`\${url.slice(1)}/index.json\`, url, p.headers);
+    return answer2(\`\${url.slice(1)}/index.json\`, url, p, m);
   }
   for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.url, f.headers);
   for (const p of c.pages) {
-    if (p.re.test(path)) return found(\`\${path.slice(1)}index.html\`, path, p.headers);
+    const m = p.re.exec(path);
+    if (m) return answer2(\`\${path.slice(1)}index.html\`, path, p, m);
     if (p.bare?.test(path)) {
       if (!exists({ file: \`\${path.slice(1)}/index.html\`, url: \`\${path}/\` }))
         return errorResolution(404, pathname);
@@ -544,7 +647,6 @@ function malformedPath(pathname) {
 }
 
 // src/hosting/edge/handler.ts
-var RULES = hostRules();
 var ALLOW = "GET, HEAD";
 function error(request, status, pathname) {
   const r = errorResolution(status, pathname);
@@ -553,12 +655,12 @@ function error(request, status, pathname) {
   const body = r.json ? problemJson(status) : errorPage(status);
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
-async function answer(request, origin) {
+async function answer(request, origin, rules) {
   const url = new URL(request.url);
   if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname);
   if (malformedPath(url.pathname)) return error(request, 400, url.pathname);
   const r = await resolveRequestAsync(
-    RULES,
+    rules,
     url.pathname,
     url.search,
     (file, at) => origin.exists({ file, url: at }, request)
@@ -579,6 +681,7 @@ async function answer(request, origin) {
 }
 
 // src/hosting/edge/cloudflare-pages.ts
+var RULES = hostRules(typeof EDGE_FACTS === "undefined" ? NO_EDGE_FACTS : EDGE_FACTS);
 function assetRequest(request, at, method) {
   const headers = new Headers();
   const inm = request.headers.get("If-None-Match");
@@ -594,7 +697,7 @@ function assets(env) {
 }
 var cloudflare_pages_default = {
   fetch(request, env) {
-    return answer(request, assets(env));
+    return answer(request, assets(env), RULES);
   }
 };
 export {

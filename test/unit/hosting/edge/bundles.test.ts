@@ -20,7 +20,13 @@ describe("edge bundles", () => {
   it("import nothing and export the handler; _worker.js is the Cloudflare Pages bundle as it is", () => {
     expect(CLOUDFLARE_PAGES_WORKER).not.toMatch(/^\s*import\b/m);
     expect(CLOUDFLARE_PAGES_WORKER).toMatch(/^export \{\n {2}cloudflare_pages_default as default\n\};\n$/m);
-    expect(hostFiles().get("_worker.js")).toBe(CLOUDFLARE_PAGES_WORKER);
+    // The snapshot's edge facts are the one line set in front of the bundle, after its header.
+    const worker = hostFiles(undefined, { links: { "a/index.json": "<x>" }, archived: ["7"] }).get(
+      "_worker.js",
+    )!;
+    const header = CLOUDFLARE_PAGES_WORKER.slice(0, CLOUDFLARE_PAGES_WORKER.indexOf("\n") + 1);
+    const facts = 'const EDGE_FACTS = {\n "links": {"a/index.json":"<x>"},\n "archived": ["7"]\n};\n';
+    expect(worker).toBe(header + facts + CLOUDFLARE_PAGES_WORKER.slice(header.length));
   });
 
   it("the CloudFront Function has no generator (cloudfront-js-2.0 has none) and one top-level handler", () => {

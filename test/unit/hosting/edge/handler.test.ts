@@ -2,6 +2,7 @@
 // would), not by URL as Pages' assets do: the same cases answer the same way, so another edge
 // entry needs only its own EdgeOrigin.
 import { describe, expect, it } from "vitest";
+import { hostRules } from "../../../../src/hosting/rules.ts";
 import { answer, type EdgeOrigin } from "../../../../src/hosting/edge/handler.ts";
 import { answerOf, ASSET_FILES, CASES } from "../../../support/host-files.ts";
 
@@ -18,7 +19,7 @@ const byName: EdgeOrigin = {
 };
 
 const get = (path: string, init: RequestInit = {}) =>
-  answer(new Request(`http://edge.test${path}`, init), byName);
+  answer(new Request(`http://edge.test${path}`, init), byName, hostRules());
 
 describe("edge handler over an origin keyed by file name", () => {
   it("answers every case as the Pages worker does", async () => {

@@ -3,7 +3,17 @@
 import { describe, expect, it } from "vitest";
 import { CACHE_POLICY } from "../../../../src/routes/cache.ts";
 import { problemJson } from "../../../../src/output/problem.ts";
-import { hostFile, assetsFetch, CASES, answerOf } from "../../../support/host-files.ts";
+import {
+  hostFile,
+  assetsFetch,
+  CASES,
+  answerOf,
+  ASSET_FILES,
+  HOST_VOCAB,
+} from "../../../support/host-files.ts";
+import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
+import { resolveRequest } from "../../../../src/hosting/resolve.ts";
+import { hostRules, OTHER_CSP, PAGE_CSP } from "../../../../src/hosting/rules.ts";
 
 describe("_worker.js", () => {
   const env = { ASSETS: { fetch: async (req: Request) => assetsFetch(req) } };
@@ -36,6 +46,71 @@ describe("_worker.js", () => {
       "",
       "*",
     ]);
+  });
+
+  it("sends the purge tags of the URL and the security headers, as the preview's resolver does", async () => {
+    const get = await load();
+    const rules = hostRules();
+    const cases: [string, string][] = [
+      ["/api/clubs/gros/tournaments/42", "tournament-42,club-gros,build-api"],
+      ["/api/public/v1/tournaments/42/recaps?language=en", "tournament-42,build-api"],
+      ["/api/public/v1/tournaments?tag=rapid", "list-public,build-api"],
+      ["/api/public/v1/tournaments?tag=nope", "list-public,build-api"],
+      ["/tournaments/42/live/", "tournament-42,build-api"],
+      ["/", "list-public,build-api"],
+      ["/assets/site.css", "build-api-assets,build-api"],
+      ["/api/public/v1/tournaments/43", "build-api-errors,build-api"],
+    ];
+    for (const [url, tags] of cases) {
+      const res = await get(url);
+      expect([url, res.headers.get("cache-tag"), res.headers.get("surrogate-key")]).toEqual([
+        url,
+        tags,
+        tags.replaceAll(",", " "),
+      ]);
+      const u = new URL(`http://x${url}`);
+      const r = resolveRequest(rules, u.pathname, u.search, (f) => ASSET_FILES.has(f));
+      expect([url, new Map(r.kind === "redirect" ? [] : r.headers).get("Cache-Tag")]).toEqual([url, tags]);
+      const html = (res.headers.get("content-type") ?? "").startsWith("text/html");
+      expect(res.headers.get("content-security-policy"), url).toBe(html ? PAGE_CSP : OTHER_CSP);
+      expect([res.headers.get("x-frame-options"), res.headers.get("referrer-policy")], url).toEqual([
+        "DENY",
+        "no-referrer",
+      ]);
+    }
+  });
+
+  it("sends a snapshot's edge facts: Link on a paged list's files, the archive class by id", async () => {
+    const facts = {
+      links: { "api/public/v1/tournaments/index.json": '</api/public/v1/tournaments>; rel="first"' },
+      archived: ["42"],
+    };
+    const src = hostFiles(HOST_VOCAB, facts).get("_worker.js")!;
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(src).toString("base64")}`)) as {
+      default: { fetch(r: Request, e: typeof env): Promise<Response> };
+    };
+    const get = (p: string) => mod.default.fetch(new Request(`http://pages.test${p}`), env);
+    const rules = hostRules(facts);
+    for (const [url, link, cache] of [
+      ["/api/public/v1/tournaments", facts.links["api/public/v1/tournaments/index.json"], CACHE_POLICY.list],
+      ["/api/public/v1/tournaments/?tag=nope", null, CACHE_POLICY.list],
+      ["/api/public/v1/tournaments/42", null, CACHE_POLICY.archive],
+      ["/api/clubs/gros/tournaments/42", null, CACHE_POLICY.archive],
+      ["/tournaments/42/live/", null, CACHE_POLICY.archive],
+      ["/api/public/v1/tournaments?page=2", null, null],
+    ] as const) {
+      const res = await get(url);
+      const got = [
+        url,
+        res.headers.get("link"),
+        res.status === 200 ? res.headers.get("cache-control") : null,
+      ];
+      expect(got).toEqual([url, link, cache]);
+      const u = new URL(`http://x${url}`);
+      const r = resolveRequest(rules, u.pathname, u.search, (f) => ASSET_FILES.has(f));
+      const h = new Map(r.kind === "file" ? r.headers : []);
+      expect([url, h.get("Link") ?? null, r.kind === "file" ? h.get("Cache-Control") : null]).toEqual(got);
+    }
   });
 
   it("answers other methods with 405 and Allow", async () => {

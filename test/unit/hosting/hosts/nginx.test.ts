@@ -21,157 +21,302 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
-              try_files $build_api_path$build_api_tag/index.json $build_api_path/tag/index.json =404;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
+              if ($build_api_tag_empty) { return 404; }
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_tag$build_api_page/index.json $build_api_path/tag$build_api_page/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
-              try_files $build_api_path/index.json =404;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_page/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-public,build-api" always;
+              add_header Surrogate-Key "list-public build-api" always;
+              add_header Link $build_api_link always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/standings)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/rounds/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/live)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/recaps)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/live)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_live" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/recaps)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              if ($build_api_language_empty) { return 404; }
               try_files $build_api_path$build_api_language/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/recaps/language/([a-z]{2,3}(?:-[A-Z]{2})?))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/recaps/language/(?<build_api_p_language>[a-z]{2,3}(?:-[A-Z]{2})?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/standings/rounds/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/standings/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/progression)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/progression)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/crosstable)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/crosstable)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/players/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/players/(?<build_api_p_player>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/([0-9]+)/schedule)/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/schedule)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
-              try_files $build_api_path$build_api_tag/index.json $build_api_path/tag/index.json =404;
+              add_header Link $build_api_link always;
+              if ($build_api_tag_empty) { return 404; }
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_tag$build_api_page/index.json $build_api_path/tag$build_api_page/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
+              if ($build_api_page_empty) { return 404; }
+              try_files $build_api_path$build_api_page/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag/(?<build_api_p_tag>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/page/(?<build_api_p_page>[1-9][0-9]{0,8}))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "list-club-\${build_api_p_slug},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "list-club-\${build_api_p_slug} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              add_header Link $build_api_link always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/tag)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+)/standings)/?$" {
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/live)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+              add_header Cache-Control "$build_api_cc_live" always;
               add_header X-Content-Type-Options nosniff always;
-              add_header Access-Control-Allow-Origin "*" always;
-              try_files $build_api_path/index.json =404;
-          }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+)/rounds/([0-9]+))/?$" {
-              types { }
-              default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
-              add_header X-Content-Type-Options nosniff always;
-              add_header Access-Control-Allow-Origin "*" always;
-              try_files $build_api_path/index.json =404;
-          }
-          location ~ "^(?<build_api_path>/api/clubs/([a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/([0-9]+)/live)/?$" {
-              types { }
-              default_type "application/json; charset=utf-8";
-              add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
-              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
@@ -180,6 +325,11 @@ describe("nginx", () => {
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "public, max-age=3600, stale-while-revalidate=86400" always;
               add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "build-api-meta,build-api" always;
+              add_header Surrogate-Key "build-api-meta build-api" always;
               try_files $uri =404;
           }
           # Any other /api path: the problem body.
@@ -193,16 +343,26 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "list-public,build-api" always;
+          add_header Surrogate-Key "list-public build-api" always;
           try_files \${uri}index.html =404;
       }
-      location ~ "^/tournaments/([0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+))$" {
@@ -210,14 +370,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/standings/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/standings/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/standings)$" {
@@ -225,14 +390,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/rounds/([0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/rounds/(?<build_api_p_round>[0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/rounds/([0-9]+))$" {
@@ -240,14 +410,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/live/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/live/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=30, s-maxage=60, stale-while-revalidate=300" always;
+          add_header Cache-Control "$build_api_cc_live" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/live)$" {
@@ -255,14 +430,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/recaps/(?<build_api_p_language>[a-z]{2,3}(?:-[A-Z]{2})?)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/recaps/([a-z]{2,3}(?:-[A-Z]{2})?))$" {
@@ -270,14 +450,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/standings/rounds/([0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/standings/rounds/(?<build_api_p_round>[0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/standings/rounds/([0-9]+))$" {
@@ -285,14 +470,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/crosstable/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/crosstable/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/crosstable)$" {
@@ -300,14 +490,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/crosstable/starting-rank/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/crosstable/starting-rank/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/crosstable/starting-rank)$" {
@@ -315,14 +510,19 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/([0-9]+)/players/([0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/players/(?<build_api_p_player>[0-9]+)/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
           default_type "text/html; charset=utf-8";
-          add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
+          add_header Cache-Control "$build_api_cc_current" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/tournaments/([0-9]+)/players/([0-9]+))$" {
@@ -338,6 +538,11 @@ describe("nginx", () => {
           default_type "text/css; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
@@ -348,6 +553,11 @@ describe("nginx", () => {
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.svg$" {
@@ -358,6 +568,11 @@ describe("nginx", () => {
           default_type "image/svg+xml";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.png$" {
@@ -368,6 +583,11 @@ describe("nginx", () => {
           default_type "image/png";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.woff2$" {
@@ -378,6 +598,11 @@ describe("nginx", () => {
           default_type "font/woff2";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           try_files $uri =404;
       }
       location ~ "^/embed/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.js$" {
@@ -388,6 +613,11 @@ describe("nginx", () => {
           default_type "text/javascript; charset=utf-8";
           add_header Cache-Control "public, max-age=300, stale-while-revalidate=86400" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           add_header Access-Control-Allow-Origin "*" always;
           try_files $uri =404;
       }
@@ -399,6 +629,11 @@ describe("nginx", () => {
           default_type "text/calendar; charset=utf-8";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           add_header Access-Control-Allow-Origin "*" always;
           try_files $uri =404;
       }
@@ -407,9 +642,14 @@ describe("nginx", () => {
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
           types { }
-          default_type "application/atom+xml; charset=utf-8";
+          default_type "application/atom+xml";
           add_header Cache-Control "public, max-age=60, s-maxage=300, stale-while-revalidate=600" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-assets,build-api" always;
+          add_header Surrogate-Key "build-api-assets build-api" always;
           add_header Access-Control-Allow-Origin "*" always;
           try_files $uri =404;
       }
@@ -424,6 +664,11 @@ describe("nginx", () => {
           default_type "application/json; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
           add_header Access-Control-Allow-Origin $build_api_cors always;
       }
       location = /404.html {
@@ -432,6 +677,11 @@ describe("nginx", () => {
           default_type "text/html; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
       }
       location = /.build-api-400 {
           internal;
@@ -440,6 +690,11 @@ describe("nginx", () => {
           default_type "application/json; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
           add_header Access-Control-Allow-Origin $build_api_cors_bad always;
           return 400 '{"type":"about:blank","title":"Bad Request","status":400,"detail":"The request path is malformed: it cannot name a resource."}';
       }
@@ -451,6 +706,11 @@ describe("nginx", () => {
           default_type "application/json; charset=utf-8";
           add_header Cache-Control "public, max-age=60" always;
           add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "build-api-errors,build-api" always;
+          add_header Surrogate-Key "build-api-errors build-api" always;
           add_header Access-Control-Allow-Origin $build_api_cors always;
           add_header Allow "GET, HEAD" always;
           return 405 '{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"Only GET and HEAD are allowed."}';
@@ -470,12 +730,41 @@ describe("nginx", () => {
           "~(?:^|&)tag(?:=|&|$)" /tag/$build_api_tag_value;
           default "";
       }
+      map $args $build_api_tag_empty {
+          "~(?:^|&)tag=?(?:&|$)" 1;
+          default "";
+      }
       map $arg_language $build_api_language_value {
           "~^(?:[a-z]{2,3}(?:-[A-Z]{2})?)$" $arg_language;
           default -;
       }
       map $args $build_api_language {
           "~(?:^|&)language(?:=|&|$)" /language/$build_api_language_value;
+          default "";
+      }
+      map $args $build_api_language_empty {
+          "~(?:^|&)language=?(?:&|$)" 1;
+          default "";
+      }
+      map $arg_page $build_api_page_value {
+          "~^(?:[1-9][0-9]{0,8})$" $arg_page;
+          default -;
+      }
+      map $args $build_api_page {
+          "~(?:^|&)page(?:=|&|$)" /page/$build_api_page_value;
+          default "";
+      }
+      map $args $build_api_page_empty {
+          "~(?:^|&)page=?(?:&|$)" 1;
+          default "";
+      }
+      map $build_api_p_id $build_api_cc_current {
+          default "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
+      }
+      map $build_api_p_id $build_api_cc_live {
+          default "public, max-age=30, s-maxage=60, stale-while-revalidate=300";
+      }
+      map $uri $build_api_link {
           default "";
       }
       map $request_uri $build_api_cors {

@@ -11,6 +11,7 @@ describe("_redirects", () => {
       # Internal files are never served.
       /.build-api-manifest.json /404.html 404!
       /.build-api-snapshot /404.html 404!
+      /_build-api-edge.json /404.html 404!
       /_build-api-state.json /404.html 404!
       /_build-api.json /404.html 404!
       /_headers /404.html 404!
@@ -18,19 +19,37 @@ describe("_redirects", () => {
       /_worker.js /404.html 404!
       /nginx-http.conf /404.html 404!
       /nginx.conf /404.html 404!
-      # Query forms first: they share their source path with the list rules below.
+      # Query forms first: they share their source path with the list rules below; pages before
+      # tags, since a rule matches whatever other parameters a request carries.
+      /api/clubs/:slug/tournaments tag=:tag page=:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/public/v1/tournaments tag=:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments page= /api/clubs/:slug/tournaments/-/index.json 404!
+      /api/clubs/:slug/tournaments page=:page /api/clubs/:slug/tournaments/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments/tag/:tag page= /api/clubs/:slug/tournaments/tag/:tag/-/index.json 404!
+      /api/clubs/:slug/tournaments/tag/:tag page=:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/public/v1/tournaments page= /404.json 404!
+      /api/public/v1/tournaments page=:page /api/public/v1/tournaments/page/:page/index.json 200!
+      /api/public/v1/tournaments/tag/:tag page= /404.json 404!
+      /api/public/v1/tournaments/tag/:tag page=:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200!
+      /api/clubs/:slug/tournaments tag= /api/clubs/:slug/tournaments/-/index.json 404!
       /api/clubs/:slug/tournaments tag=juniors /api/clubs/:slug/tournaments/tag/juniors/index.json 200!
       /api/clubs/:slug/tournaments tag=open /api/clubs/:slug/tournaments/tag/open/index.json 200!
       /api/clubs/:slug/tournaments tag=:tag /api/clubs/:slug/tournaments/tag/index.json 200!
+      /api/public/v1/tournaments tag= /404.json 404!
       /api/public/v1/tournaments tag=rapid /api/public/v1/tournaments/tag/rapid/index.json 200!
       /api/public/v1/tournaments tag=:tag /api/public/v1/tournaments/tag/index.json 200!
+      /api/public/v1/tournaments/:id/recaps language= /404.json 404!
       /api/public/v1/tournaments/:id/recaps language=en /api/public/v1/tournaments/:id/recaps/language/en/index.json 200!
       /api/public/v1/tournaments/:id/recaps language=es /api/public/v1/tournaments/:id/recaps/language/es/index.json 200!
       /api/public/v1/tournaments/:id/recaps language=:language /404.json 404!
+      # The answer to an unknown tag is not a URL of its own: \`<list>/tag\` is a 404.
+      /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/-/index.json 404!
+      /api/public/v1/tournaments/tag /404.json 404!
       # Path forms, literal segments before parameters.
       /api/public/v1/tournaments /api/public/v1/tournaments/index.json 200
       /api/public/v1/tournaments/tag/:tag /api/public/v1/tournaments/tag/:tag/index.json 200
-      /api/public/v1/tournaments/tag /api/public/v1/tournaments/tag/index.json 200
+      /api/public/v1/tournaments/page/:page /api/public/v1/tournaments/page/:page/index.json 200
+      /api/public/v1/tournaments/tag/:tag/page/:page /api/public/v1/tournaments/tag/:tag/page/:page/index.json 200
       /api/public/v1/tournaments/:id /api/public/v1/tournaments/:id/index.json 200
       /api/public/v1/tournaments/:id/standings /api/public/v1/tournaments/:id/standings/index.json 200
       /api/public/v1/tournaments/:id/rounds/:round /api/public/v1/tournaments/:id/rounds/:round/index.json 200
@@ -44,7 +63,8 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/schedule /api/public/v1/tournaments/:id/schedule/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
-      /api/clubs/:slug/tournaments/tag /api/clubs/:slug/tournaments/tag/index.json 200
+      /api/clubs/:slug/tournaments/page/:page /api/clubs/:slug/tournaments/page/:page/index.json 200
+      /api/clubs/:slug/tournaments/tag/:tag/page/:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200
       /api/clubs/:slug/tournaments/:id /api/clubs/:slug/tournaments/:id/index.json 200
       /api/clubs/:slug/tournaments/:id/standings /api/clubs/:slug/tournaments/:id/standings/index.json 200
       /api/clubs/:slug/tournaments/:id/rounds/:round /api/clubs/:slug/tournaments/:id/rounds/:round/index.json 200

@@ -14,6 +14,7 @@ import {
   isApiPath,
   PAGE_ROUTES,
   pageCache,
+  fallbackForms,
   pathForms,
   queryFormPath,
   STATIC_DIRS,
@@ -126,11 +127,20 @@ describe("the one model of query forms, path forms and pages", () => {
   const byId = (id: string) => ROUTES.find((r) => r.id === id)!;
 
   it("derives every path form of a route from its query form", () => {
+    // Extension: a long list's numbered pages, for the list and each tag form.
     expect(pathForms(byId("publicTournaments"))).toEqual([
       "/api/public/v1/tournaments",
       "/api/public/v1/tournaments/tag/{tag}",
-      "/api/public/v1/tournaments/tag",
+      "/api/public/v1/tournaments/page/{page}",
+      "/api/public/v1/tournaments/tag/{tag}/page/{page}",
     ]);
+    expect(instancePath(byId("clubCatalog"), { slug: "s", tag: "open", page: "3" })).toBe(
+      "/api/clubs/s/tournaments/tag/open/page/3",
+    );
+    expect(() => instancePath(byId("clubCatalog"), { slug: "s", page: "0" })).toThrow(/page number/);
+    // The answer to an unknown tag is a file, not a URL: `<list>/tag` is a 404.
+    expect(fallbackForms(byId("publicTournaments"))).toEqual(["/api/public/v1/tournaments/tag"]);
+    expect(fallbackForms(byId("publicRecaps"))).toEqual([]);
     // An unknown language is a 404, so recaps have no bare `/language` form.
     expect(pathForms(byId("publicRecaps"))).toEqual([
       "/api/public/v1/tournaments/{id}/recaps",
@@ -140,7 +150,7 @@ describe("the one model of query forms, path forms and pages", () => {
   });
 
   it("writes files only at the path forms the hosts know", () => {
-    const patterns = ROUTES.flatMap((r) => pathForms(r)).map(
+    const patterns = ROUTES.flatMap((r) => [...pathForms(r), ...fallbackForms(r)]).map(
       (u) => new RegExp(`^${u.slice(1).replace(/\{\w+\}/g, "[^/]+")}/index\\.json$`),
     );
     for (const f of files.keys()) {

@@ -115,7 +115,7 @@ describe("Atom feeds of the sample", () => {
     const rule = hostRules().statics.find((r) => r.ext === "atom")!;
     expect(rule).toMatchObject({
       prefix: "/feeds/",
-      type: "application/atom+xml; charset=utf-8",
+      type: "application/atom+xml",
       cache: "current",
     });
   });

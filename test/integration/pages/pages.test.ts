@@ -182,3 +182,31 @@ describe("the pages of the sample snapshot", () => {
     ).toBe(true);
   });
 });
+
+describe("the pages' Content-Security-Policy", () => {
+  it("is satisfied by every page: no inline script, handler or style but the error page's hashed one", async () => {
+    const { PAGE_CSP } = await import("../../../src/hosting/rules.ts");
+    const { createHash } = await import("node:crypto");
+    const hashes = [...PAGE_CSP.matchAll(/'sha256-([^']+)'/g)].map((m) => m[1]);
+    for (const rel of [...pages, "404.html"]) {
+      const html = read(rel);
+      // Scripts only by src from this origin; no event handler attributes, no javascript: URLs.
+      for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+        expect(m[2], rel).toBe("");
+        expect(m[1], rel).toMatch(/\bsrc="\/[^/]/);
+      }
+      expect(html, rel).not.toMatch(/\son[a-z]+=|javascript:|\sstyle=/i);
+      // Stylesheets only from this origin; an inline <style> only when its hash is allowed.
+      for (const m of html.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/g))
+        expect(m[0], rel).toMatch(/href="\/[^/]/);
+      for (const m of html.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+        const hash = createHash("sha256").update(m[1]!).digest("base64");
+        expect(hashes, `${rel}: inline style`).toContain(hash);
+      }
+    }
+    // The index filter lives in its own stylesheet, named by its bytes.
+    const link = /<link rel="stylesheet" href="\/(assets\/tags-[0-9a-f]{12}\.css)">/.exec(read("index.html"));
+    expect(link).not.toBeNull();
+    expect(read(link![1]!)).toContain(":target");
+  });
+});

@@ -1,0 +1,62 @@
+// Lists that stay small: a list longer than the page size is split into pages that keep their
+// content while finished tournaments stay finished, so a tick rewrites the first page only. Pure.
+// The decisions (page size, order, numbering, Link headers) are in docs/design/lists-and-caching.md.
+
+/** Summaries per page of a list (the global list, a club catalog, their tag forms). */
+export const LIST_PAGE_SIZE = 1000;
+
+/** The path segment of a page: `<list>/page/{page}`; `?page=N` is its query form. */
+export const PAGE_SEGMENT = "page";
+
+/** One list split into its head (the list's own URL) and its numbered pages. */
+export interface Paged<T> {
+  /** The list's own URL: the unfinished tournaments and the newest finished ones. */
+  head: T[];
+  /** pages[j - 1] is page j; page 1 holds the oldest finished tournaments. Empty when it fits. */
+  pages: T[][];
+}
+
+/**
+ * Splits a list in its order. A list of at most `size` items is its head, as it is: a store under
+ * the page size publishes what it always did. A longer list puts the unfinished items first (each
+ * part in the list's order) and cuts pages of exactly `size` items from its end: page 1 is the
+ * last `size` items, page 2 the `size` before them, and the head keeps what is left (1 to `size`
+ * items). Items that change (unfinished tournaments) sit in the head while there are fewer of them
+ * than the head holds, and a newly finished tournament enters at the head's end, so the numbered
+ * pages keep their bytes until a finished tournament changes or leaves the list.
+ */
+export function paginate<T>(items: readonly T[], size: number, finished: (item: T) => boolean): Paged<T> {
+  if (!Number.isInteger(size) || size < 1) throw new Error(`page size ${size}: expected a positive integer`);
+  if (items.length <= size) return { head: [...items], pages: [] };
+  const ordered = [...items.filter((i) => !finished(i)), ...items.filter(finished)];
+  const k = Math.floor((ordered.length - 1) / size);
+  const headSize = ordered.length - k * size;
+  const pages: T[][] = [];
+  for (let j = 1; j <= k; j++)
+    pages.push(ordered.slice(ordered.length - j * size, ordered.length - (j - 1) * size));
+  return { head: ordered.slice(0, headSize), pages };
+}
+
+/**
+ * The Link header of the head (page 0) or page `j` of a list of `k` numbered pages whose own URL
+ * path is `base`: first is the head, last is page 1, next goes towards the older pages.
+ */
+export function pageLinks(base: string, j: number, k: number): string {
+  const url = (n: number): string => (n === 0 ? base : `${base}/${PAGE_SEGMENT}/${n}`);
+  const links: [string, string][] = [["first", url(0)]];
+  if (j > 0) links.push(["prev", url(j === k ? 0 : j + 1)]);
+  if (j === 0) links.push(["next", url(k)]);
+  else if (j > 1) links.push(["next", url(j - 1)]);
+  links.push(["last", url(1)]);
+  return links.map(([rel, u]) => `<${u}>; rel="${rel}"`).join(", ");
+}
+
+/** What the hosts must know of a snapshot's lists and tournaments beyond the URL model. */
+export interface EdgeFacts {
+  /** The Link header of each file of a paged list (`api/.../page/2/index.json`), heads included. */
+  links: Record<string, string>;
+  /** External ids of the tournaments served with the archive cache class, sorted. */
+  archived: string[];
+}
+
+export const NO_EDGE_FACTS: EdgeFacts = { links: {}, archived: [] };
