@@ -13,6 +13,7 @@ export default tseslint.config(
       ".netlify/",
       "scripts/hosts/node_modules/",
       "scripts/openapi-lint/node_modules/",
+      "src/deploy/edge/generated/",
       "node_modules/",
       "coverage/",
       ".tmp/",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Host conformance: builds the sample snapshot, serves it with the preview, nginx (Debian
-# nginx-light), `wrangler pages dev` and `netlify dev`, runs scripts/probe.ts against each, then
+# nginx-light), `wrangler pages dev`, the deploy's R2 Worker under Miniflare (wrangler's local
+# runtime) and `netlify dev`, runs scripts/probe.ts against each, then
 # checks CORS in headless Chromium. Every server listens on loopback only and is killed on exit.
 # The heavy tools come from the separate npm project scripts/hosts, never the root.
 set -euo pipefail
@@ -152,6 +153,17 @@ if wait_http "http://127.0.0.1:$PORT/" 120; then
 else
   tail -n 30 "$WORK/wrangler.log"
   record wrangler 1 "wrangler pages dev did not start" 0
+fi
+stop_last
+
+# --- R2 + Cloudflare: the deploy's R2 Worker under wrangler's local runtime (Miniflare/workerd) --
+PORT=$(free_port)
+start r2-worker node scripts/r2-worker-local.ts --dir "$SNAP" --port "$PORT" --hosts "$ROOT/scripts/hosts"
+if wait_http "http://127.0.0.1:$PORT/" 120; then
+  probe r2-worker wrangler "http://127.0.0.1:$PORT"
+else
+  tail -n 30 "$WORK/r2-worker.log"
+  record r2-worker 1 "the R2 Worker under Miniflare did not start" 0
 fi
 stop_last
 

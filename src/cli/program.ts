@@ -332,6 +332,70 @@ subcommand("preview")
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
   });
 
+function concurrencyCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 512)
+    throw new InvalidArgumentError("expected a whole number 1-512");
+  return n;
+}
+
+function keyPrefix(value: string): string {
+  if (value !== "" && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/.test(value)) {
+    throw new InvalidArgumentError(
+      "expected key segments of letters, digits, '.', '_', '-' separated by '/'",
+    );
+  }
+  return value === "" || value.endsWith("/") ? value : `${value}/`;
+}
+
+subcommand("deploy")
+  .description(
+    "Upload a built snapshot to an S3-compatible bucket, sending only what changed since the last deploy.",
+  )
+  .addOption(required("--bucket <name>", "the bucket"))
+  .option("--dir <dir>", "the snapshot directory", "dist")
+  .option("--prefix <prefix>", "a key prefix inside the bucket, e.g. site/", keyPrefix, "")
+  .option(
+    "--endpoint <url>",
+    "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)",
+  )
+  .option("--region <region>", "the region (default: AWS_REGION or the AWS config; R2 uses auto)")
+  .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
+  .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)
+  .option("--edge-out <dir>", "also write the edge code: a CloudFront Function and an R2 Worker")
+  .option("--dry-run", "read the deploy record and print the plan; send nothing")
+  .option("--json", "print the deploy report as JSON on stdout")
+  .action(async (o) => {
+    const { deploy } = await import("../deploy/deploy.ts");
+    const report = await deploy({
+      dir: o.dir,
+      bucket: o.bucket,
+      prefix: o.prefix,
+      endpoint: o.endpoint,
+      region: o.region,
+      pathStyle: o.pathStyle,
+      concurrency: o.concurrency,
+      dryRun: o.dryRun,
+      onStep: (done, total, what) => console.error(`build-api: deploy step ${done}/${total}: ${what}`),
+    });
+    if (o.edgeOut) {
+      const { writeEdgeCode } = await import("../deploy/edge/write.ts");
+      for (const line of writeEdgeCode(o.dir, o.edgeOut)) console.error(`build-api: ${line}`);
+    }
+    if (o.json) {
+      console.log(JSON.stringify(report, null, 2));
+      return;
+    }
+    const where = `s3://${report.bucket}/${report.prefix}`;
+    const verb = report.dryRun ? "would send" : "sent";
+    console.error(
+      `build-api: ${report.dryRun ? "planned" : "deployed"} ${o.dir} to ${where}: ${verb} ${plural(report.dryRun ? report.toSend : report.sent, "object")}` +
+        ` (${report.sentBytes} bytes), removed ${report.dryRun ? report.toRemove : report.removed}, ${report.unchanged} unchanged` +
+        `${report.resumed ? ", resumed an interrupted deploy" : ""} (${report.seconds.toFixed(1)} s)`,
+    );
+    if (report.purge.tags.length > 0) console.error(`build-api: purge tags: ${report.purge.tags.join(",")}`);
+  });
+
 subcommand("export")
   .description(
     "Copy the live snapshot into a plain directory (the --out of a build is a symlink, which `cp -r` and `tar` copy as a link).",

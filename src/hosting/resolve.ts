@@ -1,9 +1,11 @@
 // What a request answers, from the rule list alone: a file of the snapshot with its headers, a
 // redirect to a page's slash form, or an error. Anything no rule names is a 404: that is the
-// allow-list. The steps are written once, as a generator that asks whether a file exists and is
-// told; resolveRequest answers it synchronously (the preview, over the file system) and
-// resolveRequestAsync asynchronously (edge code, over a store it asks through fetch: the
-// Cloudflare worker is this module bundled, src/hosting/edge/).
+// allow-list. The steps are written once, as a plain function that asks `exists` whether a file
+// is there: resolveRequest answers it synchronously (the preview, over the file system; the
+// CloudFront Function, from what the deploy wrote into it) and resolveRequestAsync asynchronously
+// by running the steps again with each answer learnt (edge workers over a store they ask through
+// fetch or a bucket binding: src/hosting/edge/, src/deploy/edge/). Not a generator: CloudFront
+// Functions (cloudfront-js-2.0) do not support generators, and esbuild cannot lower them.
 import { CORS_PREFIX, isApiPath } from "../routes/urls.ts";
 import type { ErrorStatus } from "../output/problem.ts";
 import {
@@ -126,48 +128,53 @@ export interface FileQuery {
   url: string;
 }
 
-/** The decision steps: yields each question, takes the answer, returns the resolution. */
-function* steps(
+/** The query of a request, as the steps read it: its first value by name, and its raw form. */
+export interface QueryView {
+  get(name: string): string | null;
+  /** "" or "?..." as sent: a redirect keeps it. */
+  raw: string;
+}
+
+/** The decision steps: asks `exists` about each file it needs and returns the resolution. */
+export function resolveWith(
   rules: HostRules,
   pathname: string,
-  rawSearch: string,
-): Generator<FileQuery, Resolution, boolean> {
+  query: QueryView,
+  exists: (q: FileQuery) => boolean,
+): Resolution {
   const c = compile(rules);
-  const search = new URLSearchParams(rawSearch);
-  function* found(file: string, url: string, headers: [string, string][]) {
-    const there: boolean = yield { file, url };
-    return there ? { kind: "file" as const, file, url, headers } : errorResolution(404, pathname);
-  }
+  const found = (file: string, url: string, headers: [string, string][]): Resolution =>
+    exists({ file, url }) ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
   /** A file of a rule: with its purge tags filled, its Link header, its archive class. */
-  function answer(
+  const answer = (
     file: string,
     url: string,
     r: { headers: [string, string][]; names: string[]; tournament: boolean },
     m: RegExpExecArray,
-  ) {
+  ): Resolution => {
     const id = r.tournament ? m[r.names.indexOf("id") + 1] : undefined;
     return found(
       file,
       url,
       instanceHeaders(rules.facts, c.archived, fillHeaders(r.headers, r.names, m), file, id),
     );
-  }
+  };
   // Query forms, in the order of the rules, each on the path the ones before it made:
   // `<list>?tag=x&page=2` is `<list>/tag/x`, then `<list>/tag/x/page/2`.
   let path = pathname;
   for (const q of c.queries) {
     const m = q.re.exec(path);
-    const value = search.get(q.param);
+    const value = query.get(q.param);
     if (!m || value === null) continue;
     // An empty value (`?tag=`, `?tag`) names no tag and no language: a 404, never the list.
     if (value === "") return errorResolution(404, pathname);
     const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
-    if (target && (yield { file: `${target.slice(1)}/index.json`, url: target })) path = target;
+    if (target && exists({ file: `${target.slice(1)}/index.json`, url: target })) path = target;
     // The list no tag matches is empty: it has no numbered page.
-    else if (q.fallback && search.get("page") === null) {
+    else if (q.fallback && query.get("page") === null) {
       const url = fill(q.fallback, q.names, m, {});
       const list = { headers: q.fallbackHeaders, names: q.listNames, tournament: false };
-      return yield* answer(`${url.slice(1)}/index.json`, url, list, m);
+      return answer(`${url.slice(1)}/index.json`, url, list, m);
     } else return errorResolution(404, pathname);
   }
 
@@ -175,21 +182,26 @@ function* steps(
     const m = p.re.exec(path);
     if (!m) continue;
     const url = path.replace(/\/$/, "");
-    return yield* answer(`${url.slice(1)}/index.json`, url, p, m);
+    return answer(`${url.slice(1)}/index.json`, url, p, m);
   }
-  for (const f of c.files) if (f.url === path) return yield* found(f.url.slice(1), f.url, f.headers);
+  for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.url, f.headers);
   for (const p of c.pages) {
     const m = p.re.exec(path);
-    if (m) return yield* answer(`${path.slice(1)}index.html`, path, p, m);
+    if (m) return answer(`${path.slice(1)}index.html`, path, p, m);
     if (p.bare?.test(path)) {
-      if (!(yield { file: `${path.slice(1)}/index.html`, url: `${path}/` }))
+      if (!exists({ file: `${path.slice(1)}/index.html`, url: `${path}/` }))
         return errorResolution(404, pathname);
       // The query as it was sent, as nginx's $is_args$args and the hosts' own redirects keep it.
-      return { kind: "redirect", location: `${path}/${rawSearch}` };
+      return { kind: "redirect", location: `${path}/${query.raw}` };
     }
   }
-  for (const s of c.statics) if (s.re.test(path)) return yield* found(path.slice(1), path, s.headers);
+  for (const s of c.statics) if (s.re.test(path)) return found(path.slice(1), path, s.headers);
   return errorResolution(404, pathname);
+}
+
+function queryView(search: string): QueryView {
+  const params = new URLSearchParams(search);
+  return { get: (name) => params.get(name), raw: search };
 }
 
 /**
@@ -203,24 +215,32 @@ export function resolveRequest(
   search: string,
   exists: (file: string, url: string) => boolean,
 ): Resolution {
-  const it = steps(rules, pathname, search);
-  for (let n = it.next(); ;) {
-    if (n.done) return n.value;
-    n = it.next(exists(n.value.file, n.value.url));
-  }
+  return resolveWith(rules, pathname, queryView(search), (q) => exists(q.file, q.url));
 }
 
-/** resolveRequest for a store that answers asynchronously (edge code asking its assets). */
+/**
+ * resolveRequest for a store that answers asynchronously (edge code asking its assets): the steps
+ * run with what is known so far; the first file they asked about and nobody knew is asked, and
+ * they run again. A request asks about at most three files (a query target, a page's slash form
+ * or the file itself), so this runs the (cheap, compiled) steps at most four times.
+ */
 export async function resolveRequestAsync(
   rules: HostRules,
   pathname: string,
   search: string,
   exists: (file: string, url: string) => Promise<boolean>,
 ): Promise<Resolution> {
-  const it = steps(rules, pathname, search);
-  for (let n = it.next(); ;) {
-    if (n.done) return n.value;
-    n = it.next(await exists(n.value.file, n.value.url));
+  const query = queryView(search);
+  const known = new Map<string, boolean>();
+  for (;;) {
+    let unknown: FileQuery | undefined;
+    const r = resolveWith(rules, pathname, query, (q) => {
+      const answer = known.get(q.file);
+      if (answer === undefined) unknown ??= q;
+      return answer ?? false;
+    });
+    if (!unknown) return r;
+    known.set(unknown.file, await exists(unknown.file, unknown.url));
   }
 }
 

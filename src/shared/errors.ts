@@ -27,6 +27,8 @@ export const EXIT = {
   trf: 9,
   /** `verify` found snapshot files that differ from the manifest, are missing, or are extra. */
   snapshotDamaged: 10,
+  /** Uploading to object storage failed (network, credentials, bucket); a rerun resumes. */
+  deploy: 11,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -52,6 +54,8 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   trf: "a TRF file could not be parsed or imported (also: unknown result codes, team tournaments)",
   snapshotDamaged:
     "the live snapshot differs from its manifest (`verify`; or a build found a live file removed by hand): `build --rebuild` writes every file anew",
+  deploy:
+    "`deploy` failed: the bucket could not be reached or refused a request (network, credentials, bucket, throttling after retries), or the snapshot or its edge code cannot be deployed (no manifest, a CloudFront Function over 10 KB); a rerun resumes an interrupted deploy",
 };
 
 export interface Problem {

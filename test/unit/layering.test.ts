@@ -27,6 +27,7 @@ const LAYERS = [
   "incremental",
   "render",
   "publish",
+  "deploy",
   "build",
   "cli",
   "entry",
@@ -55,10 +56,14 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   incremental: ["shared", "domain", "store", "views"],
   render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "incremental"],
   publish: ["shared"],
+  // deploy uploads a published snapshot: the manifest (publish), each object's metadata and the
+  // edge code from the rule list and resolver (hosting, routes), the error bodies' names and bytes
+  // the edge code sends (output).
+  deploy: ["shared", "routes", "output", "hosting", "publish"],
   build: ["shared", "domain", "store", "routes", "output", "hosting", "incremental", "render", "publish"],
   // cli reads routes/pagination.ts for the default of --page-size: a constant of a file that
   // imports nothing, so the help stays exact without loading the route table.
-  cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "build"],
+  cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "build", "deploy"],
   entry: ["cli"],
 };
 
@@ -69,10 +74,10 @@ const NO_PACKAGES: ReadonlySet<string> = new Set(["domain"]);
  * Where the clock may be read. The snapshot is a pure function of the store, the options and
  * `--now`, so no module that computes what is published may read the clock: only the CLI (it takes
  * `--now` or the clock; progress redraws), build (it times the phases) and publish/ (the lock's
- * wait deadline and stale-lock age, the phase timings of the report), whose clock reads never
- * reach a published byte.
+ * wait deadline and stale-lock age, the phase timings of the report) and deploy/ (its report's
+ * timing; it uploads bytes already published), whose clock reads never reach a published byte.
  */
-const CLOCK_ALLOWED: ReadonlySet<string> = new Set(["cli", "build", "publish"]);
+const CLOCK_ALLOWED: ReadonlySet<string> = new Set(["cli", "build", "publish", "deploy"]);
 
 interface SourceFacts {
   /** Import specifiers as written, with the line of each. */

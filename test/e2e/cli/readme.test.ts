@@ -3,13 +3,15 @@
 // fresh directory that plays the repository root (with data/ and, for the TRF examples, an
 // event.trf). `build-api`, `npx build-api` and `node bin/build-api.js` are the same program; a
 // preview gets `--port 0` appended (the last --port wins), so that parallel runs never compete for
-// port 3000, is asked for one endpoint and stopped.
+// port 3000, is asked for one endpoint and stopped. A deploy goes to a local S3-compatible server
+// holding the bucket it names (its address and path-style addressing appended, as --port is).
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { program } from "../../../src/cli/program.ts";
 import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
+import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 /** The documents whose commands are run: the README, then every page of the guide. */
@@ -69,7 +71,23 @@ async function previewOnce(args: string[], cwd: string): Promise<number> {
   }
 }
 
-afterAll(removeTempDirs);
+const s3s: LocalS3[] = [];
+afterAll(async () => {
+  for (const s of s3s) await s.close();
+  removeTempDirs();
+});
+
+async function deployOnce(args: string[], cwd: string): Promise<void> {
+  const bucket = args[args.indexOf("--bucket") + 1]!;
+  const s3 = await startS3(bucket);
+  s3s.push(s3);
+  const r = await runCli([...args, "--endpoint", s3.endpoint, "--path-style"], {
+    cwd,
+    env: { ...process.env, ...S3_ENV },
+  });
+  expect(r.code, `build-api ${args.join(" ")}\n${r.stderr}`).toBe(0);
+  expect((await s3.list()).length, "objects in the bucket").toBeGreaterThan(0);
+}
 
 describe("the build-api commands of the README and the guide", () => {
   const documents = DOCUMENTS.map(
@@ -97,6 +115,10 @@ describe("the build-api commands of the README and the guide", () => {
         for (const args of commands) {
           if (args[0] === "preview") {
             expect(await previewOnce(args, cwd), args.join(" ")).toBe(200);
+            continue;
+          }
+          if (args[0] === "deploy") {
+            await deployOnce(args, cwd);
             continue;
           }
           const r = await runCli(args, { cwd });

@@ -574,59 +574,66 @@ function errorResolution(status, pathname) {
 function fill(template, names, m, extra) {
   return template.replace(/\\{(\\w+)\\}/g, (_, n) => extra[n] ?? m[names.indexOf(n) + 1]);
 }
-function* steps(rules, pathname, rawSearch) {
+function resolveWith(rules, pathname, query, exists) {
   const c = compile(rules);
-  const search = new URLSearchParams(rawSearch);
-  function* found(file, url, headers) {
-    const there = yield { file, url };
-    return there ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
-  }
-  function answer2(file, url, r, m) {
+  const found = (file, url, headers) => exists({ file, url }) ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
+  const answer2 = (file, url, r, m) => {
     const id = r.tournament ? m[r.names.indexOf("id") + 1] : void 0;
     return found(
       file,
       url,
       instanceHeaders(rules.facts, c.archived, fillHeaders(r.headers, r.names, m), file, id)
     );
-  }
+  };
   let path = pathname;
   for (const q of c.queries) {
     const m = q.re.exec(path);
-    const value = search.get(q.param);
+    const value = query.get(q.param);
     if (!m || value === null) continue;
     if (value === "") return errorResolution(404, pathname);
     const target = q.value.test(value) ? fill(q.target, q.names, m, { [q.param]: value }) : null;
-    if (target && (yield { file: \`\${target.slice(1)}/index.json\`, url: target })) path = target;
-    else if (q.fallback && search.get("page") === null) {
+    if (target && exists({ file: \`\${target.slice(1)}/index.json\`, url: target })) path = target;
+    else if (q.fallback && query.get("page") === null) {
       const url = fill(q.fallback, q.names, m, {});
       const list = { headers: q.fallbackHeaders, names: q.listNames, tournament: false };
-      return yield* answer2(\`\${url.slice(1)}/index.json\`, url, list, m);
+      return answer2(\`\${url.slice(1)}/index.json\`, url, list, m);
     } else return errorResolution(404, pathname);
   }
   for (const p of c.paths) {
     const m = p.re.exec(path);
     if (!m) continue;
     const url = path.replace(/\\/$/, "");
-    return yield* answer2(\`\${url.slice(1)}/index.json\`, url, p, m);
+    return answer2(\`\${url.slice(1)}/index.json\`, url, p, m);
   }
-  for (const f of c.files) if (f.url === path) return yield* found(f.url.slice(1), f.url, f.headers);
+  for (const f of c.files) if (f.url === path) return found(f.url.slice(1), f.url, f.headers);
   for (const p of c.pages) {
     const m = p.re.exec(path);
-    if (m) return yield* answer2(\`\${path.slice(1)}index.html\`, path, p, m);
+    if (m) return answer2(\`\${path.slice(1)}index.html\`, path, p, m);
     if (p.bare?.test(path)) {
-      if (!(yield { file: \`\${path.slice(1)}/index.html\`, url: \`\${path}/\` }))
+      if (!exists({ file: \`\${path.slice(1)}/index.html\`, url: \`\${path}/\` }))
         return errorResolution(404, pathname);
-      return { kind: "redirect", location: \`\${path}/\${rawSearch}\` };
+      return { kind: "redirect", location: \`\${path}/\${query.raw}\` };
     }
   }
-  for (const s of c.statics) if (s.re.test(path)) return yield* found(path.slice(1), path, s.headers);
+  for (const s of c.statics) if (s.re.test(path)) return found(path.slice(1), path, s.headers);
   return errorResolution(404, pathname);
 }
+function queryView(search) {
+  const params = new URLSearchParams(search);
+  return { get: (name) => params.get(name), raw: search };
+}
 async function resolveRequestAsync(rules, pathname, search, exists) {
-  const it = steps(rules, pathname, search);
-  for (let n = it.next(); ; ) {
-    if (n.done) return n.value;
-    n = it.next(await exists(n.value.file, n.value.url));
+  const query = queryView(search);
+  const known = /* @__PURE__ */ new Map();
+  for (; ; ) {
+    let unknown;
+    const r = resolveWith(rules, pathname, query, (q) => {
+      const answer2 = known.get(q.file);
+      if (answer2 === void 0) unknown ??= q;
+      return answer2 ?? false;
+    });
+    if (!unknown) return r;
+    known.set(unknown.file, await exists(unknown.file, unknown.url));
   }
 }
 function malformedPath(pathname) {
@@ -663,8 +670,10 @@ async function answer(request, origin, rules) {
   const res = await origin.get(r, request);
   if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname);
   const headers = new Headers(r.headers);
-  const etag = res.headers.get("ETag");
-  if (etag) headers.set("ETag", etag);
+  for (const name of ["ETag", "Cache-Tag"]) {
+    const value = res.headers.get(name);
+    if (value) headers.set(name, value);
+  }
   return new Response(res.status === 304 || request.method === "HEAD" ? null : res.body, {
     status: res.status,
     headers

@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EDGE_ENTRIES, edgeModules, ROOT } from "../../../../scripts/lib/edge-bundle.ts";
 import { CLOUDFLARE_PAGES_WORKER } from "../../../../src/hosting/edge/generated/cloudflare-pages.ts";
+import { CLOUDFRONT_FUNCTION } from "../../../../src/deploy/edge/generated/cloudfront-function.ts";
 import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
 
 describe("edge bundles", () => {
@@ -26,5 +27,13 @@ describe("edge bundles", () => {
     const header = CLOUDFLARE_PAGES_WORKER.slice(0, CLOUDFLARE_PAGES_WORKER.indexOf("\n") + 1);
     const facts = 'const EDGE_FACTS = {\n "links": {"a/index.json":"<x>"},\n "archived": ["7"]\n};\n';
     expect(worker).toBe(header + facts + CLOUDFLARE_PAGES_WORKER.slice(header.length));
+  });
+
+  it("the CloudFront Function has no generator (cloudfront-js-2.0 has none) and one top-level handler", () => {
+    expect(CLOUDFRONT_FUNCTION).not.toMatch(/function\s*\*|\byield\b/);
+    expect(CLOUDFRONT_FUNCTION).not.toMatch(/^\s*(import|export)\b/m);
+    expect(CLOUDFRONT_FUNCTION).toMatch(
+      /\nvar buildApiHandler;function handler\(event\)\{return buildApiHandler\(event\)\}\n$/,
+    );
   });
 });

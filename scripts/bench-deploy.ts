@@ -1,0 +1,144 @@
+// Measures `build-api deploy` against a local S3-compatible server (s3rver in its own process):
+// a first deploy of a synthetic store (objects per second, and the CPU the client and the server
+// each spent, to say which one bounds it), then deploys after a one-tournament tick (one player
+// renamed, rebuilt): objects sent, requests, seconds. The ratio of tick seconds between the sizes
+// says whether a deploy's time grows with the store.
+//   node scripts/bench-deploy.ts [--sizes 200,2000] [--ticks 3] [--concurrency 16]
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import Database from "better-sqlite3";
+import { build } from "../src/build/build.ts";
+import { deploy, type DeployReport } from "../src/deploy/deploy.ts";
+import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "200,2000" },
+    ticks: { type: "string", default: "3" },
+    concurrency: { type: "string", default: "16" },
+  },
+});
+const sizes = values.sizes.split(",").map(Number);
+const ticks = Number(values.ticks);
+const concurrency = Number(values.concurrency);
+const NOW = Date.parse(REFERENCE_NOW);
+
+Object.assign(process.env, {
+  AWS_ACCESS_KEY_ID: "S3RVER",
+  AWS_SECRET_ACCESS_KEY: "S3RVER",
+  AWS_REGION: "us-east-1",
+});
+
+/** CPU seconds a process has used (user + system), from /proc. */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
+async function startServer(dir: string): Promise<{ endpoint: string; pid: number; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "s3-server-child.ts"), dir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      const m = /port (\d+)/.exec(d);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on("exit", () => reject(new Error("s3 server exited")));
+  });
+  return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
+}
+
+let renames = 0;
+function tick(db: string): void {
+  const w = new Database(db);
+  try {
+    w.prepare(
+      `UPDATE players SET name = ? WHERE (tournament_id, source_player_number) =
+         (SELECT tournament_id, source_player_number FROM players ORDER BY tournament_id, source_player_number LIMIT 1)`,
+    ).run(`Deploy Bench ${++renames}`);
+  } finally {
+    w.close();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+interface Row {
+  size: number;
+  first: DeployReport;
+  firstClientCpu: number;
+  firstServerCpu: number;
+  ticks: DeployReport[];
+}
+
+const rows: Row[] = [];
+console.log(
+  `cores ${cpus().length}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}, concurrency ${concurrency}`,
+);
+for (const size of sizes) {
+  const work = mkdtempSync(path.join(tmpdir(), `build-api-bench-deploy-${size}-`));
+  const server = await startServer(path.join(work, "s3"));
+  try {
+    const db = path.join(work, "store.sqlite");
+    const out = path.join(work, "dist");
+    generateStore({ tournaments: size, seed: 1, out: db });
+    await build({ db, out, now: NOW });
+    const client = new S3Client({ endpoint: server.endpoint, forcePathStyle: true });
+    await client.send(new CreateBucketCommand({ Bucket: "bench" }));
+    client.destroy();
+    const opts = {
+      dir: out,
+      bucket: "bench",
+      prefix: "",
+      endpoint: server.endpoint,
+      pathStyle: true,
+      concurrency,
+    };
+    const c0 = process.cpuUsage();
+    const s0 = cpuOf(server.pid);
+    const first = await deploy(opts);
+    const c1 = process.cpuUsage(c0);
+    const row: Row = {
+      size,
+      first,
+      firstClientCpu: (c1.user + c1.system) / 1e6,
+      firstServerCpu: cpuOf(server.pid) - s0,
+      ticks: [],
+    };
+    for (let i = 0; i < ticks; i++) {
+      tick(db);
+      await build({ db, out, now: NOW });
+      row.ticks.push(await deploy(opts));
+    }
+    rows.push(row);
+    const t = row.ticks;
+    console.log(
+      `${size} tournaments: first deploy ${first.sent} objects in ${first.seconds.toFixed(1)} s ` +
+        `(${(first.sent / first.seconds).toFixed(0)} objects/s; CPU client ${row.firstClientCpu.toFixed(1)} s, ` +
+        `server ${row.firstServerCpu.toFixed(1)} s); tick deploy: sent ${t.map((r) => r.sent).join("/")} objects, ` +
+        `${t.map((r) => r.requests).join("/")} requests, ${t.map((r) => r.seconds.toFixed(3)).join("/")} s ` +
+        `(median ${median(t.map((r) => r.seconds)).toFixed(3)} s)`,
+    );
+  } finally {
+    server.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+if (rows.length >= 2) {
+  const a = median(rows[0]!.ticks.map((r) => r.seconds));
+  const b = median(rows.at(-1)!.ticks.map((r) => r.seconds));
+  console.log(`tick deploy time ratio ${rows.at(-1)!.size}/${rows[0]!.size}: ${(b / a).toFixed(2)}`);
+}
+console.log(
+  `load after ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);

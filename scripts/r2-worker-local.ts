@@ -1,0 +1,61 @@
+// Serves a snapshot through the generated R2 Worker (src/deploy/edge/bundled.ts) under wrangler's
+// local runtime (Miniflare running workerd, with its R2 simulation), for scripts/ci-hosts.sh to
+// probe. The local R2 bucket is filled with the objects `build-api deploy` would write (the
+// served files, with the same Content-Type, Cache-Control and metadata); Miniflare comes from
+// the separate npm project scripts/hosts, never the root. Loopback only; stops on SIGTERM.
+//   node scripts/r2-worker-local.ts --dir DIR --port N [--hosts scripts/hosts]
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { R2_WORKER } from "../src/deploy/edge/generated/r2-worker.ts";
+import { objectMetadata, objectSpec } from "../src/deploy/objects.ts";
+import { readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: "string" },
+    port: { type: "string" },
+    hosts: { type: "string", default: path.join(import.meta.dirname, "hosts") },
+  },
+});
+if (!values.dir || !values.port)
+  throw new Error("usage: r2-worker-local.ts --dir DIR --port N [--hosts DIR]");
+
+interface R2Put {
+  put(key: string, body: Uint8Array, options: object): Promise<unknown>;
+}
+interface MiniflareLike {
+  ready: Promise<URL>;
+  getR2Bucket(name: string): Promise<R2Put>;
+  dispose(): Promise<void>;
+}
+const require = createRequire(path.join(path.resolve(values.hosts), "package.json"));
+const { Miniflare } = require("miniflare") as { Miniflare: new (o: object) => MiniflareLike };
+
+const mf = new Miniflare({
+  modules: true,
+  script: R2_WORKER,
+  compatibilityDate: "2025-01-01",
+  r2Buckets: ["BUCKET"],
+  bindings: { PREFIX: "" },
+  host: "127.0.0.1",
+  port: Number(values.port),
+});
+const bucket = await mf.getR2Bucket("BUCKET");
+const snap = readSnapshotFiles(values.dir);
+let n = 0;
+for (const [file, f] of snap.files) {
+  const spec = objectSpec(file);
+  if (!spec) continue;
+  // A plain Uint8Array: Miniflare serialises the body and refuses a Buffer.
+  await bucket.put(file, new Uint8Array(readFileSync(path.join(snap.root, file))), {
+    httpMetadata: { contentType: spec.contentType, cacheControl: spec.cacheControl },
+    customMetadata: objectMetadata(f.sha256, spec),
+  });
+  n++;
+}
+console.log(`r2 worker at ${(await mf.ready).href} (${n} objects)`);
+process.on("SIGTERM", () => {
+  void mf.dispose().then(() => process.exit(0));
+});

@@ -1,0 +1,251 @@
+// `build-api deploy`: brings a bucket prefix to the snapshot's files in O(change). Reads the deploy
+// record (record.ts), plans (plan.ts), marks the keys it is about to touch as pending, sends the
+// upload steps in order with bounded concurrency, removes what the snapshot no longer has, then
+// writes the record and clears the pending mark. Any failure leaves the pending mark: the next run
+// sends those keys again, so a rerun finishes an interrupted deploy. See
+// docs/guide/object-storage.md for what a reader sees meanwhile.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { changedTags, changedUrls, type ChangedUrls } from "../hosting/purge.ts";
+import { EDGE_FILE } from "../hosting/rules.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
+import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
+import { metadataDigest, objectMetadata } from "./objects.ts";
+import { planDeploy, type Upload } from "./plan.ts";
+import {
+  decodePending,
+  decodeRecord,
+  encodePending,
+  encodeRecord,
+  PENDING_KEY,
+  RECORD_KEY,
+} from "./record.ts";
+import { readSnapshotFiles } from "./snapshot-files.ts";
+
+export interface DeployOptions extends BucketOptions {
+  dir: string;
+  /** Plan only: read the record, send nothing. */
+  dryRun?: boolean;
+  /** Called after each step and removal batch (progress lines). */
+  onStep?: (done: number, total: number, what: string) => void;
+  /** A bucket to use instead of opening one (tests). */
+  bucketImpl?: Bucket;
+}
+
+export interface DeployReport {
+  bucket: string;
+  prefix: string;
+  dryRun: boolean;
+  /** The previous deploy had died: its pending keys were checked again. */
+  resumed: boolean;
+  /** The record was missing, unreadable or written under other metadata rules: all was sent. */
+  full: boolean;
+  /** Objects the plan sends and removes (what a dry run reports). */
+  toSend: number;
+  toRemove: number;
+  sent: number;
+  sentBytes: number;
+  removed: number;
+  unchanged: number;
+  skipped: number;
+  steps: number;
+  /** Requests to the bucket, the record's and the pending mark's included. */
+  requests: number;
+  seconds: number;
+  purge: { tags: string[]; urls: ChangedUrls };
+}
+
+/** Runs `work` over `items`, at most `limit` at a time; the first failure stops new work. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed: unknown;
+  const worker = async () => {
+    while (failed === undefined && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (e) {
+        failed ??= e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failed !== undefined) throw failed;
+}
+
+function failure(e: unknown, o: DeployOptions, what: string): BuildError {
+  if (e instanceof BuildError) return e;
+  const err = e as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = err.$metadata?.httpStatusCode;
+  return new BuildError(
+    `Deploy to s3://${o.bucket}/${o.prefix} did not finish.`,
+    [
+      {
+        what: `${what}: ${err.name ?? "Error"}${status ? ` (HTTP ${status})` : ""}: ${err.message ?? String(e)}`,
+        where: o.endpoint ?? "the AWS endpoint",
+        fix:
+          "check the bucket name, credentials (AWS_ACCESS_KEY_ID/AWS_PROFILE), region and --endpoint; " +
+          "then run the same deploy again: it resumes where this one stopped",
+      },
+    ],
+    EXIT.deploy,
+  );
+}
+
+export async function deploy(o: DeployOptions): Promise<DeployReport> {
+  const t0 = performance.now();
+  const snap = readSnapshotFiles(o.dir);
+  const bucket = o.bucketImpl ?? openBucket(o);
+  let requests = 0;
+  const counted = <T>(p: Promise<T>): Promise<T> => {
+    requests++;
+    return p;
+  };
+  try {
+    let recordBytes: Buffer | undefined;
+    let pendingBytes: Buffer | undefined;
+    try {
+      [recordBytes, pendingBytes] = await Promise.all([
+        counted(bucket.get(RECORD_KEY)),
+        counted(bucket.get(PENDING_KEY)),
+      ]);
+    } catch (e) {
+      throw failure(e, o, "reading the deploy record");
+    }
+    const record = recordBytes ? decodeRecord(recordBytes) : undefined;
+    const pendingKeys = pendingBytes ? decodePending(pendingBytes) : undefined;
+    // An unreadable pending mark: a dead deploy touched keys we cannot name, so trust no record.
+    const trusted = pendingBytes && !pendingKeys ? undefined : record;
+    const unknown = new Set(pendingKeys ?? []);
+    const metadata = metadataDigest();
+    const plan = planDeploy(snap.files, trusted, unknown, metadata, archivedOf(o.dir));
+    const uploads = plan.steps.flat();
+
+    const touched = [...uploads.map((u) => u.file), ...plan.removals];
+    const purgeFiles = [...new Set(touched)];
+    const report: DeployReport = {
+      bucket: o.bucket,
+      prefix: o.prefix,
+      dryRun: o.dryRun ?? false,
+      resumed: pendingBytes !== undefined,
+      full: !trusted || trusted.metadata !== metadata,
+      toSend: uploads.length,
+      toRemove: plan.removals.length,
+      sent: 0,
+      sentBytes: 0,
+      removed: 0,
+      unchanged: plan.unchanged,
+      skipped: plan.skipped,
+      steps: plan.steps.length,
+      requests: 0,
+      seconds: 0,
+      purge: {
+        // The most specific tag of each changed or removed file, as a build's purge names them.
+        tags: changedTags({ count: purgeFiles.length, paths: purgeFiles }).tags,
+        urls: changedUrls({ count: purgeFiles.length, paths: purgeFiles }),
+      },
+    };
+    if (o.dryRun || (touched.length === 0 && !pendingBytes && trusted)) {
+      report.requests = requests;
+      report.seconds = (performance.now() - t0) / 1000;
+      return report;
+    }
+
+    try {
+      // Before the first change: the keys this run may touch, with those of a dead run.
+      await counted(
+        bucket.put({
+          key: PENDING_KEY,
+          body: encodePending(new Set([...unknown, ...touched])),
+          contentType: "application/gzip",
+        }),
+      );
+    } catch (e) {
+      throw failure(e, o, "writing the pending mark");
+    }
+
+    const send = async (u: Upload): Promise<void> => {
+      let body: Buffer;
+      try {
+        body = await readFile(path.join(snap.root, u.file));
+      } catch {
+        body = Buffer.alloc(0);
+      }
+      // The bytes must be those the manifest names: a build may switch the snapshot meanwhile.
+      if (createHash("sha256").update(body).digest("hex") !== u.sha256) {
+        throw new BuildError(
+          `The snapshot at ${o.dir} changed during the deploy.`,
+          [
+            {
+              what: `${u.file} no longer has the bytes its manifest lists`,
+              where: path.join(snap.root, u.file),
+              fix: "run the deploy again after the build has finished (it resumes)",
+            },
+          ],
+          EXIT.deploy,
+        );
+      }
+      const metadata = objectMetadata(u.sha256, u.spec);
+      try {
+        await counted(
+          bucket.put({
+            key: u.file,
+            body,
+            contentType: u.spec.contentType,
+            cacheControl: u.spec.cacheControl,
+            metadata,
+          }),
+        );
+      } catch (e) {
+        throw failure(e, o, `uploading ${u.file}`);
+      }
+      report.sent++;
+      report.sentBytes += body.length;
+    };
+    const total = plan.steps.length + (plan.removals.length > 0 ? 1 : 0);
+    for (const [i, step] of plan.steps.entries()) {
+      await pool(step, o.concurrency, send);
+      o.onStep?.(i + 1, total, `${step.length} uploaded`);
+    }
+    await pool(plan.removals, o.concurrency, async (key) => {
+      try {
+        await counted(bucket.remove(key));
+      } catch (e) {
+        throw failure(e, o, `removing ${key}`);
+      }
+      report.removed++;
+    });
+    if (plan.removals.length > 0) o.onStep?.(total, total, `${plan.removals.length} removed`);
+
+    try {
+      await counted(
+        bucket.put({
+          key: RECORD_KEY,
+          body: encodeRecord({ metadata, files: plan.target }),
+          contentType: "application/gzip",
+        }),
+      );
+      await counted(bucket.remove(PENDING_KEY));
+    } catch (e) {
+      throw failure(e, o, "writing the deploy record");
+    }
+    report.requests = requests;
+    report.seconds = (performance.now() - t0) / 1000;
+    return report;
+  } finally {
+    if (!o.bucketImpl) bucket.close();
+  }
+}
+
+/** The snapshot's archived tournaments, from its edge facts (none when it has no such file). */
+function archivedOf(dir: string): ReadonlySet<string> {
+  try {
+    const facts = JSON.parse(readFileSync(path.join(dir, EDGE_FILE), "utf8")) as { archived?: string[] };
+    return new Set((facts.archived ?? []).map(String));
+  } catch {
+    return new Set();
+  }
+}

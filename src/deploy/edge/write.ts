@@ -1,0 +1,81 @@
+// Writes the edge code for a snapshot: the CloudFront Function with the snapshot's query keys in
+// front of the bundle (it must be republished when they change: the deploy says so), and the R2
+// Worker, which needs nothing from the snapshot. Refuses a function over CloudFront's 10 KB.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { EDGE_FILE, hostRules } from "../../hosting/rules.ts";
+import { BuildError, EXIT } from "../../shared/errors.ts";
+import { readSnapshotFiles } from "../snapshot-files.ts";
+import { CLOUDFRONT_FUNCTION } from "./generated/cloudfront-function.ts";
+import { R2_WORKER } from "./generated/r2-worker.ts";
+import { queryKeys } from "./cloudfront-function.ts";
+
+/** CloudFront's quota on a function's code. */
+export const CLOUDFRONT_MAX_BYTES = 10 * 1024;
+
+export const CLOUDFRONT_FILE = "cloudfront-function.js";
+export const R2_WORKER_FILE = "r2-worker.js";
+
+/** The CloudFront Function's text for a snapshot holding `files`. */
+export function cloudfrontFunctionText(files: Iterable<string>): string {
+  const keys = queryKeys(hostRules(), files);
+  return `var QUERY_KEYS=${JSON.stringify(keys)};\n${CLOUDFRONT_FUNCTION}`;
+}
+
+/**
+ * The R2 Worker for a snapshot: its edge facts (Link headers of paged lists, archived tournaments,
+ * from the snapshot's EDGE_FILE) as the constant EDGE_FACTS after the bundle's first line, as the
+ * Cloudflare Pages worker gets them (hosting/hosts/cloudflare-worker.ts).
+ */
+export function r2WorkerText(snapshotDir: string): string {
+  let facts: string;
+  try {
+    facts = readFileSync(path.join(snapshotDir, EDGE_FILE), "utf8").trim();
+  } catch {
+    return R2_WORKER;
+  }
+  const nl = R2_WORKER.indexOf("\n") + 1;
+  return `${R2_WORKER.slice(0, nl)}const EDGE_FACTS = ${facts};\n${R2_WORKER.slice(nl)}`;
+}
+
+/** Writes both files into `outDir`; returns report lines. */
+export function writeEdgeCode(snapshotDir: string, outDir: string): string[] {
+  const snap = readSnapshotFiles(snapshotDir);
+  const fn = cloudfrontFunctionText(snap.files.keys());
+  const size = Buffer.byteLength(fn);
+  if (size > CLOUDFRONT_MAX_BYTES) {
+    throw new BuildError(
+      "The CloudFront Function for this snapshot is too large.",
+      [
+        {
+          what: `it is ${size} bytes; CloudFront takes at most ${CLOUDFRONT_MAX_BYTES}`,
+          where: path.join(outDir, CLOUDFRONT_FILE),
+          fix: "the snapshot has many club tags: serve it with the R2 Worker, or split the distribution's behaviours",
+        },
+      ],
+      EXIT.deploy,
+    );
+  }
+  mkdirSync(outDir, { recursive: true });
+  const target = path.join(outDir, CLOUDFRONT_FILE);
+  let before: string | undefined;
+  try {
+    before = readFileSync(target, "utf8");
+  } catch {
+    before = undefined;
+  }
+  writeFileSync(target, fn);
+  const workerTarget = path.join(outDir, R2_WORKER_FILE);
+  const worker = r2WorkerText(snapshotDir);
+  let workerBefore: string | undefined;
+  try {
+    workerBefore = readFileSync(workerTarget, "utf8");
+  } catch {
+    workerBefore = undefined;
+  }
+  writeFileSync(workerTarget, worker);
+  return [
+    `wrote ${target} (${size} bytes${before === fn ? ", unchanged" : before === undefined ? "" : ", changed: publish it again"})`,
+    `wrote ${workerTarget}${workerBefore === worker ? " (unchanged)" : workerBefore === undefined ? "" : " (changed: deploy it again)"}`,
+  ];
+}

@@ -1,0 +1,69 @@
+// The deploy record: what the bucket holds under a prefix, kept in the bucket itself so any machine
+// can deploy next (a CI runner keeps no state). Two objects beside the snapshot's keys, which no
+// edge rule serves:
+// - RECORD_KEY: every key build-api uploaded with the sha256 and size of its bytes, and the digest
+//   of the metadata rules they were sent with. Written once, after a deploy has finished.
+// - PENDING_KEY: the keys a deploy in progress may have written or removed. Written before the
+//   first upload, removed after the record; when a deploy dies, the next one finds it and treats
+//   those keys as unknown (sent again if wanted, removed if not), so nothing is left behind.
+// Both are gzipped JSON; a normal deploy reads the two and writes the two, never lists the bucket.
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { SnapshotFile } from "./snapshot-files.ts";
+
+export const RECORD_KEY = "_build-api-deploy.json.gz";
+export const PENDING_KEY = "_build-api-deploy.pending.json.gz";
+const FORMAT = "build-api-deploy";
+
+export interface DeployRecord {
+  /** metadataDigest() of the deploy that wrote the objects. */
+  metadata: string;
+  files: Map<string, SnapshotFile>;
+}
+
+/**
+ * Text, one file a line: a header line, then `<sha256> <bytes> <path>` (paths hold no newline:
+ * safe-path.ts). Cheaper to write and read than JSON at hundreds of thousands of lines; gzip level 1
+ * because the record is written on every deploy and its hashes do not compress anyway.
+ */
+export function encodeRecord(r: DeployRecord): Buffer {
+  const lines = [`${FORMAT} 1 ${r.metadata}`];
+  for (const [p, f] of r.files) lines.push(`${f.sha256} ${f.bytes} ${p}`);
+  return gzipSync(lines.join("\n") + "\n", { level: 1 });
+}
+
+/** Undefined when the bytes are not a record of this format: the caller then sends everything. */
+export function decodeRecord(bytes: Uint8Array): DeployRecord | undefined {
+  let text: string;
+  try {
+    text = gunzipSync(bytes).toString("utf8");
+  } catch {
+    return undefined;
+  }
+  const lines = text.split("\n");
+  const header = new RegExp(`^${FORMAT} 1 (\\S+)$`).exec(lines[0] ?? "");
+  if (!header || lines.at(-1) !== "") return undefined;
+  const files = new Map<string, SnapshotFile>();
+  for (let i = 1; i < lines.length - 1; i++) {
+    const line = lines[i]!;
+    const space = line.indexOf(" ", 65);
+    const bytes = Number(line.slice(65, space));
+    if (line[64] !== " " || space === -1 || !Number.isSafeInteger(bytes) || bytes < 0) return undefined;
+    files.set(line.slice(space + 1), { sha256: line.slice(0, 64), bytes });
+  }
+  return { metadata: header[1]!, files };
+}
+
+export function encodePending(keys: Iterable<string>): Buffer {
+  return gzipSync(JSON.stringify({ format: `${FORMAT}-pending`, version: 1, keys: [...keys].sort() }));
+}
+
+/** The keys of a pending marker; undefined when unreadable (the caller then distrusts the record). */
+export function decodePending(bytes: Uint8Array): string[] | undefined {
+  try {
+    const o = JSON.parse(gunzipSync(bytes).toString("utf8")) as { format?: unknown; keys?: unknown };
+    if (o.format !== `${FORMAT}-pending` || !Array.isArray(o.keys)) return undefined;
+    return o.keys.every((k) => typeof k === "string") ? (o.keys as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,107 @@
+// A deploy killed (SIGKILL) part-way leaves its pending mark in the bucket; after the snapshot
+// changes again (a tournament unpublished, some of whose objects the dead run had sent), a rerun
+// leaves the bucket equal to the snapshot: every served file with its bytes and Content-Type,
+// nothing else but the record.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../src/build/build.ts";
+import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
+import { objectSpec } from "../../../src/deploy/objects.ts";
+import { EDGE_FILE } from "../../../src/hosting/rules.ts";
+import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
+import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
+import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+
+let s3: LocalS3;
+let db: string;
+let out: string;
+
+beforeAll(async () => {
+  s3 = await startS3();
+  ({ db, out } = await buildSample(tempDir("deploy-kill")));
+}, 60_000);
+
+afterAll(async () => {
+  await s3?.close();
+  removeTempDirs();
+});
+
+const env = { ...process.env, ...S3_ENV };
+const args = () => [
+  "deploy",
+  "--dir",
+  out,
+  "--bucket",
+  s3.bucket,
+  "--prefix",
+  "k/",
+  "--endpoint",
+  s3.endpoint,
+  "--path-style",
+  "--concurrency",
+  "1",
+];
+
+/** Runs the deploy and SIGKILLs it once it reports its second upload step. */
+function deployKilled(): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args()], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      if (/deploy step 2\//.test(stderr)) child.kill("SIGKILL");
+    });
+    child.on("error", reject);
+    child.on("close", (_code, signal) => resolve({ signal, stderr }));
+  });
+}
+
+describe("an interrupted deploy", () => {
+  it("is finished by a rerun, even after the snapshot changed meanwhile", async () => {
+    const killed = await deployKilled();
+    expect(killed.signal).toBe("SIGKILL");
+    const partial = await s3.list("k/");
+    expect(partial).toContain(PENDING_KEY);
+    expect(partial).not.toContain(RECORD_KEY);
+    expect(partial.length).toBeGreaterThan(1);
+
+    // Unpublish a tournament: whatever the dead run sent of it must go.
+    const d = new Database(db);
+    d.prepare("UPDATE tournaments SET is_draft = 1 WHERE tournament_id = 2").run();
+    d.close();
+    await build({ db, out, now: SAMPLE_NOW });
+
+    const edge = path.join(path.dirname(out), "edge");
+    const rerun = await runCli([...args(), "--json", "--edge-out", edge], { env });
+    expect(rerun.code).toBe(0);
+    const report = JSON.parse(rerun.stdout) as { resumed: boolean };
+    expect(report.resumed).toBe(true);
+
+    // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as
+    // bundled with the snapshot's edge facts in front.
+    expect(readFileSync(path.join(edge, "cloudfront-function.js")).length).toBeLessThanOrEqual(10 * 1024);
+    expect(readFileSync(path.join(edge, "r2-worker.js"), "utf8")).toBe(r2WorkerText(out));
+
+    const want = [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
+    const archived = new Set(
+      JSON.parse(readFileSync(path.join(out, EDGE_FILE), "utf8")).archived as string[],
+    );
+    expect(await s3.list("k/")).toEqual([...want, RECORD_KEY].sort());
+    for (const file of want) {
+      const o = (await s3.get(`k/${file}`))!;
+      expect(o.body.equals(readFileSync(path.join(out, file))), file).toBe(true);
+      expect(o.contentType, file).toBe(objectSpec(file)!.contentType);
+      expect(o.cacheControl, file).toBe(objectSpec(file, archived)!.cacheControl);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,192 @@
+// deploy against a real S3-compatible server on loopback: a first deploy puts every served file
+// with its metadata from the rule list; after a one-tournament change exactly the changed objects
+// are written; an unchanged snapshot sends nothing; a removed tournament's objects go, after the
+// uploads; host configs and bookkeeping never reach the bucket.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../../src/build/build.ts";
+import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
+import { objectSpec } from "../../../src/deploy/objects.ts";
+import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
+import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { EDGE_FILE } from "../../../src/hosting/rules.ts";
+import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+
+let s3: LocalS3;
+let work: string;
+let db: string;
+let out: string;
+
+beforeAll(async () => {
+  Object.assign(process.env, S3_ENV);
+  s3 = await startS3();
+  work = tempDir("deploy");
+  ({ db, out } = await buildSample(work));
+}, 60_000);
+
+afterAll(async () => {
+  await s3?.close();
+  removeTempDirs();
+});
+
+const options = (prefix: string): DeployOptions => ({
+  dir: out,
+  bucket: s3.bucket,
+  prefix,
+  endpoint: s3.endpoint,
+  pathStyle: true,
+  concurrency: 8,
+});
+
+/** The served files of the snapshot now: what the bucket must hold. */
+function served(): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const [p, f] of readSnapshotFiles(out).files) if (objectSpec(p)) m.set(p, f.sha256);
+  return m;
+}
+
+const puts = () => s3.events.filter((e) => e.name === "ObjectCreated:Put").map((e) => e.key);
+const deletes = () => s3.events.filter((e) => e.name === "ObjectRemoved:Delete").map((e) => e.key);
+
+describe("deploy to an S3-compatible bucket", () => {
+  it("puts every served file once, with Content-Type, Cache-Control and tags from the rule list", async () => {
+    s3.events.length = 0;
+    const report = await deploy(options("site/"));
+    const want = served();
+    const archived = new Set(
+      JSON.parse(readFileSync(path.join(out, EDGE_FILE), "utf8")).archived as string[],
+    );
+    expect(report.sent).toBe(want.size);
+    expect(report.full).toBe(true);
+    expect(await s3.list("site/")).toEqual([...want.keys(), RECORD_KEY].sort());
+    // Host configs and bookkeeping are in the snapshot but never in the bucket.
+    for (const internal of ["_worker.js", "_headers", "nginx.conf", ".build-api-manifest.json"])
+      expect(want.has(internal)).toBe(false);
+    const keys = puts().filter((k) => !k.includes("_build-api-deploy"));
+    expect(keys.length).toBe(want.size);
+    for (const file of ["api/clubs/hobsons-bay/tournaments/index.json", "index.html", "assets/site.css"]) {
+      if (!want.has(file)) continue;
+      const o = (await s3.get(`site/${file}`))!;
+      const spec = objectSpec(file, archived)!;
+      expect(o.body.equals(readFileSync(path.join(out, file)))).toBe(true);
+      expect(o.contentType).toBe(spec.contentType);
+      expect(o.cacheControl).toBe(spec.cacheControl);
+      expect(o.metadata["cache-tag"]).toBe(spec.tags.join(","));
+      expect(o.metadata.sha256).toBe(want.get(file));
+    }
+    const catalog = (await s3.get("site/api/clubs/hobsons-bay/tournaments/index.json"))!;
+    expect(catalog.contentType).toBe("application/json; charset=utf-8");
+    expect(catalog.metadata.cors).toBe("*");
+    expect(catalog.metadata["cache-tag"]).toBe("list-club-hobsons-bay,club-hobsons-bay,build-api");
+    expect(await s3.get(`site/${PENDING_KEY}`)).toBeUndefined();
+  }, 60_000);
+
+  it("after a one-tournament change writes exactly the changed objects, lists after the tournament", async () => {
+    const before = served();
+    const d = new Database(db);
+    d.prepare("UPDATE tournaments SET name = name || ' (renamed)' WHERE tournament_id = 1").run();
+    d.close();
+    await build({ db, out, now: SAMPLE_NOW });
+    const after = served();
+    const changed = [...after].filter(([p, h]) => before.get(p) !== h).map(([p]) => p);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(after.size / 2);
+
+    s3.events.length = 0;
+    const report = await deploy(options("site/"));
+    expect(report.sent).toBe(changed.length);
+    expect(report.full).toBe(false);
+    // The objects, plus the pending mark, the record, and removing the mark: a constant 3.
+    expect(report.requests).toBe(changed.length + 2 + 3);
+    const written = puts().filter((k) => !k.includes("_build-api-deploy"));
+    expect(written.map((k) => k.slice("site/".length)).sort()).toEqual(changed.sort());
+    expect(deletes()).toEqual([`site/${PENDING_KEY}`]);
+    // Order: every tournament file (group 1) before any list (group 2).
+    const groups = written.map((k) => objectSpec(k.slice("site/".length))!.group);
+    const lastTournament = groups.lastIndexOf(1);
+    const firstList = groups.indexOf(2);
+    if (lastTournament !== -1 && firstList !== -1) expect(lastTournament).toBeLessThan(firstList);
+    for (const file of changed) {
+      const o = (await s3.get(`site/${file}`))!;
+      expect(o.metadata.sha256).toBe(after.get(file));
+      expect(o.contentType).toBe(objectSpec(file)!.contentType);
+    }
+  }, 60_000);
+
+  it("sends nothing when the snapshot is what the bucket holds", async () => {
+    s3.events.length = 0;
+    const report = await deploy(options("site/"));
+    expect(report.sent).toBe(0);
+    expect(report.requests).toBe(2); // the record and the pending mark, read
+    expect(s3.events).toEqual([]);
+  }, 60_000);
+
+  it("removes the objects of a tournament that is gone, after the lists that named it", async () => {
+    const before = served();
+    const d = new Database(db);
+    d.prepare("UPDATE tournaments SET is_draft = 1 WHERE tournament_id = 2").run();
+    d.close();
+    await build({ db, out, now: SAMPLE_NOW });
+    const after = served();
+    const gone = [...before.keys()].filter((p) => !after.has(p));
+    expect(gone.length).toBeGreaterThan(0);
+    s3.events.length = 0;
+    const report = await deploy(options("site/"));
+    expect(report.removed).toBe(gone.length);
+    const removedAt = s3.events.findIndex((e) => e.name === "ObjectRemoved:Delete");
+    const lastPut = s3.events.map((e) => e.key).lastIndexOf(`site/${RECORD_KEY}`);
+    // Every object write but the record's comes before the first removal.
+    expect(
+      s3.events
+        .slice(removedAt)
+        .filter((e) => e.name === "ObjectCreated:Put")
+        .map((e) => e.key),
+    ).toEqual([`site/${RECORD_KEY}`]);
+    expect(lastPut).toBeGreaterThan(removedAt);
+    expect(await s3.list("site/")).toEqual([...after.keys(), RECORD_KEY].sort());
+  }, 60_000);
+});
+
+describe("deploy through a throttling endpoint", () => {
+  it("retries SlowDown answers with backoff and still leaves the bucket equal to the snapshot", async () => {
+    const { createServer, request } = await import("node:http");
+    let puts = 0;
+    let throttled = 0;
+    // A burst of throttling, as S3 answers a sudden load: every third of the first 90 PUTs gets a
+    // 503 SlowDown; the rest go to the server.
+    const proxy = createServer((req, res) => {
+      if (req.method === "PUT" && ++puts <= 90 && puts % 3 === 0) {
+        throttled++;
+        req.resume();
+        res.writeHead(503, { "Content-Type": "application/xml" });
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>',
+        );
+        return;
+      }
+      const target = new URL(s3.endpoint);
+      const up = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    try {
+      const port = (proxy.address() as { port: number }).port;
+      const report = await deploy({ ...options("throttled/"), endpoint: `http://127.0.0.1:${port}` });
+      expect(throttled).toBe(30);
+      expect(report.sent).toBe(served().size);
+      expect(await s3.list("throttled/")).toEqual([...served().keys(), RECORD_KEY].sort());
+    } finally {
+      await new Promise((r) => proxy.close(r));
+    }
+  }, 120_000);
+});
