@@ -21,6 +21,7 @@ import type {
 } from "../../../src/deploy/edge/cloudfront-function.ts";
 import type { Env } from "../../../src/deploy/edge/r2-worker.ts";
 import { corsPathPatterns } from "../../../src/deploy/edge/cloudfront-function.ts";
+import { securityHeaders } from "../../../src/hosting/rules.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
 import {
   CLOUDFRONT_MAX_BYTES,
@@ -174,6 +175,9 @@ describe("the CloudFront Function", () => {
       // Response headers policies, by the viewer's path: the behaviours the guide lists.
       const policy: Record<string, string> = { "x-content-type-options": "nosniff" };
       if (CORS_BEHAVIOURS.some((re) => re.test(uri))) policy["access-control-allow-origin"] = "*";
+      // The security headers policies: the pages' behaviours (/ and /tournaments/*) and the default.
+      const page = uri === "/" || uri.startsWith("/tournaments/");
+      for (const [k, v] of securityHeaders(page)) policy[k.toLowerCase()] = v;
       if ("statusCode" in r) {
         const h: Record<string, string> = {};
         for (const [k, v] of Object.entries(r.headers)) h[k] = v.value;
@@ -213,8 +217,14 @@ describe("the CloudFront Function", () => {
     // a page or asset whose object is missing is answered 404 with the problem JSON, not the HTML
     // page (its status is right: no failure names a status).
     const failures = await probe(base);
-    const documented =
-      /^\/(tournaments|assets)\/[^ ]* \(unknown (page|asset) → HTML 404\): (not the HTML 404 page|content-type application\/json)/;
-    expect(failures.filter((f) => !documented.test(f))).toEqual([]);
+    // And CloudFront purges by path (invalidations), not by tag: no answer carries the purge tags.
+    const documented = [
+      /^\/(tournaments|assets)\/[^ ]* \(unknown (page|asset) → HTML 404\): (not the HTML 404 page|content-type application\/json)/,
+      /: (cache-tag|surrogate-key) absent \(want /,
+      // The same one-error-response-per-status: a 404 outside /api/ carries the problem JSON's
+      // CSP, not the HTML error page's.
+      /^\/(?!api\/)[^ ]* \(.*→ (HTML )?404\): content-security-policy default-src 'none'; frame-ancestors 'none' \(want default-src 'none'; script-src /,
+    ];
+    expect(failures.filter((f) => !documented.some((re) => re.test(f)))).toEqual([]);
   }, 120_000);
 });
