@@ -41,11 +41,12 @@ export async function answer(request: Request, origin: EdgeOrigin, rules: HostRu
   const res = await origin.get(r, request);
   if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname);
   const headers = new Headers(r.headers);
-  // What the origin knows of the file: its ETag, and its purge tags when the store keeps them.
-  for (const name of ["ETag", "Cache-Tag"]) {
-    const value = res.headers.get(name);
-    if (value) headers.set(name, value);
-  }
+  // What the origin knows of the file: its ETag, and its purge tags when the rule has none (the
+  // rule's tags name the tournament; a Pages origin's `_headers` tags cannot).
+  const etag = res.headers.get("ETag");
+  if (etag) headers.set("ETag", etag);
+  const tags = res.headers.get("Cache-Tag");
+  if (tags && !headers.has("Cache-Tag")) headers.set("Cache-Tag", tags);
   return new Response(res.status === 304 || request.method === "HEAD" ? null : res.body, {
     status: res.status,
     headers,

@@ -670,10 +670,10 @@ async function answer(request, origin, rules) {
   const res = await origin.get(r, request);
   if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname);
   const headers = new Headers(r.headers);
-  for (const name of ["ETag", "Cache-Tag"]) {
-    const value = res.headers.get(name);
-    if (value) headers.set(name, value);
-  }
+  const etag = res.headers.get("ETag");
+  if (etag) headers.set("ETag", etag);
+  const tags = res.headers.get("Cache-Tag");
+  if (tags && !headers.has("Cache-Tag")) headers.set("Cache-Tag", tags);
   return new Response(res.status === 304 || request.method === "HEAD" ? null : res.body, {
     status: res.status,
     headers
