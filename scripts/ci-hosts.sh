@@ -159,7 +159,9 @@ stop_last
 # --- R2 + Cloudflare: the deploy's R2 Worker under wrangler's local runtime (Miniflare/workerd) --
 PORT=$(free_port)
 start r2-worker node scripts/r2-worker-local.ts --dir "$SNAP" --port "$PORT" --hosts "$ROOT/scripts/hosts"
-if wait_http "http://127.0.0.1:$PORT/" 120; then
+# The server listens before the bucket is filled: probe once the runner says every object is in.
+for _ in $(seq 1 240); do grep -q "^r2 worker at" "$WORK/r2-worker.log" 2>/dev/null && break; sleep 0.5; done
+if grep -q "^r2 worker at" "$WORK/r2-worker.log" && wait_http "http://127.0.0.1:$PORT/" 120; then
   probe r2-worker wrangler "http://127.0.0.1:$PORT"
 else
   tail -n 30 "$WORK/r2-worker.log"

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { R2_WORKER } from "../src/deploy/edge/generated/r2-worker.ts";
+import { r2WorkerText } from "../src/deploy/edge/write.ts";
 import { objectMetadata, objectSpec } from "../src/deploy/objects.ts";
 import { readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
 
@@ -35,7 +35,8 @@ const { Miniflare } = require("miniflare") as { Miniflare: new (o: object) => Mi
 
 const mf = new Miniflare({
   modules: true,
-  script: R2_WORKER,
+  // With the snapshot's edge facts (archived tournaments, Link headers), as `deploy --edge-out` writes it.
+  script: r2WorkerText(values.dir),
   compatibilityDate: "2025-01-01",
   r2Buckets: ["BUCKET"],
   bindings: { PREFIX: "" },
