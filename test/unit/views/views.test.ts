@@ -19,6 +19,7 @@ import {
   publicRound,
   publicSummary,
 } from "../../../src/views/public.ts";
+import { NO_METADATA } from "../../support/tournament.ts";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const T0 = "2026-11-22T10:00:00Z";
@@ -58,22 +59,7 @@ function tournament(patch: Partial<Tournament> = {}): Tournament {
     externalId: 42n,
     sourceUrl: "https://example.org/42",
     name: "Open",
-    location: null,
-    federation: null,
-    organizer: null,
-    tournamentDirector: null,
-    chiefArbiter: null,
-    deputyChiefArbiter: null,
-    arbiters: null,
-    timeControl: null,
-    tournamentType: null,
-    ratingCalculation: null,
-    fideEventId: null,
-    averageRating: null,
-    averageAge: null,
-    pairingProgram: null,
-    sourceLastUpdated: null,
-    sourceCreator: null,
+    ...NO_METADATA,
     startDate: "2026-11-20",
     endDate: "2026-11-24",
     totalRounds: 5,

@@ -17,6 +17,7 @@ import {
   type SourceStandings,
   type Tournament,
 } from "../../../../src/domain/types.ts";
+import { NO_METADATA } from "../../../support/tournament.ts";
 
 const FINAL: GameResult[] = [
   "WhiteWin",
@@ -101,22 +102,7 @@ const tournamentArb: fc.Arbitrary<Tournament> = fc
       externalId: 5n,
       sourceUrl: "https://example.org/",
       name: "Random",
-      location: null,
-      federation: null,
-      organizer: null,
-      tournamentDirector: null,
-      chiefArbiter: null,
-      deputyChiefArbiter: null,
-      arbiters: null,
-      timeControl: null,
-      tournamentType: null,
-      ratingCalculation: null,
-      fideEventId: null,
-      averageRating: null,
-      averageAge: null,
-      pairingProgram: null,
-      sourceLastUpdated: null,
-      sourceCreator: null,
+      ...NO_METADATA,
       startDate: null,
       endDate: null,
       totalRounds: g.rounds,
