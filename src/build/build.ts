@@ -35,6 +35,8 @@ export interface BuildOptions {
   jobs?: number;
   /** Items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts; tests lower it). */
   pageSize?: number;
+  /** The base path the snapshot is served under (routes/urls.ts parseBasePath); "": the root. */
+  basePath?: string;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
@@ -64,7 +66,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
   opts.onPhase?.("check");
   const pageSize = opts.pageSize ?? LIST_PAGE_SIZE;
-  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize);
+  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize, opts.basePath);
   const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
   const manifest = previous && upToDate(previous, inputs, opts.now) ? manifestTotals(opts.out) : undefined;
   if (manifest) {
@@ -159,9 +161,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           statusOptions,
           skipInvalid: opts.skipInvalid ?? false,
           validator,
-          openApi: openApiText(),
+          openApi: openApiText(opts.basePath),
           hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
           pageSize,
+          basePath: opts.basePath,
           onProgress: opts.onProgress,
           programKey: inputs ? programKey(inputs) : null,
           previous,

@@ -12,6 +12,7 @@ import {
 import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
+import { parseBasePath } from "../routes/urls.ts";
 
 /** "1 tournament", "2 tournaments". */
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -64,6 +65,15 @@ function pageSizeOption(value: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 100_000)
     throw new InvalidArgumentError("expected a whole number 1-100000");
   return n;
+}
+
+/** `--base-path`: checked by the URL model (routes/urls.ts parseBasePath), a usage error otherwise. */
+function basePathOption(value: string): string {
+  try {
+    return parseBasePath(value);
+  } catch (e) {
+    throw new InvalidArgumentError(`${(e as Error).message}; expected a URL path such as /chess/`);
+  }
 }
 
 function port(value: string): number {
@@ -151,6 +161,12 @@ subcommand("build")
     pageSizeOption,
     LIST_PAGE_SIZE,
   )
+  .option(
+    "--base-path <path>",
+    "serve the snapshot under this URL path, e.g. /chess/ (see docs/guide/subpath.md)",
+    basePathOption,
+    "",
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
@@ -173,6 +189,7 @@ subcommand("build")
       rebuild: Boolean(o.rebuild),
       jobs: o.jobs,
       pageSize: o.pageSize,
+      basePath: o.basePath,
       onPhase: (name) => progress.phase(name),
       onProgress: (done, total, files) => progress.tournament(done, total, files),
     }).catch((e: unknown) => {

@@ -26,6 +26,9 @@ export interface Inputs {
   skipInvalid: boolean;
   /** Items per page of a long list (routes/pagination.ts): it decides which list files exist. */
   pageSize: number;
+  /** The base path every URL is made under (routes/urls.ts href); absent for the root, so a
+   * root build's record and keys are the same bytes as before the option existed. */
+  basePath?: string;
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */
@@ -76,9 +79,10 @@ export function readRecord<R extends RecordedWindow = RecordedWindow>(out: strin
 
 export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
   if (!previous || !inputs || inputs.store === null) return false;
-  const { version, code, store, statusOptions, skipInvalid, pageSize } = previous;
+  const { version, code, store, statusOptions, skipInvalid, pageSize, basePath } = previous;
   const same =
-    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize }) === JSON.stringify(inputs);
+    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize, basePath }) ===
+    JSON.stringify(inputs);
   return (
     same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
   );
@@ -86,9 +90,9 @@ export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, n
 
 /** The key of the program and options: what every tournament's fingerprint starts from. */
 export function programKey(inputs: Inputs): string {
-  const { version, code, statusOptions, skipInvalid, pageSize } = inputs;
+  const { version, code, statusOptions, skipInvalid, pageSize, basePath } = inputs;
   return createHash("sha256")
-    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize }))
+    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize, basePath }))
     .digest("hex");
 }
 
@@ -98,6 +102,7 @@ export function currentInputs(
   statusOptions: StatusOptions,
   skipInvalid: boolean,
   pageSize: number,
+  basePath = "",
 ): Inputs | null {
   try {
     return {
@@ -107,6 +112,7 @@ export function currentInputs(
       statusOptions,
       skipInvalid,
       pageSize,
+      ...(basePath && { basePath }),
     };
   } catch {
     return null;
