@@ -11,6 +11,7 @@ import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
 import { errorResolution, malformedPath, resolveRequest, type ErrorAnswer } from "./resolve.ts";
 import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
+import { parseBasePath } from "../routes/urls.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 
 export interface PreviewOptions {
@@ -57,7 +58,7 @@ function send(
 }
 
 function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
-  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status));
+  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status, r.home));
   send(req, res, r.status, r.headers, body);
 }
 
@@ -70,9 +71,25 @@ export function edgeFacts(text: string): EdgeFacts | undefined {
     if (!links || typeof links !== "object" || Array.isArray(links)) return undefined;
     if (!Object.values(links).every((l) => typeof l === "string")) return undefined;
     if (!Array.isArray(archived) || !archived.every((a) => typeof a === "string")) return undefined;
-    return { links, archived };
+    const basePath = factsBasePath(v?.basePath);
+    if (basePath === null) return undefined;
+    return { links, archived, ...(basePath && { basePath }) };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The base path a snapshot was built for (issue 24.7): the preview serves it under that path, as
+ * the hosts do; "" when absent, null when it is not a valid base path (routes/urls.ts).
+ */
+function factsBasePath(value: unknown): string | null {
+  if (value === undefined) return "";
+  if (typeof value !== "string") return null;
+  try {
+    return parseBasePath(value) === value ? value : null;
+  } catch {
+    return null;
   }
 }
 
@@ -106,20 +123,17 @@ export function createPreviewServer(dir: string): Server {
     } catch {
       return sendError(req, res, errorResolution(400, "/api/"));
     }
-    const error = (status: ErrorStatus) => sendError(req, res, errorResolution(status, url.pathname));
+    const base = realRoot(root);
+    const rules = rulesOf(base);
+    const error = (status: ErrorStatus) =>
+      sendError(req, res, errorResolution(status, url.pathname, rules.base));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
     }
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
-    const base = realRoot(root);
-    const r = resolveRequest(
-      rulesOf(base),
-      url.pathname,
-      url.search,
-      (rel) => snapshotFile(base, rel) !== null,
-    );
+    const r = resolveRequest(rules, url.pathname, url.search, (rel) => snapshotFile(base, rel) !== null);
     if (r.kind === "error") return sendError(req, res, r);
     if (r.kind === "redirect") {
       res.setHeader("Location", r.location);

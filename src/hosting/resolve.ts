@@ -6,7 +6,7 @@
 // by running the steps again with each answer learnt (edge workers over a store they ask through
 // fetch or a bucket binding: src/hosting/edge/, src/deploy/edge/). Not a generator: CloudFront
 // Functions (cloudfront-js-2.0) do not support generators, and esbuild cannot lower them.
-import { CORS_PREFIX, isApiPath } from "../routes/urls.ts";
+import { CORS_PREFIX, href, isApiPath } from "../routes/urls.ts";
 import type { ErrorStatus } from "../output/problem.ts";
 import {
   errorHeaders,
@@ -31,6 +31,8 @@ export interface ErrorAnswer {
   /** The problem JSON, or (a 404 outside the API) the HTML page. */
   json: boolean;
   headers: [string, string][];
+  /** Where the HTML page's "All tournaments" link goes: the index under the base path. */
+  home: string;
 }
 
 export type Resolution =
@@ -109,10 +111,22 @@ function compile(rules: HostRules): Compiled {
   return c;
 }
 
-export function errorResolution(status: ErrorStatus, pathname: string): ErrorAnswer {
+/**
+ * The site path of a request path under the base path (routes/urls.ts): `/chess/api/x` is
+ * `/api/x` under `/chess`; null when the path is outside it. The base itself is no site path.
+ */
+export function sitePathOf(base: string, pathname: string): string | null {
+  if (!base) return pathname;
+  return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : null;
+}
+
+/** The error answer for a request path (under `base`, the snapshot's base path, "" at the root). */
+export function errorResolution(status: ErrorStatus, pathname: string, base = ""): ErrorAnswer {
   // Only a 404 outside the API is an HTML page; every other error is the problem JSON.
-  const json = status !== 404 || isApiPath(pathname);
-  return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
+  const site = sitePathOf(base, pathname) ?? "/";
+  const json = status !== 404 || isApiPath(site);
+  const headers = errorHeaders(json, site.startsWith(CORS_PREFIX));
+  return { kind: "error", status, json, headers, home: href(base, "/") };
 }
 
 function fill(template: string, names: string[], m: RegExpExecArray, extra: Record<string, string>): string {
@@ -135,8 +149,31 @@ export interface QueryView {
   raw: string;
 }
 
-/** The decision steps: asks `exists` about each file it needs and returns the resolution. */
+/**
+ * The decision steps: asks `exists` about each file it needs and returns the resolution. Under a
+ * base path (rules.base, issue 24.7) the request path is read as base + site path: the steps run
+ * on the site path, and the URLs they answer with (a redirect, the `url` a host fetches by) are
+ * under the base again; files stay relative to the snapshot. The base without its slash
+ * redirects to the index; any path outside it is a 404.
+ */
 export function resolveWith(
+  rules: HostRules,
+  pathname: string,
+  query: QueryView,
+  exists: (q: FileQuery) => boolean,
+): Resolution {
+  const base = rules.base;
+  if (!base) return resolveSite(rules, pathname, query, exists);
+  if (pathname === base) return { kind: "redirect", location: `${base}/${query.raw}` };
+  const site = sitePathOf(base, pathname);
+  if (site === null) return errorResolution(404, pathname, base);
+  const r = resolveSite(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
+  if (r.kind === "redirect") return { kind: "redirect", location: href(base, r.location) };
+  if (r.kind === "file") return { ...r, url: href(base, r.url) };
+  return errorResolution(r.status, pathname, base);
+}
+
+function resolveSite(
   rules: HostRules,
   pathname: string,
   query: QueryView,
