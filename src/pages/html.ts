@@ -1,6 +1,5 @@
 // HTML building blocks. Every store string goes through esc(): names, locations and recaps come
 // from outside and may hold markup. Pages are plain strings, so this is the one escape point.
-
 import type { SiteUrls } from "./links.ts";
 
 /** Escapes text for element content and double-quoted attribute values. */
@@ -12,14 +11,6 @@ export function esc(value: string | number): string {
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
 }
-
-/** Site paths of the files every page refers to (the URL contract: assets under /assets/); pages
- * link them through pages/links.ts, under the base path. */
-export const ASSET = {
-  css: "/assets/site.css",
-  js: "/assets/site.js",
-  embed: "/embed/build-api-embed.js",
-} as const;
 
 export interface PageLayout {
   /** The URLs under the snapshot's base path (pages/links.ts): the stylesheet, script and home. */

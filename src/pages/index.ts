@@ -4,13 +4,12 @@ import { EMBED_JS, EMBED_PATH } from "./embed.ts";
 import type { ListContext, SiteContext } from "../routes/table.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
-import { ASSET } from "./html.ts";
 import { indexPage, tagStyle } from "./index-page.ts";
 import { calendarFile } from "./calendar.ts";
 import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
-import { siteUrls } from "./links.ts";
+import { ASSET, siteUrls } from "./links.ts";
 import { calendarPath } from "../routes/urls.ts";
 
 /** The pages of one tournament (none unless it is published on the global surface). */

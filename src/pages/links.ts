@@ -14,7 +14,13 @@ import {
   type BasePath,
   type Params,
 } from "../routes/urls.ts";
-import { ASSET } from "./html.ts";
+
+/** Site paths of the files every page refers to (the URL contract: assets under /assets/). */
+export const ASSET = {
+  css: "/assets/site.css",
+  js: "/assets/site.js",
+  embed: "/embed/build-api-embed.js",
+} as const;
 
 /** The page URLs of a tournament (directories with a trailing slash), as site paths or links. */
 export interface PageUrls {

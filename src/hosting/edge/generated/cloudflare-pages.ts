@@ -679,7 +679,8 @@ function error(request, status, pathname, base) {
 }
 async function answer(request, origin, rules) {
   const url = new URL(request.url);
-  if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname, rules.base);
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return error(request, 405, url.pathname, rules.base);
   if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base);
   const r = await resolveRequestAsync(
     rules,
