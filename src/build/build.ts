@@ -180,7 +180,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       upToDate: false,
       render: render!,
       publish,
-      changedUrls: changedUrls(publish.changed),
+      changedUrls: changedUrls(publish.changed, opts.basePath),
       jobs,
       notes,
       changedTags: changedTags(publish.changed),

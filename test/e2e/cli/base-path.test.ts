@@ -54,6 +54,10 @@ describe("build --base-path", () => {
     ]);
     expect(first.code, first.stderr).toBe(0);
     expect(index()).toContain('<link rel="stylesheet" href="/chess/assets/site.css">');
+    // The URLs a CDN must purge are where the host serves them: under the base.
+    const purge = (JSON.parse(first.stdout) as { changedUrls: { paths: string[] } }).changedUrls.paths;
+    expect(purge.length).toBeGreaterThan(100);
+    for (const u of purge) expect(u.startsWith("/chess/"), u).toBe(true);
     const same = await runCli([
       "build",
       "--db",
