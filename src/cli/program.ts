@@ -321,7 +321,7 @@ subcommand("preview")
   .option("--port <n>", "the port", port, 3000)
   .option("--host <host>", "the address to listen on", "127.0.0.1")
   .action(async (o) => {
-    const { preview } = await import("../hosting/preview.ts");
+    const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
     const server = await preview({ dir: o.dir, port: o.port, host: o.host }).catch((e: unknown) => {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
@@ -345,7 +345,10 @@ subcommand("preview")
       throw e;
     });
     const addr = server.address();
-    const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
+    // Under the snapshot's base path (build --base-path), as the hosts serve it.
+    const where =
+      (typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr)) +
+      snapshotBasePath(o.dir);
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
   });
 

@@ -93,6 +93,13 @@ function factsBasePath(value: unknown): string | null {
   }
 }
 
+/** The base path the snapshot in `dir` was built for ("" at the root): where the preview serves it. */
+export function snapshotBasePath(dir: string): string {
+  const root = realRoot(path.resolve(dir));
+  const file = snapshotFile(root, EDGE_FILE);
+  return (file && edgeFacts(readFileSync(file, "utf8"))?.basePath) || "";
+}
+
 export function createPreviewServer(dir: string): Server {
   const root = path.resolve(dir);
   if (!existsSync(path.join(root, "404.json"))) {
