@@ -122,7 +122,7 @@ base_path_hosts() {
   chmod -R a+rX "$DOCROOT"
   mkdir -p "$PAGESROOT"
   cp -r "$DOCROOT/$BP" "$PAGESROOT/$BP"
-  cp "$DOCROOT/$BP/_worker.js" "$DOCROOT/$BP/_headers" "$DOCROOT/$BP/_redirects" "$PAGESROOT/"
+  cp "$DOCROOT/$BP/_worker.js" "$DOCROOT/$BP/_headers" "$DOCROOT/$BP/_redirects" "$DOCROOT/$BP/404.html" "$PAGESROOT/"
 
   port=$(free_port)
   start preview-chess node bin/build-api.js preview --dir "$SUB" --port "$port"
@@ -187,6 +187,33 @@ EOF
     record wrangler-chess 1 "wrangler pages dev did not start" 0
   fi
   stop_last
+
+  # netlify dev on the same folder (chess/ and the host files at its top), in its own network
+  # namespace as above.
+  local site=$WORK/netlify-chess-site
+  mkdir -p "$site"
+  printf '[dev]\nframework = "#static"\n' >"$site/netlify.toml"
+  port=$(free_port)
+  if unshare -n true 2>/dev/null; then
+    t0=$SECONDS
+    rc=0
+    timeout 600 unshare -n bash -c '
+      set -u
+      ip link set lo up 2>/dev/null || true
+      cd "$1"
+      NETLIFY_TELEMETRY_DISABLED=1 HOME="$2" setsid "$3/netlify" dev --offline --internal-disable-edge-functions \
+        --dir "$4" --port "$5" >"$2/netlify-chess.log" 2>&1 &
+      pid=$!
+      trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
+      for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5/chess/" && break; sleep 0.5; done
+      cd "$6" && node scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4/chess" --host-kind netlify
+    ' netlify-ns "$site" "$WORK" "$BIN" "$PAGESROOT" "$port" "$ROOT" >"$WORK/probe-netlify-chess.txt" 2>&1 || rc=$?
+    grep -v '^ok  ' "$WORK/probe-netlify-chess.txt" | head -n 40 || true
+    [ "$rc" = 0 ] || tail -n 20 "$WORK/netlify-chess.log" || true
+    record netlify-chess "$rc" "$(tail -n 1 "$WORK/probe-netlify-chess.txt")" $((SECONDS - t0))
+  else
+    record netlify-chess 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
+  fi
 }
 
 # probe_dir NAME KIND BASE DIR: a probe of the snapshot in DIR (it reads the base path there).

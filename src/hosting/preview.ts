@@ -8,7 +8,13 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
-import { errorResolution, malformedPath, resolveRequest, type ErrorAnswer } from "./resolve.ts";
+import {
+  errorResolution,
+  errorUnderBase,
+  malformedPath,
+  resolveRequest,
+  type ErrorAnswer,
+} from "./resolve.ts";
 import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
 import { parseBasePath } from "../routes/urls.ts";
@@ -133,7 +139,7 @@ export function createPreviewServer(dir: string): Server {
     const base = realRoot(root);
     const rules = rulesOf(base);
     const error = (status: ErrorStatus) =>
-      sendError(req, res, errorResolution(status, url.pathname, rules.base));
+      sendError(req, res, errorUnderBase(status, url.pathname, rules.base));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);

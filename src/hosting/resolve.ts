@@ -31,8 +31,8 @@ export interface ErrorAnswer {
   /** The problem JSON, or (a 404 outside the API) the HTML page. */
   json: boolean;
   headers: [string, string][];
-  /** Where the HTML page's "All tournaments" link goes: the index under the base path. */
-  home: string;
+  /** Where the HTML page's "All tournaments" link goes under a base path (absent: "/"). */
+  home?: string;
 }
 
 export type Resolution =
@@ -116,17 +116,19 @@ function compile(rules: HostRules): Compiled {
  * `/api/x` under `/chess`; null when the path is outside it. The base itself is no site path.
  */
 export function sitePathOf(base: string, pathname: string): string | null {
-  if (!base) return pathname;
-  return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : null;
+  return !base ? pathname : pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : null;
 }
 
-/** The error answer for a request path (under `base`, the snapshot's base path, "" at the root). */
-export function errorResolution(status: ErrorStatus, pathname: string, base = ""): ErrorAnswer {
+export function errorResolution(status: ErrorStatus, pathname: string): ErrorAnswer {
   // Only a 404 outside the API is an HTML page; every other error is the problem JSON.
-  const site = sitePathOf(base, pathname) ?? "/";
-  const json = status !== 404 || isApiPath(site);
-  const headers = errorHeaders(json, site.startsWith(CORS_PREFIX));
-  return { kind: "error", status, json, headers, home: href(base, "/") };
+  const json = status !== 404 || isApiPath(pathname);
+  return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
+}
+
+/** errorResolution for a request path under `base` (the snapshot's base path; "" at the root). */
+export function errorUnderBase(status: ErrorStatus, pathname: string, base: string): ErrorAnswer {
+  if (!base) return errorResolution(status, pathname);
+  return { ...errorResolution(status, sitePathOf(base, pathname) ?? "/"), home: href(base, "/") };
 }
 
 function fill(template: string, names: string[], m: RegExpExecArray, extra: Record<string, string>): string {
@@ -150,30 +152,31 @@ export interface QueryView {
 }
 
 /**
- * The decision steps: asks `exists` about each file it needs and returns the resolution. Under a
- * base path (rules.base, issue 24.7) the request path is read as base + site path: the steps run
- * on the site path, and the URLs they answer with (a redirect, the `url` a host fetches by) are
- * under the base again; files stay relative to the snapshot. The base without its slash
- * redirects to the index; any path outside it is a 404.
+ * Under a base path (rules.base, issue 24.7) a request path is read as base + site path: the steps
+ * (resolveWith) run on the site path, and the URLs they answer with (a redirect, the `url` a host
+ * fetches by) are under the base again; files stay relative to the snapshot. The base without its
+ * slash redirects to the index; any path outside it is a 404. Kept apart from resolveWith so that
+ * code which serves the root only (the CloudFront Function, within its 10 KB) does not carry it.
  */
-export function resolveWith(
+export function resolveUnderBase(
   rules: HostRules,
   pathname: string,
   query: QueryView,
   exists: (q: FileQuery) => boolean,
 ): Resolution {
   const base = rules.base;
-  if (!base) return resolveSite(rules, pathname, query, exists);
+  if (!base) return resolveWith(rules, pathname, query, exists);
   if (pathname === base) return { kind: "redirect", location: `${base}/${query.raw}` };
   const site = sitePathOf(base, pathname);
-  if (site === null) return errorResolution(404, pathname, base);
-  const r = resolveSite(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
+  if (site === null) return errorUnderBase(404, pathname, base);
+  const r = resolveWith(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
   if (r.kind === "redirect") return { kind: "redirect", location: href(base, r.location) };
   if (r.kind === "file") return { ...r, url: href(base, r.url) };
-  return errorResolution(r.status, pathname, base);
+  return errorUnderBase(r.status, pathname, base);
 }
 
-function resolveSite(
+/** The decision steps: asks `exists` about each file it needs and returns the resolution. */
+export function resolveWith(
   rules: HostRules,
   pathname: string,
   query: QueryView,
@@ -252,7 +255,7 @@ export function resolveRequest(
   search: string,
   exists: (file: string, url: string) => boolean,
 ): Resolution {
-  return resolveWith(rules, pathname, queryView(search), (q) => exists(q.file, q.url));
+  return resolveUnderBase(rules, pathname, queryView(search), (q) => exists(q.file, q.url));
 }
 
 /**
@@ -271,7 +274,7 @@ export async function resolveRequestAsync(
   const known = new Map<string, boolean>();
   for (;;) {
     let unknown: FileQuery | undefined;
-    const r = resolveWith(rules, pathname, query, (q) => {
+    const r = resolveUnderBase(rules, pathname, query, (q) => {
       const answer = known.get(q.file);
       if (answer === undefined) unknown ??= q;
       return answer ?? false;

@@ -4,7 +4,7 @@
 // resolver (../resolve.ts) and asks an origin for the file. An entry adapts its platform's
 // storage to EdgeOrigin and is bundled into a self-contained file (scripts/gen-edge.ts).
 import { errorPage, problemJson, type ErrorStatus } from "../../output/problem.ts";
-import { errorResolution, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
+import { errorUnderBase, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
 import type { HostRules } from "../rules.ts";
 
 /** Where the snapshot's files are, as an edge runtime reaches them. */
@@ -21,7 +21,7 @@ export interface EdgeOrigin {
 const ALLOW = "GET, HEAD";
 
 function error(request: Request, status: ErrorStatus, pathname: string, base: string): Response {
-  const r = errorResolution(status, pathname, base);
+  const r = errorUnderBase(status, pathname, base);
   const headers = new Headers(r.headers);
   if (status === 405) headers.set("Allow", ALLOW);
   const body = r.json ? problemJson(status) : errorPage(status, r.home);

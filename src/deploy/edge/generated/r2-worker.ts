@@ -573,30 +573,31 @@ function compile(rules) {
   return c;
 }
 function sitePathOf(base, pathname) {
-  if (!base) return pathname;
-  return pathname.startsWith(\`\${base}/\`) ? pathname.slice(base.length) : null;
+  return !base ? pathname : pathname.startsWith(\`\${base}/\`) ? pathname.slice(base.length) : null;
 }
-function errorResolution(status, pathname, base = "") {
-  const site = sitePathOf(base, pathname) ?? "/";
-  const json = status !== 404 || isApiPath(site);
-  const headers = errorHeaders(json, site.startsWith(CORS_PREFIX));
-  return { kind: "error", status, json, headers, home: href(base, "/") };
+function errorResolution(status, pathname) {
+  const json = status !== 404 || isApiPath(pathname);
+  return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
+}
+function errorUnderBase(status, pathname, base) {
+  if (!base) return errorResolution(status, pathname);
+  return { ...errorResolution(status, sitePathOf(base, pathname) ?? "/"), home: href(base, "/") };
 }
 function fill(template, names, m, extra) {
   return template.replace(/\\{(\\w+)\\}/g, (_, n) => extra[n] ?? m[names.indexOf(n) + 1]);
 }
-function resolveWith(rules, pathname, query, exists) {
+function resolveUnderBase(rules, pathname, query, exists) {
   const base = rules.base;
-  if (!base) return resolveSite(rules, pathname, query, exists);
+  if (!base) return resolveWith(rules, pathname, query, exists);
   if (pathname === base) return { kind: "redirect", location: \`\${base}/\${query.raw}\` };
   const site = sitePathOf(base, pathname);
-  if (site === null) return errorResolution(404, pathname, base);
-  const r = resolveSite(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
+  if (site === null) return errorUnderBase(404, pathname, base);
+  const r = resolveWith(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
   if (r.kind === "redirect") return { kind: "redirect", location: href(base, r.location) };
   if (r.kind === "file") return { ...r, url: href(base, r.url) };
-  return errorResolution(r.status, pathname, base);
+  return errorUnderBase(r.status, pathname, base);
 }
-function resolveSite(rules, pathname, query, exists) {
+function resolveWith(rules, pathname, query, exists) {
   const c = compile(rules);
   const found = (file, url, headers) => exists({ file, url }) ? { kind: "file", file, url, headers } : errorResolution(404, pathname);
   const answer2 = (file, url, r, m) => {
@@ -649,7 +650,7 @@ async function resolveRequestAsync(rules, pathname, search, exists) {
   const known = /* @__PURE__ */ new Map();
   for (; ; ) {
     let unknown;
-    const r = resolveWith(rules, pathname, query, (q) => {
+    const r = resolveUnderBase(rules, pathname, query, (q) => {
       const answer2 = known.get(q.file);
       if (answer2 === void 0) unknown ??= q;
       return answer2 ?? false;
@@ -671,7 +672,7 @@ function malformedPath(pathname) {
 // src/hosting/edge/handler.ts
 var ALLOW = "GET, HEAD";
 function error(request, status, pathname, base) {
-  const r = errorResolution(status, pathname, base);
+  const r = errorUnderBase(status, pathname, base);
   const headers = new Headers(r.headers);
   if (status === 405) headers.set("Allow", ALLOW);
   const body = r.json ? problemJson(status) : errorPage(status, r.home);
