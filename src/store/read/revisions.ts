@@ -135,7 +135,8 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
  * Which file the store is: device, inode and birth time. Revisions are counts along one file's
  * history; another file (a store rebuilt from scratch, another store at the same path) may repeat
  * them, so a tournament's fingerprint includes this too and every tournament of another file is
- * rendered again. ("-" when the file cannot be examined.)
+ * rendered again. (Another store copied over this file in place keeps its identity: the stamps of
+ * its revisions, version 4, tell it apart.) ("-" when the file cannot be examined.)
  */
 export function fileIdentity(file: string, stat?: BigIntStats): string {
   try {
