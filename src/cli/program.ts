@@ -442,7 +442,7 @@ subcommand("init-store")
 
 subcommand("upgrade-store")
   .description(
-    "Upgrade a store of schema version 1 or 2 in place to the current version (revision triggers, tie-break practice, round schedule).",
+    "Upgrade a store of schema version 1, 2 or 3 in place to the current version (revision triggers and stamps, tie-break practice, round schedule).",
   )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
