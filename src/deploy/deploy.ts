@@ -1,7 +1,8 @@
-// `build-api deploy`: brings a bucket prefix to the snapshot's files in O(change). Reads the deploy
-// record (record.ts), plans (plan.ts), marks the keys it is about to touch as pending, sends the
+// `build-api deploy`: brings a bucket prefix to the snapshot's files in O(change). Takes the
+// prefix's lease (lease.ts: one deploy at a time), reads the deploy record (record.ts), plans (plan.ts), marks the keys it is about to touch as pending, sends the
 // upload steps in order with bounded concurrency, removes what the snapshot no longer has, then
-// writes the record and clears the pending mark. Any failure leaves the pending mark: the next run
+// writes the record (only over the one it read: a second fence besides the lease) and clears the
+// pending mark, and releases the lease. Any failure leaves the pending mark: the next run
 // sends those keys again, so a rerun finishes an interrupted deploy. See
 // docs/guide/object-storage.md for what a reader sees meanwhile.
 import { createHash } from "node:crypto";
@@ -13,6 +14,7 @@ import { changedTags, changedUrls, type ChangedUrls } from "../hosting/purge.ts"
 import { EDGE_FILE } from "../hosting/rules.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
+import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
 import { metadataDigest, objectMetadata } from "./objects.ts";
 import { planDeploy, type Upload } from "./plan.ts";
 import {
@@ -33,6 +35,8 @@ export interface DeployOptions extends BucketOptions {
   onStep?: (done: number, total: number, what: string) => void;
   /** A bucket to use instead of opening one (tests). */
   bucketImpl?: Bucket;
+  /** Seconds the deploy lease lasts without renewal (default DEFAULT_LEASE_SECONDS). */
+  leaseSeconds?: number;
 }
 
 export interface DeployReport {
@@ -55,6 +59,8 @@ export interface DeployReport {
   /** Requests to the bucket, the record's and the pending mark's included. */
   requests: number;
   seconds: number;
+  /** Who held the lease (this deploy), and whose lapsed lease it took over, if any. */
+  lease?: { owner: string; tookOverFrom?: string };
   purge: { tags: string[]; urls: ChangedUrls };
 }
 
@@ -104,17 +110,32 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     requests++;
     return p;
   };
+  let lease: Lease | undefined;
+  let leaseRequests = () => 0;
   try {
-    let recordBytes: Buffer | undefined;
+    if (!o.dryRun) {
+      try {
+        lease = await acquireLease(bucket, {
+          bucket: o.bucket,
+          prefix: o.prefix,
+          seconds: o.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        });
+      } catch (e) {
+        throw failure(e, o, "taking the deploy lease");
+      }
+      leaseRequests = lease.requests;
+    }
+    let recordRead: { body: Buffer; etag: string } | undefined;
     let pendingBytes: Buffer | undefined;
     try {
-      [recordBytes, pendingBytes] = await Promise.all([
-        counted(bucket.get(RECORD_KEY)),
+      [recordRead, pendingBytes] = await Promise.all([
+        counted(bucket.getTagged(RECORD_KEY)),
         counted(bucket.get(PENDING_KEY)),
       ]);
     } catch (e) {
       throw failure(e, o, "reading the deploy record");
     }
+    const recordBytes = recordRead?.body;
     const record = recordBytes ? decodeRecord(recordBytes) : undefined;
     const pendingKeys = pendingBytes ? decodePending(pendingBytes) : undefined;
     // An unreadable pending mark: a dead deploy touched keys we cannot name, so trust no record.
@@ -142,15 +163,26 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       steps: plan.steps.length,
       requests: 0,
       seconds: 0,
+      ...(lease && {
+        lease: {
+          owner: lease.holder.owner,
+          ...(lease.tookOver && { tookOverFrom: lease.tookOver.owner }),
+        },
+      }),
       purge: {
         // The most specific tag of each changed or removed file, as a build's purge names them.
         tags: changedTags({ count: purgeFiles.length, paths: purgeFiles }).tags,
         urls: changedUrls({ count: purgeFiles.length, paths: purgeFiles }),
       },
     };
-    if (o.dryRun || (touched.length === 0 && !pendingBytes && trusted)) {
-      report.requests = requests;
+    const finish = () => {
+      report.requests = requests + leaseRequests();
       report.seconds = (performance.now() - t0) / 1000;
+    };
+    if (o.dryRun || (touched.length === 0 && !pendingBytes && trusted)) {
+      await lease?.release();
+      lease = undefined;
+      finish();
       return report;
     }
 
@@ -207,9 +239,11 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     };
     const total = plan.steps.length + (plan.removals.length > 0 ? 1 : 0);
     for (const [i, step] of plan.steps.entries()) {
+      lease?.check();
       await pool(step, o.concurrency, send);
       o.onStep?.(i + 1, total, `${step.length} uploaded`);
     }
+    lease?.check();
     await pool(plan.removals, o.concurrency, async (key) => {
       try {
         await counted(bucket.remove(key));
@@ -220,22 +254,49 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     });
     if (plan.removals.length > 0) o.onStep?.(total, total, `${plan.removals.length} removed`);
 
+    lease?.check();
+    let written: string | undefined;
     try {
-      await counted(
-        bucket.put({
-          key: RECORD_KEY,
-          body: encodeRecord({ metadata, files: plan.target }),
-          contentType: "application/gzip",
-        }),
+      // Only over the record this deploy read: if another deploy wrote one meanwhile (its lease
+      // lapsed under this one), this one must not record over it.
+      written = await counted(
+        bucket.putIf(
+          {
+            key: RECORD_KEY,
+            body: encodeRecord({ metadata, files: plan.target }),
+            contentType: "application/gzip",
+          },
+          recordRead ? { ifMatch: recordRead.etag } : { ifNoneMatch: "*" },
+        ),
       );
-      await counted(bucket.remove(PENDING_KEY));
     } catch (e) {
       throw failure(e, o, "writing the deploy record");
     }
-    report.requests = requests;
-    report.seconds = (performance.now() - t0) / 1000;
+    if (written === undefined) {
+      throw new BuildError(
+        `Deploy to s3://${o.bucket}/${o.prefix} did not record its work.`,
+        [
+          {
+            what: "another deploy wrote the deploy record while this one ran (this one's lease had lapsed)",
+            where: `s3://${o.bucket}/${o.prefix}${RECORD_KEY}`,
+            fix: "run the deploy again: the pending mark makes it check every key this one touched",
+          },
+        ],
+        EXIT.deploy,
+      );
+    }
+    try {
+      await counted(bucket.remove(PENDING_KEY));
+    } catch (e) {
+      throw failure(e, o, "removing the pending mark");
+    }
+    await lease?.release();
+    lease = undefined;
+    finish();
     return report;
   } finally {
+    // A failed deploy gives the lease back too: the pending mark, not the lease, says what to redo.
+    await lease?.release().catch(() => undefined);
     if (!o.bucketImpl) bucket.close();
   }
 }

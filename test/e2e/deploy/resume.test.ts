@@ -1,4 +1,5 @@
-// A deploy killed (SIGKILL) part-way leaves its pending mark in the bucket; after the snapshot
+// A deploy killed (SIGKILL) part-way leaves its pending mark and its lease in the bucket: a rerun
+// while the lease lasts stops with exit 11 naming the dead deploy; after it lapses, and after the snapshot
 // changes again (a tournament unpublished, some of whose objects the dead run had sent), a rerun
 // leaves the bucket equal to the snapshot: every served file with its bytes and Content-Type,
 // nothing else but the record.
@@ -12,6 +13,7 @@ import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -46,6 +48,8 @@ const args = () => [
   "--path-style",
   "--concurrency",
   "1",
+  "--lease-seconds",
+  "3",
 ];
 
 /** Runs the deploy and SIGKILLs it once it reports its second upload step. */
@@ -72,6 +76,7 @@ describe("an interrupted deploy", () => {
     expect(killed.signal).toBe("SIGKILL");
     const partial = await s3.list("k/");
     expect(partial).toContain(PENDING_KEY);
+    expect(partial).toContain(LEASE_KEY);
     expect(partial).not.toContain(RECORD_KEY);
     expect(partial.length).toBeGreaterThan(1);
 
@@ -81,11 +86,19 @@ describe("an interrupted deploy", () => {
     d.close();
     await build({ db, out, now: SAMPLE_NOW });
 
+    // The dead deploy's lease still holds the prefix, and says whose it is.
+    const blocked = await runCli([...args(), "--json"], { env });
+    expect(blocked.code).toBe(11);
+    expect(blocked.stderr).toMatch(/k\/ is being deployed by \S+ pid \d+/);
+    expect(blocked.stderr).toContain(LEASE_KEY);
+    await new Promise((r) => setTimeout(r, 3500));
+
     const edge = path.join(path.dirname(out), "edge");
     const rerun = await runCli([...args(), "--json", "--edge-out", edge], { env });
     expect(rerun.code).toBe(0);
-    const report = JSON.parse(rerun.stdout) as { resumed: boolean };
+    const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
     expect(report.resumed).toBe(true);
+    expect(report.lease.tookOverFrom).toMatch(/ pid \d+/);
 
     // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as
     // bundled with the snapshot's edge facts in front.

@@ -10,6 +10,7 @@ import { build } from "../../../src/build/build.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -100,11 +101,12 @@ describe("deploy to an S3-compatible bucket", () => {
     const report = await deploy(options("site/"));
     expect(report.sent).toBe(changed.length);
     expect(report.full).toBe(false);
-    // The objects, plus the pending mark, the record, and removing the mark: a constant 3.
-    expect(report.requests).toBe(changed.length + 2 + 3);
+    // The objects, plus two reads (record, pending mark), the pending mark, the record, removing
+    // the mark, and the lease taken and given back: a constant 7.
+    expect(report.requests).toBe(changed.length + 2 + 3 + 2);
     const written = puts().filter((k) => !k.includes("_build-api-deploy"));
     expect(written.map((k) => k.slice("site/".length)).sort()).toEqual(changed.sort());
-    expect(deletes()).toEqual([`site/${PENDING_KEY}`]);
+    expect(deletes()).toEqual([`site/${PENDING_KEY}`, `site/${LEASE_KEY}`]);
     // Order: every tournament file (group 1) before any list (group 2).
     const groups = written.map((k) => objectSpec(k.slice("site/".length))!.group);
     const lastTournament = groups.lastIndexOf(1);
@@ -121,8 +123,9 @@ describe("deploy to an S3-compatible bucket", () => {
     s3.events.length = 0;
     const report = await deploy(options("site/"));
     expect(report.sent).toBe(0);
-    expect(report.requests).toBe(2); // the record and the pending mark, read
-    expect(s3.events).toEqual([]);
+    // The lease taken and given back, the record and the pending mark read.
+    expect(report.requests).toBe(4);
+    expect(s3.events.map((e) => e.key)).toEqual([`site/${LEASE_KEY}`, `site/${LEASE_KEY}`]);
   }, 60_000);
 
   it("removes the objects of a tournament that is gone, after the lists that named it", async () => {
