@@ -110,7 +110,9 @@ for (const size of sizes) {
     if (!existsSync(db)) generateStore({ tournaments: size, seed: 1, out: db });
     const b0 = performance.now();
     await build({ db, out, now: NOW });
-    console.log(`${size} tournaments: store and snapshot ready (build ${((performance.now() - b0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `${size} tournaments: store and snapshot ready (build ${((performance.now() - b0) / 1000).toFixed(1)} s)`,
+    );
     const client = new S3Client({ endpoint: server.endpoint, forcePathStyle: true });
     await client.send(new CreateBucketCommand({ Bucket: "bench" }));
     client.destroy();

@@ -101,6 +101,17 @@ export const EDGE_ENTRIES: readonly EdgeEntry[] = [
     suffix: "var buildApiHandler;function handler(event){return buildApiHandler(event)}\n",
     bare: true,
   },
+  {
+    // The viewer-response function: turns the object's `x-amz-meta-link` into `Link` and hides
+    // the deploy's metadata. The same runtime and shape as the viewer-request function.
+    entry: "src/deploy/edge/cloudfront-response-entry.ts",
+    out: "src/deploy/edge/generated/cloudfront-response.ts",
+    name: "CLOUDFRONT_RESPONSE_FUNCTION",
+    what: "The CloudFront Function for viewer response (cloudfront-js-2.0): object metadata to headers",
+    options: { format: "iife", minify: true, target: "es2020" },
+    suffix: "var buildApiResponse;function handler(event){return buildApiResponse(event)}\n",
+    bare: true,
+  },
 ];
 
 /** The first line of every bundle: what a reader of the deployed file needs to know. */

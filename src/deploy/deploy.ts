@@ -12,6 +12,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { changedTags, changedUrls, type ChangedUrls } from "../hosting/purge.ts";
 import { EDGE_FILE } from "../hosting/rules.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
 import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
@@ -49,8 +50,11 @@ export interface DeployReport {
   full: boolean;
   /** Objects the plan sends and removes (what a dry run reports). */
   toSend: number;
+  /** Objects whose headers alone change (metadata replaced in place, bytes not sent). */
+  toRetag: number;
   toRemove: number;
   sent: number;
+  retagged: number;
   sentBytes: number;
   removed: number;
   unchanged: number;
@@ -142,10 +146,11 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     const trusted = pendingBytes && !pendingKeys ? undefined : record;
     const unknown = new Set(pendingKeys ?? []);
     const metadata = metadataDigest();
-    const plan = planDeploy(snap.files, trusted, unknown, metadata, archivedOf(o.dir));
+    const facts = edgeFactsOf(o.dir);
+    const plan = planDeploy(snap.files, trusted, unknown, metadata, facts);
     const uploads = plan.steps.flat();
 
-    const touched = [...uploads.map((u) => u.file), ...plan.removals];
+    const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];
     const purgeFiles = [...new Set(touched)];
     const report: DeployReport = {
       bucket: o.bucket,
@@ -154,8 +159,10 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       resumed: pendingBytes !== undefined,
       full: !trusted || trusted.metadata !== metadata,
       toSend: uploads.length,
+      toRetag: plan.retags.length,
       toRemove: plan.removals.length,
       sent: 0,
+      retagged: 0,
       sentBytes: 0,
       removed: 0,
       unchanged: plan.unchanged,
@@ -237,12 +244,32 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       report.sent++;
       report.sentBytes += body.length;
     };
-    const total = plan.steps.length + (plan.removals.length > 0 ? 1 : 0);
+    const total = plan.steps.length + (plan.retags.length > 0 ? 1 : 0) + (plan.removals.length > 0 ? 1 : 0);
     for (const [i, step] of plan.steps.entries()) {
       lease?.check();
       await pool(step, o.concurrency, send);
       o.onStep?.(i + 1, total, `${step.length} uploaded`);
     }
+    // Headers alone: CopyObject onto itself with the new metadata, no bytes sent. After the
+    // uploads (a header is no link), before the removals.
+    lease?.check();
+    await pool(plan.retags, o.concurrency, async (u) => {
+      try {
+        await counted(
+          bucket.replaceMetadata({
+            key: u.file,
+            contentType: u.spec.contentType,
+            cacheControl: u.spec.cacheControl,
+            metadata: objectMetadata(u.sha256, u.spec),
+          }),
+        );
+      } catch (e) {
+        throw failure(e, o, `replacing the headers of ${u.file}`);
+      }
+      report.retagged++;
+    });
+    if (plan.retags.length > 0)
+      o.onStep?.(plan.steps.length + 1, total, `${plan.retags.length} with new headers (bytes not sent)`);
     lease?.check();
     await pool(plan.removals, o.concurrency, async (key) => {
       try {
@@ -263,7 +290,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
         bucket.putIf(
           {
             key: RECORD_KEY,
-            body: encodeRecord({ metadata, files: plan.target }),
+            body: encodeRecord({ metadata, files: plan.target, facts }),
             contentType: "application/gzip",
           },
           recordRead ? { ifMatch: recordRead.etag } : { ifNoneMatch: "*" },
@@ -301,12 +328,12 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
   }
 }
 
-/** The snapshot's archived tournaments, from its edge facts (none when it has no such file). */
-function archivedOf(dir: string): ReadonlySet<string> {
+/** The snapshot's edge facts (Link headers, archived tournaments); none when it has no such file. */
+function edgeFactsOf(dir: string): EdgeFacts {
   try {
-    const facts = JSON.parse(readFileSync(path.join(dir, EDGE_FILE), "utf8")) as { archived?: string[] };
-    return new Set((facts.archived ?? []).map(String));
+    const f = JSON.parse(readFileSync(path.join(dir, EDGE_FILE), "utf8")) as Partial<EdgeFacts>;
+    return { links: f.links ?? {}, archived: (f.archived ?? []).map(String) };
   } catch {
-    return new Set();
+    return NO_EDGE_FACTS;
   }
 }

@@ -1,12 +1,14 @@
 // Writes the edge code for a snapshot: the CloudFront Function with the snapshot's query keys in
-// front of the bundle (it must be republished when they change: the deploy says so), and the R2
-// Worker, which needs nothing from the snapshot. Refuses a function over CloudFront's 10 KB.
+// front of the bundle (it must be republished when they change: the deploy says so), the
+// viewer-response function (the same for every snapshot), and the R2 Worker, which needs nothing
+// from the snapshot. Refuses a function over CloudFront's 10 KB.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { EDGE_FILE, hostRules } from "../../hosting/rules.ts";
+import { hostRules } from "../../hosting/rules.ts";
 import { BuildError, EXIT } from "../../shared/errors.ts";
 import { readSnapshotFiles } from "../snapshot-files.ts";
 import { CLOUDFRONT_FUNCTION } from "./generated/cloudfront-function.ts";
+import { CLOUDFRONT_RESPONSE_FUNCTION } from "./generated/cloudfront-response.ts";
 import { R2_WORKER } from "./generated/r2-worker.ts";
 import { queryKeys } from "./cloudfront-function.ts";
 
@@ -14,6 +16,7 @@ import { queryKeys } from "./cloudfront-function.ts";
 export const CLOUDFRONT_MAX_BYTES = 10 * 1024;
 
 export const CLOUDFRONT_FILE = "cloudfront-function.js";
+export const CLOUDFRONT_RESPONSE_FILE = "cloudfront-response.js";
 export const R2_WORKER_FILE = "r2-worker.js";
 
 /** The CloudFront Function's text for a snapshot holding `files`. */
@@ -23,19 +26,12 @@ export function cloudfrontFunctionText(files: Iterable<string>): string {
 }
 
 /**
- * The R2 Worker for a snapshot: its edge facts (Link headers of paged lists, archived tournaments,
- * from the snapshot's EDGE_FILE) as the constant EDGE_FACTS after the bundle's first line, as the
- * Cloudflare Pages worker gets them (hosting/hosts/cloudflare-worker.ts).
+ * The R2 Worker: the same for every snapshot, since the headers that depend on the snapshot (an
+ * archived tournament's Cache-Control, a paged list's Link) come with each object's metadata.
+ * `snapshotDir` is kept for callers that name the snapshot.
  */
-export function r2WorkerText(snapshotDir: string): string {
-  let facts: string;
-  try {
-    facts = readFileSync(path.join(snapshotDir, EDGE_FILE), "utf8").trim();
-  } catch {
-    return R2_WORKER;
-  }
-  const nl = R2_WORKER.indexOf("\n") + 1;
-  return `${R2_WORKER.slice(0, nl)}const EDGE_FACTS = ${facts};\n${R2_WORKER.slice(nl)}`;
+export function r2WorkerText(_snapshotDir?: string): string {
+  return R2_WORKER;
 }
 
 /** Writes both files into `outDir`; returns report lines. */
@@ -74,7 +70,10 @@ export function writeEdgeCode(snapshotDir: string, outDir: string): string[] {
     workerBefore = undefined;
   }
   writeFileSync(workerTarget, worker);
+  const responseTarget = path.join(outDir, CLOUDFRONT_RESPONSE_FILE);
+  writeFileSync(responseTarget, CLOUDFRONT_RESPONSE_FUNCTION);
   return [
+    `wrote ${responseTarget} (viewer response: the same for every snapshot)`,
     `wrote ${target} (${size} bytes${before === fn ? ", unchanged" : before === undefined ? "" : ", changed: publish it again"})`,
     `wrote ${workerTarget}${workerBefore === worker ? " (unchanged)" : workerBefore === undefined ? "" : " (changed: deploy it again)"}`,
   ];

@@ -21,7 +21,7 @@ beforeAll(async () => {
   Object.assign(process.env, S3_ENV);
   s3 = await startS3();
   ({ out } = await buildSample(tempDir("deploy-lease")));
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await s3?.close();
