@@ -12,6 +12,9 @@ import { CLOUDFRONT_RESPONSE_FUNCTION } from "./generated/cloudfront-response.ts
 import { R2_WORKER } from "./generated/r2-worker.ts";
 import { queryKeys } from "./cloudfront-function.ts";
 
+/** Room the bundled code must leave for a snapshot's `?tag=` keys: about 7 clubs of their own tags. */
+export const CLOUDFRONT_KEYS_RESERVE = 256;
+
 /** CloudFront's quota on a function's code. */
 export const CLOUDFRONT_MAX_BYTES = 10 * 1024;
 
@@ -34,24 +37,41 @@ export function r2WorkerText(_snapshotDir?: string): string {
   return R2_WORKER;
 }
 
-/** Writes both files into `outDir`; returns report lines. */
+/**
+ * The CloudFront Function's text for a snapshot, refused (exit 11) over CloudFront's limit with
+ * what makes it large: the code is fixed (about 9.9 KB), the `?tag=` keys grow by about 17 bytes a
+ * club whose tags others share and 40 a club with tags of its own (scripts/cloudfront-size.ts).
+ */
+export function checkedCloudfrontFunction(files: Iterable<string>, where: string): string {
+  const fn = cloudfrontFunctionText(files);
+  const size = Buffer.byteLength(fn);
+  if (size <= CLOUDFRONT_MAX_BYTES) return fn;
+  const code = Buffer.byteLength(CLOUDFRONT_FUNCTION);
+  const keys = queryKeys(hostRules(), files);
+  const lists = keys.k.reduce((n, m) => n + Object.keys(m).length, 0);
+  throw new BuildError(
+    "The CloudFront Function for this snapshot does not fit CloudFront's limit.",
+    [
+      {
+        what:
+          `it is ${size} bytes; CloudFront takes at most ${CLOUDFRONT_MAX_BYTES}: the code is ${code} bytes and ` +
+          `the snapshot's ?tag= keys (${lists} tagged lists, ${keys.v.length} distinct tag lists) ${size - code}`,
+        where,
+        fix:
+          "serve this snapshot with R2 and r2-worker.js (it reads what exists from the bucket: no table, no " +
+          "limit), or keep CloudFront for fewer clubs per distribution (one distribution per group of clubs, " +
+          "each deployed from its own snapshot); see docs/guide/object-storage.md#limits",
+      },
+    ],
+    EXIT.deploy,
+  );
+}
+
+/** Writes the edge files into `outDir`; returns report lines. */
 export function writeEdgeCode(snapshotDir: string, outDir: string): string[] {
   const snap = readSnapshotFiles(snapshotDir);
-  const fn = cloudfrontFunctionText(snap.files.keys());
+  const fn = checkedCloudfrontFunction(snap.files.keys(), path.join(outDir, CLOUDFRONT_FILE));
   const size = Buffer.byteLength(fn);
-  if (size > CLOUDFRONT_MAX_BYTES) {
-    throw new BuildError(
-      "The CloudFront Function for this snapshot is too large.",
-      [
-        {
-          what: `it is ${size} bytes; CloudFront takes at most ${CLOUDFRONT_MAX_BYTES}`,
-          where: path.join(outDir, CLOUDFRONT_FILE),
-          fix: "the snapshot has many club tags: serve it with the R2 Worker, or split the distribution's behaviours",
-        },
-      ],
-      EXIT.deploy,
-    );
-  }
   mkdirSync(outDir, { recursive: true });
   const target = path.join(outDir, CLOUDFRONT_FILE);
   let before: string | undefined;
@@ -74,7 +94,7 @@ export function writeEdgeCode(snapshotDir: string, outDir: string): string[] {
   writeFileSync(responseTarget, CLOUDFRONT_RESPONSE_FUNCTION);
   return [
     `wrote ${responseTarget} (viewer response: the same for every snapshot)`,
-    `wrote ${target} (${size} bytes${before === fn ? ", unchanged" : before === undefined ? "" : ", changed: publish it again"})`,
+    `wrote ${target} (${size} bytes, ${CLOUDFRONT_MAX_BYTES - size} left${before === fn ? ", unchanged" : before === undefined ? "" : ", changed: publish it again"})`,
     `wrote ${workerTarget}${workerBefore === worker ? " (unchanged)" : workerBefore === undefined ? "" : " (changed: deploy it again)"}`,
   ];
 }
