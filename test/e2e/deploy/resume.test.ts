@@ -13,7 +13,7 @@ import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
-import { LEASE_KEY } from "../../../src/deploy/lease.ts";
+import { decodeLease, LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -27,7 +27,7 @@ let out: string;
 beforeAll(async () => {
   s3 = await startS3();
   ({ db, out } = await buildSample(tempDir("deploy-kill")));
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await s3?.close();
@@ -49,7 +49,9 @@ const args = () => [
   "--concurrency",
   "1",
   "--lease-seconds",
-  "3",
+  // Long beside the loaded machine's CLI start-up (the blocked run must see it live), short
+  // beside the test's time (the rerun waits for it to lapse).
+  "30",
 ];
 
 /** Runs the deploy and SIGKILLs it once it reports its second upload step. */
@@ -80,18 +82,21 @@ describe("an interrupted deploy", () => {
     expect(partial).not.toContain(RECORD_KEY);
     expect(partial.length).toBeGreaterThan(1);
 
+    // The dead deploy's lease still holds the prefix, and says whose it is.
+    const blocked = await runCli([...args(), "--json"], { env });
+    expect(blocked.code).toBe(11);
+    expect(blocked.stderr).toMatch(/k\/ is being deployed by \S+ pid \d+/);
+    expect(blocked.stderr).toContain(LEASE_KEY);
+
     // Unpublish a tournament: whatever the dead run sent of it must go.
     const d = new Database(db);
     d.prepare("UPDATE tournaments SET is_draft = 1 WHERE tournament_id = 2").run();
     d.close();
     await build({ db, out, now: SAMPLE_NOW });
 
-    // The dead deploy's lease still holds the prefix, and says whose it is.
-    const blocked = await runCli([...args(), "--json"], { env });
-    expect(blocked.code).toBe(11);
-    expect(blocked.stderr).toMatch(/k\/ is being deployed by \S+ pid \d+/);
-    expect(blocked.stderr).toContain(LEASE_KEY);
-    await new Promise((r) => setTimeout(r, 3500));
+    // Past the dead lease's expiry, the next deploy takes it over.
+    const lease = decodeLease((await s3.get(`k/${LEASE_KEY}`))!.body)!;
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(lease.expires) - Date.now() + 500)));
 
     const edge = path.join(path.dirname(out), "edge");
     const rerun = await runCli([...args(), "--json", "--edge-out", edge], { env });
@@ -116,5 +121,5 @@ describe("an interrupted deploy", () => {
       expect(o.contentType, file).toBe(objectSpec(file)!.contentType);
       expect(o.cacheControl, file).toBe(objectSpec(file, archived)!.cacheControl);
     }
-  }, 120_000);
+  }, 300_000);
 });
