@@ -3,15 +3,23 @@
 // each spent, to say which one bounds it), then deploys after a one-tournament tick (one player
 // renamed, rebuilt): objects sent, requests, seconds. The ratio of tick seconds between the sizes
 // says whether a deploy's time grows with the store.
-//   node scripts/bench-deploy.ts [--sizes 200,2000] [--ticks 3] [--concurrency 16]
+//   node scripts/bench-deploy.ts [--sizes 200,2000] [--ticks 3] [--concurrency 16] [--keep DIR]
+//     [--record-only-above N]
+// --keep DIR keeps each size's store and snapshot in DIR/<size>/ (store.sqlite, dist) and reuses
+// them when present: a 20,000-tournament store takes many minutes to generate and build.
+// --record-only-above N: above N tournaments the first deploy reads, hashes and records every file
+// but sends none of them (a bucket that drops object writes): the ticks after it are measured as
+// after a full first deploy, since a deploy trusts its record and never lists the bucket, without
+// the hour of uploads; the first-deploy rate then comes from the smaller sizes.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
 import { build } from "../src/build/build.ts";
+import { openBucket, type Bucket } from "../src/deploy/bucket.ts";
 import { deploy, type DeployReport } from "../src/deploy/deploy.ts";
 import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
 
@@ -20,11 +28,14 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "200,2000" },
     ticks: { type: "string", default: "3" },
     concurrency: { type: "string", default: "16" },
+    keep: { type: "string" },
+    "record-only-above": { type: "string", default: String(Number.MAX_SAFE_INTEGER) },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
 const ticks = Number(values.ticks);
 const concurrency = Number(values.concurrency);
+const recordOnlyAbove = Number(values["record-only-above"]);
 const NOW = Date.parse(REFERENCE_NOW);
 
 Object.assign(process.env, {
@@ -68,8 +79,14 @@ function tick(db: string): void {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** The bucket with object writes dropped: only the deploy's own bookkeeping (keys `_build-api-…`) goes up. */
+function recordOnly(b: Bucket): Bucket {
+  return { ...b, put: (o) => (o.key.startsWith("_build-api-") ? b.put(o) : Promise.resolve()) };
+}
+
 interface Row {
   size: number;
+  recordOnly: boolean;
   first: DeployReport;
   firstClientCpu: number;
   firstServerCpu: number;
@@ -86,10 +103,16 @@ for (const size of sizes) {
   const work = mkdtempSync(path.join(tmpdir(), `build-api-bench-deploy-${size}-`));
   const server = await startServer(path.join(work, "s3"));
   try {
-    const db = path.join(work, "store.sqlite");
-    const out = path.join(work, "dist");
-    generateStore({ tournaments: size, seed: 1, out: db });
+    const kept = values.keep === undefined ? work : path.resolve(values.keep, String(size));
+    mkdirSync(kept, { recursive: true });
+    const db = path.join(kept, "store.sqlite");
+    const out = path.join(kept, "dist");
+    if (!existsSync(db)) generateStore({ tournaments: size, seed: 1, out: db });
+    const b0 = performance.now();
     await build({ db, out, now: NOW });
+    console.log(
+      `${size} tournaments: store and snapshot ready (build ${((performance.now() - b0) / 1000).toFixed(1)} s)`,
+    );
     const client = new S3Client({ endpoint: server.endpoint, forcePathStyle: true });
     await client.send(new CreateBucketCommand({ Bucket: "bench" }));
     client.destroy();
@@ -103,33 +126,41 @@ for (const size of sizes) {
     };
     const c0 = process.cpuUsage();
     const s0 = cpuOf(server.pid);
-    const first = await deploy(opts);
+    const skipObjects = size > recordOnlyAbove;
+    const real = skipObjects ? openBucket(opts) : undefined;
+    const first = await deploy(real ? { ...opts, bucketImpl: recordOnly(real) } : opts);
+    real?.close();
     const c1 = process.cpuUsage(c0);
     const row: Row = {
       size,
+      recordOnly: skipObjects,
       first,
       firstClientCpu: (c1.user + c1.system) / 1e6,
       firstServerCpu: cpuOf(server.pid) - s0,
       ticks: [],
     };
+    const builds: number[] = [];
     for (let i = 0; i < ticks; i++) {
       tick(db);
+      const t = performance.now();
       await build({ db, out, now: NOW });
+      builds.push((performance.now() - t) / 1000);
       row.ticks.push(await deploy(opts));
     }
     rows.push(row);
     const t = row.ticks;
     console.log(
-      `${size} tournaments: first deploy ${first.sent} objects in ${first.seconds.toFixed(1)} s ` +
-        `(${(first.sent / first.seconds).toFixed(0)} objects/s; CPU client ${row.firstClientCpu.toFixed(1)} s, ` +
-        `server ${row.firstServerCpu.toFixed(1)} s); tick deploy: sent ${t.map((r) => r.sent).join("/")} objects, ` +
+      `${size} tournaments: first deploy ${skipObjects ? `RECORD ONLY (${first.toSend} objects hashed and recorded, none sent)` : `${first.sent} objects`} in ${first.seconds.toFixed(1)} s ` +
+        `(${(first.toSend / first.seconds).toFixed(0)} objects/s; CPU client ${row.firstClientCpu.toFixed(1)} s, ` +
+        `server ${row.firstServerCpu.toFixed(1)} s); tick builds ${builds.map((b) => b.toFixed(1)).join("/")} s; ` +
+        `tick deploy: sent ${t.map((r) => r.sent).join("/")} objects, ` +
         `${t.map((r) => r.requests).join("/")} requests, ${t.map((r) => r.seconds.toFixed(3)).join("/")} s ` +
         `(median ${median(t.map((r) => r.seconds)).toFixed(3)} s)`,
     );
   } finally {
     server.stop();
     await new Promise((r) => setTimeout(r, 300));
-    rmSync(work, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true }); // the bucket; a --keep directory stays
   }
 }
 if (rows.length >= 2) {

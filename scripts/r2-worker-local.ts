@@ -9,7 +9,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { r2WorkerText } from "../src/deploy/edge/write.ts";
-import { objectMetadata, objectSpec } from "../src/deploy/objects.ts";
+import { storedObject } from "../src/deploy/objects.ts";
+import { EDGE_FILE } from "../src/hosting/rules.ts";
+import type { EdgeFacts } from "../src/routes/pagination.ts";
 import { readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
 
 const { values } = parseArgs({
@@ -35,7 +37,7 @@ const { Miniflare } = require("miniflare") as { Miniflare: new (o: object) => Mi
 
 const mf = new Miniflare({
   modules: true,
-  // With the snapshot's edge facts (archived tournaments, Link headers), as `deploy --edge-out` writes it.
+  // As `deploy --edge-out` writes it: the snapshot's facts come with each object's metadata.
   script: r2WorkerText(values.dir),
   compatibilityDate: "2025-01-01",
   r2Buckets: ["BUCKET"],
@@ -46,13 +48,15 @@ const mf = new Miniflare({
 const bucket = await mf.getR2Bucket("BUCKET");
 const snap = readSnapshotFiles(values.dir);
 let n = 0;
+const facts = JSON.parse(readFileSync(path.join(values.dir, EDGE_FILE), "utf8")) as EdgeFacts;
 for (const [file, f] of snap.files) {
-  const spec = objectSpec(file);
-  if (!spec) continue;
+  // What the deploy stores (deploy/objects.ts): headers and metadata, Link and archive class included.
+  const stored = storedObject(file, f.sha256, facts);
+  if (!stored) continue;
   // A plain Uint8Array: Miniflare serialises the body and refuses a Buffer.
   await bucket.put(file, new Uint8Array(readFileSync(path.join(snap.root, file))), {
-    httpMetadata: { contentType: spec.contentType, cacheControl: spec.cacheControl },
-    customMetadata: objectMetadata(f.sha256, spec),
+    httpMetadata: { contentType: stored.contentType, cacheControl: stored.cacheControl },
+    customMetadata: stored.metadata,
   });
   n++;
 }

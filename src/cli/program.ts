@@ -359,6 +359,13 @@ function concurrencyCount(value: string): number {
   return n;
 }
 
+function leaseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 86_400)
+    throw new InvalidArgumentError("expected whole seconds 1-86400");
+  return n;
+}
+
 function keyPrefix(value: string): string {
   if (value !== "" && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/.test(value)) {
     throw new InvalidArgumentError(
@@ -383,6 +390,12 @@ subcommand("deploy")
   .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
   .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)
   .option("--edge-out <dir>", "also write the edge code: a CloudFront Function and an R2 Worker")
+  .option(
+    "--lease-seconds <n>",
+    "how long the prefix's deploy lease lasts unrenewed: a killed deploy blocks others this long",
+    leaseSeconds,
+    120, // DEFAULT_LEASE_SECONDS (src/deploy/lease.ts), not imported: deploy loads lazily
+  )
   .option("--dry-run", "read the deploy record and print the plan; send nothing")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
@@ -395,6 +408,7 @@ subcommand("deploy")
       region: o.region,
       pathStyle: o.pathStyle,
       concurrency: o.concurrency,
+      leaseSeconds: o.leaseSeconds,
       dryRun: o.dryRun,
       onStep: (done, total, what) => console.error(`build-api: deploy step ${done}/${total}: ${what}`),
     });

@@ -3,6 +3,7 @@
 // options), with the SDK's standard retry strategy (backoff on throttling) and, around it, our own
 // backoff for a throttled or dropped request that the SDK gave up on.
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   PutObjectCommand,
@@ -35,13 +36,42 @@ export interface PutObject {
   metadata?: Record<string, string>;
 }
 
+/** A conditional write: only when no object is at the key, or only over the object with this ETag. */
+export type WriteCondition = { ifNoneMatch: "*" } | { ifMatch: string };
+
 export interface Bucket {
   put(o: PutObject): Promise<void>;
   /** The object's bytes, or undefined when there is none. */
   get(key: string): Promise<Buffer | undefined>;
   /** Removes the key; a key that is already gone is not an error. */
   remove(key: string): Promise<void>;
+  /**
+   * A conditional put (S3's If-None-Match / If-Match on PutObject): the new object's ETag, or
+   * undefined when the condition failed (412) or a concurrent conditional write won (409).
+   */
+  putIf(o: PutObject, condition: WriteCondition): Promise<string | undefined>;
+  /** The object's bytes and ETag, or undefined when there is none. */
+  getTagged(key: string): Promise<{ body: Buffer; etag: string } | undefined>;
+  /** Removes the key only while it holds the object with this ETag; false when it did not. */
+  removeIf(key: string, etag: string): Promise<boolean>;
+  /**
+   * Replaces an object's headers and metadata without sending its bytes again (CopyObject onto
+   * itself with MetadataDirective REPLACE): for a change of Cache-Control or Link alone.
+   */
+  replaceMetadata(o: Omit<PutObject, "body">): Promise<void>;
   close(): void;
+}
+
+/** A conditional request that lost: 412 Precondition Failed, or 409 ConditionalRequestConflict. */
+export function isConditionFailed(e: unknown): boolean {
+  const err = e as { name?: string; $metadata?: { httpStatusCode?: number } };
+  const status = err.$metadata?.httpStatusCode;
+  return (
+    status === 412 ||
+    status === 409 ||
+    err.name === "PreconditionFailed" ||
+    err.name === "ConditionalRequestConflict"
+  );
 }
 
 /** Errors worth trying again: throttling, a server error, a dropped connection. */
@@ -134,6 +164,72 @@ export function openBucket(o: BucketOptions): Bucket {
     },
     async remove(key) {
       await withBackoff(() => client.send(new DeleteObjectCommand({ Bucket, Key: Key(key) })), retries);
+    },
+    async putIf(p, condition) {
+      try {
+        const r = await withBackoff(
+          () =>
+            client.send(
+              new PutObjectCommand({
+                Bucket,
+                Key: Key(p.key),
+                Body: p.body,
+                ContentType: p.contentType,
+                CacheControl: p.cacheControl,
+                Metadata: p.metadata,
+                ...("ifNoneMatch" in condition
+                  ? { IfNoneMatch: condition.ifNoneMatch }
+                  : { IfMatch: condition.ifMatch }),
+              }),
+            ),
+          retries,
+        );
+        return r.ETag ?? "";
+      } catch (e) {
+        if (isConditionFailed(e)) return undefined;
+        throw e;
+      }
+    },
+    async getTagged(key) {
+      try {
+        return await withBackoff(async () => {
+          const r = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+          return { body: Buffer.from(await r.Body!.transformToByteArray()), etag: r.ETag ?? "" };
+        }, retries);
+      } catch (e) {
+        if (isMissing(e)) return undefined;
+        throw e;
+      }
+    },
+    async removeIf(key, etag) {
+      try {
+        await withBackoff(
+          () => client.send(new DeleteObjectCommand({ Bucket, Key: Key(key), IfMatch: etag })),
+          retries,
+        );
+        return true;
+      } catch (e) {
+        if (isConditionFailed(e) || isMissing(e)) return false;
+        throw e;
+      }
+    },
+    async replaceMetadata(p) {
+      await withBackoff(
+        () =>
+          client.send(
+            new CopyObjectCommand({
+              Bucket,
+              Key: Key(p.key),
+              // The source is `bucket/key`, each segment URL-encoded (keys here are plain segments).
+              CopySource: `${Bucket}/${Key(p.key)}`,
+              MetadataDirective: "REPLACE",
+              ContentType: p.contentType,
+              CacheControl: p.cacheControl,
+              Metadata: p.metadata,
+            }),
+          ),
+        retries,
+      );
     },
     close() {
       client.destroy();

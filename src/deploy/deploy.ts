@@ -1,7 +1,8 @@
-// `build-api deploy`: brings a bucket prefix to the snapshot's files in O(change). Reads the deploy
-// record (record.ts), plans (plan.ts), marks the keys it is about to touch as pending, sends the
+// `build-api deploy`: brings a bucket prefix to the snapshot's files in O(change). Takes the
+// prefix's lease (lease.ts: one deploy at a time), reads the deploy record (record.ts), plans (plan.ts), marks the keys it is about to touch as pending, sends the
 // upload steps in order with bounded concurrency, removes what the snapshot no longer has, then
-// writes the record and clears the pending mark. Any failure leaves the pending mark: the next run
+// writes the record (only over the one it read: a second fence besides the lease) and clears the
+// pending mark, and releases the lease. Any failure leaves the pending mark: the next run
 // sends those keys again, so a rerun finishes an interrupted deploy. See
 // docs/guide/object-storage.md for what a reader sees meanwhile.
 import { createHash } from "node:crypto";
@@ -11,8 +12,10 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { changedTags, changedUrls, type ChangedUrls } from "../hosting/purge.ts";
 import { EDGE_FILE } from "../hosting/rules.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
+import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
 import { metadataDigest, objectMetadata } from "./objects.ts";
 import { planDeploy, type Upload } from "./plan.ts";
 import {
@@ -33,6 +36,8 @@ export interface DeployOptions extends BucketOptions {
   onStep?: (done: number, total: number, what: string) => void;
   /** A bucket to use instead of opening one (tests). */
   bucketImpl?: Bucket;
+  /** Seconds the deploy lease lasts without renewal (default DEFAULT_LEASE_SECONDS). */
+  leaseSeconds?: number;
 }
 
 export interface DeployReport {
@@ -45,8 +50,11 @@ export interface DeployReport {
   full: boolean;
   /** Objects the plan sends and removes (what a dry run reports). */
   toSend: number;
+  /** Objects whose headers alone change (metadata replaced in place, bytes not sent). */
+  toRetag: number;
   toRemove: number;
   sent: number;
+  retagged: number;
   sentBytes: number;
   removed: number;
   unchanged: number;
@@ -55,6 +63,8 @@ export interface DeployReport {
   /** Requests to the bucket, the record's and the pending mark's included. */
   requests: number;
   seconds: number;
+  /** Who held the lease (this deploy), and whose lapsed lease it took over, if any. */
+  lease?: { owner: string; tookOverFrom?: string };
   purge: { tags: string[]; urls: ChangedUrls };
 }
 
@@ -104,27 +114,43 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     requests++;
     return p;
   };
+  let lease: Lease | undefined;
+  let leaseRequests = () => 0;
   try {
-    let recordBytes: Buffer | undefined;
+    if (!o.dryRun) {
+      try {
+        lease = await acquireLease(bucket, {
+          bucket: o.bucket,
+          prefix: o.prefix,
+          seconds: o.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        });
+      } catch (e) {
+        throw failure(e, o, "taking the deploy lease");
+      }
+      leaseRequests = lease.requests;
+    }
+    let recordRead: { body: Buffer; etag: string } | undefined;
     let pendingBytes: Buffer | undefined;
     try {
-      [recordBytes, pendingBytes] = await Promise.all([
-        counted(bucket.get(RECORD_KEY)),
+      [recordRead, pendingBytes] = await Promise.all([
+        counted(bucket.getTagged(RECORD_KEY)),
         counted(bucket.get(PENDING_KEY)),
       ]);
     } catch (e) {
       throw failure(e, o, "reading the deploy record");
     }
+    const recordBytes = recordRead?.body;
     const record = recordBytes ? decodeRecord(recordBytes) : undefined;
     const pendingKeys = pendingBytes ? decodePending(pendingBytes) : undefined;
     // An unreadable pending mark: a dead deploy touched keys we cannot name, so trust no record.
     const trusted = pendingBytes && !pendingKeys ? undefined : record;
     const unknown = new Set(pendingKeys ?? []);
     const metadata = metadataDigest();
-    const plan = planDeploy(snap.files, trusted, unknown, metadata, archivedOf(o.dir));
+    const facts = edgeFactsOf(o.dir);
+    const plan = planDeploy(snap.files, trusted, unknown, metadata, facts);
     const uploads = plan.steps.flat();
 
-    const touched = [...uploads.map((u) => u.file), ...plan.removals];
+    const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];
     const purgeFiles = [...new Set(touched)];
     const report: DeployReport = {
       bucket: o.bucket,
@@ -133,8 +159,10 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       resumed: pendingBytes !== undefined,
       full: !trusted || trusted.metadata !== metadata,
       toSend: uploads.length,
+      toRetag: plan.retags.length,
       toRemove: plan.removals.length,
       sent: 0,
+      retagged: 0,
       sentBytes: 0,
       removed: 0,
       unchanged: plan.unchanged,
@@ -142,15 +170,26 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       steps: plan.steps.length,
       requests: 0,
       seconds: 0,
+      ...(lease && {
+        lease: {
+          owner: lease.holder.owner,
+          ...(lease.tookOver && { tookOverFrom: lease.tookOver.owner }),
+        },
+      }),
       purge: {
         // The most specific tag of each changed or removed file, as a build's purge names them.
         tags: changedTags({ count: purgeFiles.length, paths: purgeFiles }).tags,
         urls: changedUrls({ count: purgeFiles.length, paths: purgeFiles }),
       },
     };
-    if (o.dryRun || (touched.length === 0 && !pendingBytes && trusted)) {
-      report.requests = requests;
+    const finish = () => {
+      report.requests = requests + leaseRequests();
       report.seconds = (performance.now() - t0) / 1000;
+    };
+    if (o.dryRun || (touched.length === 0 && !pendingBytes && trusted)) {
+      await lease?.release();
+      lease = undefined;
+      finish();
       return report;
     }
 
@@ -205,11 +244,33 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       report.sent++;
       report.sentBytes += body.length;
     };
-    const total = plan.steps.length + (plan.removals.length > 0 ? 1 : 0);
+    const total = plan.steps.length + (plan.retags.length > 0 ? 1 : 0) + (plan.removals.length > 0 ? 1 : 0);
     for (const [i, step] of plan.steps.entries()) {
+      lease?.check();
       await pool(step, o.concurrency, send);
       o.onStep?.(i + 1, total, `${step.length} uploaded`);
     }
+    // Headers alone: CopyObject onto itself with the new metadata, no bytes sent. After the
+    // uploads (a header is no link), before the removals.
+    lease?.check();
+    await pool(plan.retags, o.concurrency, async (u) => {
+      try {
+        await counted(
+          bucket.replaceMetadata({
+            key: u.file,
+            contentType: u.spec.contentType,
+            cacheControl: u.spec.cacheControl,
+            metadata: objectMetadata(u.sha256, u.spec),
+          }),
+        );
+      } catch (e) {
+        throw failure(e, o, `replacing the headers of ${u.file}`);
+      }
+      report.retagged++;
+    });
+    if (plan.retags.length > 0)
+      o.onStep?.(plan.steps.length + 1, total, `${plan.retags.length} with new headers (bytes not sent)`);
+    lease?.check();
     await pool(plan.removals, o.concurrency, async (key) => {
       try {
         await counted(bucket.remove(key));
@@ -220,32 +281,59 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     });
     if (plan.removals.length > 0) o.onStep?.(total, total, `${plan.removals.length} removed`);
 
+    lease?.check();
+    let written: string | undefined;
     try {
-      await counted(
-        bucket.put({
-          key: RECORD_KEY,
-          body: encodeRecord({ metadata, files: plan.target }),
-          contentType: "application/gzip",
-        }),
+      // Only over the record this deploy read: if another deploy wrote one meanwhile (its lease
+      // lapsed under this one), this one must not record over it.
+      written = await counted(
+        bucket.putIf(
+          {
+            key: RECORD_KEY,
+            body: encodeRecord({ metadata, files: plan.target, facts }),
+            contentType: "application/gzip",
+          },
+          recordRead ? { ifMatch: recordRead.etag } : { ifNoneMatch: "*" },
+        ),
       );
-      await counted(bucket.remove(PENDING_KEY));
     } catch (e) {
       throw failure(e, o, "writing the deploy record");
     }
-    report.requests = requests;
-    report.seconds = (performance.now() - t0) / 1000;
+    if (written === undefined) {
+      throw new BuildError(
+        `Deploy to s3://${o.bucket}/${o.prefix} did not record its work.`,
+        [
+          {
+            what: "another deploy wrote the deploy record while this one ran (this one's lease had lapsed)",
+            where: `s3://${o.bucket}/${o.prefix}${RECORD_KEY}`,
+            fix: "run the deploy again: the pending mark makes it check every key this one touched",
+          },
+        ],
+        EXIT.deploy,
+      );
+    }
+    try {
+      await counted(bucket.remove(PENDING_KEY));
+    } catch (e) {
+      throw failure(e, o, "removing the pending mark");
+    }
+    await lease?.release();
+    lease = undefined;
+    finish();
     return report;
   } finally {
+    // A failed deploy gives the lease back too: the pending mark, not the lease, says what to redo.
+    await lease?.release().catch(() => undefined);
     if (!o.bucketImpl) bucket.close();
   }
 }
 
-/** The snapshot's archived tournaments, from its edge facts (none when it has no such file). */
-function archivedOf(dir: string): ReadonlySet<string> {
+/** The snapshot's edge facts (Link headers, archived tournaments); none when it has no such file. */
+function edgeFactsOf(dir: string): EdgeFacts {
   try {
-    const facts = JSON.parse(readFileSync(path.join(dir, EDGE_FILE), "utf8")) as { archived?: string[] };
-    return new Set((facts.archived ?? []).map(String));
+    const f = JSON.parse(readFileSync(path.join(dir, EDGE_FILE), "utf8")) as Partial<EdgeFacts>;
+    return { links: f.links ?? {}, archived: (f.archived ?? []).map(String) };
   } catch {
-    return new Set();
+    return NO_EDGE_FACTS;
   }
 }

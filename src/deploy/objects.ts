@@ -35,6 +35,11 @@ export interface ObjectSpec {
   group: 0 | 1 | 2;
   /** Path segments of the URL pattern: deeper files go up first (a round before its tournament). */
   depth: number;
+  /**
+   * The Link header of a paged list's file (the snapshot's edge facts), stored as the object's
+   * metadata `link`: the R2 Worker and the CloudFront viewer-response function send it.
+   */
+  link?: string;
 }
 
 interface Matcher {
@@ -192,6 +197,7 @@ export function objectSpec(file: string, archived: ReadonlySet<string> = NONE): 
 export function objectMetadata(sha256: string, spec: ObjectSpec): Record<string, string> {
   const metadata: Record<string, string> = { sha256, "cache-tag": spec.tags.join(",") };
   if (spec.cors) metadata.cors = "*";
+  if (spec.link !== undefined) metadata.link = spec.link;
   return metadata;
 }
 
@@ -201,10 +207,28 @@ export function objectMetadata(sha256: string, spec: ObjectSpec): Record<string,
  */
 export function metadataDigest(): string {
   const facts = JSON.stringify({
+    // Not bumped for the `link` metadata: the record's edge facts find the objects that lack it.
     scheme: 1,
     rules: hostRules(),
     cache: CACHE_POLICY,
     error: ERROR_CACHE_POLICY,
   });
   return createHash("sha256").update(facts).digest("hex");
+}
+
+/** What a snapshot file is stored as: its headers and metadata (the deploy's, and test runners'). */
+export function storedObject(
+  file: string,
+  sha256: string,
+  facts: { archived: readonly string[]; links: Readonly<Record<string, string>> },
+): { contentType: string; cacheControl: string; metadata: Record<string, string> } | undefined {
+  const spec = objectSpec(file, new Set(facts.archived));
+  if (!spec) return undefined;
+  const link = facts.links[file];
+  const full = link === undefined ? spec : { ...spec, link };
+  return {
+    contentType: spec.contentType,
+    cacheControl: spec.cacheControl,
+    metadata: objectMetadata(sha256, full),
+  };
 }

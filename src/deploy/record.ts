@@ -6,8 +6,12 @@
 // - PENDING_KEY: the keys a deploy in progress may have written or removed. Written before the
 //   first upload, removed after the record; when a deploy dies, the next one finds it and treats
 //   those keys as unknown (sent again if wanted, removed if not), so nothing is left behind.
-// Both are gzipped JSON; a normal deploy reads the two and writes the two, never lists the bucket.
+// The record also keeps the snapshot's edge facts it was written with (archived tournaments, Link
+// headers): what decides the headers of an object beyond its rule. A deploy compares them with the
+// snapshot's to find objects whose bytes are the same but whose Cache-Control or Link is not.
+// Both are gzipped; a normal deploy reads the two and writes the two, never lists the bucket.
 import { gunzipSync, gzipSync } from "node:zlib";
+import type { EdgeFacts } from "../routes/pagination.ts";
 import type { SnapshotFile } from "./snapshot-files.ts";
 
 export const RECORD_KEY = "_build-api-deploy.json.gz";
@@ -18,15 +22,18 @@ export interface DeployRecord {
   /** metadataDigest() of the deploy that wrote the objects. */
   metadata: string;
   files: Map<string, SnapshotFile>;
+  /** The edge facts the objects' headers were sent with; undefined in a version-1 record (unknown). */
+  facts?: EdgeFacts;
 }
 
 /**
- * Text, one file a line: a header line, then `<sha256> <bytes> <path>` (paths hold no newline:
+ * Text, one file a line: a header line, the edge facts as one line of JSON (version 2), then
+ * `<sha256> <bytes> <path>` (paths hold no newline:
  * safe-path.ts). Cheaper to write and read than JSON at hundreds of thousands of lines; gzip level 1
  * because the record is written on every deploy and its hashes do not compress anyway.
  */
 export function encodeRecord(r: DeployRecord): Buffer {
-  const lines = [`${FORMAT} 1 ${r.metadata}`];
+  const lines = [`${FORMAT} 2 ${r.metadata}`, JSON.stringify(r.facts ?? null)];
   for (const [p, f] of r.files) lines.push(`${f.sha256} ${f.bytes} ${p}`);
   return gzipSync(lines.join("\n") + "\n", { level: 1 });
 }
@@ -40,17 +47,30 @@ export function decodeRecord(bytes: Uint8Array): DeployRecord | undefined {
     return undefined;
   }
   const lines = text.split("\n");
-  const header = new RegExp(`^${FORMAT} 1 (\\S+)$`).exec(lines[0] ?? "");
+  const header = new RegExp(`^${FORMAT} ([12]) (\\S+)$`).exec(lines[0] ?? "");
   if (!header || lines.at(-1) !== "") return undefined;
+  let facts: EdgeFacts | undefined;
+  let first = 1;
+  if (header[1] === "2") {
+    first = 2;
+    try {
+      const f = JSON.parse(lines[1] ?? "") as EdgeFacts | null;
+      if (f !== null && (!Array.isArray(f.archived) || typeof f.links !== "object" || f.links === null))
+        return undefined;
+      facts = f ?? undefined;
+    } catch {
+      return undefined;
+    }
+  }
   const files = new Map<string, SnapshotFile>();
-  for (let i = 1; i < lines.length - 1; i++) {
+  for (let i = first; i < lines.length - 1; i++) {
     const line = lines[i]!;
     const space = line.indexOf(" ", 65);
     const bytes = Number(line.slice(65, space));
     if (line[64] !== " " || space === -1 || !Number.isSafeInteger(bytes) || bytes < 0) return undefined;
     files.set(line.slice(space + 1), { sha256: line.slice(0, 64), bytes });
   }
-  return { metadata: header[1]!, files };
+  return { metadata: header[2]!, files, ...(facts && { facts }) };
 }
 
 export function encodePending(keys: Iterable<string>): Buffer {

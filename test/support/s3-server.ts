@@ -1,10 +1,13 @@
 // An S3-compatible server on loopback for deploy tests (@20minutes/s3rver, a maintained s3rver),
-// with a client for reading the bucket back and a log of the writes and removals it saw.
+// behind a front that adds S3's conditional writes (s3-conditional.ts: s3rver ignores If-Match
+// and If-None-Match on writes), with a client for reading the bucket back and a log of the writes
+// and removals it saw.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "@20minutes/s3rver";
+import { startConditionalFront, type ConditionalFront } from "./s3-conditional.ts";
 
 export interface S3Event {
   name: string;
@@ -14,6 +17,8 @@ export interface S3Event {
 export interface LocalS3 {
   endpoint: string;
   bucket: string;
+  /** The conditional-write front the endpoint is (its count of 412 answers). */
+  front: ConditionalFront;
   client: S3Client;
   /** Every object write and removal, in order; clear it with events.length = 0. */
   events: S3Event[];
@@ -54,7 +59,8 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
   server.on("event", (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
     for (const r of e.Records) events.push({ name: r.eventName, key: decodeURIComponent(r.s3.object.key) });
   });
-  const endpoint = `http://127.0.0.1:${port}`;
+  const front = await startConditionalFront(`http://127.0.0.1:${port}`);
+  const endpoint = front.endpoint;
   const client = new S3Client({
     endpoint,
     region: "us-east-1",
@@ -65,6 +71,7 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
   return {
     endpoint,
     bucket,
+    front,
     client,
     events,
     async list(prefix = "") {
@@ -96,6 +103,7 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
     },
     async close() {
       client.destroy();
+      await front.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -2,21 +2,21 @@
 // variable), bundled by `npm run gen-edge` (scripts/lib/edge-bundle.ts) into
 // edge/generated/r2-worker.ts. It is the edge handler of hosting/edge/handler.ts (the preview's
 // resolver, the same refusals and error bodies as the Cloudflare Pages worker) over an origin
-// that reads objects from the bucket: each object is read once per request, and its ETag and its
-// purge tags (Cache-Tag, from the metadata the deploy wrote) go on the answer.
+// that reads objects from the bucket: each object is read once per request, and its ETag, its
+// purge tags (Cache-Tag), its Cache-Control and its Link header, all as the deploy wrote them
+// (deploy/objects.ts), go on the answer. So the Worker needs nothing from the snapshot: an
+// archived tournament's cache class and a paged list's Link come with the object, and a deploy that
+// changes only them replaces the objects' metadata, not the Worker.
 import { answer, type EdgeOrigin } from "../../hosting/edge/handler.ts";
 import { hostRules } from "../../hosting/rules.ts";
-import { NO_EDGE_FACTS, type EdgeFacts } from "../../routes/pagination.ts";
 
-/** The snapshot's edge facts (Link headers, archived tournaments), put in front by edge/write.ts. */
-declare const EDGE_FACTS: EdgeFacts | undefined;
-
-/** The rule list with this snapshot's facts; without a prefix (the bare bundle), none. */
-const RULES = hostRules(typeof EDGE_FACTS === "undefined" ? NO_EDGE_FACTS : EDGE_FACTS);
+/** The rule list without a snapshot's facts: those come with each object. */
+const RULES = hostRules();
 
 /** The parts of Cloudflare's R2 binding used here. */
 export interface R2ObjectLike {
   httpEtag: string;
+  httpMetadata?: { cacheControl?: string };
   customMetadata?: Record<string, string>;
   body?: ReadableStream | null;
 }
@@ -34,7 +34,7 @@ function matches(inm: string | null, etag: string): boolean {
   return inm.split(/\s*,\s*/).some((t) => t === "*" || t === etag || t === `W/${etag}`);
 }
 
-function bucket(env: Env): EdgeOrigin {
+function bucket(env: Env, served: { object?: R2ObjectLike }): EdgeOrigin {
   const objects = new Map<string, Promise<R2ObjectLike | null>>();
   const read = (file: string): Promise<R2ObjectLike | null> => {
     let o = objects.get(file);
@@ -46,6 +46,7 @@ function bucket(env: Env): EdgeOrigin {
     async get(q, request) {
       const object = await read(q.file);
       if (!object) return new Response(null, { status: 404 });
+      served.object = object;
       const headers = new Headers({ ETag: object.httpEtag });
       const tags = object.customMetadata?.["cache-tag"];
       if (tags) headers.set("Cache-Tag", tags);
@@ -59,8 +60,20 @@ function bucket(env: Env): EdgeOrigin {
   };
 }
 
+/** The object's own headers over the rule's: its Cache-Control (the archive class) and Link. */
+function withObjectHeaders(res: Response, object: R2ObjectLike | undefined): Response {
+  const cacheControl = object?.httpMetadata?.cacheControl;
+  const link = object?.customMetadata?.link;
+  if (!object || (res.status !== 200 && res.status !== 304) || (!cacheControl && !link)) return res;
+  const headers = new Headers(res.headers);
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
+  if (link) headers.set("Link", link);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
 export default {
-  fetch(request: Request, env: Env): Promise<Response> {
-    return answer(request, bucket(env), RULES);
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const served: { object?: R2ObjectLike } = {};
+    return withObjectHeaders(await answer(request, bucket(env, served), RULES), served.object);
   },
 };

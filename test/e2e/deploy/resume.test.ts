@@ -1,4 +1,5 @@
-// A deploy killed (SIGKILL) part-way leaves its pending mark in the bucket; after the snapshot
+// A deploy killed (SIGKILL) part-way leaves its pending mark and its lease in the bucket: a rerun
+// while the lease lasts stops with exit 11 naming the dead deploy; after it lapses, and after the snapshot
 // changes again (a tournament unpublished, some of whose objects the dead run had sent), a rerun
 // leaves the bucket equal to the snapshot: every served file with its bytes and Content-Type,
 // nothing else but the record.
@@ -12,6 +13,7 @@ import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { decodeLease, LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -25,7 +27,7 @@ let out: string;
 beforeAll(async () => {
   s3 = await startS3();
   ({ db, out } = await buildSample(tempDir("deploy-kill")));
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await s3?.close();
@@ -46,6 +48,10 @@ const args = () => [
   "--path-style",
   "--concurrency",
   "1",
+  "--lease-seconds",
+  // Long beside the loaded machine's CLI start-up (the blocked run must see it live), short
+  // beside the test's time (the rerun waits for it to lapse).
+  "30",
 ];
 
 /** Runs the deploy and SIGKILLs it once it reports its second upload step. */
@@ -72,8 +78,15 @@ describe("an interrupted deploy", () => {
     expect(killed.signal).toBe("SIGKILL");
     const partial = await s3.list("k/");
     expect(partial).toContain(PENDING_KEY);
+    expect(partial).toContain(LEASE_KEY);
     expect(partial).not.toContain(RECORD_KEY);
     expect(partial.length).toBeGreaterThan(1);
+
+    // The dead deploy's lease still holds the prefix, and says whose it is.
+    const blocked = await runCli([...args(), "--json"], { env });
+    expect(blocked.code).toBe(11);
+    expect(blocked.stderr).toMatch(/k\/ is being deployed by \S+ pid \d+/);
+    expect(blocked.stderr).toContain(LEASE_KEY);
 
     // Unpublish a tournament: whatever the dead run sent of it must go.
     const d = new Database(db);
@@ -81,11 +94,16 @@ describe("an interrupted deploy", () => {
     d.close();
     await build({ db, out, now: SAMPLE_NOW });
 
+    // Past the dead lease's expiry, the next deploy takes it over.
+    const lease = decodeLease((await s3.get(`k/${LEASE_KEY}`))!.body)!;
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(lease.expires) - Date.now() + 500)));
+
     const edge = path.join(path.dirname(out), "edge");
     const rerun = await runCli([...args(), "--json", "--edge-out", edge], { env });
     expect(rerun.code).toBe(0);
-    const report = JSON.parse(rerun.stdout) as { resumed: boolean };
+    const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
     expect(report.resumed).toBe(true);
+    expect(report.lease.tookOverFrom).toMatch(/ pid \d+/);
 
     // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as
     // bundled with the snapshot's edge facts in front.
@@ -103,5 +121,5 @@ describe("an interrupted deploy", () => {
       expect(o.contentType, file).toBe(objectSpec(file)!.contentType);
       expect(o.cacheControl, file).toBe(objectSpec(file, archived)!.cacheControl);
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -2,14 +2,20 @@
 // with its metadata from the rule list; after a one-tournament change exactly the changed objects
 // are written; an unchanged snapshot sends nothing; a removed tournament's objects go, after the
 // uploads; host configs and bookkeeping never reach the bucket.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import vm from "node:vm";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
+import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
+import type { Env } from "../../../src/deploy/edge/r2-worker.ts";
+import { CLOUDFRONT_RESPONSE_FUNCTION } from "../../../src/deploy/edge/generated/cloudfront-response.ts";
+import { ARCHIVE_CACHE_CONTROL } from "../../../src/hosting/rules.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -83,7 +89,7 @@ describe("deploy to an S3-compatible bucket", () => {
     expect(catalog.metadata.cors).toBe("*");
     expect(catalog.metadata["cache-tag"]).toBe("list-club-hobsons-bay,club-hobsons-bay,build-api");
     expect(await s3.get(`site/${PENDING_KEY}`)).toBeUndefined();
-  }, 60_000);
+  }, 240_000);
 
   it("after a one-tournament change writes exactly the changed objects, lists after the tournament", async () => {
     const before = served();
@@ -100,11 +106,12 @@ describe("deploy to an S3-compatible bucket", () => {
     const report = await deploy(options("site/"));
     expect(report.sent).toBe(changed.length);
     expect(report.full).toBe(false);
-    // The objects, plus the pending mark, the record, and removing the mark: a constant 3.
-    expect(report.requests).toBe(changed.length + 2 + 3);
+    // The objects, plus two reads (record, pending mark), the pending mark, the record, removing
+    // the mark, and the lease taken and given back: a constant 7.
+    expect(report.requests).toBe(changed.length + 2 + 3 + 2);
     const written = puts().filter((k) => !k.includes("_build-api-deploy"));
     expect(written.map((k) => k.slice("site/".length)).sort()).toEqual(changed.sort());
-    expect(deletes()).toEqual([`site/${PENDING_KEY}`]);
+    expect(deletes()).toEqual([`site/${PENDING_KEY}`, `site/${LEASE_KEY}`]);
     // Order: every tournament file (group 1) before any list (group 2).
     const groups = written.map((k) => objectSpec(k.slice("site/".length))!.group);
     const lastTournament = groups.lastIndexOf(1);
@@ -115,15 +122,115 @@ describe("deploy to an S3-compatible bucket", () => {
       expect(o.metadata.sha256).toBe(after.get(file));
       expect(o.contentType).toBe(objectSpec(file)!.contentType);
     }
-  }, 60_000);
+  }, 240_000);
 
   it("sends nothing when the snapshot is what the bucket holds", async () => {
     s3.events.length = 0;
     const report = await deploy(options("site/"));
     expect(report.sent).toBe(0);
-    expect(report.requests).toBe(2); // the record and the pending mark, read
-    expect(s3.events).toEqual([]);
-  }, 60_000);
+    // The lease taken and given back, the record and the pending mark read.
+    expect(report.requests).toBe(4);
+    expect(s3.events.map((e) => e.key)).toEqual([`site/${LEASE_KEY}`, `site/${LEASE_KEY}`]);
+  }, 240_000);
+
+  it("on a change of headers alone (archive class, Link) replaces metadata in place, bytes not sent", async () => {
+    // The snapshot's edge facts change while no file's bytes do: a tournament enters the archive
+    // cache class, and the public list gets a Link header (as when it grows a page).
+    const factsFile = path.join(out, EDGE_FILE);
+    const factsBefore = readFileSync(factsFile, "utf8");
+    const facts = JSON.parse(factsBefore) as { links: Record<string, string>; archived: string[] };
+    const id = [...served().keys()]
+      .map((k) => /^api\/public\/v1\/tournaments\/([0-9]+)\/index\.json$/.exec(k)?.[1])
+      .find((x) => x !== undefined && !facts.archived.includes(x))!;
+    const list = "api/public/v1/tournaments/index.json";
+    const link = '</api/public/v1/tournaments>; rel="first", </api/public/v1/tournaments/page/1>; rel="last"';
+    writeFileSync(
+      factsFile,
+      JSON.stringify({ links: { ...facts.links, [list]: link }, archived: [...facts.archived, id].sort() }),
+    );
+    try {
+      const ofTournament = [...served().keys()].filter((k) =>
+        new RegExp(`(^|/)tournaments/${id}(/|$)`).test(k),
+      );
+      expect(ofTournament.length).toBeGreaterThan(5);
+      const before = new Map(
+        await Promise.all(ofTournament.map(async (k) => [k, (await s3.get(`site/${k}`))!.etag] as const)),
+      );
+      s3.events.length = 0;
+      const report = await deploy(options("site/"));
+      expect(report.sent).toBe(0);
+      expect(report.retagged).toBe(ofTournament.length + 1);
+      expect(report.requests).toBe(ofTournament.length + 1 + 7);
+      // CopyObject onto itself: no object was put, and the record is written with the new facts.
+      expect(s3.events.filter((e) => e.name === "ObjectCreated:Put").map((e) => e.key)).toEqual(
+        [PENDING_KEY, RECORD_KEY, LEASE_KEY]
+          .map((k) => `site/${k}`)
+          .sort((a, b) =>
+            a === `site/${LEASE_KEY}`
+              ? -1
+              : b === `site/${LEASE_KEY}`
+                ? 1
+                : a === `site/${PENDING_KEY}`
+                  ? -1
+                  : 1,
+          ),
+      );
+      expect(s3.events.filter((e) => e.name === "ObjectCreated:Copy")).toHaveLength(ofTournament.length + 1);
+      for (const k of ofTournament) {
+        const o = (await s3.get(`site/${k}`))!;
+        expect(o.cacheControl, k).toBe(ARCHIVE_CACHE_CONTROL);
+        expect(o.etag, k).toBe(before.get(k)); // the same bytes
+        expect(o.body.equals(readFileSync(path.join(out, k))), k).toBe(true);
+        expect(o.metadata.sha256, k).toBe(served().get(k));
+      }
+      const listed = (await s3.get(`site/${list}`))!;
+      expect(listed.metadata.link).toBe(link);
+      expect(listed.cacheControl).toBe(objectSpec(list)!.cacheControl);
+
+      // The R2 Worker sends both from the object, with no facts of its own.
+      const mod = (await import(`data:text/javascript,${encodeURIComponent(r2WorkerText())}`)) as {
+        default: { fetch(request: Request, env: Env): Promise<Response> };
+      };
+      const env: Env = {
+        PREFIX: "site/",
+        BUCKET: {
+          async get(key) {
+            const o = await s3.get(key);
+            return o
+              ? {
+                  httpEtag: o.etag!,
+                  httpMetadata: { cacheControl: o.cacheControl },
+                  customMetadata: o.metadata,
+                  body: new Blob([new Uint8Array(o.body)]).stream(),
+                }
+              : null;
+          },
+        },
+      };
+      const r1 = await mod.default.fetch(new Request("http://x/api/public/v1/tournaments"), env);
+      expect(r1.headers.get("link")).toBe(link);
+      const r2 = await mod.default.fetch(new Request(`http://x/api/public/v1/tournaments/${id}`), env);
+      expect(r2.headers.get("cache-control")).toBe(ARCHIVE_CACHE_CONTROL);
+
+      // The CloudFront viewer-response function turns S3's metadata headers into Link.
+      const context = vm.createContext({});
+      vm.runInContext(CLOUDFRONT_RESPONSE_FUNCTION, context);
+      const headers: Record<string, { value: string }> = { "cache-control": { value: listed.cacheControl! } };
+      for (const [k, v] of Object.entries(listed.metadata)) headers[`x-amz-meta-${k}`] = { value: v };
+      const answered = (context.handler as (e: unknown) => { headers: typeof headers })({
+        version: "1.0",
+        request: { method: "GET", uri: `/${list}` },
+        response: { statusCode: 200, headers },
+      });
+      expect(answered.headers.link).toEqual({ value: link });
+      expect(Object.keys(answered.headers).filter((k) => k.startsWith("x-amz-meta-"))).toEqual([]);
+
+      // Again with nothing changed: nothing sent, nothing retagged.
+      expect((await deploy(options("site/"))).retagged).toBe(0);
+    } finally {
+      writeFileSync(factsFile, factsBefore);
+    }
+  }, 240_000);
 
   it("removes the objects of a tournament that is gone, after the lists that named it", async () => {
     const before = served();
@@ -148,7 +255,7 @@ describe("deploy to an S3-compatible bucket", () => {
     ).toEqual([`site/${RECORD_KEY}`]);
     expect(lastPut).toBeGreaterThan(removedAt);
     expect(await s3.list("site/")).toEqual([...after.keys(), RECORD_KEY].sort());
-  }, 60_000);
+  }, 240_000);
 });
 
 describe("deploy through a throttling endpoint", () => {

@@ -6,7 +6,8 @@
 //   runtime has none of them) with CloudFront's viewer-request event, in front of an origin that
 //   behaves as the documented distribution does: the object from S3 with its Content-Type and
 //   Cache-Control, a missing key answered by the custom error response (/404.json, status 404),
-//   and the response headers policies (nosniff everywhere, CORS on /api/clubs/* and /embed/*).
+//   and the response headers policies (nosniff everywhere, CORS on /api/clubs/* and /embed/*), and
+//   the viewer-response function over S3's answer (its metadata as x-amz-meta-* headers).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import vm from "node:vm";
@@ -20,6 +21,8 @@ import type {
   CfValue,
 } from "../../../src/deploy/edge/cloudfront-function.ts";
 import type { Env } from "../../../src/deploy/edge/r2-worker.ts";
+import type { CfResponseEvent } from "../../../src/deploy/edge/cloudfront-response.ts";
+import { CLOUDFRONT_RESPONSE_FUNCTION } from "../../../src/deploy/edge/generated/cloudfront-response.ts";
 import { corsPathPatterns } from "../../../src/deploy/edge/cloudfront-function.ts";
 import { securityHeaders } from "../../../src/hosting/rules.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
@@ -64,7 +67,7 @@ beforeAll(async () => {
     pathStyle: true,
     concurrency: 8,
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   for (const s of servers) await new Promise((r) => s.close(r));
@@ -114,6 +117,7 @@ describe("the R2 Worker", () => {
           if (!o) return null;
           return {
             httpEtag: o.etag!,
+            httpMetadata: { cacheControl: o.cacheControl },
             customMetadata: o.metadata,
             body: new Blob([new Uint8Array(o.body)]).stream(),
           };
@@ -153,6 +157,10 @@ describe("the CloudFront Function", () => {
     const context = vm.createContext({});
     vm.runInContext(cloudfrontFunctionText(readSnapshotFiles(out).files.keys()), context);
     const handler = context.handler as (e: CfEvent) => CfRequest | CfResponse;
+    // The viewer-response function, over what S3 answers (its metadata as x-amz-meta-* headers).
+    const responseContext = vm.createContext({});
+    vm.runInContext(CLOUDFRONT_RESPONSE_FUNCTION, responseContext);
+    const onResponse = responseContext.handler as (e: CfResponseEvent) => CfResponseEvent["response"];
     const base = await listen(async (req, res) => {
       const raw = req.url ?? "/";
       const q = raw.indexOf("?");
@@ -197,11 +205,19 @@ describe("the CloudFront Function", () => {
         o = (await s3.get(`${PREFIX}404.json`))!;
         status = 404;
       }
-      const h: Record<string, string> = {
-        ...policy,
-        "content-type": o.contentType!,
-        "cache-control": o.cacheControl!,
+      const fromS3: Record<string, CfValue> = {
+        "content-type": { value: o.contentType! },
+        "cache-control": { value: o.cacheControl! },
       };
+      for (const [k, v] of Object.entries(o.metadata)) fromS3[`x-amz-meta-${k}`] = { value: v };
+      const viewed = onResponse({
+        version: "1.0",
+        context: { eventType: "viewer-response" },
+        request: { method: req.method ?? "GET", uri: r.uri },
+        response: { statusCode: status, headers: fromS3 },
+      });
+      const h: Record<string, string> = { ...policy };
+      for (const [k, v] of Object.entries(viewed.headers)) h[k] = v.value;
       if (status === 200) {
         h.etag = o.etag!;
         if (req.headers["if-none-match"] === o.etag) {

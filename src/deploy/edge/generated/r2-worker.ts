@@ -705,12 +705,12 @@ async function answer(request, origin, rules) {
 }
 
 // src/deploy/edge/r2-worker.ts
-var RULES = hostRules(typeof EDGE_FACTS === "undefined" ? NO_EDGE_FACTS : EDGE_FACTS);
+var RULES = hostRules();
 function matches(inm, etag) {
   if (!inm) return false;
   return inm.split(/\\s*,\\s*/).some((t) => t === "*" || t === etag || t === \`W/\${etag}\`);
 }
-function bucket(env) {
+function bucket(env, served) {
   const objects = /* @__PURE__ */ new Map();
   const read = (file) => {
     let o = objects.get(file);
@@ -722,6 +722,7 @@ function bucket(env) {
     async get(q, request) {
       const object = await read(q.file);
       if (!object) return new Response(null, { status: 404 });
+      served.object = object;
       const headers = new Headers({ ETag: object.httpEtag });
       const tags = object.customMetadata?.["cache-tag"];
       if (tags) headers.set("Cache-Tag", tags);
@@ -734,9 +735,19 @@ function bucket(env) {
     }
   };
 }
+function withObjectHeaders(res, object) {
+  const cacheControl2 = object?.httpMetadata?.cacheControl;
+  const link = object?.customMetadata?.link;
+  if (!object || res.status !== 200 && res.status !== 304 || !cacheControl2 && !link) return res;
+  const headers = new Headers(res.headers);
+  if (cacheControl2) headers.set("Cache-Control", cacheControl2);
+  if (link) headers.set("Link", link);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
 var r2_worker_default = {
-  fetch(request, env) {
-    return answer(request, bucket(env), RULES);
+  async fetch(request, env) {
+    const served = {};
+    return withObjectHeaders(await answer(request, bucket(env, served), RULES), served.object);
   }
 };
 export {

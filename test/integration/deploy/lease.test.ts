@@ -1,0 +1,124 @@
+// The deploy lease against the local S3 server with S3's conditional writes (s3-conditional.ts):
+// two deploys racing for one prefix (one runs, the other stops with exit 11 naming the holder),
+// a lease kept alive past its lifetime by renewal, a lapsed lease taken over, and the conditional
+// writes themselves as S3 answers them.
+import { PutObjectCommand } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
+import { decodeLease, encodeLease, LEASE_KEY } from "../../../src/deploy/lease.ts";
+import { objectSpec } from "../../../src/deploy/objects.ts";
+import { RECORD_KEY } from "../../../src/deploy/record.ts";
+import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
+import { BuildError, EXIT } from "../../../src/shared/errors.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+
+let s3: LocalS3;
+let out: string;
+
+beforeAll(async () => {
+  Object.assign(process.env, S3_ENV);
+  s3 = await startS3();
+  ({ out } = await buildSample(tempDir("deploy-lease")));
+}, 240_000);
+
+afterAll(async () => {
+  await s3?.close();
+  removeTempDirs();
+});
+
+const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions => ({
+  dir: out,
+  bucket: s3.bucket,
+  prefix,
+  endpoint: s3.endpoint,
+  pathStyle: true,
+  concurrency: 4,
+  retries: 0,
+  ...more,
+});
+
+const served = () => [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
+
+async function putRaw(key: string, body: string, condition: { IfNoneMatch?: string; IfMatch?: string } = {}) {
+  return s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ...condition }));
+}
+
+describe("the local server's conditional writes (what the lease relies on)", () => {
+  it("refuses If-None-Match: * over an object and If-Match with another ETag, with 412", async () => {
+    const first = await putRaw("cond/a", "one", { IfNoneMatch: "*" });
+    await expect(putRaw("cond/a", "two", { IfNoneMatch: "*" })).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 412 },
+    });
+    await expect(putRaw("cond/a", "two", { IfMatch: '"0123"' })).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 412 },
+    });
+    await putRaw("cond/a", "two", { IfMatch: first.ETag! });
+    expect((await s3.get("cond/a"))!.body.toString()).toBe("two");
+    // Of many writers racing with If-None-Match: * for one key, exactly one wins.
+    const race = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => putRaw("cond/b", String(i), { IfNoneMatch: "*" })),
+    );
+    expect(race.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+  });
+});
+
+describe("the deploy lease", () => {
+  it("lets one of two racing deploys run; the other stops with exit 11 naming the holder", async () => {
+    const results = await Promise.allSettled([deploy(options("race/")), deploy(options("race/"))]);
+    const ok = results.filter((r) => r.status === "fulfilled");
+    const refused = results.filter((r) => r.status === "rejected");
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    const e = refused[0]!.reason as BuildError;
+    expect(e).toBeInstanceOf(BuildError);
+    expect(e.exitCode).toBe(EXIT.deploy);
+    expect(e.message).toMatch(/is being deployed by \S+@\S+ pid \d+/);
+    expect(e.problems[0]!.where).toBe(`s3://${s3.bucket}/race/${LEASE_KEY}`);
+    expect(e.problems[0]!.fix).toMatch(/concurrency group/);
+    expect(e.problems[0]!.fix).toMatch(/lapses/);
+    // The winner finished alone and gave the lease back.
+    expect(await s3.list("race/")).toEqual([...served(), RECORD_KEY].sort());
+    expect(await s3.get(`race/${LEASE_KEY}`)).toBeUndefined();
+  }, 120_000);
+
+  it("is renewed while its deploy runs, so a deploy past the lease's lifetime still holds it", async () => {
+    // A 1 s lease, and a deploy of a few hundred objects one at a time: longer than 1 s.
+    const long = deploy(options("renew/", { concurrency: 1, leaseSeconds: 1 }));
+    await new Promise((r) => setTimeout(r, 1600));
+    const held = await s3.get(`renew/${LEASE_KEY}`);
+    expect(held, "the first deploy is still running").toBeDefined();
+    const holder = decodeLease(held!.body)!;
+    expect(Date.parse(holder.expires) - Date.parse(holder.acquired)).toBeGreaterThan(1000);
+    await expect(deploy(options("renew/"))).rejects.toMatchObject({ exitCode: EXIT.deploy });
+    const report = await long;
+    expect(report.sent).toBe(served().length);
+  }, 120_000);
+
+  it("refuses a prefix whose lease has not lapsed, and takes a lapsed one over", async () => {
+    const other = {
+      owner: "ci@runner-7 pid 4242 (GitHub Actions run 99)",
+      token: "feedfacefeedface",
+      acquired: new Date(Date.now() - 60_000).toISOString(),
+      expires: new Date(Date.now() + 60_000).toISOString(),
+    };
+    await putRaw(`held/${LEASE_KEY}`, encodeLease(other).toString());
+    const busy = deploy(options("held/"));
+    await expect(busy).rejects.toMatchObject({ exitCode: EXIT.deploy });
+    await expect(busy).rejects.toThrow(
+      /held\/ is being deployed by ci@runner-7 pid 4242 \(GitHub Actions run 99\)/,
+    );
+    expect(await s3.list("held/")).toEqual([LEASE_KEY]); // nothing written, the lease untouched
+    expect(decodeLease((await s3.get(`held/${LEASE_KEY}`))!.body)).toEqual(other);
+
+    // The same holder, lapsed: a dead deploy's lease.
+    await putRaw(
+      `held/${LEASE_KEY}`,
+      encodeLease({ ...other, expires: new Date(Date.now() - 1000).toISOString() }).toString(),
+    );
+    const report = await deploy(options("held/"));
+    expect(report.lease?.tookOverFrom).toBe(other.owner);
+    expect(await s3.list("held/")).toEqual([...served(), RECORD_KEY].sort());
+  }, 120_000);
+});

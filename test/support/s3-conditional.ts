@@ -1,0 +1,105 @@
+// A front for the local S3 server (s3rver) adding what it lacks and the deploy lease relies on:
+// S3's conditional writes. PutObject and CopyObject with `If-None-Match: *` or `If-Match: <etag>`,
+// and DeleteObject with `If-Match`, get 412 PreconditionFailed when the condition does not hold,
+// as AWS S3, R2 and MinIO answer. To make the check and the write one atomic step, as S3 does,
+// every write and delete of a key waits its turn in a queue for that key, and a condition is
+// checked (a HEAD to s3rver) inside that turn. Everything else passes through untouched.
+import { createServer, request, type IncomingHttpHeaders, type Server } from "node:http";
+
+export interface ConditionalFront {
+  endpoint: string;
+  /** Conditional requests refused with 412 so far. */
+  refused: number;
+  close(): Promise<void>;
+}
+
+function headEtag(target: URL, path: string): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const r = request({ host: target.hostname, port: target.port, method: "HEAD", path }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200 ? String(res.headers.etag ?? "") : undefined);
+    });
+    r.on("error", reject);
+    r.end();
+  });
+}
+
+const bare = (etag: string) => etag.replace(/^W\//, "").replace(/"/g, "");
+
+/** Whether the request's conditions hold over the object's current ETag (undefined: no object). */
+function holds(h: IncomingHttpHeaders, current: string | undefined): boolean {
+  const noneMatch = h["if-none-match"];
+  if (noneMatch !== undefined && noneMatch.trim() === "*" && current !== undefined) return false;
+  const match = h["if-match"];
+  if (match !== undefined) {
+    if (current === undefined) return false;
+    if (match.trim() !== "*" && !match.split(",").some((t) => bare(t.trim()) === bare(current))) return false;
+  }
+  return true;
+}
+
+export async function startConditionalFront(upstream: string): Promise<ConditionalFront> {
+  const target = new URL(upstream);
+  const turns = new Map<string, Promise<void>>();
+  const front: ConditionalFront = { endpoint: "", refused: 0, close: async () => {} };
+
+  const forward = (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) =>
+    new Promise<void>((done) => {
+      const up = request(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+          r.on("end", done);
+          r.on("error", done);
+        },
+      );
+      up.on("error", () => {
+        res.writeHead(502).end();
+        done();
+      });
+      req.pipe(up);
+    });
+
+  const server: Server = createServer((req, res) => {
+    const isWrite = req.method === "PUT" || req.method === "DELETE";
+    const path = (req.url ?? "/").split("?")[0]!;
+    if (!isWrite) {
+      void forward(req, res);
+      return;
+    }
+    const previous = turns.get(path) ?? Promise.resolve();
+    const turn = previous.then(async () => {
+      const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-match"] !== undefined;
+      if (conditional && !holds(req.headers, await headEtag(target, path))) {
+        front.refused++;
+        req.resume();
+        res.writeHead(412, { "Content-Type": "application/xml" });
+        res.end(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>PreconditionFailed</Code>' +
+            "<Message>At least one of the pre-conditions you specified did not hold</Message></Error>",
+        );
+        return;
+      }
+      // The condition and the write it guards happen in this key's one turn.
+      const h = { ...req.headers };
+      delete h["if-none-match"];
+      delete h["if-match"];
+      req.headers = h;
+      await forward(req, res);
+    });
+    const settled = turn.catch(() => undefined);
+    turns.set(path, settled);
+    void settled.then(() => {
+      if (turns.get(path) === settled) turns.delete(path);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  front.endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  front.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return front;
+}
