@@ -12,11 +12,14 @@ import { errorResolution, malformedPath, resolveRequest, type ErrorAnswer } from
 import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
+import { withLiveScript, type LiveReload } from "./live-reload.ts";
 
 export interface PreviewOptions {
   dir: string;
   port: number;
   host: string;
+  /** `preview --watch`: the live-reload stream and script (hosting/live-reload.ts). */
+  live?: LiveReload;
 }
 
 /** The longest path segment any file system here accepts; a longer one can name nothing. */
@@ -76,7 +79,12 @@ export function edgeFacts(text: string): EdgeFacts | undefined {
   }
 }
 
-export function createPreviewServer(dir: string): Server {
+/** True when the answer's headers say it is an HTML page. */
+function isHtml(headers: [string, string][]): boolean {
+  return headers.some(([k, v]) => k.toLowerCase() === "content-type" && v.startsWith("text/html"));
+}
+
+export function createPreviewServer(dir: string, live?: LiveReload): Server {
   const root = path.resolve(dir);
   if (!existsSync(path.join(root, "404.json"))) {
     throw new BuildError(
@@ -111,6 +119,8 @@ export function createPreviewServer(dir: string): Server {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
     }
+    // Only a watching preview has these paths: no host rule names them.
+    if (live?.handle(req, res, url.pathname)) return;
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const base = realRoot(root);
@@ -133,7 +143,8 @@ export function createPreviewServer(dir: string): Server {
     }
     const file = snapshotFile(base, r.file);
     if (!file) return error(404);
-    const body = readFileSync(file);
+    const bytes = readFileSync(file);
+    const body = live && isHtml(r.headers) ? withLiveScript(bytes) : bytes;
     const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
     res.setHeader("ETag", etag);
     const inm = req.headers["if-none-match"];
@@ -158,7 +169,7 @@ export function createPreviewServer(dir: string): Server {
 }
 
 export function preview(opts: PreviewOptions): Promise<Server> {
-  const server = createPreviewServer(opts.dir);
+  const server = createPreviewServer(opts.dir, opts.live);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve(server));
