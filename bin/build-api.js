@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { staleMessage, staleness } from "./lib-stamp.js";
 
 // In a checkout, lib/ must be compiled from src/ as it is now (bin/lib-stamp.js).
-const stale = staleness(fileURLToPath(new URL("..", import.meta.url)));
+const stale = staleness(fileURLToPath(new globalThis.URL("..", import.meta.url)));
 if (stale !== null) {
   console.error(staleMessage(stale));
   process.exit(2);

@@ -4,8 +4,9 @@
 // each source file's size, modification time and SHA-256 go to lib/src-stamp.json.pending, which
 // becomes lib/src-stamp.json once tsc succeeded (a failed compile leaves no stamp). At start-up,
 // bin/build-api.js compares src/ with the stamp when src/ exists beside lib/ (an installed package
-// has no src/, and nothing to compare). The comparison stats the sources (about 140 files) and
-// reads only a file whose size or time differs (a checkout that touched without changing it).
+// has no src/, and nothing to compare). The comparison stats the recorded folders and files
+// (about 160) without listing them, and reads only what moved (a checkout that touched a file
+// without changing it).
 // Plain JavaScript, as bin/check-node.js: it runs before lib/ is loaded.
 //   node bin/lib-stamp.js before   the build's first step
 //   node bin/lib-stamp.js after    its last step, once tsc succeeded
@@ -26,54 +27,85 @@ import { fileURLToPath } from "node:url";
 export const STAMP_NAME = "src-stamp.json";
 const PENDING_NAME = `${STAMP_NAME}.pending`;
 
-/** The compiled sources under src/ (tsc compiles .ts files only: an editor's swap file is no source). */
-function sourceFiles(src) {
-  return readdirSync(src, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && d.name.endsWith(".ts"))
-    .map((d) => path.relative(src, path.join(d.parentPath, d.name)).split(path.sep).join("/"))
-    .sort();
+/** The entries of one folder of src/: its .ts files and its folders, as paths relative to src/. */
+function entries(src, rel) {
+  const files = [];
+  const dirs = [];
+  for (const d of readdirSync(path.join(src, rel), { withFileTypes: true })) {
+    const child = rel === "" ? d.name : `${rel}/${d.name}`;
+    // tsc compiles .ts files only: an editor's swap file is no source.
+    if (d.isFile() && d.name.endsWith(".ts")) files.push(child);
+    else if (d.isDirectory()) dirs.push(child);
+  }
+  return { files, dirs };
 }
 
 function digest(file) {
   return createHash("sha256").update(readFileSync(file)).digest("base64url");
 }
 
-/** The stamp of src/ now: each file's [size, mtime in ms, SHA-256]. */
+/**
+ * The stamp of src/ now: each folder's modification time (a file added or removed changes it)
+ * and each file's [size, mtime in ms, SHA-256].
+ */
 export function stampOf(src) {
+  const dirs = {};
   const files = {};
-  for (const rel of sourceFiles(src)) {
-    const full = path.join(src, rel);
-    const s = statSync(full);
-    files[rel] = [s.size, s.mtimeMs, digest(full)];
-  }
-  return { files };
+  const walk = (rel) => {
+    dirs[rel] = statSync(path.join(src, rel)).mtimeMs;
+    const e = entries(src, rel);
+    for (const f of e.files) {
+      const full = path.join(src, f);
+      const s = statSync(full);
+      files[f] = [s.size, s.mtimeMs, digest(full)];
+    }
+    for (const d of e.dirs) walk(d);
+  };
+  walk("");
+  return { dirs, files };
 }
 
 /**
  * Null when lib/ under `root` was compiled from src/ as it is now, or when there is no src/ (an
- * installed package); otherwise what differs, naming one file.
+ * installed package); otherwise what differs, naming one file. Cheap when nothing changed: one
+ * stat per recorded folder and file, no listing; a folder whose time moved is listed, a file
+ * whose size or time moved is read.
  */
 export function staleness(root) {
   const src = path.join(root, "src");
   if (!existsSync(src)) return null;
-  let recorded;
+  let stamp;
   try {
-    recorded = JSON.parse(readFileSync(path.join(root, "lib", STAMP_NAME), "utf8")).files;
+    stamp = JSON.parse(readFileSync(path.join(root, "lib", STAMP_NAME), "utf8"));
   } catch {
     return "lib/ has no record of the sources it was compiled from (an interrupted or failed build?)";
   }
-  const now = sourceFiles(src);
-  for (const rel of now) {
-    const r = recorded[rel];
-    if (!r) return `src/${rel} is new`;
-    const full = path.join(src, rel);
-    const s = statSync(full);
-    if (s.size === r[0] && s.mtimeMs === r[1]) continue;
-    if (s.size !== r[0] || digest(full) !== r[2]) return `src/${rel} changed`;
+  const { dirs, files } = stamp;
+  if (!dirs || !files) return "lib/ has no record of the sources it was compiled from";
+  for (const [rel, mtimeMs] of Object.entries(dirs)) {
+    let now;
+    try {
+      now = statSync(path.join(src, rel)).mtimeMs;
+    } catch {
+      return `src/${rel} was removed`;
+    }
+    if (now === mtimeMs) continue;
+    const e = entries(src, rel);
+    const added = [...e.files.filter((f) => !(f in files)), ...e.dirs.filter((d) => !(d in dirs))];
+    if (added.length > 0) return `src/${added[0]} is new`;
   }
-  const present = new Set(now);
-  const gone = Object.keys(recorded).find((rel) => !present.has(rel));
-  return gone === undefined ? null : `src/${gone} was removed`;
+  for (const [rel, [size, mtimeMs, hash]] of Object.entries(files)) {
+    const full = path.join(src, rel);
+    let s;
+    try {
+      s = statSync(full);
+    } catch {
+      return `src/${rel} was removed`;
+    }
+    if (s.size === size && s.mtimeMs === mtimeMs) continue;
+    if (s.size !== size || digest(full) !== hash) return `src/${rel} changed`;
+  }
+  return null;
 }
 
 /** The one-line message (and its fix) for a stale lib/. */
@@ -84,7 +116,7 @@ export function staleMessage(why) {
 const main =
   process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1]);
 if (main) {
-  const root = fileURLToPath(new URL("..", import.meta.url));
+  const root = fileURLToPath(new globalThis.URL("..", import.meta.url));
   const lib = path.join(root, "lib");
   const step = process.argv[2];
   if (step === "before") {
