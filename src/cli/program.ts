@@ -381,6 +381,7 @@ subcommand("preview")
     const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
     if (watching) {
+      watching.stopOnSignals(server);
       watching.start();
       console.error(`watching ${o.db}: a change builds ${o.dir} again and reloads the open pages`);
     }

@@ -8,11 +8,14 @@
 // - One build at a time: a change during a build starts one more build after it.
 // - A failed build prints its error and changes nothing: the last good snapshot keeps serving
 //   (the publication is atomic), and the next change tries again.
+// - Ctrl-C (or SIGTERM) stops watching; a build under way stops at its next safe point and
+//   removes its staging (as `build` does, cli/interrupt.ts); then the process exits 130 (143).
 import { statSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BuildError } from "../shared/errors.ts";
 import type { LiveReload } from "../hosting/live-reload.ts";
+import { HANDLED_SIGNALS, Interrupted, SAFE_PHASES, signalExitCode } from "./interrupt.ts";
 
 /** Quiet time after the last change before a build starts. */
 export const DEBOUNCE_MS = 250;
@@ -113,6 +116,8 @@ export interface Watching {
   close(): Promise<void>;
   /** Resolves when no build runs or waits (tests, and closing). */
   idle(): Promise<void>;
+  /** Ctrl-C and SIGTERM stop watching, then `server`, then the process (128 + the signal). */
+  stopOnSignals(server: { close(): void; closeAllConnections(): void }): void;
 }
 
 /**
@@ -128,6 +133,11 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   const live = new LiveReload();
   let lastSignature: string | null = null;
   let builds = 0;
+  /** The signal that asked to stop: a running build stops at its next safe point. */
+  let stopping: NodeJS.Signals | null = null;
+  const check = (): void => {
+    if (stopping !== null) throw new Interrupted(stopping);
+  };
 
   /** One build; true when a new snapshot went live. */
   const buildOnce = async (why: string): Promise<boolean> => {
@@ -141,6 +151,10 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         out: opts.out,
         now: Date.now(),
         skipInvalid: opts.skipInvalid,
+        onPhase: (name) => {
+          if (SAFE_PHASES.has(name)) check();
+        },
+        onProgress: check,
       });
       const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
       const p = report.publish;
@@ -155,6 +169,10 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       live.built(path.basename(p.snapshotDir));
       return true;
     } catch (e) {
+      if (e instanceof Interrupted) {
+        opts.say(`watch: build ${n} stopped by ${e.signal}; its staging was removed, the live snapshot kept`);
+        return false;
+      }
       opts.say(`watch: build ${n} failed; the last good snapshot keeps serving. The error:`);
       for (const line of failureLines(e)) opts.say(line);
       throw e;
@@ -182,6 +200,11 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
     await buildOnce("the store changed");
   });
   let watcher: StoreWatcher | undefined;
+  const close = async (): Promise<void> => {
+    watcher?.close();
+    await runner.idle();
+    live.close();
+  };
   return {
     live,
     start() {
@@ -190,10 +213,20 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       runner.kick();
     },
     idle: () => runner.idle(),
-    async close() {
-      watcher?.close();
-      await runner.idle();
-      live.close();
+    close,
+    stopOnSignals(server) {
+      const handler = (signal: NodeJS.Signals): void => {
+        if (stopping !== null) process.exit(signalExitCode(signal));
+        stopping = signal;
+        opts.say(`watch: ${signal} received: stopping (send it again to stop at once)`);
+        void close().then(() => {
+          server.close();
+          server.closeAllConnections();
+          opts.say(`watch: stopped; ${opts.out} keeps the last good snapshot`);
+          process.exit(signalExitCode(signal));
+        });
+      };
+      for (const s of HANDLED_SIGNALS) process.on(s, handler);
     },
   };
 }

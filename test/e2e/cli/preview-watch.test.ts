@@ -174,6 +174,12 @@ describe("build-api preview --watch", () => {
       events.close();
     }
     expect(p.child.exitCode).toBeNull();
+    // Ctrl-C: watching stops, the open streams end, the process exits 130.
+    const exited = new Promise<number | null>((r) => p.child.once("exit", r));
+    p.child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(p.stderr).toMatch(/watch: SIGINT received: stopping/);
+    expect(p.stderr).toMatch(/watch: stopped; dist keeps the last good snapshot/);
   }, 120_000);
 
   it("a plain preview has no live-reload paths, and pages go out as built", async () => {
