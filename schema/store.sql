@@ -43,7 +43,7 @@
 --                    recap headline 500 | URLs 2,048 | free text and one paragraph 10,000 | a whole
 --                    JSON column 200,000 | slugs and tags 64
 
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- A club that may publish a catalog under /api/clubs/{slug}/tournaments.
 CREATE TABLE clubs (
@@ -235,264 +235,316 @@ CREATE TABLE publication_tags (
 CREATE INDEX recaps_by_tournament ON recaps (tournament_id, language);
 CREATE INDEX club_tournaments_by_tournament ON club_tournaments (tournament_id);
 
--- Revisions (schema version 2), kept by the triggers below; nothing else writes them. Every
--- insert, update or delete of a row keyed by a tournament counts one change in the store ('all')
--- and gives that tournament the count as its revision; a change of a clubs row does the same for
--- 'clubs'. So a revision is never reused within a file's history, even by a tournament deleted
--- and created again. build-api compares revisions with the ones its previous snapshot was built
--- from and renders again only what changed. A store without these tables or any of these
--- triggers (version 1, or a trigger dropped or altered) is read by hashing its rows instead. A
--- writer must not drop or bypass the triggers; a store put back in place from an older copy and
--- edited again can repeat revisions: build once with --rebuild after that.
+-- Revisions (schema version 2; stamps since version 4), kept by the triggers below; nothing else
+-- writes them. Every insert, update or delete of a row keyed by a tournament counts one change in
+-- the store ('all'), draws a random stamp for it, and gives that tournament the count and the
+-- stamp as its revision; a change of a clubs row does the same for 'clubs'. So a revision is never
+-- reused within a file's history, even by a tournament deleted and created again, and the stamp
+-- (64 random bits per change) is not shared with another file's history: a store copied over this
+-- one (cp, sqlite3 .restore) shows other revisions even where the counts are equal. build-api
+-- compares revisions with the ones its previous snapshot was built from and renders again only
+-- what changed. A store without these tables or any of these triggers (version 1, or a trigger
+-- dropped or altered), or of a version before 4, is read by hashing its rows instead. A writer
+-- must not turn off, drop or bypass the triggers, nor write these two tables (see
+-- docs/guide/the-store.md#revisions).
 CREATE TABLE tournament_revisions (
   tournament_id INTEGER PRIMARY KEY,               -- bookkeeping: the tournament's row id
-  revision      INTEGER NOT NULL                   -- bookkeeping: the store's count at its last change
+  revision      INTEGER NOT NULL,                  -- bookkeeping: the store's count at its last change
+  stamp         BLOB                               -- bookkeeping (version 4): that change's random stamp
 );
 
 CREATE TABLE store_revisions (
   scope    TEXT PRIMARY KEY,                       -- bookkeeping: 'all' (every change) or 'clubs'
-  revision INTEGER NOT NULL                        -- bookkeeping: changes counted / the count at the last change
+  revision INTEGER NOT NULL,                       -- bookkeeping: changes counted / the count at the last change
+  stamp    BLOB                                    -- bookkeeping (version 4): the random stamp of that change
 ) WITHOUT ROWID;
 
-INSERT INTO store_revisions (scope, revision) VALUES ('all', 0), ('clubs', 0);
+INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 0, randomblob(8)), ('clubs', 0, randomblob(8));
 
 CREATE TRIGGER tournaments_revision_insert AFTER INSERT ON tournaments BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER tournaments_revision_update AFTER UPDATE ON tournaments BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER tournaments_revision_delete AFTER DELETE ON tournaments BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER players_revision_insert AFTER INSERT ON players BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER players_revision_update AFTER UPDATE ON players BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER players_revision_delete AFTER DELETE ON players BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER rounds_revision_insert AFTER INSERT ON rounds BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER rounds_revision_update AFTER UPDATE ON rounds BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER rounds_revision_delete AFTER DELETE ON rounds BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER games_revision_insert AFTER INSERT ON games BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER games_revision_update AFTER UPDATE ON games BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER games_revision_delete AFTER DELETE ON games BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER source_standings_revision_insert AFTER INSERT ON source_standings BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER source_standings_revision_update AFTER UPDATE ON source_standings BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER source_standings_revision_delete AFTER DELETE ON source_standings BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER source_standing_rows_revision_insert AFTER INSERT ON source_standing_rows BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER source_standing_rows_revision_update AFTER UPDATE ON source_standing_rows BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER source_standing_rows_revision_delete AFTER DELETE ON source_standing_rows BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER recaps_revision_insert AFTER INSERT ON recaps BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER recaps_revision_update AFTER UPDATE ON recaps BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER recaps_revision_delete AFTER DELETE ON recaps BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER club_tournaments_revision_insert AFTER INSERT ON club_tournaments BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER club_tournaments_revision_update AFTER UPDATE ON club_tournaments BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER club_tournaments_revision_delete AFTER DELETE ON club_tournaments BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER club_tournament_tags_revision_insert AFTER INSERT ON club_tournament_tags BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER club_tournament_tags_revision_update AFTER UPDATE ON club_tournament_tags BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER club_tournament_tags_revision_delete AFTER DELETE ON club_tournament_tags BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER publications_revision_insert AFTER INSERT ON publications BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER publications_revision_update AFTER UPDATE ON publications BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER publications_revision_delete AFTER DELETE ON publications BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER publication_tags_revision_insert AFTER INSERT ON publication_tags BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER publication_tags_revision_update AFTER UPDATE ON publication_tags BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER publication_tags_revision_delete AFTER DELETE ON publication_tags BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER clubs_revision_insert AFTER INSERT ON clubs BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO store_revisions (scope, revision, stamp)
+    SELECT 'clubs', revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER clubs_revision_update AFTER UPDATE ON clubs BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO store_revisions (scope, revision, stamp)
+    SELECT 'clubs', revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER clubs_revision_delete AFTER DELETE ON clubs BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO store_revisions (scope, revision) VALUES ('clubs', (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO store_revisions (scope, revision, stamp)
+    SELECT 'clubs', revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (scope) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 
 -- Round schedule (schema version 3): when each round is scheduled to start, as the organizer
@@ -507,22 +559,72 @@ CREATE TABLE round_schedule (
 ) WITHOUT ROWID;
 
 CREATE TRIGGER round_schedule_revision_insert AFTER INSERT ON round_schedule BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER round_schedule_revision_update AFTER UPDATE ON round_schedule BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (NEW.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;
 CREATE TRIGGER round_schedule_revision_delete AFTER DELETE ON round_schedule BEGIN
-  INSERT INTO store_revisions (scope, revision) VALUES ('all', 1)
-    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1;
-  INSERT INTO tournament_revisions (tournament_id, revision) VALUES (OLD.tournament_id, (SELECT revision FROM store_revisions WHERE scope = 'all'))
-    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision;
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+
+-- Replaced rows (schema version 4). INSERT OR REPLACE (REPLACE), UPDATE OR REPLACE and an upsert
+-- that falls back to REPLACE delete the rows they conflict with without running their DELETE
+-- triggers (unless PRAGMA recursive_triggers is on). In every table but two, each UNIQUE key holds
+-- tournament_id (or the table is clubs, whose every change counts for 'clubs'), so the replaced row
+-- belongs to the tournament that the INSERT or UPDATE trigger above already counts. recaps.recap_id
+-- and tournaments.external_id are keys without tournament_id: the row they replace can belong to
+-- another tournament, whose revision these triggers move before the row goes.
+CREATE TRIGGER recaps_revision_replace_insert BEFORE INSERT ON recaps
+  WHEN EXISTS (SELECT 1 FROM recaps WHERE recap_id = NEW.recap_id AND tournament_id IS NOT NEW.tournament_id) BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT r.tournament_id, s.revision, s.stamp FROM recaps AS r, store_revisions AS s
+    WHERE r.recap_id = NEW.recap_id AND s.scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER recaps_revision_replace_update BEFORE UPDATE OF recap_id ON recaps
+  WHEN EXISTS (SELECT 1 FROM recaps WHERE recap_id = NEW.recap_id AND recap_id IS NOT OLD.recap_id
+    AND tournament_id IS NOT NEW.tournament_id) BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT r.tournament_id, s.revision, s.stamp FROM recaps AS r, store_revisions AS s
+    WHERE r.recap_id = NEW.recap_id AND s.scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER tournaments_revision_replace_insert BEFORE INSERT ON tournaments
+  WHEN EXISTS (SELECT 1 FROM tournaments WHERE external_id = NEW.external_id AND tournament_id IS NOT NEW.tournament_id) BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT t.tournament_id, s.revision, s.stamp FROM tournaments AS t, store_revisions AS s
+    WHERE t.external_id = NEW.external_id AND s.scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER tournaments_revision_replace_update BEFORE UPDATE OF external_id ON tournaments
+  WHEN EXISTS (SELECT 1 FROM tournaments WHERE external_id = NEW.external_id AND tournament_id IS NOT OLD.tournament_id
+    AND tournament_id IS NOT NEW.tournament_id) BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT t.tournament_id, s.revision, s.stamp FROM tournaments AS t, store_revisions AS s
+    WHERE t.external_id = NEW.external_id AND s.scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;

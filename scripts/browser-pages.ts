@@ -215,8 +215,9 @@ async function main(): Promise<void> {
   // tells a club to add, script-src and connect-src for the snapshot's origin.
   const clubCsp = [
     "default-src 'none'",
-    `script-src ${base}`,
-    `connect-src ${base}`,
+    // `${base}/`: under a base path the source is a path prefix (without the slash, one URL).
+    `script-src ${base}/`,
+    `connect-src ${base}/`,
     `style-src 'sha256-${createHash("sha256").update(clubStyle).digest("base64")}'`,
   ].join("; ");
   const clubPage = createServer((_req, res) => {
@@ -272,8 +273,32 @@ async function main(): Promise<void> {
       await page.setViewportSize({ width: WIDTHS.desktop, height: 800 });
     };
 
+    // Links and assets: every URL of ours a page names is under the base path (issue 24.7: the
+    // snapshot may be served under one, `--base URL/chess`); each is fetched once at the end.
+    const origin = new URL(base).origin;
+    const basePath = new URL(base).pathname.replace(/\/$/, "");
+    const linked = new Map<string, string>();
+    const collect = async (what: string) => {
+      const urls = await page.evaluate(
+        () =>
+          [...document.querySelectorAll("a[href], link[href], script[src]")].map(
+            (e) => (e as HTMLAnchorElement).href || (e as HTMLScriptElement).src,
+          ),
+        null,
+      );
+      const own = urls.filter((u) => new URL(u).origin === origin);
+      const outside = own.filter((u) => !new URL(u).pathname.startsWith(`${basePath}/`));
+      check(
+        own.length > 0 && outside.length === 0,
+        `${label}: the ${own.length} links and assets of ${what} are under ${basePath || "/"}`,
+        outside.join(" "),
+      );
+      for (const u of own) if (!linked.has(u.split("#")[0]!)) linked.set(u.split("#")[0]!, what);
+    };
+
     // The index: every published tournament, in the JSON's order, with its status.
     await page.goto(`${base}/`);
+    await collect("the index");
     const index = await page.evaluate(
       () =>
         [...document.querySelectorAll("table.index tbody tr")].map((tr) => ({
@@ -319,10 +344,12 @@ async function main(): Promise<void> {
     }
 
     await page.goto(`${base}/tournaments/${live.id}/`);
+    await collect("the overview");
     await axe(`the overview of ${live.id}`);
 
     // Standings: names and points, row by row.
     await page.goto(`${base}/tournaments/${standingsOf.id}/standings/`);
+    await collect("the standings");
     const st = await page.evaluate(readStandings, null);
     const stJson = (
       await json<StandingsJson>(`/api/public/v1/tournaments/${standingsOf.id}/standings`)
@@ -349,6 +376,7 @@ async function main(): Promise<void> {
     // A round: both players of every board.
     const n = (roundOf.availableRounds ?? [roundOf.currentRound!])[0]!;
     await page.goto(`${base}/tournaments/${roundOf.id}/rounds/${n}/`);
+    await collect("a round page");
     const games = await page.evaluate(readGames, null);
     const roundJson = await json<RoundJson>(`/api/public/v1/tournaments/${roundOf.id}/rounds/${n}`);
     const gWant = roundJson.games.map((g) => [g.white?.name ?? "", g.black?.name ?? ""]);
@@ -362,6 +390,7 @@ async function main(): Promise<void> {
 
     // The live page, then the live script's own rendering of /live must read the same.
     await page.goto(`${base}/tournaments/${live.id}/live/`);
+    await collect("the live page");
     const liveGames = await page.evaluate(readGames, null);
     const liveJson = await json<RoundJson>(`/api/public/v1/tournaments/${live.id}/live`);
     const lWant = liveJson.games.map((g) => [g.white?.name ?? "", g.black?.name ?? ""]);
@@ -390,6 +419,7 @@ async function main(): Promise<void> {
     }
 
     await page.goto(`${base}/tournaments/${live.id}/recaps/en/`);
+    await collect("a recaps page");
     await axe(`the recaps of ${live.id}`);
 
     // Extension pages (issue 22): the crosstable shows the JSON's players and points; the player
@@ -398,6 +428,7 @@ async function main(): Promise<void> {
       `/api/public/v1/tournaments/${standingsOf.id}/crosstable`,
     );
     await page.goto(`${base}/tournaments/${standingsOf.id}/crosstable/`);
+    await collect("the crosstable");
     const ctShown = await page.evaluate(
       () =>
         [...document.querySelectorAll("table.crosstable tbody tr")].map((tr) => {
@@ -414,9 +445,11 @@ async function main(): Promise<void> {
     );
     await axe(`the crosstable of ${standingsOf.id}`);
     await page.goto(`${base}/tournaments/${standingsOf.id}/standings/rounds/1/`);
+    await collect("the standings after round 1");
     await axe(`the standings after round 1 of ${standingsOf.id}`);
     const firstPlayer = (ct.rows[0] as unknown as { sourcePlayerNumber: number }).sourcePlayerNumber;
     await page.goto(`${base}/tournaments/${standingsOf.id}/players/${firstPlayer}/`);
+    await collect("a player card");
     await axe(`a player page of ${standingsOf.id}`);
 
     // The embed on another origin.
@@ -533,6 +566,18 @@ async function main(): Promise<void> {
     );
     await axe("the club page with six embeds");
     await shots("embed");
+    // Following every link and loading every asset the pages named: each answers 200.
+    const broken: string[] = [];
+    for (const [u, from] of linked) {
+      const res = await fetch(u, { redirect: "manual" });
+      await res.arrayBuffer();
+      if (res.status !== 200) broken.push(`${u} (${res.status}, from ${from})`);
+    }
+    check(
+      linked.size > 0 && broken.length === 0,
+      `${label}: all ${linked.size} links and assets the pages name answer 200`,
+      broken.slice(0, 5).join("; "),
+    );
     check(errors.length === 0, `${label}: no script error on any page`, errors.join("; "));
     check(
       violations.length === 0,

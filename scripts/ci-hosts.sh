@@ -107,6 +107,136 @@ fi
 mkdir -p "$VERSION_DIR/assets"
 ln -sfn /etc/hostname "$VERSION_DIR/assets/planted-link.css"
 
+# --- under a base path: the sample built with --base-path /chess/ (issue 24.7) ------------------
+# The preview serves the snapshot at /chess/ itself. A file host serves it as the folder chess/ of
+# its document root (a real directory: `build-api export`), the way docs/guide/subpath.md tells:
+# nginx with its root there; wrangler pages dev on a folder holding chess/ and, at its top, the
+# host files the worker and Pages read. Paged (--page-size 2) so Link headers are probed too.
+# Then the pages check in headless Chromium on nginx under /chess/: links, assets and the embed.
+base_path_hosts() {
+  local SUB=$WORK/sub DOCROOT=$WORK/docroot PAGESROOT=$WORK/pagesroot BP=chess port inspect t0 rc
+  log "building the sample under --base-path /$BP/"
+  node bin/build-api.js build --db data/sample.sqlite --out "$SUB" --now 2026-11-22T12:00:00Z \
+    --page-size 2 --base-path "/$BP/" >/dev/null
+  node bin/build-api.js export --dir "$SUB" --out "$DOCROOT/$BP"
+  chmod -R a+rX "$DOCROOT"
+  mkdir -p "$PAGESROOT"
+  cp -r "$DOCROOT/$BP" "$PAGESROOT/$BP"
+  cp "$DOCROOT/$BP/_worker.js" "$DOCROOT/$BP/_headers" "$DOCROOT/$BP/_redirects" "$DOCROOT/$BP/404.html" "$PAGESROOT/"
+
+  port=$(free_port)
+  start preview-chess node bin/build-api.js preview --dir "$SUB" --port "$port"
+  wait_http "http://127.0.0.1:$port/$BP/" 30
+  probe_dir preview-chess preview "http://127.0.0.1:$port" "$SUB"
+  stop_last
+
+  port=$(free_port)
+  mkdir -p "$NGX/logs" "$NGX/tmp"
+  cat >"$NGX/nginx-chess.conf" <<EOF
+daemon off;
+worker_processes 1;
+pid $NGX/nginx-chess.pid;
+error_log $NGX/logs/error-chess.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $NGX/tmp; proxy_temp_path $NGX/tmp; fastcgi_temp_path $NGX/tmp;
+    uwsgi_temp_path $NGX/tmp; scgi_temp_path $NGX/tmp;
+    include $DOCROOT/$BP/nginx-http.conf;
+    server {
+        listen 127.0.0.1:$port;
+        root $DOCROOT;
+        include $DOCROOT/$BP/nginx.conf;
+    }
+}
+EOF
+  nginx -t -q -p "$NGX" -c "$NGX/nginx-chess.conf"
+  start nginx-chess nginx -p "$NGX" -c "$NGX/nginx-chess.conf"
+  wait_http "http://127.0.0.1:$port/$BP/" 30
+  probe_dir nginx-chess nginx "http://127.0.0.1:$port" "$DOCROOT/$BP"
+  stop_last
+
+  # The pages check reads the whole public list from its first answer: a snapshot without pages.
+  node bin/build-api.js build --db data/sample.sqlite --out "$WORK/sub-pages" --now 2026-11-22T12:00:00Z \
+    --base-path "/$BP/" >/dev/null
+  node bin/build-api.js export --dir "$WORK/sub-pages" --out "$WORK/docroot-pages/$BP"
+  chmod -R a+rX "$WORK/docroot-pages"
+  port=$(free_port)
+  sed -e "s#$DOCROOT#$WORK/docroot-pages#g" -e "s#listen 127\.0\.0\.1:[0-9]*;#listen 127.0.0.1:$port;#" \
+    -e "s#nginx-chess.pid#nginx-chess-pages.pid#" "$NGX/nginx-chess.conf" >"$NGX/nginx-chess-pages.conf"
+  nginx -t -q -p "$NGX" -c "$NGX/nginx-chess-pages.conf"
+  start nginx-chess-pages nginx -p "$NGX" -c "$NGX/nginx-chess-pages.conf"
+  wait_http "http://127.0.0.1:$port/$BP/" 30
+  t0=$SECONDS
+  rc=0
+  timeout 300 node scripts/browser-pages.ts --dir "$WORK/docroot-pages/$BP" --base "http://127.0.0.1:$port/$BP" \
+    --club hobsons-bay --label nginx-chess >"$WORK/pages-nginx-chess.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/pages-nginx-chess.txt" || true
+  record pages-nginx-chess "$rc" "$(tail -n 1 "$WORK/pages-nginx-chess.txt")" $((SECONDS - t0))
+  stop_last
+
+  port=$(free_port)
+  inspect=$(free_port)
+  start wrangler-chess env WRANGLER_SEND_METRICS=false CI=true HOME="$WORK" XDG_CONFIG_HOME="$WORK/.config" \
+    "$BIN/wrangler" pages dev "$PAGESROOT" --ip 127.0.0.1 --port "$port" --inspector-port "$inspect" \
+    --compatibility-date 2025-01-01
+  if wait_http "http://127.0.0.1:$port/$BP/" 120; then
+    probe_dir wrangler-chess wrangler "http://127.0.0.1:$port" "$PAGESROOT/$BP"
+  else
+    tail -n 30 "$WORK/wrangler-chess.log"
+    record wrangler-chess 1 "wrangler pages dev did not start" 0
+  fi
+  stop_last
+
+  # netlify dev on the same folder (chess/ and the host files at its top), in its own network
+  # namespace as above.
+  local site=$WORK/netlify-chess-site
+  mkdir -p "$site"
+  printf '[dev]\nframework = "#static"\n' >"$site/netlify.toml"
+  port=$(free_port)
+  if unshare -n true 2>/dev/null; then
+    t0=$SECONDS
+    rc=0
+    timeout 600 unshare -n bash -c '
+      set -u
+      ip link set lo up 2>/dev/null || true
+      cd "$1"
+      NETLIFY_TELEMETRY_DISABLED=1 HOME="$2" setsid "$3/netlify" dev --offline --internal-disable-edge-functions \
+        --dir "$4" --port "$5" >"$2/netlify-chess.log" 2>&1 &
+      pid=$!
+      trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
+      for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5/chess/" && break; sleep 0.5; done
+      cd "$6" && node scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4/chess" --host-kind netlify
+    ' netlify-ns "$site" "$WORK" "$BIN" "$PAGESROOT" "$port" "$ROOT" >"$WORK/probe-netlify-chess.txt" 2>&1 || rc=$?
+    grep -v '^ok  ' "$WORK/probe-netlify-chess.txt" | head -n 40 || true
+    [ "$rc" = 0 ] || tail -n 20 "$WORK/netlify-chess.log" || true
+    record netlify-chess "$rc" "$(tail -n 1 "$WORK/probe-netlify-chess.txt")" $((SECONDS - t0))
+  else
+    record netlify-chess 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
+  fi
+}
+
+# probe_dir NAME KIND BASE DIR: a probe of the snapshot in DIR (it reads the base path there).
+probe_dir() {
+  local name=$1 kind=$2 base=$3 dir=$4 t0=$SECONDS rc=0
+  timeout 300 node scripts/probe.ts --base "$base" --dir "$dir" --host-kind "$kind" >"$WORK/probe-$name.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/probe-$name.txt" || true
+  record "$name" "$rc" "$(tail -n 1 "$WORK/probe-$name.txt")" $((SECONDS - t0))
+}
+
+summary() {
+  echo "== host conformance summary ($((SECONDS - START))s)"
+  printf '   %s\n' "${RESULTS[@]}"
+}
+
+NGX=$WORK/nginx
+# CI_HOSTS_ONLY=base-path: only the hosts under a base path (a quicker run while working on them).
+if [ "${CI_HOSTS_ONLY:-}" = base-path ]; then
+  base_path_hosts
+  summary
+  exit "$FAILED"
+fi
+
 # --- preview --------------------------------------------------------------------------------
 PORT=$(free_port)
 start preview node bin/build-api.js preview --dir "$SNAP" --port "$PORT"
@@ -116,7 +246,6 @@ stop_last
 
 # --- nginx ----------------------------------------------------------------------------------
 PORT=$(free_port)
-NGX=$WORK/nginx
 mkdir -p "$NGX/logs" "$NGX/tmp"
 cat >"$NGX/nginx.conf" <<EOF
 daemon off;
@@ -272,6 +401,7 @@ else
 fi
 stop_last
 
-echo "== host conformance summary ($((SECONDS - START))s)"
-printf '   %s\n' "${RESULTS[@]}"
+base_path_hosts
+
+summary
 exit "$FAILED"

@@ -1,6 +1,8 @@
 // Conformance probe: sends the same requests to a served snapshot on any host and checks every
 // answer against the snapshot's own files. Loopback only, bounded, one line per check.
 //   node scripts/probe.ts --base http://127.0.0.1:PORT --dir dist [--host-kind KIND]
+// A snapshot built with --base-path (its edge facts say so) is probed under that path: every
+// check's URL is a site path that the probe requests, and expects redirects, at base path + it.
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -140,7 +142,7 @@ function hasFile(snap: Snapshot, rel: string): boolean {
 
 /** The headers the rule list predicts for a URL of this snapshot (the preview's own answer). */
 function predictedHeaders(snap: Snapshot, url: string): Map<string, string> {
-  const u = new URL(`http://probe.invalid${url}`);
+  const u = new URL(`http://probe.invalid${snap.rules.base}${url}`);
   const r = resolveRequest(snap.rules, u.pathname, u.search, (f) => hasFile(snap, f));
   return new Map(r.kind === "redirect" ? [] : r.headers.map(([k, v]) => [k.toLowerCase(), v]));
 }
@@ -263,6 +265,13 @@ export function planFileChecks(snap: Snapshot): Check[] {
     { url: `/api/public/v1/${"a".repeat(300)}`, what: "300-character segment", expect: { status: "bad" } },
     { url: `/${"a".repeat(300)}/`, what: "300-character page segment", expect: { status: "bad" } },
   );
+  // Under a base path, the base without its slash is the index's URL without it: a redirect.
+  if (snap.rules.base)
+    checks.push({
+      url: "",
+      what: "base path without its slash → the index",
+      expect: { status: "redirect", location: "/" },
+    });
   return checks;
 }
 
@@ -513,12 +522,14 @@ export async function runCheck(
       ];
     }
     const target = location ? new URL(location, base + c.url) : null;
-    const ok = (res.status === 301 || res.status === 308) && target?.pathname === e.location;
+    const ok =
+      (res.status === 301 || res.status === 308) && target?.pathname === snap.rules.base + e.location;
     return [{ ok, detail: `status ${res.status} → ${location ?? "no Location"}` }];
   }
   const out: Outcome[] = [];
   const type = res.headers.get("content-type") ?? "";
-  const pathname = new URL(base + c.url).pathname;
+  // The site path (without the base path): whether it is the API, whether club CORS applies.
+  const pathname = new URL(`http://probe.invalid${c.url}`).pathname;
   const api = isApiPath(pathname);
   if (e.status === "bad") {
     out.push({ ok: res.status === 400 || res.status === 404, detail: `status ${res.status}` });
@@ -674,9 +685,11 @@ async function main(): Promise<void> {
     );
   const kind = values["host-kind"] as HostKind;
   if (!(kind in LIMITS)) throw new Error(`unknown --host-kind ${kind}`);
-  const base = values.base.replace(/\/$/, "");
-  assertLoopback(base);
+  const origin = values.base.replace(/\/$/, "");
+  assertLoopback(origin);
   const snap = readSnapshot(values.dir);
+  // Every request goes to the snapshot's base path (routes/urls.ts; "" at the root).
+  const base = origin + snap.rules.base;
   const checks = planChecks(snap).slice(0, MAX_REQUESTS);
   let passed = 0;
   let failed = 0;

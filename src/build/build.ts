@@ -35,6 +35,8 @@ export interface BuildOptions {
   jobs?: number;
   /** Items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts; tests lower it). */
   pageSize?: number;
+  /** The base path the snapshot is served under (routes/urls.ts parseBasePath); "": the root. */
+  basePath?: string;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
@@ -65,7 +67,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
   opts.onPhase?.("check");
   const pageSize = opts.pageSize ?? LIST_PAGE_SIZE;
-  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize);
+  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize, opts.basePath);
   const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
   const manifest = previous && upToDate(previous, inputs, opts.now) ? manifestTotals(opts.out) : undefined;
   if (manifest) {
@@ -169,9 +171,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           statusOptions,
           skipInvalid: opts.skipInvalid ?? false,
           validator,
-          openApi: openApiText(),
+          openApi: openApiText(opts.basePath),
           hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
           pageSize,
+          basePath: opts.basePath,
           onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
           previous,
@@ -187,7 +190,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       upToDate: false,
       render: render!,
       publish,
-      changedUrls: changedUrls(publish.changed),
+      changedUrls: changedUrls(publish.changed, opts.basePath),
       jobs,
       notes,
       changedTags: changedTags(publish.changed),

@@ -12,6 +12,7 @@ import {
 import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
+import { parseBasePath } from "../routes/urls.ts";
 
 /** "1 tournament", "2 tournaments". */
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -64,6 +65,15 @@ function pageSizeOption(value: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 100_000)
     throw new InvalidArgumentError("expected a whole number 1-100000");
   return n;
+}
+
+/** `--base-path`: checked by the URL model (routes/urls.ts parseBasePath), a usage error otherwise. */
+function basePathOption(value: string): string {
+  try {
+    return parseBasePath(value);
+  } catch (e) {
+    throw new InvalidArgumentError(`${(e as Error).message}; expected a URL path such as /chess/`);
+  }
 }
 
 function port(value: string): number {
@@ -151,6 +161,12 @@ subcommand("build")
     pageSizeOption,
     LIST_PAGE_SIZE,
   )
+  .option(
+    "--base-path <path>",
+    "serve the snapshot under this URL path, e.g. /chess/ (see docs/guide/subpath.md)",
+    basePathOption,
+    "",
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }, interrupts] = await Promise.all([
@@ -177,6 +193,7 @@ subcommand("build")
       rebuild: Boolean(o.rebuild),
       jobs: o.jobs,
       pageSize: o.pageSize,
+      basePath: o.basePath,
       onPhase: (name) => {
         if (interrupts.SAFE_PHASES.has(name)) interrupt.check();
         phase = name;
@@ -341,7 +358,7 @@ subcommand("preview")
       command.error("error: --watch needs --db <file>, the store to build from", { exitCode: EXIT.usage });
     if (!o.watch && (o.db !== undefined || o.skipInvalid))
       command.error("error: --db and --skip-invalid go with --watch", { exitCode: EXIT.usage });
-    const { preview } = await import("../hosting/preview.ts");
+    const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
     // Merge hazard (base-path): the watching preview's own steps are in cli/watch.ts.
     const watching = o.watch
       ? await (
@@ -378,7 +395,10 @@ subcommand("preview")
       },
     );
     const addr = server.address();
-    const where = typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr);
+    // Under the snapshot's base path (build --base-path), as the hosts serve it.
+    const where =
+      (typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr)) +
+      snapshotBasePath(o.dir);
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
     if (watching) {
       watching.stopOnSignals(server);
@@ -477,7 +497,7 @@ subcommand("init-store")
 
 subcommand("upgrade-store")
   .description(
-    "Upgrade a store of schema version 1 or 2 in place to the current version (revision triggers, tie-break practice, round schedule).",
+    "Upgrade a store of schema version 1, 2 or 3 in place to the current version (revision triggers and stamps, tie-break practice, round schedule).",
   )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {

@@ -8,9 +8,16 @@ import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { errorPage, problemJson, type ErrorStatus } from "../output/problem.ts";
-import { errorResolution, malformedPath, resolveRequest, type ErrorAnswer } from "./resolve.ts";
+import {
+  errorResolution,
+  errorUnderBase,
+  malformedPath,
+  resolveRequest,
+  type ErrorAnswer,
+} from "./resolve.ts";
 import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
+import { parseBasePath } from "../routes/urls.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { withLiveScript, type LiveReload } from "./live-reload.ts";
 
@@ -60,7 +67,7 @@ function send(
 }
 
 function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
-  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status));
+  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status, r.home));
   send(req, res, r.status, r.headers, body);
 }
 
@@ -73,10 +80,33 @@ export function edgeFacts(text: string): EdgeFacts | undefined {
     if (!links || typeof links !== "object" || Array.isArray(links)) return undefined;
     if (!Object.values(links).every((l) => typeof l === "string")) return undefined;
     if (!Array.isArray(archived) || !archived.every((a) => typeof a === "string")) return undefined;
-    return { links, archived };
+    const basePath = factsBasePath(v?.basePath);
+    if (basePath === null) return undefined;
+    return { links, archived, ...(basePath && { basePath }) };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The base path a snapshot was built for (issue 24.7): the preview serves it under that path, as
+ * the hosts do; "" when absent, null when it is not a valid base path (routes/urls.ts).
+ */
+function factsBasePath(value: unknown): string | null {
+  if (value === undefined) return "";
+  if (typeof value !== "string") return null;
+  try {
+    return parseBasePath(value) === value ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The base path the snapshot in `dir` was built for ("" at the root): where the preview serves it. */
+export function snapshotBasePath(dir: string): string {
+  const root = realRoot(path.resolve(dir));
+  const file = snapshotFile(root, EDGE_FILE);
+  return (file && edgeFacts(readFileSync(file, "utf8"))?.basePath) || "";
 }
 
 /** True when the answer's headers say it is an HTML page. */
@@ -114,7 +144,10 @@ export function createPreviewServer(dir: string, live?: LiveReload): Server {
     } catch {
       return sendError(req, res, errorResolution(400, "/api/"));
     }
-    const error = (status: ErrorStatus) => sendError(req, res, errorResolution(status, url.pathname));
+    const base = realRoot(root);
+    const rules = rulesOf(base);
+    const error = (status: ErrorStatus) =>
+      sendError(req, res, errorUnderBase(status, url.pathname, rules.base));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
@@ -123,13 +156,7 @@ export function createPreviewServer(dir: string, live?: LiveReload): Server {
     if (live?.handle(req, res, url.pathname)) return;
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
-    const base = realRoot(root);
-    const r = resolveRequest(
-      rulesOf(base),
-      url.pathname,
-      url.search,
-      (rel) => snapshotFile(base, rel) !== null,
-    );
+    const r = resolveRequest(rules, url.pathname, url.search, (rel) => snapshotFile(base, rel) !== null);
     if (r.kind === "error") return sendError(req, res, r);
     if (r.kind === "redirect") {
       res.setHeader("Location", r.location);

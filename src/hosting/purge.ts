@@ -3,7 +3,7 @@
 // and to the most specific purge tag those answers carry. Pure.
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../output/problem.ts";
 import { ERROR_TAG, hostRules, SITE_TAG, urlPatternSource, type HostRules } from "./rules.ts";
-import type { ParamName } from "../routes/urls.ts";
+import { href, type ParamName } from "../routes/urls.ts";
 
 /** At most this many URL paths are listed; `count` says how many there are. */
 export const MAX_CHANGED_URLS = 1000;
@@ -142,10 +142,16 @@ export function changedTags(changed: { count: number; paths: readonly string[] }
   return { tags: [...all].sort(), complete: changed.count <= changed.paths.length };
 }
 
-/** The changed files of a publish report → the URL paths to purge, capped. */
-export function changedUrls(changed: { count: number; paths: readonly string[] }): ChangedUrls {
+/**
+ * The changed files of a publish report → the URL paths to purge, capped; under the snapshot's
+ * base path (routes/urls.ts href, "" at the root), where the host serves them.
+ */
+export function changedUrls(
+  changed: { count: number; paths: readonly string[] },
+  basePath = "",
+): ChangedUrls {
   const all = new Set<string>();
-  for (const file of changed.paths) for (const url of urlsOfFile(file)) all.add(url);
+  for (const file of changed.paths) for (const url of urlsOfFile(file)) all.add(href(basePath, url));
   const sorted = [...all].sort();
   return {
     count: sorted.length,

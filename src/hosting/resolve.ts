@@ -6,7 +6,7 @@
 // by running the steps again with each answer learnt (edge workers over a store they ask through
 // fetch or a bucket binding: src/hosting/edge/, src/deploy/edge/). Not a generator: CloudFront
 // Functions (cloudfront-js-2.0) do not support generators, and esbuild cannot lower them.
-import { CORS_PREFIX, isApiPath } from "../routes/urls.ts";
+import { CORS_PREFIX, href, isApiPath } from "../routes/urls.ts";
 import type { ErrorStatus } from "../output/problem.ts";
 import {
   errorHeaders,
@@ -31,6 +31,8 @@ export interface ErrorAnswer {
   /** The problem JSON, or (a 404 outside the API) the HTML page. */
   json: boolean;
   headers: [string, string][];
+  /** Where the HTML page's "All tournaments" link goes under a base path (absent: "/"). */
+  home?: string;
 }
 
 export type Resolution =
@@ -109,10 +111,24 @@ function compile(rules: HostRules): Compiled {
   return c;
 }
 
+/**
+ * The site path of a request path under the base path (routes/urls.ts): `/chess/api/x` is
+ * `/api/x` under `/chess`; null when the path is outside it. The base itself is no site path.
+ */
+export function sitePathOf(base: string, pathname: string): string | null {
+  return !base ? pathname : pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : null;
+}
+
 export function errorResolution(status: ErrorStatus, pathname: string): ErrorAnswer {
   // Only a 404 outside the API is an HTML page; every other error is the problem JSON.
   const json = status !== 404 || isApiPath(pathname);
   return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
+}
+
+/** errorResolution for a request path under `base` (the snapshot's base path; "" at the root). */
+export function errorUnderBase(status: ErrorStatus, pathname: string, base: string): ErrorAnswer {
+  if (!base) return errorResolution(status, pathname);
+  return { ...errorResolution(status, sitePathOf(base, pathname) ?? "/"), home: href(base, "/") };
 }
 
 function fill(template: string, names: string[], m: RegExpExecArray, extra: Record<string, string>): string {
@@ -133,6 +149,30 @@ export interface QueryView {
   get(name: string): string | null;
   /** "" or "?..." as sent: a redirect keeps it. */
   raw: string;
+}
+
+/**
+ * Under a base path (rules.base, issue 24.7) a request path is read as base + site path: the steps
+ * (resolveWith) run on the site path, and the URLs they answer with (a redirect, the `url` a host
+ * fetches by) are under the base again; files stay relative to the snapshot. The base without its
+ * slash redirects to the index; any path outside it is a 404. Kept apart from resolveWith so that
+ * code which serves the root only (the CloudFront Function, within its 10 KB) does not carry it.
+ */
+export function resolveUnderBase(
+  rules: HostRules,
+  pathname: string,
+  query: QueryView,
+  exists: (q: FileQuery) => boolean,
+): Resolution {
+  const base = rules.base;
+  if (!base) return resolveWith(rules, pathname, query, exists);
+  if (pathname === base) return { kind: "redirect", location: `${base}/${query.raw}` };
+  const site = sitePathOf(base, pathname);
+  if (site === null) return errorUnderBase(404, pathname, base);
+  const r = resolveWith(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
+  if (r.kind === "redirect") return { kind: "redirect", location: href(base, r.location) };
+  if (r.kind === "file") return { ...r, url: href(base, r.url) };
+  return errorUnderBase(r.status, pathname, base);
 }
 
 /** The decision steps: asks `exists` about each file it needs and returns the resolution. */
@@ -215,7 +255,7 @@ export function resolveRequest(
   search: string,
   exists: (file: string, url: string) => boolean,
 ): Resolution {
-  return resolveWith(rules, pathname, queryView(search), (q) => exists(q.file, q.url));
+  return resolveUnderBase(rules, pathname, queryView(search), (q) => exists(q.file, q.url));
 }
 
 /**
@@ -234,7 +274,7 @@ export async function resolveRequestAsync(
   const known = new Map<string, boolean>();
   for (;;) {
     let unknown: FileQuery | undefined;
-    const r = resolveWith(rules, pathname, query, (q) => {
+    const r = resolveUnderBase(rules, pathname, query, (q) => {
       const answer = known.get(q.file);
       if (answer === undefined) unknown ??= q;
       return answer ?? false;

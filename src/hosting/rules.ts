@@ -74,6 +74,12 @@ export interface HostRules {
   statics: StaticRule[];
   /** This snapshot's Link headers and archived tournaments (empty without a snapshot). */
   facts: EdgeFacts;
+  /**
+   * The base path the snapshot is served under (facts.basePath; "" at the root). The rules' URLs
+   * above are site paths: the resolver strips the base first, the host renderers read the rules
+   * servedUnder() gives, whose URLs carry it.
+   */
+  base: string;
 }
 
 /** The stored values that query forms can name; hosts that cannot test for a file enumerate them. */
@@ -228,6 +234,36 @@ export function hostRules(facts: EdgeFacts = NO_EDGE_FACTS): HostRules {
     pages,
     statics,
     facts,
+    base: facts.basePath ?? "",
+  };
+}
+
+/**
+ * The rules as a host that serves files by URL reads them (nginx, `_headers`, `_redirects`):
+ * every URL and file under the base path, since there the snapshot is the folder named by the
+ * base path inside the document root (docs/guide/subpath.md). The same rules at the root.
+ */
+export function servedUnder(rules: HostRules): HostRules {
+  const b = rules.base;
+  if (!b) return rules;
+  const at = (u: string): string => b + u;
+  return {
+    ...rules,
+    paths: rules.paths.map((r) => ({ ...r, url: at(r.url), file: at(r.file) })),
+    queries: rules.queries.map((q) => ({
+      ...q,
+      url: at(q.url),
+      target: at(q.target),
+      fallback: q.fallback === null ? null : at(q.fallback),
+    })),
+    files: rules.files.map((f) => ({ ...f, url: at(f.url) })),
+    pages: rules.pages.map((p) => ({ ...p, url: at(p.url), file: at(p.file) })),
+    statics: rules.statics.map((s) => ({ ...s, prefix: at(s.prefix) })),
+    // Link header keys are snapshot files: under the base like every file here.
+    facts: {
+      ...rules.facts,
+      links: Object.fromEntries(Object.entries(rules.facts.links).map(([f, l]) => [`${b.slice(1)}/${f}`, l])),
+    },
   };
 }
 

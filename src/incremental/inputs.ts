@@ -20,12 +20,16 @@ export interface Inputs {
   version: string;
   /** sha256 of build-api's own sources and schemas: a changed program rebuilds even at the same version. */
   code: string;
-  /** The store's state (store/read/revisions.ts storeKeyOf); null when it cannot be named cheaply. */
+  /** The store's state (store/read/revisions.ts storeKeyOf: every revision's count and random stamp,
+   * and the file's identity and times); null when it cannot be named cheaply. */
   store: string | null;
   statusOptions: StatusOptions;
   skipInvalid: boolean;
   /** Items per page of a long list (routes/pagination.ts): it decides which list files exist. */
   pageSize: number;
+  /** The base path every URL is made under (routes/urls.ts href); absent for the root, so a
+   * root build's record and keys are the same bytes as before the option existed. */
+  basePath?: string;
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */
@@ -76,9 +80,10 @@ export function readRecord<R extends RecordedWindow = RecordedWindow>(out: strin
 
 export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
   if (!previous || !inputs || inputs.store === null) return false;
-  const { version, code, store, statusOptions, skipInvalid, pageSize } = previous;
+  const { version, code, store, statusOptions, skipInvalid, pageSize, basePath } = previous;
   const same =
-    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize }) === JSON.stringify(inputs);
+    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize, basePath }) ===
+    JSON.stringify(inputs);
   return (
     same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
   );
@@ -86,9 +91,9 @@ export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, n
 
 /** The key of the program and options: what every tournament's fingerprint starts from. */
 export function programKey(inputs: Inputs): string {
-  const { version, code, statusOptions, skipInvalid, pageSize } = inputs;
+  const { version, code, statusOptions, skipInvalid, pageSize, basePath } = inputs;
   return createHash("sha256")
-    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize }))
+    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize, basePath }))
     .digest("hex");
 }
 
@@ -98,6 +103,7 @@ export function currentInputs(
   statusOptions: StatusOptions,
   skipInvalid: boolean,
   pageSize: number,
+  basePath = "",
 ): Inputs | null {
   try {
     return {
@@ -107,6 +113,7 @@ export function currentInputs(
       statusOptions,
       skipInvalid,
       pageSize,
+      ...(basePath && { basePath }),
     };
   } catch {
     return null;

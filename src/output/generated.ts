@@ -3,8 +3,9 @@ import { jsonSchemaFiles } from "./jsonschema.ts";
 import { openApiDocument } from "./openapi.ts";
 import { packageVersion } from "../shared/version.ts";
 
-export function openApiText(): string {
-  return JSON.stringify(openApiDocument(packageVersion()), null, 2) + "\n";
+/** `basePath`: the OpenAPI server is the snapshot's base path (routes/urls.ts), "/" at the root. */
+export function openApiText(basePath = ""): string {
+  return JSON.stringify(openApiDocument(packageVersion(), basePath), null, 2) + "\n";
 }
 
 export function generatedSchemaFiles(): Map<string, string> {

@@ -52,7 +52,8 @@ export const ERROR_PAGE_STYLE =
 export const ERROR_PAGE_STYLE_HASH = "sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4=";
 
 /** A small, self-contained HTML error page (no asset it could fail to load). */
-export function errorPage(status: ErrorStatus): string {
+/** `home`: the index's URL, under the snapshot's base path (routes/urls.ts href); "/" at the root. */
+export function errorPage(status: ErrorStatus, home = "/"): string {
   const title = status === 404 ? "Page not found" : DETAILS[status]!.title;
   const text =
     status === 404
@@ -67,7 +68,7 @@ export function errorPage(status: ErrorStatus): string {
     `<style>${ERROR_PAGE_STYLE}</style>`,
     `<h1>${title}</h1>`,
     `<p>${text}</p>`,
-    '<p><a href="/">All tournaments</a></p>',
+    `<p><a href="${home}">All tournaments</a></p>`,
     "</html>",
     "",
   ].join("\n");

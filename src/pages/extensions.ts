@@ -19,7 +19,8 @@ import {
   titleBadge,
 } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
-import { crumbs, header, jsonLink, pageFile, pageUrl, type PageFile, type Shared } from "./tournament.ts";
+import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
+import { pageSitePaths } from "./links.ts";
 
 /** What a round without an opponent reads as in a crosstable cell. */
 export const ALONE_LABEL: Partial<Record<RoundOutcome, string>> = {
@@ -42,14 +43,14 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
 };
 
 function nameLink(s: Shared, n: number, name: string, title: string | null): string {
-  return `${titleBadge(title)}<a class="name" href="${esc(pageUrl.player(s.id, n))}">${esc(name)}</a>`;
+  return `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
 }
 
 function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
-  const url = pageUrl.roundStandings(s.id, v.afterRound);
+  const url = s.urls.page.roundStandings(s.id, v.afterRound);
   const pager = s.standingsRounds
     .map((n) => {
-      const href = esc(pageUrl.roundStandings(s.id, n));
+      const href = esc(s.urls.page.roundStandings(s.id, n));
       return `<li><a href="${href}"${n === v.afterRound ? ' aria-current="page"' : ""}>${n}</a></li>`;
     })
     .join("");
@@ -73,6 +74,7 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
   const caption = `Standings after round ${v.afterRound}`;
   const origin = v.origin === "source" ? "As the results source published them." : "Computed from the games.";
   return layout({
+    urls: s.urls,
     title: `${caption} · ${s.detail.name}`,
     body:
       `${header(s, "standings")}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
@@ -82,7 +84,7 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
       ) +
       `\n<p class="updated">${origin} Updated ${formatInstant(v.lastScrapedAt)}</p>`,
     crumbs: crumbs(s, caption, url),
-    links: [jsonLink("publicRoundStandings", { id: s.id, round: String(v.afterRound) })],
+    links: [jsonLink(s, "publicRoundStandings", { id: s.id, round: String(v.afterRound) })],
   });
 }
 
@@ -93,11 +95,11 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
   const rows = order === "rank" ? x.rows : x.startingOrder.map((n) => byNumber.get(n)!);
   // Opponents are named by their line in this table, as printed crosstables do.
   const line = new Map(rows.map((r, i) => [r.sourcePlayerNumber, i + 1]));
-  const url = order === "rank" ? pageUrl.crosstable(s.id) : pageUrl.crosstableStart(s.id);
+  const url = order === "rank" ? s.urls.page.crosstable(s.id) : s.urls.page.crosstableStart(s.id);
   const switcher =
     `<nav aria-label="Crosstable order" class="pager"><ul>` +
-    `<li><a href="${esc(pageUrl.crosstable(s.id))}"${order === "rank" ? ' aria-current="page"' : ""}>by rank</a></li>` +
-    `<li><a href="${esc(pageUrl.crosstableStart(s.id))}"${order === "start" ? ' aria-current="page"' : ""}>by starting rank</a></li>` +
+    `<li><a href="${esc(s.urls.page.crosstable(s.id))}"${order === "rank" ? ' aria-current="page"' : ""}>by rank</a></li>` +
+    `<li><a href="${esc(s.urls.page.crosstableStart(s.id))}"${order === "start" ? ' aria-current="page"' : ""}>by starting rank</a></li>` +
     `</ul></nav>`;
   const head =
     `<tr><th scope="col">No.</th><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th>` +
@@ -130,6 +132,7 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
       ? "No round is complete yet: ranks and points are not given."
       : `Rank and points after round ${x.afterRound}. A cell reads: opponent's line, colour, result.`;
   return layout({
+    urls: s.urls,
     title: `${caption} · ${s.detail.name}`,
     body:
       `${header(s, "crosstable")}\n${switcher}\n<p>${esc(note)}</p>\n` +
@@ -138,12 +141,12 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
         `<table class="crosstable"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`,
       ),
     crumbs: crumbs(s, caption, url),
-    links: [jsonLink("publicCrosstable", { id: s.id })],
+    links: [jsonLink(s, "publicCrosstable", { id: s.id })],
   });
 }
 
 function playerPage(s: Shared, v: PlayerCardView): string {
-  const url = pageUrl.player(s.id, v.sourcePlayerNumber);
+  const url = s.urls.page.player(s.id, v.sourcePlayerNumber);
   const facts: [string, string][] = [
     ["Player number", String(v.sourcePlayerNumber)],
     ["Starting rank", v.startingRank === null ? "" : String(v.startingRank)],
@@ -192,6 +195,7 @@ function playerPage(s: Shared, v: PlayerCardView): string {
     .join("\n");
   const caption = `${v.name}: games round by round`;
   return layout({
+    urls: s.urls,
     title: `${v.name} · ${s.detail.name}`,
     body:
       `${header(s, "crosstable")}\n<h2>${titleBadge(v.title)}<span class="name">${esc(v.name)}</span></h2>\n` +
@@ -207,7 +211,7 @@ function playerPage(s: Shared, v: PlayerCardView): string {
         .map(([key, k, x]) => `<dt>${esc(k)}</dt><dd data-figure="${key}">${esc(x)}</dd>`)
         .join("")}</dl></section>`,
     crumbs: crumbs(s, v.name, url),
-    links: [jsonLink("publicPlayerCard", { id: s.id, player: String(v.sourcePlayerNumber) })],
+    links: [jsonLink(s, "publicPlayerCard", { id: s.id, player: String(v.sourcePlayerNumber) })],
   });
 }
 
@@ -215,12 +219,12 @@ function playerPage(s: Shared, v: PlayerCardView): string {
 export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
   const files: PageFile[] = [];
   for (const v of roundStandingsViews(c)) {
-    files.push([pageFile(pageUrl.roundStandings(s.id, v.afterRound)), roundStandingsPage(s, v)]);
+    files.push([pageFile(pageSitePaths.roundStandings(s.id, v.afterRound)), roundStandingsPage(s, v)]);
   }
   const x = crosstableView(c);
-  files.push([pageFile(pageUrl.crosstable(s.id)), crosstablePage(s, x, "rank")]);
-  files.push([pageFile(pageUrl.crosstableStart(s.id)), crosstablePage(s, x, "start")]);
+  files.push([pageFile(pageSitePaths.crosstable(s.id)), crosstablePage(s, x, "rank")]);
+  files.push([pageFile(pageSitePaths.crosstableStart(s.id)), crosstablePage(s, x, "start")]);
   for (const v of playerCardViews(c))
-    files.push([pageFile(pageUrl.player(s.id, v.sourcePlayerNumber)), playerPage(s, v)]);
+    files.push([pageFile(pageSitePaths.player(s.id, v.sourcePlayerNumber)), playerPage(s, v)]);
   return files;
 }

@@ -2,12 +2,13 @@
 // snapshot's (each published tournament's newest event, from the list summaries).
 import { feedEvents, type FeedEvent } from "../domain/extensions/feed.ts";
 import { feedPath, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
+import type { SiteUrls } from "./links.ts";
 import { roundStandingsViews } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { atomFeed, eventTitle, stableId, type FeedEntry } from "./feeds.ts";
 import { formatPoints } from "./format.ts";
-import { pageUrl, type PageFile, type Shared } from "./tournament.ts";
+import type { PageFile, Shared } from "./tournament.ts";
 
 /** The entry id of a tournament's event: the same in its own feed and in the snapshot's. */
 function entryId(id: string, key: string): string {
@@ -29,19 +30,19 @@ function entryOf(c: TournamentContext, s: Shared, e: FeedEvent): FeedEntry {
     case "pairings":
       return {
         ...base,
-        link: pageUrl.round(s.id, e.round),
+        link: s.urls.page.round(s.id, e.round),
         summary: `The pairings of round ${e.round} are published: ${boards} ${boards === 1 ? "board" : "boards"}.`,
       };
     case "results":
       return {
         ...base,
-        link: pageUrl.roundStandings(s.id, e.round),
+        link: s.urls.page.roundStandings(s.id, e.round),
         summary: `Every result of round ${e.round} is in.${leader(c, e.round)}`,
       };
     case "final":
       return {
         ...base,
-        link: pageUrl.standings(s.id),
+        link: s.urls.page.standings(s.id),
         summary: `The tournament is over: final standings after round ${e.round}.${leader(c, e.round)}`,
       };
   }
@@ -54,8 +55,8 @@ export function tournamentFeed(c: TournamentContext, s: Shared): PageFile {
     atomFeed({
       id: stableId(`tournament/${s.id}`),
       title: s.detail.name,
-      self: path,
-      alternate: pageUrl.tournament(s.id),
+      self: s.urls.feed(s.id),
+      alternate: s.urls.page.tournament(s.id),
       fallbackUpdated: c.t.lastScrapedAt,
       entries: feedEvents(c.t).map((e) => entryOf(c, s, e)),
     }),
@@ -81,7 +82,7 @@ function newestEvent(p: PublicSummary): { key: string; title: string; summary: s
   };
 }
 
-export function snapshotFeed(summaries: readonly PublicSummary[]): PageFile {
+export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls): PageFile {
   const entries: FeedEntry[] = [];
   for (const p of summaries) {
     const e = newestEvent(p);
@@ -91,7 +92,7 @@ export function snapshotFeed(summaries: readonly PublicSummary[]): PageFile {
       id: entryId(id, e.key),
       title: e.title,
       updated: p.lastSourceChangeAt ?? p.lastScrapedAt,
-      link: e.key === "final" ? pageUrl.standings(id) : pageUrl.round(id, p.currentRound!),
+      link: e.key === "final" ? urls.page.standings(id) : urls.page.round(id, p.currentRound!),
       summary: e.summary,
     });
   }
@@ -106,8 +107,8 @@ export function snapshotFeed(summaries: readonly PublicSummary[]): PageFile {
     atomFeed({
       id: stableId("snapshot"),
       title: "Chess tournaments",
-      self: SNAPSHOT_FEED_PATH,
-      alternate: "/",
+      self: urls.snapshotFeed,
+      alternate: urls.home,
       fallbackUpdated: fallback,
       entries,
     }),

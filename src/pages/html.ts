@@ -1,5 +1,6 @@
 // HTML building blocks. Every store string goes through esc(): names, locations and recaps come
 // from outside and may hold markup. Pages are plain strings, so this is the one escape point.
+import type { SiteUrls } from "./links.ts";
 
 /** Escapes text for element content and double-quoted attribute values. */
 export function esc(value: string | number): string {
@@ -11,14 +12,9 @@ export function esc(value: string | number): string {
     .replace(/'/g, "&#39;");
 }
 
-/** Paths of the files every page refers to (the URL contract: assets under /assets/). */
-export const ASSET = {
-  css: "/assets/site.css",
-  js: "/assets/site.js",
-  embed: "/embed/build-api-embed.js",
-} as const;
-
 export interface PageLayout {
+  /** The URLs under the snapshot's base path (pages/links.ts): the stylesheet, script and home. */
+  urls: SiteUrls;
   title: string;
   /** The main content, already escaped. */
   body: string;
@@ -49,11 +45,11 @@ export function layout(p: PageLayout): string {
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
     `<meta name="color-scheme" content="light dark">\n` +
-    `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${ASSET.css}">\n` +
+    `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${esc(p.urls.css)}">\n` +
     (p.head ?? "") +
-    (p.script ? `<script src="${ASSET.js}" defer></script>\n` : "") +
+    (p.script ? `<script src="${esc(p.urls.js)}" defer></script>\n` : "") +
     `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
-    `<header class="site"><a href="/" class="home">Chess tournaments</a></header>\n` +
+    `<header class="site"><a href="${esc(p.urls.home)}" class="home">Chess tournaments</a></header>\n` +
     `<main id="main">\n${crumbs}\n${p.body}\n</main>\n` +
     `<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
     `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`

@@ -4,12 +4,10 @@
 // stylesheet of their own (tagStyle), named by its content, so that the pages' strict
 // Content-Security-Policy (style-src 'self') needs no inline style.
 import { createHash } from "node:crypto";
-import { ROUTES } from "../routes/table.ts";
-import { instancePath, OPENAPI_PATH, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { formatDates, statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
-import { pageUrl } from "./tournament.ts";
+import type { SiteUrls } from "./links.ts";
 
 /** The tags that get a filter: the store's tag pattern keeps tags to [a-z0-9-], others get none. */
 function filterTags(summaries: PublicSummary[], tags: string[]): string[] {
@@ -35,7 +33,7 @@ export function tagStyle(summaries: PublicSummary[], tags: string[]): [string, s
   return [`assets/tags-${hash}.css`, text];
 }
 
-export function indexPage(summaries: PublicSummary[], tags: string[]): string {
+export function indexPage(summaries: PublicSummary[], tags: string[], urls: SiteUrls): string {
   const used = filterTags(summaries, tags);
   const anchors = used.map((t) => `<span id="tag-${esc(t)}" class="anchor"></span>`).join("");
   const style = tagStyle(summaries, tags);
@@ -51,7 +49,7 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
         s.currentRound === null ? "–" : `${s.currentRound}${s.totalRounds ? ` / ${s.totalRounds}` : ""}`;
       return (
         `<tr data-id="${esc(id)}" data-tags="${esc(s.tags.join(" "))}">` +
-        `<th scope="row"><a href="${esc(pageUrl.tournament(id))}">${esc(s.name)}</a>` +
+        `<th scope="row"><a href="${esc(urls.page.tournament(id))}">${esc(s.name)}</a>` +
         (s.location ? `<span class="meta">${esc(s.location)}</span>` : "") +
         `</th><td>${statusBadge(s.status)}</td><td>${esc(formatDates(s.startDate, s.endDate))}</td>` +
         `<td>${esc(round)}</td><td>${s.playerCount}</td>` +
@@ -69,21 +67,16 @@ export function indexPage(summaries: PublicSummary[], tags: string[]): string {
       )
     : "<p>No tournament is published yet.</p>";
   return layout({
+    urls,
     title: "Chess tournaments",
     head:
-      (style ? `<link rel="stylesheet" href="/${esc(style[0])}">\n` : "") +
-      `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${SNAPSHOT_FEED_PATH}">\n`,
+      (style ? `<link rel="stylesheet" href="${esc(urls.file(`/${style[0]}`))}">\n` : "") +
+      `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${esc(urls.snapshotFeed)}">\n`,
     body: `<h1>Chess tournaments</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}`,
     links: [
-      [
-        "This list as JSON",
-        instancePath(
-          ROUTES.find((r) => r.id === "publicTournaments")!,
-          {},
-        ),
-      ],
-      ["OpenAPI", OPENAPI_PATH],
-      ["Follow (Atom feed)", SNAPSHOT_FEED_PATH],
+      ["This list as JSON", urls.json("publicTournaments", {})],
+      ["OpenAPI", urls.openapi],
+      ["Follow (Atom feed)", urls.snapshotFeed],
     ],
   });
 }

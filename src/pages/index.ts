@@ -4,12 +4,13 @@ import { EMBED_JS, EMBED_PATH } from "./embed.ts";
 import type { ListContext, SiteContext } from "../routes/table.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
-import { ASSET } from "./html.ts";
 import { indexPage, tagStyle } from "./index-page.ts";
 import { calendarFile } from "./calendar.ts";
 import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
-import { pageUrl, sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
+import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
+import { ASSET, siteUrls } from "./links.ts";
+import { calendarPath } from "../routes/urls.ts";
 
 /** The pages of one tournament (none unless it is published on the global surface). */
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
@@ -19,13 +20,13 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
   const files = [...tournamentPages(c, site), ...extensionPages(c, s), tournamentFeed(c, s)];
   if (s.schedule.calendarPath) {
     files.push([
-      s.schedule.calendarPath.slice(1),
+      calendarPath(s.id).slice(1),
       calendarFile({
         id: s.id,
         name: s.detail.name,
         location: s.detail.location,
         stamp: c.t.lastScrapedAt,
-        pagePath: pageUrl.tournament(s.id),
+        pagePath: s.urls.page.tournament(s.id),
         schedule: s.schedule,
       }),
     ]);
@@ -36,12 +37,13 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
 /** `/` (the index of published tournaments), the shared assets and the embed script. */
 export function pagesOfSite(lists: ListContext): PageFile[] {
   const style = tagStyle(lists.publicSummaries, lists.globalTags);
+  const urls = siteUrls(lists.basePath ?? "");
   return [
-    ["index.html", indexPage(lists.publicSummaries, lists.globalTags)],
+    ["index.html", indexPage(lists.publicSummaries, lists.globalTags, urls)],
     ...(style ? [style] : []),
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
-    snapshotFeed(lists.publicSummaries),
+    snapshotFeed(lists.publicSummaries, urls),
   ];
 }

@@ -10,7 +10,6 @@ import type {
 } from "../contracts/index.ts";
 import { CACHE_LIFETIMES } from "../routes/cache.ts";
 import { calendarOf, ROUTES, type Route, type SiteContext } from "../routes/table.ts";
-import { feedPath, instancePath } from "../routes/urls.ts";
 import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { roundStandingsViews, scheduleView, type ScheduleView } from "../views/extensions.ts";
@@ -26,6 +25,7 @@ import {
   titleBadge,
 } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
+import { pageSitePaths, siteUrls, type SiteUrls } from "./links.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
 type Detail = Out<typeof PublicTournamentDetailResponse>;
@@ -47,21 +47,7 @@ export function recapLanguages(site: SiteContext): string[] {
 /** How often the live page asks for /live: the browser-cache lifetime of the live class. */
 export const LIVE_REFRESH_SECONDS = CACHE_LIFETIMES.live.maxAge;
 
-/** Page URLs of a tournament (the URL contract: directories with a trailing slash). */
-export const pageUrl = {
-  tournament: (id: string) => `/tournaments/${id}/`,
-  standings: (id: string) => `/tournaments/${id}/standings/`,
-  round: (id: string, n: number) => `/tournaments/${id}/rounds/${n}/`,
-  live: (id: string) => `/tournaments/${id}/live/`,
-  recaps: (id: string, language: string) => `/tournaments/${id}/recaps/${language}/`,
-  // Extensions (issue 22).
-  roundStandings: (id: string, n: number) => `/tournaments/${id}/standings/rounds/${n}/`,
-  crosstable: (id: string) => `/tournaments/${id}/crosstable/`,
-  crosstableStart: (id: string) => `/tournaments/${id}/crosstable/starting-rank/`,
-  player: (id: string, n: number) => `/tournaments/${id}/players/${n}/`,
-};
-
-/** The file that serves a page URL. */
+/** The file that serves a page, by its site path (pageSitePaths: never a link under a base path). */
 export function pageFile(url: string): string {
   return `${url.slice(1)}index.html`;
 }
@@ -79,6 +65,8 @@ export interface Shared {
   standingsRounds: number[];
   /** The announced schedule (extension), as its JSON holds it. */
   schedule: ScheduleView;
+  /** Every URL the pages name, under the base path (pages/links.ts). */
+  urls: SiteUrls;
 }
 
 export type Tab = "overview" | "standings" | "crosstable" | "live" | "round" | "recaps";
@@ -86,13 +74,13 @@ export type Tab = "overview" | "standings" | "crosstable" | "live" | "round" | "
 export function header(s: Shared, tab: Tab, current?: string): string {
   const d = s.detail;
   const links: [Tab, string, string][] = [
-    ["overview", "Overview", pageUrl.tournament(s.id)],
-    ["standings", "Standings", pageUrl.standings(s.id)],
-    ["crosstable", "Crosstable", pageUrl.crosstable(s.id)],
+    ["overview", "Overview", s.urls.page.tournament(s.id)],
+    ["standings", "Standings", s.urls.page.standings(s.id)],
+    ["crosstable", "Crosstable", s.urls.page.crosstable(s.id)],
   ];
-  if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, pageUrl.live(s.id)]);
+  if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, s.urls.page.live(s.id)]);
   const withRecaps = s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
-  if (withRecaps.length > 0) links.push(["recaps", "Recaps", pageUrl.recaps(s.id, withRecaps[0]!)]);
+  if (withRecaps.length > 0) links.push(["recaps", "Recaps", s.urls.page.recaps(s.id, withRecaps[0]!)]);
   const nav = links
     .map(([t, label, href]) => {
       const here = t === tab && (current === undefined || current === href);
@@ -110,14 +98,14 @@ export function header(s: Shared, tab: Tab, current?: string): string {
   );
 }
 
-export function jsonLink(routeId: string, params: Record<string, string>): [string, string] {
-  return ["This page as JSON", instancePath(route(routeId), params)];
+export function jsonLink(s: Shared, routeId: string, params: Record<string, string>): [string, string] {
+  return ["This page as JSON", s.urls.json(routeId, params)];
 }
 
 export function crumbs(s: Shared, label?: string, href?: string): [string, string][] {
   const c: [string, string][] = [
-    ["Tournaments", "/"],
-    [s.detail.name, pageUrl.tournament(s.id)],
+    ["Tournaments", s.urls.home],
+    [s.detail.name, s.urls.page.tournament(s.id)],
   ];
   if (label && href) c.push([label, href]);
   return c;
@@ -144,13 +132,13 @@ function overviewPage(s: Shared): string {
 
   const rounds = d.availableRounds.length
     ? `<ul class="rounds">${d.availableRounds
-        .map((n) => `<li><a href="${esc(pageUrl.round(s.id, n))}">Round ${n}</a></li>`)
+        .map((n) => `<li><a href="${esc(s.urls.page.round(s.id, n))}">Round ${n}</a></li>`)
         .join("")}</ul>`
     : "<p>No round has been paired yet.</p>";
   const recaps = `<ul>${s.languages
     .map((l) => {
       const n = s.recapCounts.get(l) ?? 0;
-      return `<li><a href="${esc(pageUrl.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a>: ${n} ${n === 1 ? "recap" : "recaps"}</li>`;
+      return `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a>: ${n} ${n === 1 ? "recap" : "recaps"}</li>`;
     })
     .join("")}</ul>`;
   const body =
@@ -162,14 +150,15 @@ function overviewPage(s: Shared): string {
     scheduleSection(s) +
     `<section aria-labelledby="recaps"><h2 id="recaps">Recaps</h2>${recaps}</section>`;
   return layout({
+    urls: s.urls,
     title: d.name,
     body,
     crumbs: [
-      ["Tournaments", "/"],
-      [d.name, pageUrl.tournament(s.id)],
+      ["Tournaments", s.urls.home],
+      [d.name, s.urls.page.tournament(s.id)],
     ],
-    links: [jsonLink("publicTournament", { id: s.id }), ["Follow (Atom feed)", feedPath(s.id)]],
-    head: `<link rel="alternate" type="application/atom+xml" title="${esc(d.name)}" href="${esc(feedPath(s.id))}">\n`,
+    links: [jsonLink(s, "publicTournament", { id: s.id }), ["Follow (Atom feed)", s.urls.feed(s.id)]],
+    head: `<link rel="alternate" type="application/atom+xml" title="${esc(d.name)}" href="${esc(s.urls.feed(s.id))}">\n`,
   });
 }
 
@@ -182,11 +171,11 @@ function scheduleSection(s: Shared): string {
       (r) =>
         `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
         `<td class="date">${esc(r.date ?? "not announced")}</td><td class="time">${esc(r.time ?? "")}</td>` +
-        `<td>${r.paired ? `<a href="${esc(pageUrl.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
+        `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
     )
     .join("");
   const calendar = sc.calendarPath
-    ? `<p><a href="${esc(sc.calendarPath)}" type="text/calendar">Add the rounds to your calendar (iCalendar)</a></p>`
+    ? `<p><a href="${esc(s.urls.calendar(s.id))}" type="text/calendar">Add the rounds to your calendar (iCalendar)</a></p>`
     : "";
   return (
     `<section aria-labelledby="schedule"><h2 id="schedule">Schedule</h2>` +
@@ -231,7 +220,7 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
         );
   const after = s.standingsRounds.length
     ? `<nav aria-label="Standings after each round" class="pager"><ul>${s.standingsRounds
-        .map((n) => `<li><a href="${esc(pageUrl.roundStandings(s.id, n))}">after round ${n}</a></li>`)
+        .map((n) => `<li><a href="${esc(s.urls.page.roundStandings(s.id, n))}">after round ${n}</a></li>`)
         .join("")}</ul></nav>`
     : "";
   const legend = labels.length
@@ -240,10 +229,11 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
         .join("")}</dl></section>`
     : "";
   return layout({
+    urls: s.urls,
     title: `Standings · ${s.detail.name}`,
     body: `${header(s, "standings")}\n${after}\n${table}\n<p class="updated">Updated ${formatInstant(st.lastUpdatedAt)}</p>\n${legend}`,
-    crumbs: crumbs(s, "Standings", pageUrl.standings(s.id)),
-    links: [jsonLink("publicStandings", { id: s.id })],
+    crumbs: crumbs(s, "Standings", s.urls.page.standings(s.id)),
+    links: [jsonLink(s, "publicStandings", { id: s.id })],
   });
 }
 
@@ -292,32 +282,34 @@ function roundState(r: RoundView): string {
 }
 
 function roundPage(s: Shared, r: RoundView): string {
-  const url = pageUrl.round(s.id, r.roundNumber);
+  const url = s.urls.page.round(s.id, r.roundNumber);
   const others = s.detail.availableRounds
     .map((n) =>
       n === r.roundNumber
         ? `<li><a href="${esc(url)}" aria-current="page">${n}</a></li>`
-        : `<li><a href="${esc(pageUrl.round(s.id, n))}">${n}</a></li>`,
+        : `<li><a href="${esc(s.urls.page.round(s.id, n))}">${n}</a></li>`,
     )
     .join("");
   return layout({
+    urls: s.urls,
     title: `Round ${r.roundNumber} · ${s.detail.name}`,
     body:
       `${header(s, "round")}\n<nav aria-label="Rounds" class="pager"><ul>${others}</ul></nav>\n` +
       `<h2>Round ${r.roundNumber}</h2><p>${roundState(r)} Updated ${formatInstant(r.lastScrapedAt)}</p>\n` +
       `${gamesTable(r, `Round ${r.roundNumber}: pairings and results`)}\n${unpaired(r)}`,
     crumbs: crumbs(s, `Round ${r.roundNumber}`, url),
-    links: [jsonLink("publicRound", { id: s.id, round: String(r.roundNumber) })],
+    links: [jsonLink(s, "publicRound", { id: s.id, round: String(r.roundNumber) })],
   });
 }
 
 function livePage(s: Shared, r: RoundView): string {
   const live = s.detail.status === "Live";
-  const liveUrl = instancePath(route("publicLive"), { id: s.id });
+  const liveUrl = s.urls.json("publicLive", { id: s.id });
   const note = live
     ? `This page refreshes itself every ${LIVE_REFRESH_SECONDS} seconds while the round is played.`
     : "";
   return layout({
+    urls: s.urls,
     title: `Round ${r.roundNumber} (live) · ${s.detail.name}`,
     body:
       `${header(s, "live")}\n<section class="live" data-live-url="${esc(liveUrl)}" data-refresh="${LIVE_REFRESH_SECONDS}" ` +
@@ -326,19 +318,19 @@ function livePage(s: Shared, r: RoundView): string {
       `<p class="state" aria-live="polite">${roundState(r)} Updated <span class="stamp">${formatInstant(r.lastScrapedAt)}</span></p>` +
       (note ? `<p class="note">${esc(note)}</p>` : "") +
       `\n${gamesTable(r, `Round ${r.roundNumber}: pairings and results`)}</section>\n${unpaired(r)}`,
-    crumbs: crumbs(s, "Live", pageUrl.live(s.id)),
+    crumbs: crumbs(s, "Live", s.urls.page.live(s.id)),
     script: live,
-    links: [jsonLink("publicLive", { id: s.id })],
+    links: [jsonLink(s, "publicLive", { id: s.id })],
   });
 }
 
 function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
-  const url = pageUrl.recaps(s.id, v.language);
+  const url = s.urls.page.recaps(s.id, v.language);
   const langs = s.languages
     .map((l) =>
       l === v.language
         ? `<li><a href="${esc(url)}" aria-current="page" hreflang="${esc(l)}">${esc(l)}</a></li>`
-        : `<li><a href="${esc(pageUrl.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a></li>`,
+        : `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a></li>`,
     )
     .join("");
   const kind = (k: string, round: number | null) =>
@@ -356,10 +348,11 @@ function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
         .join("\n")
     : `<p>No recaps in this language.</p>`;
   return layout({
+    urls: s.urls,
     title: `Recaps (${v.language}) · ${s.detail.name}`,
     body: `${header(s, "recaps", url)}\n<nav aria-label="Languages" class="pager"><ul>${langs}</ul></nav>\n${items}`,
     crumbs: crumbs(s, `Recaps (${v.language})`, url),
-    links: [jsonLink("publicRecaps", { id: s.id, language: v.language })],
+    links: [jsonLink(s, "publicRecaps", { id: s.id, language: v.language })],
   });
 }
 
@@ -379,7 +372,8 @@ export function sharedOf(
     languages,
     recapCounts: new Map(recaps.map((r) => [r.language, r.items.length])),
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
-    schedule: scheduleView(c, calendarOf(c)),
+    schedule: scheduleView(c, calendarOf(c, site)),
+    urls: siteUrls(site.basePath ?? ""),
   };
   return { s, recaps };
 }
@@ -391,13 +385,13 @@ export function tournamentPages(c: TournamentContext, site: SiteContext): PageFi
   const { s, recaps } = shared;
   const id = s.id;
   const files: PageFile[] = [
-    [pageFile(pageUrl.tournament(id)), overviewPage(s)],
-    [pageFile(pageUrl.standings(id)), standingsPage(s, currentStandings(c))],
+    [pageFile(pageSitePaths.tournament(id)), overviewPage(s)],
+    [pageFile(pageSitePaths.standings(id)), standingsPage(s, currentStandings(c))],
   ];
   for (const r of c.pairedRounds) {
-    files.push([pageFile(pageUrl.round(id, r.roundNumber)), roundPage(s, publicRound(c, r))]);
+    files.push([pageFile(pageSitePaths.round(id, r.roundNumber)), roundPage(s, publicRound(c, r))]);
   }
-  if (c.liveRound) files.push([pageFile(pageUrl.live(id)), livePage(s, publicRound(c, c.liveRound))]);
-  for (const v of recaps) files.push([pageFile(pageUrl.recaps(id, v.language)), recapsPage(s, v)]);
+  if (c.liveRound) files.push([pageFile(pageSitePaths.live(id)), livePage(s, publicRound(c, c.liveRound))]);
+  for (const v of recaps) files.push([pageFile(pageSitePaths.recaps(id, v.language)), recapsPage(s, v)]);
   return files;
 }

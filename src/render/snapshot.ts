@@ -13,7 +13,7 @@ import { NOT_FOUND, NOT_FOUND_FILE } from "../output/problem.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
 import { pagesOfSite } from "../pages/index.ts";
 import { ROUTES, type ListContext, type SiteContext } from "../routes/table.ts";
-import { instanceFile, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
+import { href, instanceFile, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
 import { archiveFrom } from "../routes/cache.ts";
 import { LIST_PAGE_SIZE, pageLinks, type EdgeFacts } from "../routes/pagination.ts";
 import {
@@ -59,6 +59,8 @@ export interface RenderOptions {
   hostFiles: Map<string, string> | ((facts: EdgeFacts) => Map<string, string>);
   /** Items per page of a long list (default LIST_PAGE_SIZE; tests lower it). */
   pageSize?: number;
+  /** The base path every URL of the output is made under (routes/urls.ts href); "": the root. */
+  basePath?: string;
   onProgress?: (done: number, total: number, files: number) => void;
   /**
    * The program's key (version, code hash, options): tournaments are fingerprinted, and kept
@@ -143,6 +145,7 @@ export async function renderSnapshot(
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
+    ...(opts.basePath && { basePath: opts.basePath }),
   };
   const programKey = opts.programKey ?? null;
   const revisions = programKey === null ? null : store.revisions();
@@ -264,6 +267,7 @@ export async function renderSnapshot(
     clubTags: vocab.clubTags,
     globalTags: vocab.globalTags,
     pageSize: opts.pageSize ?? LIST_PAGE_SIZE,
+    ...(opts.basePath && { basePath: opts.basePath }),
   };
   // The list files change only with what they list: kept as they are when that is the same.
   const listsFp =
@@ -298,7 +302,12 @@ export async function renderSnapshot(
     if (listsFp !== null) state.lists = { fp: listsFp, files: listFiles };
   }
 
-  const facts: EdgeFacts = { links: pageLinksOf(listFiles), archived: archived.sort() };
+  // The base path goes with the facts, so every host config, the preview and the probe know it.
+  const facts: EdgeFacts = {
+    links: pageLinksOf(listFiles, opts.basePath),
+    archived: archived.sort(),
+    ...(opts.basePath && { basePath: opts.basePath }),
+  };
   const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
 
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
@@ -317,7 +326,7 @@ export async function renderSnapshot(
  * The Link header of every file of a paged list, from the list files' names alone (the same
  * whether the lists were rendered now or kept): each list instance with its numbered pages.
  */
-export function pageLinksOf(listFiles: readonly string[]): Record<string, string> {
+export function pageLinksOf(listFiles: readonly string[], basePath = ""): Record<string, string> {
   const instances = new Map<string, Map<number, string>>();
   const patterns = ROUTES.filter((r) => r.paged).flatMap((r) =>
     pathForms({ ...r, paged: undefined }).map(
@@ -329,7 +338,7 @@ export function pageLinksOf(listFiles: readonly string[]): Record<string, string
     for (const re of patterns) {
       const m = re.exec(file);
       if (!m) continue;
-      const base = `/${m[1]}`;
+      const base = href(basePath, `/${m[1]}`);
       const pages = instances.get(base) ?? new Map<number, string>();
       pages.set(m[2] === undefined ? 0 : Number(m[2]), file);
       instances.set(base, pages);

@@ -57,6 +57,8 @@ export interface EdgeFacts {
   links: Record<string, string>;
   /** External ids of the tournaments served with the archive cache class, sorted. */
   archived: string[];
+  /** The base path the snapshot is served under (routes/urls.ts); absent for the root. */
+  basePath?: string;
 }
 
 export const NO_EDGE_FACTS: EdgeFacts = { links: {}, archived: [] };

@@ -11,6 +11,7 @@ import { hasCalendar } from "../domain/extensions/schedule.ts";
 import { paginate } from "./pagination.ts";
 import {
   calendarPath,
+  href,
   DEFAULT_LANGUAGE,
   ENDPOINTS,
   type Endpoint,
@@ -28,6 +29,8 @@ export interface ListContext {
   globalTags: string[];
   /** Items per page of a long list (routes/pagination.ts; tests lower it). */
   pageSize: number;
+  /** The base path the snapshot is served under (routes/urls.ts href); "" or absent: the root. */
+  basePath?: string;
 }
 
 /** What every tournament route sees besides its tournament. */
@@ -35,6 +38,8 @@ export interface SiteContext {
   languages: string[];
   /** The clubs published, when --skip-invalid left some out (undefined: every enabled club). */
   clubSlugs?: string[];
+  /** The base path the snapshot is served under (routes/urls.ts href); "" or absent: the root. */
+  basePath?: string;
 }
 
 interface TournamentBinding {
@@ -211,16 +216,17 @@ const BINDINGS: Record<
   }),
   publicSchedule: tournament({
     schema: C.ScheduleResponse,
-    render(c, _site, emit) {
-      if (c.published.globalTags) emit({ id: idOf(c) }, ext.scheduleView(c, calendarOf(c)));
+    render(c, site, emit) {
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.scheduleView(c, calendarOf(c, site)));
     },
   }),
 };
 
 /** The URL path of the tournament's iCalendar file; null when no round has a date (a calendar
  * must hold at least one event). */
-export function calendarOf(c: TournamentContext): string | null {
-  return hasCalendar(c.t) ? calendarPath(idOf(c)) : null;
+export function calendarOf(c: TournamentContext, site: SiteContext): string | null {
+  // A URL the schedule's JSON carries: under the base path, like every URL a response names.
+  return hasCalendar(c.t) ? href(site.basePath ?? "", calendarPath(idOf(c))) : null;
 }
 
 export const ROUTES: readonly Route[] = ENDPOINTS.map((e) => {

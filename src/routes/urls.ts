@@ -397,3 +397,58 @@ export const CORS_PREFIX = "/api/clubs/";
 export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith(API_PREFIX);
 }
+
+/**
+ * The base path the snapshot is served under (issue 24.7: GitHub project pages, a bucket prefix,
+ * a club site's folder): "" for the host's root, else `/seg[/seg...]` without a trailing slash.
+ * Every URL the output names is `href(base, sitePath)`; the snapshot's files never move (its
+ * directory is what the host serves at the base). The decisions are in docs/guide/subpath.md.
+ */
+export type BasePath = string;
+
+/** One segment of a base path: letters, digits and `-._~`, never `.`/`..` nor starting with a dot. */
+const BASE_SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
+/** Longer base paths are refused: nothing real needs them, and nginx map keys stay short. */
+export const BASE_PATH_MAX = 100;
+
+/**
+ * Reads `--base-path`: `/chess/`, `/chess`, `/a/b/` give `/chess`, `/a/b`; `/` and "" give "" (the
+ * root). Anything else throws an Error saying what is wrong: a relative path, `//`, `.` or `..`,
+ * characters a URL would escape or a host config would read as syntax (`%`, `?`, `#`, `$`, quotes,
+ * spaces, `*`, `:`), or a length over BASE_PATH_MAX.
+ */
+export function parseBasePath(raw: string): BasePath {
+  if (raw === "" || raw === "/") return "";
+  if (!raw.startsWith("/")) throw new Error(`"${raw}" does not start with "/" (e.g. /chess/)`);
+  if (raw.length > BASE_PATH_MAX) throw new Error(`longer than ${BASE_PATH_MAX} characters`);
+  const trimmed = raw.endsWith("/") ? raw.slice(0, -1) : raw;
+  for (const seg of trimmed.slice(1).split("/")) {
+    if (seg === "") throw new Error(`"${raw}" has an empty segment ("//")`);
+    if (seg === "." || seg === "..") throw new Error(`"${raw}" has a "${seg}" segment`);
+    if (!BASE_SEGMENT.test(seg))
+      throw new Error(
+        `segment "${seg}" of "${raw}" may hold only letters, digits and - . _ ~ (and not start with a dot)`,
+      );
+  }
+  return trimmed;
+}
+
+/**
+ * The one maker of the URLs the output names (pages, assets, feeds, calendars, Link headers, the
+ * OpenAPI server): a site path (root-absolute, as the URL model writes it) under the base path.
+ */
+export function href(base: BasePath, sitePath: string): string {
+  if (!sitePath.startsWith("/")) throw new Error(`href: ${sitePath} is not a root-absolute site path`);
+  return base + sitePath;
+}
+
+/** A page's site path (base-free, as its file is named): its route's template with params filled. */
+export function pageSitePath(id: string, params: Params): string {
+  const r = PAGE_ROUTES.find((p) => p.id === id);
+  if (!r) throw new Error(`no page route ${id}`);
+  return r.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
+    const v = params[name];
+    if (v === undefined) throw new Error(`page ${id}: missing parameter ${name}`);
+    return v;
+  });
+}

@@ -2,12 +2,20 @@
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
 
-/** The version init-store writes. Versions 1 (no revision triggers) and 2 (no tie-break practice,
- * no round schedule) are still read. */
-export const STORE_SCHEMA_VERSION = 3;
+/** The version init-store writes. Versions 1 (no revision triggers), 2 (no tie-break practice,
+ * no round schedule) and 3 (revisions without stamps, blind to REPLACE across tournaments) are
+ * still read; their revisions are not trusted (store/read/revisions.ts revisionTrouble). */
+export const STORE_SCHEMA_VERSION = 4;
 
 /** Every version this build-api reads. */
-export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3];
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, 2, 3, 4];
+
+/** The versions `upgrade-store` brings to STORE_SCHEMA_VERSION in place. */
+export const UPGRADABLE_VERSIONS: readonly number[] = [1, 2, 3];
+
+/** The first version whose revisions a build trusts: stamps that another file's history cannot
+ * share, and triggers that see rows replaced across tournaments. */
+export const TRUSTED_REVISIONS_VERSION = 4;
 
 /**
  * Columns that version 3 added to existing tables, with the DDL `upgrade-store` adds each with.
@@ -19,6 +27,15 @@ export const VERSION_3_COLUMNS: readonly { table: string; column: string; ddl: s
     column: "tiebreak_practice",
     ddl: "tiebreak_practice TEXT CHECK (tiebreak_practice IN ('swiss-manager', 'vega'))",
   },
+];
+
+/**
+ * Columns that version 4 added: the random stamp of each revision (schema/store.sql, "Revisions").
+ * `upgrade-store` adds them and gives every existing revision a fresh stamp.
+ */
+export const VERSION_4_COLUMNS: readonly { table: string; column: string; ddl: string }[] = [
+  { table: "tournament_revisions", column: "stamp", ddl: "stamp BLOB" },
+  { table: "store_revisions", column: "stamp", ddl: "stamp BLOB" },
 ];
 
 /** Tables that version 3 added: a store of an earlier version is read as if they were empty. */

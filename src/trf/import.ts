@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import type { Scoring, TiebreakPractice, TiebreakRuleSet, Tournament } from "../domain/types.ts";
 import { validateTiebreaks } from "../domain/tiebreaks/acronyms.ts";
-import { STORE_SCHEMA_VERSION } from "../store/schema.ts";
+import { STORE_SCHEMA_VERSION, UPGRADABLE_VERSIONS } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { updateTournament, type TournamentChanges } from "../store/write/update.ts";
 import { tournamentProblems } from "../store/write/verify.ts";
@@ -197,7 +197,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     if (version !== STORE_SCHEMA_VERSION) {
       throw new BuildError(
         `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
-        version === 1 || version === 2
+        UPGRADABLE_VERSIONS.includes(version)
           ? [
               {
                 what: `a version ${version} store`,

@@ -92,7 +92,7 @@ const CASES: Case[] = [
     stderr: [/corrupt|malformed/],
   },
   // --- EXIT.storeSchema: versions, missing tables and columns ---
-  ...[0, 4, 99].map((version): Case => ({
+  ...[0, 5, 99].map((version): Case => ({
     name: `a store with user_version ${version}`,
     code: EXIT.storeSchema,
     make: store(

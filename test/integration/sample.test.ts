@@ -5,6 +5,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSample } from "../../scripts/build-sample.ts";
+import { STORE_SCHEMA_VERSION } from "../../src/store/schema.ts";
+import { revisionTrouble } from "../../src/store/read/revisions.ts";
 import { tempDir } from "../support/temp.ts";
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
@@ -54,6 +56,17 @@ describe("embedded sample", () => {
     const again = join(dir, "again.sqlite");
     buildSample(again);
     expect(readFileSync(again).equals(readFileSync(join(dir, "sample.sqlite")))).toBe(true);
+  });
+
+  it("is a current store with trusted revisions, stamped from its SQL text (so the bytes repeat)", () => {
+    expect(db.pragma("user_version", { simple: true })).toBe(STORE_SCHEMA_VERSION);
+    expect(revisionTrouble(db)).toBeNull();
+    const stamps = db
+      .prepare("SELECT hex(stamp) FROM tournament_revisions UNION ALL SELECT hex(stamp) FROM store_revisions")
+      .pluck()
+      .all() as string[];
+    expect(stamps.every((s) => /^[0-9A-F]{16}$/.test(s))).toBe(true);
+    expect(new Set(stamps).size).toBe(stamps.length);
   });
 
   it("has three clubs with valid uuids and slugs, one of them disabled with its own catalog", () => {

@@ -4,7 +4,7 @@
 // resolver (../resolve.ts) and asks an origin for the file. An entry adapts its platform's
 // storage to EdgeOrigin and is bundled into a self-contained file (scripts/gen-edge.ts).
 import { errorPage, problemJson, type ErrorStatus } from "../../output/problem.ts";
-import { errorResolution, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
+import { errorUnderBase, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
 import type { HostRules } from "../rules.ts";
 
 /** Where the snapshot's files are, as an edge runtime reaches them. */
@@ -20,26 +20,27 @@ export interface EdgeOrigin {
 
 const ALLOW = "GET, HEAD";
 
-function error(request: Request, status: ErrorStatus, pathname: string): Response {
-  const r = errorResolution(status, pathname);
+function error(request: Request, status: ErrorStatus, pathname: string, base: string): Response {
+  const r = errorUnderBase(status, pathname, base);
   const headers = new Headers(r.headers);
   if (status === 405) headers.set("Allow", ALLOW);
-  const body = r.json ? problemJson(status) : errorPage(status);
+  const body = r.json ? problemJson(status) : errorPage(status, r.home);
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
 
 /** The answer to one request: a file with the rule's headers, a redirect, or an error body. */
 export async function answer(request: Request, origin: EdgeOrigin, rules: HostRules): Promise<Response> {
   const url = new URL(request.url);
-  if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname);
-  if (malformedPath(url.pathname)) return error(request, 400, url.pathname);
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return error(request, 405, url.pathname, rules.base);
+  if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base);
   const r = await resolveRequestAsync(rules, url.pathname, url.search, (file, at) =>
     origin.exists({ file, url: at }, request),
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });
-  if (r.kind === "error") return error(request, r.status, url.pathname);
+  if (r.kind === "error") return error(request, r.status, url.pathname, rules.base);
   const res = await origin.get(r, request);
-  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname);
+  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname, rules.base);
   const headers = new Headers(r.headers);
   // What the origin knows of the file: its ETag, and its purge tags when the rule has none (the
   // rule's tags name the tournament; a Pages origin's `_headers` tags cannot).

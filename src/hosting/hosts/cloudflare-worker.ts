@@ -10,6 +10,8 @@ import type { EdgeFacts } from "../../routes/pagination.ts";
 export function renderCloudflareWorker(facts: EdgeFacts): string {
   const nl = CLOUDFLARE_PAGES_WORKER.indexOf("\n") + 1;
   const header = CLOUDFLARE_PAGES_WORKER.slice(0, nl);
-  const prefix = `const EDGE_FACTS = {\n "links": ${JSON.stringify(facts.links)},\n "archived": ${JSON.stringify(facts.archived)}\n};\n`;
+  // The base path only when there is one: a root snapshot's worker keeps its bytes.
+  const base = facts.basePath ? `,\n "basePath": ${JSON.stringify(facts.basePath)}` : "";
+  const prefix = `const EDGE_FACTS = {\n "links": ${JSON.stringify(facts.links)},\n "archived": ${JSON.stringify(facts.archived)}${base}\n};\n`;
   return header + prefix + CLOUDFLARE_PAGES_WORKER.slice(nl);
 }

@@ -3,6 +3,7 @@
 // any missing file, nginx and the preview the same bytes. API paths get `404.json` instead.
 import { errorPage } from "../../output/problem.ts";
 
-export function renderNotFoundPage(): string {
-  return errorPage(404);
+/** `home`: the index's URL under the snapshot's base path. */
+export function renderNotFoundPage(home = "/"): string {
+  return errorPage(404, home);
 }

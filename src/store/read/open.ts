@@ -13,6 +13,7 @@ import {
   STORE_SCHEMA_VERSION,
   VERSION_3_COLUMNS,
   VERSION_3_TABLES,
+  VERSION_4_COLUMNS,
 } from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
@@ -68,9 +69,14 @@ function versionProblem(file: string, version: number): Problem | null {
 }
 
 /** Every missing table and every missing column, not only the first. A store older than version 3
- * may lack the columns version 3 added (the reader reads NULL for them). */
+ * may lack the columns version 3 added (the reader reads NULL for them), one older than version 4
+ * the revision stamps (its revisions are not trusted: revisions.ts revisionTrouble). */
 function schemaProblems(file: string, db: Database.Database, version: number): Problem[] {
-  const optional = new Set(version < 3 ? VERSION_3_COLUMNS.map((c) => `${c.table}.${c.column}`) : []);
+  const optional = new Set(
+    [...(version < 3 ? VERSION_3_COLUMNS : []), ...(version < 4 ? VERSION_4_COLUMNS : [])].map(
+      (c) => `${c.table}.${c.column}`,
+    ),
+  );
   const actual = tableColumns(db);
   const views = new Set(
     db

@@ -1,11 +1,13 @@
-// What the store says about its own changes (schema version 2): a revision per tournament and one
-// for the clubs table, counted by the triggers of schema/store.sql. A store that lacks the tables
-// or any of the triggers (version 1, or a trigger dropped or altered) maintains nothing, and the
-// build hashes the rows it reads instead (see src/incremental/state.ts).
+// What the store says about its own changes (schema version 2, stamped since version 4): a revision
+// per tournament and one for the clubs table, counted by the triggers of schema/store.sql, each with
+// the random stamp of the change that set it. A store that lacks the tables or any of the triggers
+// (version 1, or a trigger dropped or altered), or whose version is before 4 (no stamps, blind to
+// REPLACE across tournaments), is not trusted, and the build hashes the rows it reads instead (see
+// src/incremental/state.ts).
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync, type BigIntStats } from "node:fs";
 import Database from "better-sqlite3";
-import { fromReferenceSchema } from "../schema.ts";
+import { fromReferenceSchema, TRUSTED_REVISIONS_VERSION } from "../schema.ts";
 
 /** Tables that only version 2 has: their absence is not a schema problem. */
 export const REVISION_TABLES: readonly string[] = ["store_revisions", "tournament_revisions"];
@@ -44,6 +46,15 @@ export function revisionTrouble(db: Database.Database): string | null {
   );
   const missingTables = REVISION_TABLES.filter((t) => !tables.has(t));
   if (missingTables.length > 0) return `the store has no revision tables (${missingTables.join(", ")})`;
+  // Version 2 and 3 revisions are counts without stamps, kept by triggers blind to rows that
+  // REPLACE takes from another tournament: a store copied over the file, or such a REPLACE, would
+  // go unseen (issue 23). Version 4 is the first whose revisions see both.
+  const version = Number(db.pragma("user_version", { simple: true }));
+  if (version < TRUSTED_REVISIONS_VERSION)
+    return (
+      `the store is at schema version ${version}, whose revisions miss rows that REPLACE takes from ` +
+      `another tournament and a store copied over the file`
+    );
   const have = triggersOf(db);
   const want = schemaTriggers();
   for (const [name, sql] of want) {
@@ -61,13 +72,20 @@ export function maintainsRevisions(db: Database.Database): boolean {
 }
 
 export interface Revisions {
-  /** tournament row id → its revision. */
+  /** tournament row id → its revision token: the count and the change's random stamp ("17.9f3c…"). */
   tournaments: Map<number, string>;
-  /** The revision of the clubs table. */
+  /** The revision token of the clubs table. */
   clubs: string;
   /** One hash of every revision: names the state of the whole store. */
   store: string;
 }
+
+/**
+ * A revision's token: its count and its stamp, as SQL text. The count is unique along one file's
+ * history; the stamp (64 random bits drawn by the change) is what another history cannot share, so
+ * a store copied over the file in place (same inode, equal counts) still shows other tokens.
+ */
+const TOKEN = "revision || '.' || ifnull(hex(stamp), '')";
 
 /** The revisions, or null when the store does not maintain them. Call inside the read transaction. */
 export function readRevisions(db: Database.Database): Revisions | null {
@@ -75,8 +93,8 @@ export function readRevisions(db: Database.Database): Revisions | null {
   const hash = createHash("sha256");
   const tournaments = new Map<number, string>();
   const rows = db
-    .prepare<[], [number | bigint, number | bigint]>(
-      "SELECT tournament_id, revision FROM tournament_revisions ORDER BY tournament_id",
+    .prepare<[], [number | bigint, string]>(
+      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions ORDER BY tournament_id`,
     )
     .raw(true)
     .all();
@@ -85,7 +103,7 @@ export function readRevisions(db: Database.Database): Revisions | null {
     hash.update(`${id}:${token}\n`);
   }
   const scopes = db
-    .prepare<[], [string, number | bigint]>("SELECT scope, revision FROM store_revisions ORDER BY scope")
+    .prepare<[], [string, string]>(`SELECT scope, ${TOKEN} FROM store_revisions ORDER BY scope`)
     .raw(true)
     .all();
   let clubs = "";
@@ -117,7 +135,8 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
  * Which file the store is: device, inode and birth time. Revisions are counts along one file's
  * history; another file (a store rebuilt from scratch, another store at the same path) may repeat
  * them, so a tournament's fingerprint includes this too and every tournament of another file is
- * rendered again. ("-" when the file cannot be examined.)
+ * rendered again. (Another store copied over this file in place keeps its identity: the stamps of
+ * its revisions, version 4, tell it apart.) ("-" when the file cannot be examined.)
  */
 export function fileIdentity(file: string, stat?: BigIntStats): string {
   try {

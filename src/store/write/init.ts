@@ -1,5 +1,6 @@
 // `build-api init-store <file> [--sample]`: creates an empty store with the current schema, or
 // one holding the embedded sample. (upgrade-store is in upgrade.ts, add-club in add-club.ts.)
+import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
@@ -47,6 +48,26 @@ export function createStore(file: string): void {
 }
 
 /**
+ * Gives every revision a stamp derived from the SQL text instead of the random one its triggers
+ * drew, so the same SQL always gives the same bytes. Sound: two stores made from the same text hold
+ * the same rows, so they may share revisions; the first change to either draws a random stamp again
+ * (schema/store.sql, "Revisions").
+ */
+function stampsFromText(db: Database.Database, sql: string): void {
+  const seed = createHash("sha256").update(sql).digest();
+  const stamp = (key: string): Buffer =>
+    createHash("sha256").update(seed).update(key).digest().subarray(0, 8);
+  const scopes = db.prepare<[], { scope: string }>("SELECT scope FROM store_revisions").all();
+  const setScope = db.prepare<[Buffer, string]>("UPDATE store_revisions SET stamp = ? WHERE scope = ?");
+  for (const { scope } of scopes) setScope.run(stamp(`scope:${scope}`), scope);
+  const ids = db.prepare<[], { id: number }>("SELECT tournament_id AS id FROM tournament_revisions").all();
+  const setTournament = db.prepare<[Buffer, number]>(
+    "UPDATE tournament_revisions SET stamp = ? WHERE tournament_id = ?",
+  );
+  for (const { id } of ids) setTournament.run(stamp(`tournament:${id}`), id);
+}
+
+/**
  * Creates a store at `file` (which must not exist) holding the rows of `sqlPath`, by default the
  * embedded sample. The same SQL always gives the same bytes (the file is vacuumed).
  */
@@ -59,6 +80,7 @@ export function createSampleStore(file: string, sqlPath: string | URL = SAMPLE_S
     db.exec("BEGIN");
     try {
       db.exec(sql);
+      stampsFromText(db, sql);
       db.exec("COMMIT");
     } catch (error) {
       db.exec("ROLLBACK");

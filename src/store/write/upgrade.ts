@@ -1,31 +1,48 @@
-// `build-api upgrade-store`: brings an older store (version 1 or 2) to the current schema version
-// in place, in one transaction: the version 2 section of schema/store.sql, the version 3 columns
-// and the version 3 section (the round schedule).
+// `build-api upgrade-store`: brings an older store (version 1, 2 or 3) to the current schema
+// version in place, in one transaction, from the reference schema (schema/store.sql): the tables
+// and columns each later version added, and the current revision triggers.
 import Database from "better-sqlite3";
 import { BuildError, EXIT } from "../../shared/errors.ts";
 import { regularFile } from "../../shared/files.ts";
-import { STORE_SCHEMA_VERSION, storeSql, VERSION_3_COLUMNS } from "../schema.ts";
+import {
+  fromReferenceSchema,
+  STORE_SCHEMA_VERSION,
+  UPGRADABLE_VERSIONS,
+  VERSION_3_COLUMNS,
+  VERSION_4_COLUMNS,
+} from "../schema.ts";
+import { REVISION_TABLES } from "../read/revisions.ts";
 
-/** Where schema/store.sql starts the part that version 2 added to version 1. */
-const VERSION_2_MARKER = "-- Revisions (schema version 2)";
-/** Where it starts the part that version 3 added to version 2. */
-const VERSION_3_MARKER = "-- Round schedule (schema version 3)";
+interface SchemaObject {
+  type: "table" | "index" | "trigger";
+  name: string;
+  /** The table an index or trigger belongs to (a table's own name). */
+  owner: string;
+  sql: string;
+}
 
-/** The text of schema/store.sql from the `from` marker to the `to` marker (or the end). */
-function section(sql: string, from: string, to: string | null): string {
-  const at = sql.indexOf(from);
-  const end = to === null ? sql.length : sql.indexOf(to);
-  if (at < 0 || end < at) throw new Error(`schema/store.sql has no "${from}" section before "${to}"`);
-  return sql.slice(at, end);
+/** The tables, indexes and triggers of schema/store.sql, in creation order, with their SQL text. */
+function referenceObjects(): SchemaObject[] {
+  return fromReferenceSchema((db) =>
+    db
+      .prepare<[], SchemaObject>(
+        "SELECT type, name, tbl_name AS owner, sql FROM sqlite_schema WHERE type IN ('table', 'index', 'trigger') AND sql IS NOT NULL ORDER BY rowid",
+      )
+      .all(),
+  );
 }
 
 /**
- * Upgrades a version 1 or 2 store in place to the current version, in one transaction. From 1 to
- * 2: adds the revision tables and their triggers (the version 2 part of schema/store.sql) and
- * gives every existing tournament revision 0. From 2 to 3: adds the columns of VERSION_3_COLUMNS
- * (NULL in every existing row) and the round schedule table, empty, with its triggers (the
- * version 3 part of schema/store.sql). Returns the version the store had; a current store is
- * left as it is. A corrupt store, or a foreign database that names a version, is refused.
+ * Upgrades a version 1, 2 or 3 store in place to the current version, in one transaction.
+ * - From 1: adds the revision tables, every existing tournament at revision 0.
+ * - From 1 or 2: adds the columns of VERSION_3_COLUMNS (NULL in every existing row) and the round
+ *   schedule table, empty.
+ * - From 1, 2 or 3: adds the stamp columns (VERSION_4_COLUMNS) and gives every existing revision a
+ *   fresh random stamp: the upgraded file starts a history of its own, which no copy shares.
+ * - Always: drops every trigger named in schema/store.sql and creates each again with its current
+ *   text, so the store's trigger set is exactly the reference one (revisions.ts revisionTrouble).
+ * Returns the version the store had; a current store is left as it is. A corrupt store, or a
+ * foreign database that names a version, is refused.
  */
 export function upgradeStore(file: string): number {
   regularFile(file, "the store", EXIT.storeUnreadable);
@@ -41,7 +58,7 @@ export function upgradeStore(file: string): number {
     );
   }
   try {
-    // Damage first: a corrupt store is never "already at version 2" nor upgraded.
+    // Damage first: a corrupt store is never "already at version 4" nor upgraded.
     const check = db.pragma("quick_check(20)") as { quick_check: string }[];
     if (check.length !== 1 || check[0]!.quick_check !== "ok") {
       throw new BuildError(
@@ -56,26 +73,29 @@ export function upgradeStore(file: string): number {
     }
     const version = db.pragma("user_version", { simple: true }) as number;
     if (version === STORE_SCHEMA_VERSION) return version;
-    if (version !== 1 && version !== 2) {
+    if (!UPGRADABLE_VERSIONS.includes(version)) {
       throw new BuildError(
-        `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades versions 1 and 2 only.`,
+        `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades versions ${UPGRADABLE_VERSIONS.join(", ")} only.`,
         [],
         EXIT.storeSchema,
       );
     }
-    const sql = storeSql();
-    const at = sql.indexOf(VERSION_2_MARKER);
-    if (at < 0) throw new Error(`schema/store.sql has no "${VERSION_2_MARKER}" section`);
-    // A version 1 or 2 store has every table of the version 1 part of the schema; anything else
-    // (a foreign database that happens to say user_version 1) is not upgraded.
+    const reference = referenceObjects();
+    // The tables a store of this version must already have: those of version 1, plus the revision
+    // tables from version 2 and the round schedule from version 3. Anything less (a foreign
+    // database that happens to name a version) is not upgraded.
+    const added = new Set<string>([
+      ...(version < 2 ? REVISION_TABLES : []),
+      ...(version < 3 ? ["round_schedule"] : []),
+    ]);
     const have = new Set(
       (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map(
         (t) => t.name,
       ),
     );
-    const missing = [...sql.slice(0, at).matchAll(/^CREATE TABLE (\w+)/gm)]
-      .map((m) => m[1]!)
-      .filter((t) => !have.has(t));
+    const missing = reference
+      .filter((o) => o.type === "table" && !added.has(o.name) && !have.has(o.name))
+      .map((o) => o.name);
     if (missing.length > 0) {
       throw new BuildError(
         `Cannot upgrade ${file}: it says schema version ${version} but is not a version ${version} store.`,
@@ -88,14 +108,28 @@ export function upgradeStore(file: string): number {
       );
     }
     db.transaction(() => {
-      if (version === 1) {
-        db.exec(section(sql, VERSION_2_MARKER, VERSION_3_MARKER));
+      // Triggers first: they are created again below, after the tables they write exist.
+      for (const o of reference) if (o.type === "trigger") db.exec(`DROP TRIGGER IF EXISTS "${o.name}"`);
+      for (const o of reference) if (o.type !== "trigger" && added.has(o.owner)) db.exec(o.sql);
+      if (version < 2) {
+        db.exec("INSERT INTO store_revisions (scope, revision) VALUES ('all', 0), ('clubs', 0)");
         db.exec(
           "INSERT INTO tournament_revisions (tournament_id, revision) SELECT tournament_id, 0 FROM tournaments",
         );
       }
-      for (const c of VERSION_3_COLUMNS) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
-      db.exec(section(sql, VERSION_3_MARKER, null));
+      const columns = [...(version < 3 ? VERSION_3_COLUMNS : []), ...(version < 4 ? VERSION_4_COLUMNS : [])];
+      for (const c of columns) {
+        // A version 1 store got the revision tables with their current columns just above.
+        const present = db
+          .prepare<[string, string], { n: number }>(
+            "SELECT count(*) AS n FROM pragma_table_info(?) WHERE name = ?",
+          )
+          .get(c.table, c.column)!.n;
+        if (present === 0) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
+      }
+      db.exec("UPDATE tournament_revisions SET stamp = randomblob(8) WHERE stamp IS NULL");
+      db.exec("UPDATE store_revisions SET stamp = randomblob(8) WHERE stamp IS NULL");
+      for (const o of reference) if (o.type === "trigger") db.exec(o.sql);
       db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
     })();
     return version;

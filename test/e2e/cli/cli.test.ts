@@ -19,7 +19,7 @@ describe("build-api CLI", () => {
     const init = await runCli(["init-store", db]);
     expect(init.code, init.stderr).toBe(0);
     const d = new Database(db, { readonly: true });
-    expect(d.pragma("user_version", { simple: true })).toBe(3);
+    expect(d.pragma("user_version", { simple: true })).toBe(4);
     d.close();
 
     const again = await runCli(["init-store", db]);

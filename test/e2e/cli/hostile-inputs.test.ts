@@ -157,7 +157,7 @@ describe("inputs that stall or break a command", () => {
     const c = await runCli(["upgrade-store", corrupt]);
     expect(c.code).toBe(EXIT.storeUnreadable);
     expect(c.stderr).toMatch(/is corrupt/);
-    expect(c.stderr).not.toMatch(/already at schema version 2/);
+    expect(c.stderr).not.toMatch(/already at schema version/);
   });
 
   it.skipIf(process.getuid?.() !== 0)(

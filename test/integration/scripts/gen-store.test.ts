@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateStore } from "../../../scripts/gen-store.ts";
 import { bergerRounds } from "../../../scripts/lib/synthetic.ts";
 import { COLUMNS, PRIVATE_COLUMNS } from "../../../src/store/columns.ts";
-import { VERSION_3_COLUMNS } from "../../../src/store/schema.ts";
+import { STORE_SCHEMA_VERSION, VERSION_3_COLUMNS } from "../../../src/store/schema.ts";
+import { readRevisions, revisionTrouble } from "../../../src/store/read/revisions.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const TABLES: Record<string, string> = {
@@ -116,6 +117,26 @@ describe("generateStore", () => {
   it("leaves the columns of schema version 3 NULL (the written tie-break rules)", () => {
     expect(count("SELECT count(*) FROM tournaments WHERE tiebreak_practice IS NOT NULL")).toBe(0);
     expect(count("SELECT count(*) FROM tournaments")).toBe(N);
+  });
+
+  it("writes a current store whose revisions are trusted, each stamped at random", () => {
+    expect(db.pragma("user_version", { simple: true })).toBe(STORE_SCHEMA_VERSION);
+    expect(revisionTrouble(db)).toBeNull();
+    const again = join(dir, "e.sqlite");
+    generateStore({ tournaments: N, seed: 7, out: again });
+    const same = new Database(again, { readonly: true });
+    try {
+      // Same seed, same rows, same counts; the stamps tell the two files' histories apart.
+      const a = readRevisions(db)!;
+      const b = readRevisions(same)!;
+      expect(b.tournaments.size).toBe(N);
+      for (const [id, token] of a.tournaments) {
+        expect(b.tournaments.get(id)!.split(".")[0]).toBe(token.split(".")[0]);
+        expect(b.tournaments.get(id)).not.toBe(token);
+      }
+    } finally {
+      same.close();
+    }
   });
 
   it("creates exactly n tournaments and reports its counts", () => {

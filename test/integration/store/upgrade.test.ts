@@ -1,33 +1,28 @@
-// Older stores are upgraded in place: version 1 (before the revision triggers) then keeps revisions;
-// version 2 (before the tie-break practice and the round schedule) gets the column, the schedule
-// table and its triggers, and both are read as they are.
+// Older stores are upgraded in place to version 4: version 1 (before the revision triggers) then
+// keeps revisions; version 2 (before the tie-break practice and the round schedule) gets the column
+// and the schedule table; version 3 (revisions without stamps, blind to REPLACE across tournaments)
+// gets the stamps and the current triggers. Their rows stay as they were. The version 3 store is
+// made from the schema version 3 shipped (test/fixtures/store/v3.sql).
+import { createHash } from "node:crypto";
+import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
-import { createSampleStore, createStore } from "../../../src/store/write/init.ts";
+import { STORE_SCHEMA_VERSION } from "../../../src/store/schema.ts";
+import { createStore } from "../../../src/store/write/init.ts";
 import { upgradeStore } from "../../../src/store/write/upgrade.ts";
 import { openStore } from "../../../src/store/read/open.ts";
-import { maintainsRevisions, readRevisions } from "../../../src/store/read/revisions.ts";
+import {
+  maintainsRevisions,
+  readRevisions,
+  revisionTrouble,
+  schemaTriggers,
+} from "../../../src/store/read/revisions.ts";
+import { sampleStoreOfVersion } from "../../support/old-stores.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
-
-/** Turns a current store into what version 2 wrote: no tiebreak_practice column, no round schedule
- * nor its triggers. */
-function downgradeToVersion2(file: string): void {
-  const db = new Database(file);
-  db.exec("ALTER TABLE tournaments DROP COLUMN tiebreak_practice");
-  for (const { name } of db
-    .prepare<[], { name: string }>(
-      "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'round_schedule'",
-    )
-    .all())
-    db.exec(`DROP TRIGGER "${name}"`);
-  db.exec("DROP TABLE round_schedule");
-  db.pragma("user_version = 2");
-  db.close();
-}
 
 /** tiebreak_practice of every tournament, by external id. */
 function practices(file: string): Record<string, string | null> {
@@ -43,39 +38,108 @@ function practices(file: string): Record<string, string | null> {
   }
 }
 
-/** Turns a current store into what version 1 wrote: no revision tables, no triggers. */
-function downgradeToVersion1(file: string): void {
-  downgradeToVersion2(file);
-  const db = new Database(file);
-  for (const { name } of db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type = 'trigger'")
-    .all())
-    db.exec(`DROP TRIGGER "${name}"`);
-  db.exec("DROP TABLE tournament_revisions; DROP TABLE store_revisions");
-  db.pragma("user_version = 1");
-  db.close();
+/** One hash of every row of the tables every version has (the revision tables left out). */
+function rowsHash(db: Database.Database): string {
+  const hash = createHash("sha256");
+  for (const table of [
+    "clubs",
+    "tournaments",
+    "players",
+    "rounds",
+    "games",
+    "source_standings",
+    "source_standing_rows",
+    "recaps",
+    "club_tournaments",
+    "club_tournament_tags",
+    "publications",
+    "publication_tags",
+  ]) {
+    // Columns of version 1 only: a later column (NULL after an upgrade) does not change the hash.
+    const rows = db.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
+    const lines = rows.map((row) => {
+      delete row.tiebreak_practice;
+      return `${table}:${JSON.stringify(row)}\n`;
+    });
+    for (const line of lines.sort()) hash.update(line);
+  }
+  return hash.digest("hex");
+}
+
+function objects(file: string): unknown[] {
+  const d = new Database(file, { readonly: true });
+  try {
+    return d.prepare("SELECT type, name, tbl_name FROM sqlite_schema ORDER BY type, name").all();
+  } finally {
+    d.close();
+  }
+}
+
+function counts(db: Database.Database): Record<string, number> {
+  const rows = db
+    .prepare<[], { id: number; revision: number }>(
+      "SELECT tournament_id AS id, revision FROM tournament_revisions",
+    )
+    .all();
+  return Object.fromEntries(rows.map((r) => [String(r.id), r.revision]));
 }
 
 describe("upgrade-store", () => {
-  it("adds the revision tables and triggers to a version 1 store, every tournament at revision 0", () => {
+  it.each([1, 2, 3] as const)(
+    "brings a version %i store to version 4: the reference's tables and triggers, rows unchanged, every revision stamped",
+    (version) => {
+      const file = join(tempDir(), `v${version}.sqlite`);
+      sampleStoreOfVersion(file, version);
+      let db = new Database(file, { readonly: true });
+      expect(maintainsRevisions(db)).toBe(false);
+      const rows = rowsHash(db);
+      const before = version === 1 ? null : counts(db);
+      db.close();
+
+      expect(upgradeStore(file)).toBe(version);
+      db = new Database(file);
+      try {
+        expect(db.pragma("user_version", { simple: true })).toBe(STORE_SCHEMA_VERSION);
+        expect(rowsHash(db)).toBe(rows);
+        // The trigger set is exactly the reference one, with the same text: revisions are trusted.
+        expect(revisionTrouble(db)).toBeNull();
+        const triggers = db
+          .prepare<[], { name: string; sql: string }>(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger'",
+          )
+          .all();
+        expect(new Map(triggers.map((t) => [t.name, t.sql]))).toEqual(schemaTriggers());
+        // Revision counts are kept (version 1 starts every tournament at 0), each with a stamp.
+        const tournaments = Number(db.prepare("SELECT count(*) FROM tournaments").pluck().get());
+        expect(Object.keys(counts(db))).toHaveLength(tournaments);
+        if (before) expect(counts(db)).toEqual(before);
+        else expect(new Set(Object.values(counts(db)))).toEqual(new Set([0]));
+        expect(
+          db
+            .prepare(
+              "SELECT count(*) FROM (SELECT stamp FROM tournament_revisions UNION ALL SELECT stamp FROM store_revisions) WHERE length(stamp) IS NOT 8",
+            )
+            .pluck()
+            .get(),
+        ).toBe(0);
+      } finally {
+        db.close();
+      }
+      // The same tables, indexes and triggers as a new store.
+      const fresh = join(tempDir(), "v4.sqlite");
+      createStore(fresh);
+      expect(objects(file)).toEqual(objects(fresh));
+      // Upgrading again changes nothing.
+      expect(upgradeStore(file)).toBe(STORE_SCHEMA_VERSION);
+    },
+  );
+
+  it("gives a version 1 store working triggers: a renamed player moves its tournament's revision, and only it", () => {
     const file = join(tempDir(), "v1.sqlite");
-    createSampleStore(file);
-    downgradeToVersion1(file);
-    let db = new Database(file, { readonly: true });
-    expect(maintainsRevisions(db)).toBe(false);
-    const tournaments = (db.prepare("SELECT count(*) AS n FROM tournaments").get() as { n: number }).n;
-    db.close();
-
-    expect(upgradeStore(file)).toBe(1);
-    db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(3);
-    expect(db.prepare("SELECT count(*) AS n FROM round_schedule").get()).toEqual({ n: 0 });
-    expect(maintainsRevisions(db)).toBe(true);
+    sampleStoreOfVersion(file, 1);
+    upgradeStore(file);
+    const db = new Database(file);
     const before = readRevisions(db)!;
-    expect(before.tournaments.size).toBe(tournaments);
-    expect(new Set(before.tournaments.values())).toEqual(new Set(["0"]));
-
-    // The triggers work: a renamed player gives its tournament a new revision, and only it.
     const { tournament_id: id } = db.prepare("SELECT tournament_id FROM players LIMIT 1").get() as {
       tournament_id: number;
     };
@@ -84,15 +148,84 @@ describe("upgrade-store", () => {
     ).run(id);
     const after = readRevisions(db)!;
     db.close();
-    expect(after.tournaments.get(id)).not.toBe("0");
-    for (const [other, rev] of after.tournaments) if (other !== id) expect(rev).toBe("0");
+    expect(after.tournaments.get(id)).not.toBe(before.tournaments.get(id));
+    for (const [other, rev] of after.tournaments)
+      if (other !== id) expect(rev).toBe(before.tournaments.get(other));
     expect(after.store).not.toBe(before.store);
   });
 
+  it("gives two copies of one version 3 store different stamps: a copy of one over the other is seen", () => {
+    const a = join(tempDir(), "a.sqlite");
+    sampleStoreOfVersion(a, 3);
+    const b = join(tempDir(), "b.sqlite");
+    copyFileSync(a, b);
+    upgradeStore(a);
+    upgradeStore(b);
+    const read = (f: string) => {
+      const db = new Database(f, { readonly: true });
+      try {
+        return readRevisions(db)!;
+      } finally {
+        db.close();
+      }
+    };
+    const ra = read(a);
+    const rb = read(b);
+    for (const [id, token] of ra.tournaments) expect(rb.tournaments.get(id)).not.toBe(token);
+    expect(rb.store).not.toBe(ra.store);
+  });
+
+  it("gives a version 3 store the REPLACE triggers: a recap replaced across tournaments moves its owner", () => {
+    const file = join(tempDir(), "v3.sqlite");
+    sampleStoreOfVersion(file, 3);
+    const replace = (db: Database.Database) => {
+      const recap = db
+        .prepare<[], { id: number; t: number }>(
+          "SELECT recap_id AS id, tournament_id AS t FROM recaps ORDER BY 1 LIMIT 1",
+        )
+        .get()!;
+      const other = db
+        .prepare<[number], { t: number }>(
+          "SELECT tournament_id AS t FROM tournaments WHERE tournament_id <> ? LIMIT 1",
+        )
+        .get(recap.t)!.t;
+      const rev = () =>
+        db.prepare("SELECT revision FROM tournament_revisions WHERE tournament_id = ?").pluck().get(recap.t);
+      const was = rev();
+      db.prepare(
+        "INSERT OR REPLACE INTO recaps (recap_id, tournament_id, language, kind, headline, paragraphs) VALUES (?, ?, 'en', 'Preview', 'New preview', '[\"p\"]')",
+      ).run(recap.id, other);
+      return rev() !== was;
+    };
+    // Version 3, as shipped: the replaced recap's tournament keeps its revision (issue 23, point 1).
+    const copy = join(tempDir(), "v3-copy.sqlite");
+    copyFileSync(file, copy);
+    let db = new Database(copy);
+    expect(replace(db)).toBe(false);
+    db.close();
+    upgradeStore(file);
+    db = new Database(file);
+    expect(replace(db)).toBe(true);
+    db.close();
+  });
+
+  it("reads a version 3 store as it is, with its revisions untrusted and the reason named", () => {
+    const file = join(tempDir(), "v3.sqlite");
+    sampleStoreOfVersion(file, 3);
+    const store = openStore(file);
+    try {
+      expect(store.revisions()).toBeNull();
+      expect(store.revisionTrouble()).toMatch(/schema version 3, whose revisions miss rows that REPLACE/);
+      expect(store.publishedTournaments().length).toBeGreaterThan(0);
+    } finally {
+      store.close();
+    }
+  });
+
   it("leaves a current store as it is, and refuses a store of an unknown version", () => {
-    const current = join(tempDir(), "v3.sqlite");
+    const current = join(tempDir(), "v4.sqlite");
     createStore(current);
-    expect(upgradeStore(current)).toBe(3);
+    expect(upgradeStore(current)).toBe(STORE_SCHEMA_VERSION);
 
     const odd = join(tempDir(), "v7.sqlite");
     createStore(odd);
@@ -104,14 +237,11 @@ describe("upgrade-store", () => {
 
   it("adds the round schedule to a version 2 store; its rows then give the tournament a new revision", () => {
     const file = join(tempDir(), "v2.sqlite");
-    createSampleStore(file);
-    downgradeToVersion2(file);
+    sampleStoreOfVersion(file, 2);
     // A version 2 store is still read, as one without a schedule.
-    const reader = openStore(file);
-    reader.close();
+    openStore(file).close();
     expect(upgradeStore(file)).toBe(2);
     const db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(3);
     const before = readRevisions(db)!;
     const { tournament_id: id } = db.prepare("SELECT tournament_id FROM tournaments LIMIT 1").get() as {
       tournament_id: number;
@@ -124,22 +254,11 @@ describe("upgrade-store", () => {
     expect(after.tournaments.get(id)).not.toBe(before.tournaments.get(id));
     for (const [other, rev] of after.tournaments)
       if (other !== id) expect(rev).toBe(before.tournaments.get(other));
-    // The upgraded store has the same tables and triggers as a new one.
-    const fresh = join(tempDir(), "v3.sqlite");
-    createStore(fresh);
-    const objects = (f: string) => {
-      const d = new Database(f, { readonly: true });
-      const rows = d.prepare("SELECT type, name FROM sqlite_schema ORDER BY type, name").all();
-      d.close();
-      return rows;
-    };
-    expect(objects(file)).toEqual(objects(fresh));
   });
 
   it("adds tiebreak_practice to a version 2 store, NULL (the written rules) in every tournament", () => {
     const file = join(tempDir(), "v2.sqlite");
-    createSampleStore(file);
-    downgradeToVersion2(file);
+    sampleStoreOfVersion(file, 2);
     // A version 2 store is read as it is: every tournament follows the written rules.
     const before = practices(file);
     expect(Object.keys(before).length).toBeGreaterThan(0);
@@ -147,7 +266,6 @@ describe("upgrade-store", () => {
 
     expect(upgradeStore(file)).toBe(2);
     const db = new Database(file);
-    expect(db.pragma("user_version", { simple: true })).toBe(3);
     // The column takes the allowed values and refuses others (its CHECK came with it).
     db.prepare(
       "UPDATE tournaments SET tiebreak_practice = 'vega' WHERE tournament_id = (SELECT min(tournament_id) FROM tournaments)",

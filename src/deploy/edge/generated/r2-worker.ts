@@ -28,7 +28,7 @@ function problemJson(status) {
 var NOT_FOUND = problem(404);
 var ERROR_PAGE_STYLE = "body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}@media(prefers-color-scheme:dark){body{background:#111;color:#eee}a{color:#8cf}}";
 var ERROR_PAGE_STYLE_HASH = "sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4=";
-function errorPage(status) {
+function errorPage(status, home = "/") {
   const title = status === 404 ? "Page not found" : DETAILS[status].title;
   const text = status === 404 ? "There is no page at this address. The tournament may not be published, or the link is wrong." : DETAILS[status].detail;
   return [
@@ -40,7 +40,7 @@ function errorPage(status) {
     \`<style>\${ERROR_PAGE_STYLE}</style>\`,
     \`<h1>\${title}</h1>\`,
     \`<p>\${text}</p>\`,
-    '<p><a href="/">All tournaments</a></p>',
+    \`<p><a href="\${home}">All tournaments</a></p>\`,
     "</html>",
     ""
   ].join("\\n");
@@ -285,6 +285,10 @@ var CORS_PREFIX = "/api/clubs/";
 function isApiPath(pathname) {
   return pathname === "/api" || pathname.startsWith(API_PREFIX);
 }
+function href(base, sitePath) {
+  if (!sitePath.startsWith("/")) throw new Error(\`href: \${sitePath} is not a root-absolute site path\`);
+  return base + sitePath;
+}
 
 // src/routes/cache.ts
 var CACHE_LIFETIMES = {
@@ -439,7 +443,8 @@ function hostRules(facts = NO_EDGE_FACTS) {
     files: [{ url: OPENAPI_PATH, cache: "meta", cors: false, tags: ["build-api-meta", SITE_TAG] }],
     pages,
     statics,
-    facts
+    facts,
+    base: facts.basePath ?? ""
   };
 }
 var ARCHIVE_CACHE_CONTROL = CACHE_POLICY.archive;
@@ -567,12 +572,30 @@ function compile(rules) {
   }
   return c;
 }
+function sitePathOf(base, pathname) {
+  return !base ? pathname : pathname.startsWith(\`\${base}/\`) ? pathname.slice(base.length) : null;
+}
 function errorResolution(status, pathname) {
   const json = status !== 404 || isApiPath(pathname);
   return { kind: "error", status, json, headers: errorHeaders(json, pathname.startsWith(CORS_PREFIX)) };
 }
+function errorUnderBase(status, pathname, base) {
+  if (!base) return errorResolution(status, pathname);
+  return { ...errorResolution(status, sitePathOf(base, pathname) ?? "/"), home: href(base, "/") };
+}
 function fill(template, names, m, extra) {
   return template.replace(/\\{(\\w+)\\}/g, (_, n) => extra[n] ?? m[names.indexOf(n) + 1]);
+}
+function resolveUnderBase(rules, pathname, query, exists) {
+  const base = rules.base;
+  if (!base) return resolveWith(rules, pathname, query, exists);
+  if (pathname === base) return { kind: "redirect", location: \`\${base}/\${query.raw}\` };
+  const site = sitePathOf(base, pathname);
+  if (site === null) return errorUnderBase(404, pathname, base);
+  const r = resolveWith(rules, site, query, (q) => exists({ file: q.file, url: href(base, q.url) }));
+  if (r.kind === "redirect") return { kind: "redirect", location: href(base, r.location) };
+  if (r.kind === "file") return { ...r, url: href(base, r.url) };
+  return errorUnderBase(r.status, pathname, base);
 }
 function resolveWith(rules, pathname, query, exists) {
   const c = compile(rules);
@@ -627,7 +650,7 @@ async function resolveRequestAsync(rules, pathname, search, exists) {
   const known = /* @__PURE__ */ new Map();
   for (; ; ) {
     let unknown;
-    const r = resolveWith(rules, pathname, query, (q) => {
+    const r = resolveUnderBase(rules, pathname, query, (q) => {
       const answer2 = known.get(q.file);
       if (answer2 === void 0) unknown ??= q;
       return answer2 ?? false;
@@ -648,17 +671,18 @@ function malformedPath(pathname) {
 
 // src/hosting/edge/handler.ts
 var ALLOW = "GET, HEAD";
-function error(request, status, pathname) {
-  const r = errorResolution(status, pathname);
+function error(request, status, pathname, base) {
+  const r = errorUnderBase(status, pathname, base);
   const headers = new Headers(r.headers);
   if (status === 405) headers.set("Allow", ALLOW);
-  const body = r.json ? problemJson(status) : errorPage(status);
+  const body = r.json ? problemJson(status) : errorPage(status, r.home);
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
 async function answer(request, origin, rules) {
   const url = new URL(request.url);
-  if (request.method !== "GET" && request.method !== "HEAD") return error(request, 405, url.pathname);
-  if (malformedPath(url.pathname)) return error(request, 400, url.pathname);
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return error(request, 405, url.pathname, rules.base);
+  if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base);
   const r = await resolveRequestAsync(
     rules,
     url.pathname,
@@ -666,9 +690,9 @@ async function answer(request, origin, rules) {
     (file, at) => origin.exists({ file, url: at }, request)
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });
-  if (r.kind === "error") return error(request, r.status, url.pathname);
+  if (r.kind === "error") return error(request, r.status, url.pathname, rules.base);
   const res = await origin.get(r, request);
-  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname);
+  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname, rules.base);
   const headers = new Headers(r.headers);
   const etag = res.headers.get("ETag");
   if (etag) headers.set("ETag", etag);

@@ -1,0 +1,97 @@
+// The URLs a page, feed or calendar names, under the snapshot's base path (issue 24.7). Every
+// one is made here, from the URL model (routes/urls.ts: the page routes, the endpoints, the
+// static directories) through its one helper href(): no page writes a root-absolute URL itself.
+// Site paths (base-free) name the files; these URLs are what a browser follows.
+import { ROUTES } from "../routes/table.ts";
+import {
+  calendarPath,
+  feedPath,
+  href,
+  instancePath,
+  OPENAPI_PATH,
+  pageSitePath,
+  SNAPSHOT_FEED_PATH,
+  type BasePath,
+  type Params,
+} from "../routes/urls.ts";
+
+/** Site paths of the files every page refers to (the URL contract: assets under /assets/). */
+export const ASSET = {
+  css: "/assets/site.css",
+  js: "/assets/site.js",
+  embed: "/embed/build-api-embed.js",
+} as const;
+
+/** The page URLs of a tournament (directories with a trailing slash), as site paths or links. */
+export interface PageUrls {
+  tournament(id: string): string;
+  standings(id: string): string;
+  round(id: string, n: number): string;
+  live(id: string): string;
+  recaps(id: string, language: string): string;
+  // Extensions (issue 22).
+  roundStandings(id: string, n: number): string;
+  crosstable(id: string): string;
+  crosstableStart(id: string): string;
+  player(id: string, n: number): string;
+}
+
+/** The page URLs from the page routes, each passed through `to` (a site path's URL). */
+function pageUrls(to: (sitePath: string) => string): PageUrls {
+  const p = (route: string, params: Params): string => to(pageSitePath(route, params));
+  return {
+    tournament: (id) => p("tournamentPage", { id }),
+    standings: (id) => p("standingsPage", { id }),
+    round: (id, n) => p("roundPage", { id, round: String(n) }),
+    live: (id) => p("livePage", { id }),
+    recaps: (id, language) => p("recapsPage", { id, language }),
+    roundStandings: (id, n) => p("roundStandingsPage", { id, round: String(n) }),
+    crosstable: (id) => p("crosstablePage", { id }),
+    crosstableStart: (id) => p("crosstableStartPage", { id }),
+    player: (id, n) => p("playerPage", { id, player: String(n) }),
+  };
+}
+
+/** Site paths of pages: what names their files (`pageFile`), never a link. */
+export const pageSitePaths: PageUrls = pageUrls((sitePath) => sitePath);
+
+/** Every URL the human view links to, under one base path. */
+export interface SiteUrls {
+  base: BasePath;
+  /** The index of published tournaments. */
+  home: string;
+  page: PageUrls;
+  css: string;
+  js: string;
+  embed: string;
+  openapi: string;
+  snapshotFeed: string;
+  feed(id: string): string;
+  calendar(id: string): string;
+  /** The JSON answer of an endpoint instance (its path form). */
+  json(routeId: string, params: Params): string;
+  /** Any other file of the snapshot by its site path (e.g. the tag filter's stylesheet). */
+  file(sitePath: string): string;
+}
+
+export function siteUrls(base: BasePath): SiteUrls {
+  const to = (sitePath: string): string => href(base, sitePath);
+  return {
+    base,
+    home: to("/"),
+    page: pageUrls(to),
+    css: to(ASSET.css),
+    js: to(ASSET.js),
+    embed: to(ASSET.embed),
+    openapi: to(OPENAPI_PATH),
+    snapshotFeed: to(SNAPSHOT_FEED_PATH),
+    feed: (id) => to(feedPath(id)),
+    calendar: (id) => to(calendarPath(id)),
+    json: (routeId, params) => {
+      const r = ROUTES.find((x) => x.id === routeId);
+      if (!r) throw new Error(`no route ${routeId}`);
+      return to(instancePath(r, params));
+    },
+    file: to,
+  };
+}
