@@ -10,7 +10,6 @@
 // Plain JavaScript, as bin/check-node.js: it runs before lib/ is loaded.
 //   node bin/lib-stamp.js before   the build's first step
 //   node bin/lib-stamp.js after    its last step, once tsc succeeded
-import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
@@ -21,6 +20,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -41,6 +41,8 @@ function entries(src, rel) {
 }
 
 function digest(file) {
+  // Loaded only when a file must be read: node:crypto costs milliseconds at every start-up.
+  const { createHash } = createRequire(import.meta.url)("node:crypto");
   return createHash("sha256").update(readFileSync(file)).digest("base64url");
 }
 
