@@ -3,6 +3,15 @@
 // First of all: an unsupported Node stops here with the fix, before any native addon loads.
 import "./check-node.js";
 import module from "node:module";
+import { fileURLToPath } from "node:url";
+import { staleMessage, staleness } from "./lib-stamp.js";
+
+// In a checkout, lib/ must be compiled from src/ as it is now (bin/lib-stamp.js).
+const stale = staleness(fileURLToPath(new globalThis.URL("..", import.meta.url)));
+if (stale !== null) {
+  console.error(staleMessage(stale));
+  process.exit(2);
+}
 
 // Node keeps the compiled bytecode of lib/ between runs: start-up is mostly module loading.
 module.enableCompileCache?.();

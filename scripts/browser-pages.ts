@@ -12,12 +12,12 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createPreviewServer } from "../src/hosting/preview.ts";
+import { hostsFile, hostsPackage, requireChromium } from "./lib/browser-setup.ts";
 
 /** The little of playwright-core this script uses (the root project has no types for it). */
 interface Page {
@@ -129,9 +129,10 @@ async function main(): Promise<void> {
   });
   if (!values.dir) throw new Error("usage: browser-pages.ts --dir DIR [--base URL] [--screenshots DIR]");
   const dir = values.dir;
-  const require = createRequire(path.resolve(import.meta.dirname, "hosts/package.json"));
-  const { chromium } = require("playwright-core") as { chromium: Chromium };
-  const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+  // Each missing piece is named with what to install, before anything starts.
+  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
+  const axeSource = readFileSync(hostsFile("axe-core/axe.min.js", import.meta.dirname), "utf8");
+  requireChromium(values.chromium);
 
   const servers: Server[] = [];
   let base = values.base?.replace(/\/$/, "");

@@ -7,6 +7,8 @@
 // mean CPU time (user + system) of each, read from /proc/self/stat's waited-for-children times,
 // which a loaded machine disturbs far less than wall time. With --max-ratio, exits 1 when a
 // min/min wall ratio is above it (the minimum is the least noisy wall figure of a start-up).
+// Last, the cost of the stale-lib/ check that bin/build-api.js runs first in a checkout
+// (bin/lib-stamp.js), timed in this process: its first call and the median of the next ones.
 import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -100,6 +102,20 @@ try {
         ` ${(meanCpu * 1000).toFixed(1).padStart(7)} ms ${(meanCpu / baseCpu).toFixed(2).padStart(8)}x`,
     );
   }
+  const { staleness } = (await import(path.join(ROOT, "bin", "lib-stamp.js"))) as {
+    staleness: (root: string) => string | null;
+  };
+  const checks: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const t = performance.now();
+    const stale = staleness(ROOT);
+    checks.push(performance.now() - t);
+    if (stale !== null) throw new Error(`lib/ is stale (${stale}): run npm run build first`);
+  }
+  console.log(
+    `stale lib/ check (bin/lib-stamp.js, in process): first ${checks[0]!.toFixed(1)} ms, ` +
+      `median of ${runs} more ${median(checks.slice(1)).toFixed(1)} ms`,
+  );
   if (values["max-ratio"] !== undefined && worst > Number(values["max-ratio"])) {
     console.error(`start-up ratio ${worst.toFixed(2)} is above ${values["max-ratio"]}`);
     process.exitCode = 1;

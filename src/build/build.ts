@@ -40,6 +40,7 @@ export interface BuildOptions {
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
+  /** After each tournament: `done` of `total` through, `files` rendered by this build so far. */
   onProgress?: (done: number, total: number, files: number) => void;
 }
 
@@ -156,7 +157,16 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           now: opts.now,
           statusOptions,
         });
-        const r = await renderSnapshot(store, writer, {
+        // Counts the files this build renders (kept files are not), for the progress line.
+        let rendered = 0;
+        const sink = {
+          write: (file: string, data: string | Uint8Array) => {
+            rendered++;
+            writer.write(file, data);
+          },
+          keepAll: (files: readonly string[]) => writer.keepAll(files),
+        };
+        const r = await renderSnapshot(store, sink, {
           now: opts.now,
           statusOptions,
           skipInvalid: opts.skipInvalid ?? false,
@@ -165,7 +175,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
           pageSize,
           basePath: opts.basePath,
-          onProgress: opts.onProgress,
+          onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
           previous,
           pool,

@@ -169,12 +169,16 @@ subcommand("build")
   )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
-    const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }] = await Promise.all([
+    const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }, interrupts] = await Promise.all([
       import("../build/build.ts"),
       import("../domain/status.ts"),
       import("./progress.ts"),
+      import("./interrupt.ts"),
     ]);
     const progress = createProgress({ stream: process.stderr, now: () => performance.now() });
+    // Ctrl-C and SIGTERM stop the build at its next safe point (cli/interrupt.ts).
+    const interrupt = interrupts.catchInterrupts((line) => progress.note(line));
+    let phase = "";
     const report = await build({
       db: o.db,
       out: o.out,
@@ -190,12 +194,28 @@ subcommand("build")
       jobs: o.jobs,
       pageSize: o.pageSize,
       basePath: o.basePath,
-      onPhase: (name) => progress.phase(name),
-      onProgress: (done, total, files) => progress.tournament(done, total, files),
-    }).catch((e: unknown) => {
-      progress.end("build failed");
-      throw e;
-    });
+      onPhase: (name) => {
+        if (interrupts.SAFE_PHASES.has(name)) interrupt.check();
+        phase = name;
+        progress.phase(name);
+      },
+      onProgress: (done, total, files) => {
+        interrupt.check();
+        progress.tournament(done, total, files);
+      },
+    })
+      .catch((e: unknown) => {
+        if (!(e instanceof interrupts.Interrupted)) {
+          progress.end("build failed");
+          throw e;
+        }
+        progress.end(`build stopped by ${e.signal}`);
+        for (const line of interrupts.interruptedReport(o.out, phase, e.signal)) console.error(line);
+        process.exitCode = interrupts.signalExitCode(e.signal);
+        return null;
+      })
+      .finally(() => interrupt.dispose());
+    if (report === null) return;
     const r = report.render;
     const p = report.publish;
     progress.end(
@@ -210,6 +230,13 @@ subcommand("build")
       `${o.out} -> ${p.snapshotDir} (a symlink: \`cp -r\` and \`tar\` copy the link; ` +
         `for a plain copy run \`build-api export --dir ${o.out} --out <new dir>\` or \`cp -rL ${o.out} <new dir>\`)`,
     );
+    if (interrupt.signal !== null) {
+      // The signal came after the last safe point: the build went through.
+      console.error(
+        `build-api: ${interrupt.signal} came too late to stop the build: the new snapshot is live`,
+      );
+      process.exitCode = interrupts.signalExitCode(interrupt.signal);
+    }
     for (const n of report.notes ?? []) console.error(`note: ${n}`);
     if (report.jobs?.capped)
       console.error(
@@ -320,36 +347,64 @@ subcommand("preview")
   .option("--dir <dir>", "the snapshot directory", "dist")
   .option("--port <n>", "the port", port, 3000)
   .option("--host <host>", "the address to listen on", "127.0.0.1")
-  .action(async (o) => {
+  .option(
+    "--watch",
+    "build --db into --dir first, then again whenever the store changes; open pages reload (a development aid)",
+  )
+  .option("--db <file>", "with --watch: the SQLite store to build from")
+  .option("--skip-invalid", "with --watch: build with --skip-invalid")
+  .action(async (o, command: Command) => {
+    if (o.watch && o.db === undefined)
+      command.error("error: --watch needs --db <file>, the store to build from", { exitCode: EXIT.usage });
+    if (!o.watch && (o.db !== undefined || o.skipInvalid))
+      command.error("error: --db and --skip-invalid go with --watch", { exitCode: EXIT.usage });
     const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
-    const server = await preview({ dir: o.dir, port: o.port, host: o.host }).catch((e: unknown) => {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-        const why =
-          code === "EADDRINUSE"
-            ? "is already in use"
-            : code === "EACCES"
-              ? "needs privileges this user does not have"
-              : "is not an address of this machine";
-        throw new BuildError(
-          `cannot listen on ${o.host}:${o.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${why}.`,
-          [
-            {
-              what: `listen failed with ${code}`,
-              fix: "stop the other server, or pass another --port (0 picks a free one) or --host",
-            },
-          ],
-          EXIT.usage,
-        );
-      }
-      throw e;
-    });
+    // Merge hazard (base-path): the watching preview's own steps are in cli/watch.ts.
+    const watching = o.watch
+      ? await (
+          await import("./watch.ts")
+        ).startWatching({
+          db: o.db,
+          out: o.dir,
+          skipInvalid: Boolean(o.skipInvalid),
+          say: (line) => console.error(line),
+        })
+      : undefined;
+    const server = await preview({ dir: o.dir, port: o.port, host: o.host, live: watching?.live }).catch(
+      (e: unknown) => {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+          const why =
+            code === "EADDRINUSE"
+              ? "is already in use"
+              : code === "EACCES"
+                ? "needs privileges this user does not have"
+                : "is not an address of this machine";
+          throw new BuildError(
+            `cannot listen on ${o.host}:${o.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${why}.`,
+            [
+              {
+                what: `listen failed with ${code}`,
+                fix: "stop the other server, or pass another --port (0 picks a free one) or --host",
+              },
+            ],
+            EXIT.usage,
+          );
+        }
+        throw e;
+      },
+    );
     const addr = server.address();
     // Under the snapshot's base path (build --base-path), as the hosts serve it.
     const where =
       (typeof addr === "object" && addr ? `http://${o.host}:${addr.port}` : String(addr)) +
       snapshotBasePath(o.dir);
     console.error(`serving ${o.dir} at ${where}/ (pages; the API under ${where}/api/) (Ctrl-C to stop)`);
+    if (watching) {
+      watching.stopOnSignals(server);
+      watching.start();
+      console.error(`watching ${o.db}: a change builds ${o.dir} again and reloads the open pages`);
+    }
   });
 
 function concurrencyCount(value: string): number {

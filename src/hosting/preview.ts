@@ -19,11 +19,14 @@ import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
 import { parseBasePath } from "../routes/urls.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
+import { withLiveScript, type LiveReload } from "./live-reload.ts";
 
 export interface PreviewOptions {
   dir: string;
   port: number;
   host: string;
+  /** `preview --watch`: the live-reload stream and script (hosting/live-reload.ts). */
+  live?: LiveReload;
 }
 
 /** The longest path segment any file system here accepts; a longer one can name nothing. */
@@ -106,7 +109,12 @@ export function snapshotBasePath(dir: string): string {
   return (file && edgeFacts(readFileSync(file, "utf8"))?.basePath) || "";
 }
 
-export function createPreviewServer(dir: string): Server {
+/** True when the answer's headers say it is an HTML page. */
+function isHtml(headers: [string, string][]): boolean {
+  return headers.some(([k, v]) => k.toLowerCase() === "content-type" && v.startsWith("text/html"));
+}
+
+export function createPreviewServer(dir: string, live?: LiveReload): Server {
   const root = path.resolve(dir);
   if (!existsSync(path.join(root, "404.json"))) {
     throw new BuildError(
@@ -144,6 +152,8 @@ export function createPreviewServer(dir: string): Server {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
     }
+    // Only a watching preview has these paths: no host rule names them.
+    if (live?.handle(req, res, url.pathname)) return;
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const r = resolveRequest(rules, url.pathname, url.search, (rel) => snapshotFile(base, rel) !== null);
@@ -160,7 +170,8 @@ export function createPreviewServer(dir: string): Server {
     }
     const file = snapshotFile(base, r.file);
     if (!file) return error(404);
-    const body = readFileSync(file);
+    const bytes = readFileSync(file);
+    const body = live && isHtml(r.headers) ? withLiveScript(bytes) : bytes;
     const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
     res.setHeader("ETag", etag);
     const inm = req.headers["if-none-match"];
@@ -185,7 +196,7 @@ export function createPreviewServer(dir: string): Server {
 }
 
 export function preview(opts: PreviewOptions): Promise<Server> {
-  const server = createPreviewServer(opts.dir);
+  const server = createPreviewServer(opts.dir, opts.live);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve(server));

@@ -6,7 +6,7 @@
 // port 3000, is asked for one endpoint and stopped. A deploy goes to a local S3-compatible server
 // holding the bucket it names (its address and path-style addressing appended, as --port is).
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { program } from "../../../src/cli/program.ts";
@@ -105,6 +105,26 @@ describe("the build-api commands of the README and the guide", () => {
     expect(documents[0]![1].length).toBeGreaterThan(0);
   });
 
+  it("the README's TRF example names a file of the repository", () => {
+    const imports = documents[0]![1].flat().filter((a) => a[0] === "import-trf");
+    expect(imports.length).toBeGreaterThan(0);
+    for (const args of imports) expect(existsSync(path.join(REPO_ROOT, args[1]!)), args[1]).toBe(true);
+  });
+
+  it("the README's count of the sample build's files is the build's", async () => {
+    const readme = readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
+    const claimed = /The sample build writes ([\d,]+)\s+files/.exec(readme)?.[1];
+    expect(claimed, "the README states the sample build's file count").toBeDefined();
+    const cwd = tempDir("readme-figures");
+    expect((await runCli(["init-store", "--sample", "s.sqlite"], { cwd })).code).toBe(0);
+    const r = await runCli(["build", "--db", "s.sqlite", "--out", "dist", "--now", "2026-11-22T12:00:00Z"], {
+      cwd,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const built = /built dist: 8 tournaments, (\d+) files/.exec(r.stderr)?.[1];
+    expect(Number(claimed!.replace(/,/g, ""))).toBe(Number(built));
+  });
+
   it.each(documents.filter(([, blocks]) => blocks.length > 0))(
     "%s: run as written, block by block, on a fresh directory",
     async (_doc, blocks) => {
@@ -113,6 +133,14 @@ describe("the build-api commands of the README and the guide", () => {
       copyFileSync(TEC, path.join(cwd, "event.trf"));
       for (const commands of blocks) {
         for (const args of commands) {
+          // A file of the repository that a command names (a TRF file) is there as in a clone.
+          for (const a of args) {
+            const inRepo = path.join(REPO_ROOT, a);
+            if (a.includes("/") && existsSync(inRepo) && statSync(inRepo).isFile()) {
+              mkdirSync(path.join(cwd, path.dirname(a)), { recursive: true });
+              copyFileSync(inRepo, path.join(cwd, a));
+            }
+          }
           if (args[0] === "preview") {
             expect(await previewOnce(args, cwd), args.join(" ")).toBe(200);
             continue;
