@@ -58,7 +58,8 @@ export const pageUrl = {
   roundStandings: (id: string, n: number) => `/tournaments/${id}/standings/rounds/${n}/`,
   crosstable: (id: string) => `/tournaments/${id}/crosstable/`,
   crosstableStart: (id: string) => `/tournaments/${id}/crosstable/starting-rank/`,
-  player: (id: string, n: number) => `/tournaments/${id}/players/${n}/`,
+  players: (id: string) => `/tournaments/${id}/players/`,
+  player: (id: string, n: number) => `/tournaments/${id}/players/#player-${n}`,
 };
 
 /** The file that serves a page URL. */

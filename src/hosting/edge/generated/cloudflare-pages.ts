@@ -202,12 +202,12 @@ var ENDPOINTS = [
     n: null,
     extension: true,
     cors: true,
-    id: "publicPlayerCard",
+    id: "publicPlayerCards",
     surface: "public",
     scope: "tournament",
-    path: "/api/public/v1/tournaments/{id}/players/{player}",
+    path: "/api/public/v1/tournaments/{id}/players",
     cache: "current",
-    summary: "Extension: one player's games, running score, ranks and rating figures"
+    summary: "Extension: every player's games, running score, ranks and rating figures"
   },
   {
     n: null,
@@ -219,7 +219,24 @@ var ENDPOINTS = [
     path: "/api/public/v1/tournaments/{id}/schedule",
     cache: "current",
     summary: "Extension: the announced date and time of each round"
-  }
+  },
+  // The same extensions on the club surface (the spec's club paths stay as they are).
+  ...[
+    ["clubRoundStandings", "/standings/rounds/{round}", "standings after a complete round"],
+    ["clubProgression", "/progression", "every player's rank after each complete round"],
+    ["clubCrosstable", "/crosstable", "every player's opponent, colour and result by round"],
+    ["clubPlayerCards", "/players", "every player's games, running score, ranks and rating figures"],
+    ["clubSchedule", "/schedule", "the announced date and time of each round"]
+  ].map(([id, tail, what]) => ({
+    n: null,
+    extension: true,
+    id,
+    surface: "club",
+    scope: "tournament",
+    path: \`/api/clubs/{slug}/tournaments/{id}\${tail}\`,
+    cache: "current",
+    summary: \`Extension: \${what} (club catalog)\`
+  }))
 ];
 function endpoint(id) {
   return ENDPOINTS.find((e) => e.id === id);
@@ -244,7 +261,9 @@ var PAGE_ROUTES = [
     path: "/tournaments/{id}/crosstable/starting-rank/",
     follows: "publicCrosstable"
   },
-  { id: "playerPage", path: "/tournaments/{id}/players/{player}/", follows: "publicPlayerCard" }
+  // One page with every player's card (an anchor per player), not a page per player: see
+  // docs/guide/extensions.md, "Player cards at scale".
+  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" }
 ];
 function pageCache(page) {
   return endpoint(page.follows).cache;
