@@ -7,6 +7,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
+import { hostRules } from "../../../src/hosting/rules.ts";
+import { resolveRequest } from "../../../src/hosting/resolve.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -121,5 +123,29 @@ describe("extensions on the club surface", () => {
         files.filter((f) => f.includes(`/${slug}/`)),
         slug,
       ).toEqual([]);
+  });
+
+  it("are served by the host rules: JSON cross-origin in the current class, calendars as text/calendar", () => {
+    const rules = hostRules();
+    const has = new Set(files);
+    const calendar = files.find((f) => f.startsWith("calendar/clubs/"))!;
+    const [slug, id] = clubListings()[0]!;
+    const headerOf = (r: ReturnType<typeof resolveRequest>, name: string) =>
+      r.kind === "file" ? r.headers.find(([k]) => k.toLowerCase() === name)?.[1] : undefined;
+    for (const tail of TAILS) {
+      const r = resolveRequest(rules, `/api/clubs/${slug}/tournaments/${id}/${tail}`, "", (f) => has.has(f));
+      expect(r.kind, tail).toBe("file");
+      expect(headerOf(r, "content-type"), tail).toMatch(/^application\/json/);
+      expect(headerOf(r, "access-control-allow-origin"), tail).toBe("*");
+    }
+    expect(calendar).toBeDefined();
+    const r = resolveRequest(rules, `/${calendar}`, "", (f) => has.has(f));
+    expect(r.kind).toBe("file");
+    expect(headerOf(r, "content-type")).toBe("text/calendar; charset=utf-8");
+    expect(headerOf(r, "access-control-allow-origin")).toBe("*");
+    const unknown = resolveRequest(rules, `/api/clubs/${slug}/tournaments/${id}/players/1`, "", (f) =>
+      has.has(f),
+    );
+    expect(unknown.kind).toBe("error");
   });
 });
