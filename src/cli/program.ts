@@ -566,6 +566,10 @@ subcommand("import-trf")
   )
   .option("--publish", "publish on the global surface")
   .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
+  .option(
+    "--round-time <times>",
+    'announced round start times, local HH:MM (TRF files carry dates only): "18:30" for every round, "18:30,7=10:00" with exceptions',
+  )
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
   .option(
     "--strict",
@@ -574,9 +578,10 @@ subcommand("import-trf")
   .option("--json", "print the import report as JSON (the default when stdout is not a terminal)")
   .option("--now <time>", "the import instant, ISO 8601 (default: the clock)", isoInstant)
   .action(async (file: string, o) => {
-    const [{ importTrf }, { importSummary }] = await Promise.all([
+    const [{ importTrf }, { importSummary }, { parseRoundTimes }] = await Promise.all([
       import("../trf/import.ts"),
       import("./import-summary.ts"),
+      import("../trf/schedule.ts"),
     ]);
     const report = importTrf({
       file,
@@ -594,6 +599,7 @@ subcommand("import-trf")
       allowUnknownResults: Boolean(o.allowUnknownResults),
       strict: Boolean(o.strict),
       sourceUrl: o.sourceUrl,
+      ...(o.roundTime !== undefined ? { roundTimes: parseRoundTimes(String(o.roundTime)) } : {}),
       now: new Date(o.now ?? Date.now()).toISOString(),
     });
     // Scripts read JSON (asked for, or stdout is a pipe); a person at a terminal gets a summary.

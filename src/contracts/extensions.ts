@@ -140,9 +140,8 @@ export const PlayerRatingSummary = z
       "opponents. kFactor and ratingChange are null where the store does not decide K.",
   });
 
-export const PlayerCardResponse = z
+export const PlayerCard = z
   .strictObject({
-    tournamentId: int64,
     sourcePlayerNumber: int32,
     startingRank: int32.nullable(),
     fideId: int64.nullable(),
@@ -155,8 +154,20 @@ export const PlayerCardResponse = z
     ratingFigures: PlayerRatingSummary,
   })
   .register(contracts, {
-    id: "PlayerCardResponse",
+    id: "PlayerCard",
     description: "Extension: one player's games round by round, running score, ranks and rating figures.",
+  });
+
+export const PlayerCardsResponse = z
+  .strictObject({
+    tournamentId: int64,
+    players: z.array(PlayerCard),
+  })
+  .register(contracts, {
+    id: "PlayerCardsResponse",
+    description:
+      "Extension: every player's card, by source player number. One file per tournament, not one " +
+      "per player: at the scale of a mirror, a file per player multiplies the snapshot's files.",
   });
 
 export const ScheduledRoundResponse = z

@@ -41,8 +41,9 @@ export interface CalendarInput {
   location: string | null;
   /** The instant the data was last retrieved (DTSTAMP). */
   stamp: string;
-  /** The tournament's page, absolute path; shown in each event's description. */
-  pagePath: string;
+  /** The tournament's page, absolute path, shown in each event's description; null for a
+   * club-only tournament (no page: the club's site shows it through the embed). */
+  pagePath: string | null;
   schedule: ScheduleView;
 }
 
@@ -68,7 +69,7 @@ export function calendarFile(c: CalendarInput): string {
       r.time === null ? `DTSTART;VALUE=DATE:${day}` : `DTSTART:${day}T${r.time.replace(":", "")}00`,
       `SUMMARY:${icsText(`${c.name}: round ${r.roundNumber}${total ? ` of ${total}` : ""}`)}`,
       ...(c.location ? [`LOCATION:${icsText(c.location)}`] : []),
-      `DESCRIPTION:${icsText(`Pairings and results: ${c.pagePath}`)}`,
+      ...(c.pagePath ? [`DESCRIPTION:${icsText(`Pairings and results: ${c.pagePath}`)}`] : []),
       "END:VEVENT",
     );
   }

@@ -8,9 +8,9 @@
 // Attributes: club (slug, required), view = catalog | standings | round | crosstable | player
 // (default catalog), tournament (id, for every view but catalog), player (source player number,
 // for player), tag (catalog filter), api (snapshot origin; default the origin the script was
-// loaded from). The crosstable and player views read the extension endpoints of the global
-// surface (issue 22), which allow cross-origin reads too. Every value is put in the DOM as text,
-// never as markup.
+// loaded from). The crosstable and player views read the club surface's extension endpoints
+// (issue 22: /crosstable and /players, one file with every card), so they work for a tournament
+// only the club publishes. Every value is put in the DOM as text, never as markup.
 import { asciiJson } from "./assets.ts";
 import { MODIFIERS, RESULT_LABEL, RESULT_TITLE, STATUS_LABEL, TIEBREAK_NAMES } from "./format.ts";
 import { ALONE_LABEL, OUTCOME_SYMBOL } from "./extensions.ts";
@@ -87,12 +87,13 @@ if(!slug||!/^[a-z0-9-]+$/.test(slug))return this.fail(new Error("the club attrib
 if(view!=="catalog"&&!(id&&/^[0-9]+$/.test(id)))return this.fail(new Error("the tournament attribute must be a tournament id"));
 var pl=this.getAttribute("player");
 if(view==="player"&&!(pl&&/^[0-9]+$/.test(pl)))return this.fail(new Error("the player attribute must be a player number"));
-var base="api/clubs/"+seg(slug)+"/tournaments",ext="api/public/v1/tournaments/"+seg(id);
+var base="api/clubs/"+seg(slug)+"/tournaments",ext=base+"/"+seg(id);
 var catalog=this.get(base+(tag&&view==="catalog"?"?tag="+seg(tag):""));
 var work=view==="standings"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/standings")]).then(function(x){self.brand(x[0]);self.standings(x[0],x[1])}):
 view==="round"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/live")]).then(function(x){self.brand(x[0]);self.round(x[0],x[1])}):
 view==="crosstable"?Promise.all([catalog,this.get(ext+"/crosstable")]).then(function(x){self.brand(x[0]);self.crosstable(x[0],x[1],id)}):
-view==="player"?Promise.all([catalog,this.get(ext+"/players/"+seg(pl))]).then(function(x){self.brand(x[0]);self.player(x[0],x[1],id)}):
+view==="player"?Promise.all([catalog,this.get(ext+"/players")]).then(function(x){self.brand(x[0]);
+var p=x[1].players.filter(function(q){return String(q.sourcePlayerNumber)===pl})[0];if(!p)throw new Error("no player "+pl+" in this tournament");self.player(x[0],p,id)}):
 catalog.then(function(c){self.brand(c);self.catalog(c)});
 work.catch(function(e){self.fail(e)})}
 fail(e){this.show("Tournament results",[el("p",{role:"alert"},["Could not load the results: "+e.message])],"")}

@@ -1,12 +1,13 @@
 // Extension pages (issue 22): standings after each round, the crosstable (by rank and by starting
-// rank) and a page per player, rendered from the view objects of the extension JSON routes.
+// rank) and one page with every player's card, rendered from the view objects of the extension JSON routes.
 import type { RoundOutcome } from "../domain/scoring.ts";
 import {
   crosstableView,
-  playerCardViews,
+  playerCardsView,
   roundStandingsViews,
   type CrosstableView,
   type PlayerCardView,
+  type PlayerCardsView,
   type RoundStandingsView,
 } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
@@ -145,10 +146,12 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
   });
 }
 
-function playerPage(s: Shared, v: PlayerCardView): string {
-  const url = s.urls.page.player(s.id, v.sourcePlayerNumber);
+/** One player's card: a section of the players page, its heading the anchor the crosstable,
+ * the other cards and the embed link to. */
+function playerSection(s: Shared, v: PlayerCardView): string {
+  const n = v.sourcePlayerNumber;
   const facts: [string, string][] = [
-    ["Player number", String(v.sourcePlayerNumber)],
+    ["Player number", String(n)],
     ["Starting rank", v.startingRank === null ? "" : String(v.startingRank)],
     ["Rating", v.rating === null ? "unrated" : String(v.rating)],
     ["Federation", v.federation ?? ""],
@@ -194,24 +197,32 @@ function playerPage(s: Shared, v: PlayerCardView): string {
     })
     .join("\n");
   const caption = `${v.name}: games round by round`;
+  return (
+    `<section class="card" data-player="${n}" aria-labelledby="player-${n}">\n` +
+    `<h2 id="player-${n}">${titleBadge(v.title)}<span class="name">${esc(v.name)}</span></h2>\n` +
+    `<dl class="facts">${facts.map(([k, x]) => `<dt>${esc(k)}</dt><dd>${esc(x)}</dd>`).join("")}</dl>\n` +
+    scrollTable(
+      caption,
+      `<table class="card"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Round</th>` +
+        `<th scope="col">Board</th><th scope="col">Colour</th><th scope="col">Opponent</th>` +
+        `<th scope="col">Rating</th><th scope="col">Result</th><th scope="col">Points</th>` +
+        `<th scope="col">Score</th><th scope="col">Rank</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
+    ) +
+    `\n<h3 id="rating-${n}">Rating (FIDE B.02)</h3><dl class="facts" aria-labelledby="rating-${n}">${figures
+      .map(([key, k, x]) => `<dt>${esc(k)}</dt><dd data-figure="${key}">${esc(x)}</dd>`)
+      .join("")}</dl>\n</section>`
+  );
+}
+
+/** Every player's card on one page, in source player number order. */
+function playersPage(s: Shared, cards: PlayerCardsView): string {
+  const url = s.urls.page.players(s.id);
   return layout({
     urls: s.urls,
-    title: `${v.name} · ${s.detail.name}`,
-    body:
-      `${header(s, "crosstable")}\n<h2>${titleBadge(v.title)}<span class="name">${esc(v.name)}</span></h2>\n` +
-      `<dl class="facts">${facts.map(([k, x]) => `<dt>${esc(k)}</dt><dd>${esc(x)}</dd>`).join("")}</dl>\n` +
-      scrollTable(
-        caption,
-        `<table class="card"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Round</th>` +
-          `<th scope="col">Board</th><th scope="col">Colour</th><th scope="col">Opponent</th>` +
-          `<th scope="col">Rating</th><th scope="col">Result</th><th scope="col">Points</th>` +
-          `<th scope="col">Score</th><th scope="col">Rank</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
-      ) +
-      `\n<section aria-labelledby="rating"><h2 id="rating">Rating (FIDE B.02)</h2><dl class="facts">${figures
-        .map(([key, k, x]) => `<dt>${esc(k)}</dt><dd data-figure="${key}">${esc(x)}</dd>`)
-        .join("")}</dl></section>`,
-    crumbs: crumbs(s, v.name, url),
-    links: [jsonLink(s, "publicPlayerCard", { id: s.id, player: String(v.sourcePlayerNumber) })],
+    title: `Players · ${s.detail.name}`,
+    body: `${header(s, "crosstable")}\n` + cards.players.map((v) => playerSection(s, v)).join("\n"),
+    crumbs: crumbs(s, "Players", url),
+    links: [jsonLink(s, "publicPlayerCards", { id: s.id })],
   });
 }
 
@@ -224,7 +235,6 @@ export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
   const x = crosstableView(c);
   files.push([pageFile(pageSitePaths.crosstable(s.id)), crosstablePage(s, x, "rank")]);
   files.push([pageFile(pageSitePaths.crosstableStart(s.id)), crosstablePage(s, x, "start")]);
-  for (const v of playerCardViews(c))
-    files.push([pageFile(pageSitePaths.player(s.id, v.sourcePlayerNumber)), playerPage(s, v)]);
+  files.push([pageFile(pageSitePaths.players(s.id)), playersPage(s, playerCardsView(c))]);
   return files;
 }

@@ -1,7 +1,8 @@
 // The human view of the snapshot: HTML pages beside api/, the assets they share and the club
 // embed. Pure: each function returns [relPath, text] pairs; render/snapshot.ts writes them.
 import { EMBED_JS, EMBED_PATH } from "./embed.ts";
-import type { ListContext, SiteContext } from "../routes/table.ts";
+import { clubCalendarOf, type ListContext, type SiteContext } from "../routes/table.ts";
+import { scheduleView } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { indexPage, tagStyle } from "./index-page.ts";
@@ -10,12 +11,14 @@ import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 import { ASSET, siteUrls } from "./links.ts";
-import { calendarPath } from "../routes/urls.ts";
+import { calendarPath, clubCalendarPath } from "../routes/urls.ts";
 
-/** The pages of one tournament (none unless it is published on the global surface). */
+/** The pages of one tournament: none unless it is published on the global surface, but for the
+ * iCalendar file of each club that lists it (club-only tournaments included). */
 export function pagesOfTournament(c: TournamentContext, site: SiteContext): PageFile[] {
+  const clubs = clubCalendars(c, site);
   const shared = sharedOf(c, site);
-  if (!shared) return [];
+  if (!shared) return clubs;
   const { s } = shared;
   const files = [...tournamentPages(c, site), ...extensionPages(c, s), tournamentFeed(c, s)];
   if (s.schedule.calendarPath) {
@@ -31,7 +34,28 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
       }),
     ]);
   }
-  return files;
+  return [...files, ...clubs];
+}
+
+/** `/calendar/clubs/{slug}/{id}.ics` for each club listing the tournament, from the club
+ * surface's schedule (the same rounds as the global one). */
+function clubCalendars(c: TournamentContext, site: SiteContext): PageFile[] {
+  const id = c.t.externalId.toString();
+  const urls = siteUrls(site.basePath ?? "");
+  return c.published.clubs.flatMap(({ slug }): PageFile[] => {
+    const schedule = scheduleView(c, clubCalendarOf(c, slug, site));
+    if (!schedule.calendarPath) return [];
+    const file = calendarFile({
+      id,
+      name: c.t.name,
+      location: c.t.location,
+      stamp: c.t.lastScrapedAt,
+      pagePath: c.published.globalTags ? urls.page.tournament(id) : null,
+      schedule,
+    });
+    // The file by its site path; the schedule's calendarPath is the URL under the base path.
+    return [[clubCalendarPath(slug, id).slice(1), file]];
+  });
 }
 
 /** `/` (the index of published tournaments), the shared assets and the embed script. */

@@ -33,6 +33,8 @@ export interface PageUrls {
   roundStandings(id: string, n: number): string;
   crosstable(id: string): string;
   crosstableStart(id: string): string;
+  /** Every player's card on one page; a player's card is its anchor `#player-{n}`. */
+  players(id: string): string;
   player(id: string, n: number): string;
 }
 
@@ -48,7 +50,8 @@ function pageUrls(to: (sitePath: string) => string): PageUrls {
     roundStandings: (id, n) => p("roundStandingsPage", { id, round: String(n) }),
     crosstable: (id) => p("crosstablePage", { id }),
     crosstableStart: (id) => p("crosstableStartPage", { id }),
-    player: (id, n) => p("playerPage", { id, player: String(n) }),
+    players: (id) => p("playersPage", { id }),
+    player: (id, n) => `${p("playersPage", { id })}#player-${n}`,
   };
 }
 

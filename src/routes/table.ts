@@ -12,6 +12,7 @@ import { paginate } from "./pagination.ts";
 import {
   calendarPath,
   href,
+  clubCalendarPath,
   DEFAULT_LANGUAGE,
   ENDPOINTS,
   type Endpoint,
@@ -207,17 +208,50 @@ const BINDINGS: Record<
       if (c.published.globalTags) emit({ id: idOf(c) }, ext.crosstableView(c));
     },
   }),
-  publicPlayerCard: tournament({
-    schema: C.PlayerCardResponse,
+  publicPlayerCards: tournament({
+    schema: C.PlayerCardsResponse,
     render(c, _site, emit) {
-      if (!c.published.globalTags) return;
-      for (const v of ext.playerCardViews(c)) emit({ id: idOf(c), player: String(v.sourcePlayerNumber) }, v);
+      if (c.published.globalTags) emit({ id: idOf(c) }, ext.playerCardsView(c));
     },
   }),
   publicSchedule: tournament({
     schema: C.ScheduleResponse,
     render(c, site, emit) {
       if (c.published.globalTags) emit({ id: idOf(c) }, ext.scheduleView(c, calendarOf(c, site)));
+    },
+  }),
+  // The same on the club surface, for every tournament a club lists (club-only ones included):
+  // published where the spec's club endpoints publish the tournament, and nowhere else.
+  clubRoundStandings: tournament({
+    schema: C.RoundStandingsResponse,
+    render(c, _site, emit) {
+      for (const v of ext.roundStandingsViews(c))
+        forEachClub(c, emit, { id: idOf(c), round: String(v.afterRound) }, v);
+    },
+  }),
+  clubProgression: tournament({
+    schema: C.ProgressionResponse,
+    render(c, _site, emit) {
+      if (clubSlugs(c).length > 0) forEachClub(c, emit, { id: idOf(c) }, ext.progressionView(c));
+    },
+  }),
+  clubCrosstable: tournament({
+    schema: C.CrosstableResponse,
+    render(c, _site, emit) {
+      if (clubSlugs(c).length > 0) forEachClub(c, emit, { id: idOf(c) }, ext.crosstableView(c));
+    },
+  }),
+  clubPlayerCards: tournament({
+    schema: C.PlayerCardsResponse,
+    render(c, _site, emit) {
+      if (clubSlugs(c).length > 0) forEachClub(c, emit, { id: idOf(c) }, ext.playerCardsView(c));
+    },
+  }),
+  clubSchedule: tournament({
+    schema: C.ScheduleResponse,
+    render(c, site, emit) {
+      for (const slug of clubSlugs(c))
+        emit({ id: idOf(c), slug }, ext.scheduleView(c, clubCalendarOf(c, slug, site)));
     },
   }),
 };
@@ -227,6 +261,12 @@ const BINDINGS: Record<
 export function calendarOf(c: TournamentContext, site: SiteContext): string | null {
   // A URL the schedule's JSON carries: under the base path, like every URL a response names.
   return hasCalendar(c.t) ? href(site.basePath ?? "", calendarPath(idOf(c))) : null;
+}
+
+/** The club's iCalendar file of the tournament (a club-only tournament has no global one);
+ * null when no round has a date. */
+export function clubCalendarOf(c: TournamentContext, slug: string, site: SiteContext): string | null {
+  return hasCalendar(c.t) ? href(site.basePath ?? "", clubCalendarPath(slug, idOf(c))) : null;
 }
 
 export const ROUTES: readonly Route[] = ENDPOINTS.map((e) => {

@@ -99,7 +99,17 @@ export type EndpointId =
 
 /** Extensions beyond the spec (issue 22). */
 export type ExtensionId =
-  "publicRoundStandings" | "publicProgression" | "publicCrosstable" | "publicPlayerCard" | "publicSchedule";
+  | "publicRoundStandings"
+  | "publicProgression"
+  | "publicCrosstable"
+  | "publicPlayerCards"
+  | "publicSchedule"
+  | ClubExtensionId;
+
+/** The same extensions on the club surface: for every tournament a club's catalog lists, global
+ * or club-only, per club like the spec's club endpoints (docs/guide/extensions.md). */
+export type ClubExtensionId =
+  "clubRoundStandings" | "clubProgression" | "clubCrosstable" | "clubPlayerCards" | "clubSchedule";
 
 /** The language a recaps request without `?language=` answers in (spec: es). */
 export const DEFAULT_LANGUAGE = "es";
@@ -247,12 +257,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
     n: null,
     extension: true,
     cors: true,
-    id: "publicPlayerCard",
+    id: "publicPlayerCards",
     surface: "public",
     scope: "tournament",
-    path: "/api/public/v1/tournaments/{id}/players/{player}",
+    path: "/api/public/v1/tournaments/{id}/players",
     cache: "current",
-    summary: "Extension: one player's games, running score, ranks and rating figures",
+    summary: "Extension: every player's games, running score, ranks and rating figures",
   },
   {
     n: null,
@@ -264,6 +274,58 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/api/public/v1/tournaments/{id}/schedule",
     cache: "current",
     summary: "Extension: the announced date and time of each round",
+  },
+  // The same extensions on the club surface (the spec's club paths stay as they are). Written
+  // out, not mapped: a call here would keep this list in the CloudFront function's bundle.
+  {
+    n: null,
+    extension: true,
+    id: "clubRoundStandings",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/standings/rounds/{round}",
+    cache: "current",
+    summary: "Extension: standings after a complete round (club catalog)",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubProgression",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/progression",
+    cache: "current",
+    summary: "Extension: every player's rank after each complete round (club catalog)",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubCrosstable",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/crosstable",
+    cache: "current",
+    summary: "Extension: every player's opponent, colour and result by round (club catalog)",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubPlayerCards",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/players",
+    cache: "current",
+    summary: "Extension: every player's games, running score, ranks and rating figures (club catalog)",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubSchedule",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/schedule",
+    cache: "current",
+    summary: "Extension: the announced date and time of each round (club catalog)",
   },
 ];
 
@@ -325,7 +387,9 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
     path: "/tournaments/{id}/crosstable/starting-rank/",
     follows: "publicCrosstable",
   },
-  { id: "playerPage", path: "/tournaments/{id}/players/{player}/", follows: "publicPlayerCard" },
+  // One page with every player's card (an anchor per player), not a page per player: see
+  // docs/guide/extensions.md, "Player cards at scale".
+  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
 ];
 
 export function pageCache(page: PageRoute): CacheClass {
@@ -378,6 +442,12 @@ export const STATIC_DIRS: readonly StaticDir[] = [
 /** The URL path of a tournament's iCalendar file (a file of /calendar/). */
 export function calendarPath(id: string): string {
   return `/calendar/${id}.ics`;
+}
+
+/** The URL path of a club's iCalendar file of a tournament it lists (a file of /calendar/): the
+ * calendar of a club-only tournament, which has no global one. */
+export function clubCalendarPath(slug: string, id: string): string {
+  return `/calendar/clubs/${slug}/${id}.ics`;
 }
 
 /** The URL path of a tournament's Atom feed (a file of /feeds/). */

@@ -18,6 +18,7 @@ import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
 import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
 import { tiebreaksFromTrfHeader } from "./tiebreak-codes.ts";
+import type { RoundTimes } from "./schedule.ts";
 
 export interface ImportTrfOptions {
   file: string;
@@ -36,6 +37,8 @@ export interface ImportTrfOptions {
   /** The tournament's page at the original results source (TRF files carry no URL). Required for
    * a new tournament; a re-import keeps the stored one when it is not given. */
   sourceUrl?: string;
+  /** Announced round start times (`--round-time`); TRF files carry none. */
+  roundTimes?: RoundTimes;
   now: string;
 }
 
@@ -158,7 +161,12 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     now: opts.now,
     ...(opts.sourceUrl !== undefined ? { sourceUrl: opts.sourceUrl } : {}),
     ...(scoring ? { scoring } : {}),
+    ...(opts.roundTimes ? { roundTimes: opts.roundTimes } : {}),
   });
+  for (const round of opts.roundTimes?.byRound.keys() ?? []) {
+    if (!conversion.tournament.schedule.some((r) => r.roundNumber === round))
+      warnings.push(`--round-time: round ${round} has no date in record 132; its time is not stored`);
+  }
   // On a re-import, what neither the options nor the file say keeps its stored value.
   const keep = new Set<string>();
   if (opts.tiebreaks === undefined && tiebreaks.length === 0) keep.add("tiebreaks");
@@ -260,7 +268,7 @@ const HEADER_OF_COLUMN: Record<string, string> = {
   tournament_type: "092",
   chief_arbiter: "102",
   deputy_chief_arbiter: "112",
-  time_control: "122",
+  time_control: "122 (or 222)",
   total_rounds: "XXR",
 };
 

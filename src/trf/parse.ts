@@ -45,6 +45,10 @@ export interface TrfFile {
   fileName: string;
   /** Header records by code ("012", "XXR", "202" ...), each value trimmed, in file order. */
   headers: Map<string, string[]>;
+  /** The first 132 line as written (untrimmed): TRF-2026 gives each round's date a fixed column
+   * (92-99 for round 1, 102-109 for round 2 ...), so a blank field keeps the rounds after it in
+   * place. Null when the file has no 132 record. */
+  roundDatesLine?: string | null;
   players: TrfPlayer[];
   /** Number of round columns used by the longest player record. */
   roundColumns: number;
@@ -184,6 +188,7 @@ export function parseTrf(text: string, fileName = "<trf>"): TrfFile {
   const headers = new Map<string, string[]>();
   const players: TrfPlayer[] = [];
   const byNumber = new Map<number, TrfPlayer>();
+  let roundDatesLine: string | null = null;
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n|\r/);
   lines.forEach((line, i) => {
     const lineNo = i + 1;
@@ -199,6 +204,7 @@ export function parseTrf(text: string, fileName = "<trf>"): TrfFile {
     }
     if (!/^(\d{3}|XX[A-Z])$/.test(code)) return; // comments, rulers, templates
     const value = line.slice(4).trim();
+    if (code === "132" && roundDatesLine === null && value !== "") roundDatesLine = line;
     headers.set(code, [...(headers.get(code) ?? []), value]);
     if ((code === "XXR" || code === "062" || code === "142") && value !== "" && !/^\d+$/.test(value)) {
       fail(fileName, lineNo, 5, `record ${code} must hold a whole number, not "${value}"`);
@@ -218,6 +224,7 @@ export function parseTrf(text: string, fileName = "<trf>"): TrfFile {
   return {
     fileName,
     headers,
+    roundDatesLine,
     players,
     roundColumns: Math.max(0, ...players.map((p) => p.rounds.length)),
   };

@@ -13,6 +13,14 @@
 // | FPB (F)       | full-point bye                  | W                   |
 // | HPB (H)       | half-point bye                  | D                   |
 // | ZPB (Z)       | zero-point bye, absence         | L                   |
+// | A             | absence: ZPB and forfeit loss   | L                   |
+// | P             | pairing-allocated bye (= PAB)   | W                   |
+// | X             | unknown result                  | (not stored)        |
+//
+// TRF-2026 writes record 162 with the one-letter codes W D L A P X (W covering forfeit wins and
+// full-point byes, D half-point byes, A absences), each code at a fixed column followed by its
+// points ("162  W 1.0    D 0.5    L 0.0    A 0.0"); the tokens read the same as TRF-2025's. X,
+// the points of a game whose result is unknown, has no place in the store: a warning says so.
 //
 // Points that depend on the colour (WW different from BW) have no place in the store's scoring
 // and are refused, as are unknown codes: a wrong scoring would publish wrong points.
@@ -35,18 +43,21 @@ const ALIASES: Record<string, string> = {
   F: "FPB",
   H: "HPB",
   Z: "ZPB",
+  P: "PAB",
 };
 
-const FIELDS: Record<string, Key> = {
-  W: "win",
-  D: "draw",
-  L: "loss",
-  FW: "forfeitWin",
-  FL: "forfeitLoss",
-  PAB: "pairingAllocatedBye",
-  FPB: "fullBye",
-  HPB: "halfBye",
-  ZPB: "zeroBye",
+const FIELDS: Record<string, readonly Key[]> = {
+  W: ["win"],
+  D: ["draw"],
+  L: ["loss"],
+  FW: ["forfeitWin"],
+  FL: ["forfeitLoss"],
+  PAB: ["pairingAllocatedBye"],
+  FPB: ["fullBye"],
+  HPB: ["halfBye"],
+  ZPB: ["zeroBye"],
+  A: ["forfeitLoss", "zeroBye"],
+  X: [],
 };
 
 /** Pairs of "CODE=VALUE" or "CODE VALUE" tokens of one record. */
@@ -68,7 +79,12 @@ function pairs(value: string): { code: string; raw: string }[] | string {
   return out;
 }
 
-function readRecord(record: string, value: string, problems: Problem[]): Partial<Scoring> {
+function readRecord(
+  record: string,
+  value: string,
+  problems: Problem[],
+  warnings: string[],
+): Partial<Scoring> {
   const where = `record ${record} "${value}"`;
   const list = pairs(value);
   if (typeof list === "string") {
@@ -84,25 +100,28 @@ function readRecord(record: string, value: string, problems: Problem[]): Partial
       problems.push({ what: `points "${raw}" for ${code} are not a number`, where });
       continue;
     }
-    const field = FIELDS[ALIASES[code] ?? code];
-    if (!field) {
+    const fields = FIELDS[ALIASES[code] ?? code];
+    if (!fields) {
       problems.push({
         what: `"${code}" is not a scoring code`,
         where,
-        fix: "use W D L (WW BW WD BD WL BL), FW FL, PAB FPB HPB ZPB",
+        fix: "use W D L (WW BW WD BD WL BL), FW FL, PAB FPB HPB ZPB, or TRF-2026's A P X",
       });
       continue;
     }
-    const previous = found[field];
-    if (previous !== undefined && previous !== points) {
-      problems.push({
-        what: `${code} gives ${points} points but ${seen.get(field)} gave ${previous}: points that depend on the colour are not supported`,
-        where,
-      });
-      continue;
+    if (code === "X") warnings.push(`${where}: X (${points} points for an unknown result) is not stored`);
+    for (const field of fields) {
+      const previous = found[field];
+      if (previous !== undefined && previous !== points) {
+        problems.push({
+          what: `${code} gives ${points} points but ${seen.get(field)} gave ${previous}: points that depend on the colour are not supported`,
+          where,
+        });
+        continue;
+      }
+      found[field] = points;
+      seen.set(field, code);
     }
-    found[field] = points;
-    seen.set(field, code);
   }
   return found;
 }
@@ -134,7 +153,10 @@ export function scoringFromTrf(f: TrfFile, warnings: string[]): Scoring | null {
   const read = (record: string): Partial<Scoring> | null => {
     const values = (f.headers.get(record) ?? []).filter((v) => v.trim() !== "");
     if (values.length === 0) return null;
-    return Object.assign({}, ...values.map((v) => readRecord(record, v, problems))) as Partial<Scoring>;
+    return Object.assign(
+      {},
+      ...values.map((v) => readRecord(record, v, problems, warnings)),
+    ) as Partial<Scoring>;
   };
   const r162 = read("162");
   const xxs = read("XXS");

@@ -14,7 +14,8 @@
 //   conversion lists each one by round and board (the import refuses them unless allowed).
 // - boards are numbered by the players' scores before the round (higher first), then by the lower
 //   start number; bye rows come last. TRF has no board numbers.
-import { trfSchedule } from "./schedule.ts";
+import { trfSchedule, type RoundTimes } from "./schedule.ts";
+import { timeControlText } from "./time-control.ts";
 import {
   DEFAULT_SCORING,
   type ByeKind,
@@ -42,6 +43,8 @@ export interface TrfConvertOptions {
   sourceUrl?: string;
   /** Points per outcome (the file's 162 / XXS records); default 1 / ½ / 0. */
   scoring?: Scoring;
+  /** Announced start times (`import-trf --round-time`): no TRF record carries them. */
+  roundTimes?: RoundTimes;
 }
 
 export interface TrfConversion {
@@ -272,7 +275,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
         ?.filter((v) => v !== "")
         .join(", ") || null,
     arbiters: null,
-    timeControl: header(f, "122"),
+    // 122 is the arbiter's own words; TRF-2026's encoded 222 is put in words when 122 is absent.
+    timeControl: header(f, "122") ?? encodedTimeControl(f),
     tournamentType: header(f, "092"),
     ratingCalculation: null,
     fideEventId: null,
@@ -298,13 +302,19 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     scoring: { ...(opts.scoring ?? DEFAULT_SCORING) },
     players,
     rounds,
-    schedule: trfSchedule(f, startDate, endDate).filter(
+    schedule: trfSchedule(f, startDate, endDate, opts.roundTimes).filter(
       (r) => !(Number.isFinite(declaredRounds) && declaredRounds > 0) || r.roundNumber <= declaredRounds,
     ),
     sourceStandings: [],
     recaps: [],
   };
   return { tournament, warnings, unknown };
+}
+
+/** Record 222 in words; the code as written when it does not follow TRF-2026's grammar. */
+function encodedTimeControl(f: TrfFile): string | null {
+  const code = header(f, "222");
+  return code === null ? null : (timeControlText(code) ?? code);
 }
 
 /** The domain Tournament of a parsed TRF file (warnings dropped; see convertTrf). */

@@ -3,7 +3,8 @@
 import type { z } from "zod";
 import type {
   CrosstableResponse,
-  PlayerCardResponse,
+  PlayerCard as PlayerCardSchema,
+  PlayerCardsResponse,
   ProgressionResponse,
   RoundStandingsResponse,
   ScheduleResponse,
@@ -27,7 +28,8 @@ type Out<S extends z.ZodType> = z.output<S>;
 export type RoundStandingsView = Out<typeof RoundStandingsResponse>;
 export type ProgressionView = Out<typeof ProgressionResponse>;
 export type CrosstableView = Out<typeof CrosstableResponse>;
-export type PlayerCardView = Out<typeof PlayerCardResponse>;
+export type PlayerCardView = Out<typeof PlayerCardSchema>;
+export type PlayerCardsView = Out<typeof PlayerCardsResponse>;
 export type ScheduleView = Out<typeof ScheduleResponse>;
 
 interface Extras {
@@ -129,7 +131,6 @@ function playerView(p: Player): Out<typeof PublicPlayerResponse> {
 
 export function playerCardViews(c: TournamentContext): PlayerCardView[] {
   return extras(c).cards.map(({ player: p, rounds, rating }) => ({
-    tournamentId: toInt64(c.t.externalId),
     sourcePlayerNumber: p.sourcePlayerNumber,
     startingRank: p.startingRank,
     fideId: p.fideId === null ? null : toInt64(p.fideId),
@@ -152,6 +153,14 @@ export function playerCardViews(c: TournamentContext): PlayerCardView[] {
     })),
     ratingFigures: { ...rating },
   }));
+}
+
+/** Every card of the tournament, in one response (sorted by source player number). */
+export function playerCardsView(c: TournamentContext): PlayerCardsView {
+  return {
+    tournamentId: toInt64(c.t.externalId),
+    players: [...playerCardViews(c)].sort((a, b) => a.sourcePlayerNumber - b.sourcePlayerNumber),
+  };
 }
 
 /** `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. */

@@ -78,14 +78,10 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
       "/api/public/v1/tournaments/{id}/schedule",
       await client.GET("/api/public/v1/tournaments/{id}/schedule", { params: { path } }),
     );
-    for (const row of crosstable.data?.rows ?? []) {
-      keep(
-        "/api/public/v1/tournaments/{id}/players/{player}",
-        await client.GET("/api/public/v1/tournaments/{id}/players/{player}", {
-          params: { path: { id, player: row.sourcePlayerNumber } },
-        }),
-      );
-    }
+    keep(
+      "/api/public/v1/tournaments/{id}/players",
+      await client.GET("/api/public/v1/tournaments/{id}/players", { params: { path } }),
+    );
     for (const round of progression.data?.rounds ?? []) {
       keep(
         "/api/public/v1/tournaments/{id}/standings/rounds/{round}",
@@ -123,6 +119,31 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
         "/api/clubs/{slug}/tournaments/{id}/live",
         await client.GET("/api/clubs/{slug}/tournaments/{id}/live", { params: { path } }),
       );
+      // Extensions (issue 22) on the club surface.
+      keep(
+        "/api/clubs/{slug}/tournaments/{id}/crosstable",
+        await client.GET("/api/clubs/{slug}/tournaments/{id}/crosstable", { params: { path } }),
+      );
+      keep(
+        "/api/clubs/{slug}/tournaments/{id}/players",
+        await client.GET("/api/clubs/{slug}/tournaments/{id}/players", { params: { path } }),
+      );
+      keep(
+        "/api/clubs/{slug}/tournaments/{id}/schedule",
+        await client.GET("/api/clubs/{slug}/tournaments/{id}/schedule", { params: { path } }),
+      );
+      const clubProgression = await client.GET("/api/clubs/{slug}/tournaments/{id}/progression", {
+        params: { path },
+      });
+      keep("/api/clubs/{slug}/tournaments/{id}/progression", clubProgression);
+      for (const round of clubProgression.data?.rounds ?? []) {
+        keep(
+          "/api/clubs/{slug}/tournaments/{id}/standings/rounds/{round}",
+          await client.GET("/api/clubs/{slug}/tournaments/{id}/standings/rounds/{round}", {
+            params: { path: { ...path, round } },
+          }),
+        );
+      }
       for (const tag of entry.tags) {
         keep(
           "/api/clubs/{slug}/tournaments",
@@ -243,16 +264,18 @@ describe("a client generated from schema/openapi.json", () => {
     }
     // The big id's detail, standings, 4 rounds, live and recaps (es, en) on the global
     // surface; detail, standings, 4 rounds and live in its club's catalog; and its extension
-    // files: crosstable, progression, schedule, one card per player, standings after each round.
+    // files on both surfaces: crosstable, progression, schedule, the players' cards, standings
+    // after each round.
     const extensionFiles = fg.sync(
       [
-        `api/public/v1/tournaments/${BIG_ID}/{crosstable,progression,schedule}/index.json`,
-        `api/public/v1/tournaments/${BIG_ID}/players/*/index.json`,
+        `api/public/v1/tournaments/${BIG_ID}/{crosstable,progression,schedule,players}/index.json`,
+        `api/clubs/*/tournaments/${BIG_ID}/{crosstable,progression,schedule,players}/index.json`,
+        `api/clubs/*/tournaments/${BIG_ID}/standings/rounds/*/index.json`,
         `api/public/v1/tournaments/${BIG_ID}/standings/rounds/*/index.json`,
       ],
       { cwd: dist, followSymbolicLinks: true },
     ).length;
-    expect(extensionFiles).toBeGreaterThan(3 + 50);
+    expect(extensionFiles).toBe(2 * (4 + 4));
     expect(bigIdAnswers).toBe(9 + 7 + extensionFiles);
     const detail = answers
       .get("/api/public/v1/tournaments/{id}")!

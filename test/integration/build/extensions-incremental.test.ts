@@ -52,6 +52,11 @@ describe("extension files in incremental builds", () => {
     expect(gros.files).toContain("calendar/9007199254740993.ics");
     expect(gros.files).toContain("feeds/9007199254740993.atom");
     expect(gros.files).toContain("api/public/v1/tournaments/9007199254740993/crosstable/index.json");
+    // Its club's copies (the club surface's extensions and calendar) are its files too.
+    expect(gros.files).toContain(
+      "api/clubs/gros-xake-taldea/tournaments/9007199254740993/players/index.json",
+    );
+    expect(gros.files).toContain("calendar/clubs/gros-xake-taldea/9007199254740993.ics");
     expect(first.state.lists!.files).toContain("feeds/all.atom");
 
     const second = await render(first.state);
@@ -71,6 +76,12 @@ describe("extension files in incremental builds", () => {
     expect([...tournamentsWritten]).toEqual(["9007199254740993"]);
     expect(third.written).toContain("calendar/9007199254740993.ics");
     expect(third.written).toContain("api/public/v1/tournaments/9007199254740993/schedule/index.json");
-    expect(third.written.filter((f) => f.startsWith("calendar/"))).toEqual(["calendar/9007199254740993.ics"]);
+    expect(third.written).toContain(
+      "api/clubs/gros-xake-taldea/tournaments/9007199254740993/schedule/index.json",
+    );
+    expect(third.written.filter((f) => f.startsWith("calendar/")).sort()).toEqual([
+      "calendar/9007199254740993.ics",
+      "calendar/clubs/gros-xake-taldea/9007199254740993.ics",
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type {
   CrosstableResponse,
-  PlayerCardResponse,
+  PlayerCardsResponse,
   RoundStandingsResponse,
 } from "../../../src/contracts/extensions.ts";
 import { buildSample } from "../../support/e2e.ts";
@@ -30,6 +30,7 @@ const rowsOf = (d: Node, cls: string) =>
   elements(d, (e) => hasClass(e, cls)).flatMap((t) =>
     elements(t, (e) => e.tagName === "tr" && attr(e, "data-player") !== undefined),
   );
+type PlayersOut = typeof PlayerCardsResponse;
 const nameIn = (e: Node) => text(elements(e, (x) => hasClass(x, "name"))[0]!);
 
 describe("extension pages of the sample", () => {
@@ -44,8 +45,12 @@ describe("extension pages of the sample", () => {
       const x = json<z.output<typeof CrosstableResponse>>(
         `api/public/v1/tournaments/${id}/crosstable/index.json`,
       );
-      for (const r of x.rows)
-        expect(pages).toContain(`tournaments/${id}/players/${r.sourcePlayerNumber}/index.html`);
+      // One cards file and one players page per tournament, a card for every crosstable row.
+      expect(pages).toContain(`tournaments/${id}/players/index.html`);
+      const cards = json<z.output<PlayersOut>>(`api/public/v1/tournaments/${id}/players/index.json`);
+      expect(cards.players.map((p) => p.sourcePlayerNumber)).toEqual(
+        x.rows.map((r) => r.sourcePlayerNumber).sort((a, b) => a - b),
+      );
     }
     expect(pages.some((p) => /standings\/rounds\/\d+\/index\.html$/.test(p))).toBe(true);
   });
@@ -95,43 +100,53 @@ describe("extension pages of the sample", () => {
     }
   });
 
-  it("every player page shows its card's rounds and rating figures", () => {
+  it("no page per player: the cards are on one page per tournament", () => {
+    expect(pages.filter((p) => /\/players\/\d+\//.test(p))).toEqual([]);
+  });
+
+  it("every card on the players page shows the JSON's rounds and rating figures", () => {
     let seen = 0;
-    for (const rel of pages.filter((p) => /\/players\/\d+\/index\.html$/.test(p))) {
-      const v = json<z.output<typeof PlayerCardResponse>>(
-        `api/public/v1/${rel.replace(/index\.html$/, "index.json")}`,
-      );
-      const d = doc(rel);
-      const rows = elements(d, (e) => e.tagName === "tr" && attr(e, "data-round") !== undefined);
-      const shown = rows.map((tr) => {
-        const opp = elements(tr, (e) => hasClass(e, "opponent"))[0]!;
-        return {
-          round: Number(attr(tr, "data-round")),
-          opponent: num(attr(opp, "data-player")),
-          points: num(attr(elements(tr, (e) => hasClass(e, "points"))[0]!, "data-points")),
-          scoreAfter: num(attr(elements(tr, (e) => hasClass(e, "score"))[0]!, "data-points")),
-          rankAfter: num(text(elements(tr, (e) => hasClass(e, "rank"))[0]!)),
-        };
-      });
-      expect(shown, rel).toEqual(
-        v.rounds.map((r) => ({
-          round: r.round,
-          opponent: r.opponent?.sourcePlayerNumber ?? null,
-          points: r.points,
-          scoreAfter: r.scoreAfter,
-          rankAfter: r.rankAfter,
-        })),
-      );
-      const figure = (key: string) => text(elements(d, (e) => attr(e, "data-figure") === key)[0]!);
-      const f = v.ratingFigures;
-      expect(figure("performanceRating"), rel).toBe(
-        f.performanceRating === null ? "—" : String(f.performanceRating),
-      );
-      expect(figure("ratedGames"), rel).toBe(String(f.ratedGames));
-      expect(figure("ratingChange"), rel).toBe(
-        f.ratingChange === null ? "not known" : `${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`,
-      );
-      seen++;
+    for (const rel of pages.filter((p) => /\/players\/index\.html$/.test(p))) {
+      const all = json<z.output<PlayersOut>>(`api/public/v1/${rel.replace(/index\.html$/, "index.json")}`);
+      const sections = elements(doc(rel), (e) => e.tagName === "section" && hasClass(e, "card"));
+      expect(
+        sections.map((e) => Number(attr(e, "data-player"))),
+        rel,
+      ).toEqual(all.players.map((p) => p.sourcePlayerNumber));
+      for (const [i, v] of all.players.entries()) {
+        const d = sections[i]!;
+        expect(attr(elements(d, (e) => e.tagName === "h2")[0]!, "id")).toBe(`player-${v.sourcePlayerNumber}`);
+        const rows = elements(d, (e) => e.tagName === "tr" && attr(e, "data-round") !== undefined);
+        const shown = rows.map((tr) => {
+          const opp = elements(tr, (e) => hasClass(e, "opponent"))[0]!;
+          return {
+            round: Number(attr(tr, "data-round")),
+            opponent: num(attr(opp, "data-player")),
+            points: num(attr(elements(tr, (e) => hasClass(e, "points"))[0]!, "data-points")),
+            scoreAfter: num(attr(elements(tr, (e) => hasClass(e, "score"))[0]!, "data-points")),
+            rankAfter: num(text(elements(tr, (e) => hasClass(e, "rank"))[0]!)),
+          };
+        });
+        expect(shown, rel).toEqual(
+          v.rounds.map((r) => ({
+            round: r.round,
+            opponent: r.opponent?.sourcePlayerNumber ?? null,
+            points: r.points,
+            scoreAfter: r.scoreAfter,
+            rankAfter: r.rankAfter,
+          })),
+        );
+        const figure = (key: string) => text(elements(d, (e) => attr(e, "data-figure") === key)[0]!);
+        const f = v.ratingFigures;
+        expect(figure("performanceRating"), rel).toBe(
+          f.performanceRating === null ? "—" : String(f.performanceRating),
+        );
+        expect(figure("ratedGames"), rel).toBe(String(f.ratedGames));
+        expect(figure("ratingChange"), rel).toBe(
+          f.ratingChange === null ? "not known" : `${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`,
+        );
+        seen++;
+      }
     }
     expect(seen).toBeGreaterThan(10);
   });

@@ -1,7 +1,8 @@
 // TRF record 132: round dates, kept only when they are real dates within the tournament's dates.
 import { describe, expect, it } from "vitest";
 import { parseTrf } from "../../../src/trf/parse.ts";
-import { roundDate, trfSchedule } from "../../../src/trf/schedule.ts";
+import { BuildError, EXIT } from "../../../src/shared/errors.ts";
+import { parseRoundTimes, roundDate, roundDateFields, trfSchedule } from "../../../src/trf/schedule.ts";
 import { trfToTournament } from "../../../src/trf/to-tournament.ts";
 
 const PLAYER = "001    1      Player One                        2000 GER".padEnd(91) + "   0 - U";
@@ -43,5 +44,60 @@ describe("record 132", () => {
 
   it("is empty without a 132 record", () => {
     expect(trfSchedule(parseTrf(file([])), null, null)).toEqual([]);
+  });
+
+  it("places TRF-2026 fields by column: a blank field leaves its round out, later rounds keep theirs", () => {
+    const line = "132" + " ".repeat(88) + "26/11/18" + " ".repeat(12) + "26/11/20";
+    expect(roundDateFields(line)).toEqual([
+      { round: 1, field: "26/11/18" },
+      { round: 3, field: "26/11/20" },
+    ]);
+    expect(trfSchedule(parseTrf(file([line])), null, null).map((r) => [r.roundNumber, r.date])).toEqual([
+      [1, "2026-11-18"],
+      [3, "2026-11-20"],
+    ]);
+  });
+
+  it("reads fields off the columns (older exports, four-digit years) in file order", () => {
+    expect(roundDateFields("132 2026/11/18 2026/11/19").map((f) => f.round)).toEqual([1, 2]);
+    const f = parseTrf(file(["132" + " ".repeat(88) + "2026/11/18  2026/11/20"]));
+    expect(trfSchedule(f, null, null).map((r) => r.roundNumber)).toEqual([1, 2]);
+  });
+});
+
+describe("--round-time", () => {
+  it("gives every dated round the common time, and a round its own", () => {
+    const f = parseTrf(file(["132" + " ".repeat(88) + "26/11/18  26/11/19  26/11/20"]));
+    expect(trfSchedule(f, null, null, parseRoundTimes("18:30, 3=9:05"))).toEqual([
+      { roundNumber: 1, date: "2026-11-18", time: "18:30" },
+      { roundNumber: 2, date: "2026-11-19", time: "18:30" },
+      { roundNumber: 3, date: "2026-11-20", time: "09:05" },
+    ]);
+    expect(trfSchedule(f, null, null, parseRoundTimes("2=10:00")).map((r) => r.time)).toEqual([
+      null,
+      "10:00",
+      null,
+    ]);
+  });
+
+  it("refuses what is not a time or a round, naming it (exit 2)", () => {
+    for (const [spec, what] of [
+      ["24:00", '"24:00" is not a time'],
+      ["18h30", '"18h30" is not a time'],
+      ["0=10:00", '"0" is not a round number'],
+      ["18:30,19:00", "two times for every round"],
+      ["1=10:00,1=11:00", "round 1 is given twice"],
+      ["18:30,", "an empty entry"],
+    ] as const) {
+      let err: unknown;
+      try {
+        parseRoundTimes(spec);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, spec).toBeInstanceOf(BuildError);
+      expect((err as BuildError).exitCode, spec).toBe(EXIT.usage);
+      expect((err as BuildError).message, spec).toContain(what);
+    }
   });
 });

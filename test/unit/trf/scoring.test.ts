@@ -75,6 +75,24 @@ describe("scoring from the file", () => {
     });
   });
 
+  it("reads TRF-2026's one-letter codes: A sets absences and forfeit losses, P the PAB, X is not stored", () => {
+    const warnings: string[] = [];
+    expect(scoring(["162  W 3.0    D 1.0    L 0.0    A -1.0   P 2.0    X 1.0"], warnings)).toEqual({
+      win: 3,
+      draw: 1,
+      loss: 0,
+      forfeitWin: 3,
+      forfeitLoss: -1,
+      pairingAllocatedBye: 2,
+      fullBye: 3,
+      halfBye: 1,
+      zeroBye: -1,
+    });
+    expect(warnings).toEqual([
+      'record 162 "W 3.0    D 1.0    L 0.0    A -1.0   P 2.0    X 1.0": X (1 points for an unknown result) is not stored',
+    ]);
+  });
+
   it("is null without either record (the default 1 / ½ / 0 applies)", () => {
     expect(scoring(["012 x"])).toBeNull();
   });
@@ -87,7 +105,7 @@ describe("scoring from the file", () => {
   });
 
   it.each([
-    ["162 W 3 X 1", /"X" is not a scoring code/],
+    ["162 W 3 Q 1", /"Q" is not a scoring code/],
     ["XXS WW=1 BW=0.5", /depend on the colour/],
     ["162 W three", /"three" for W are not a number/],
     ["162 W 3 D", /"D" has no value/],

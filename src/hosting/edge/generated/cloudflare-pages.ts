@@ -202,12 +202,12 @@ var ENDPOINTS = [
     n: null,
     extension: true,
     cors: true,
-    id: "publicPlayerCard",
+    id: "publicPlayerCards",
     surface: "public",
     scope: "tournament",
-    path: "/api/public/v1/tournaments/{id}/players/{player}",
+    path: "/api/public/v1/tournaments/{id}/players",
     cache: "current",
-    summary: "Extension: one player's games, running score, ranks and rating figures"
+    summary: "Extension: every player's games, running score, ranks and rating figures"
   },
   {
     n: null,
@@ -219,6 +219,58 @@ var ENDPOINTS = [
     path: "/api/public/v1/tournaments/{id}/schedule",
     cache: "current",
     summary: "Extension: the announced date and time of each round"
+  },
+  // The same extensions on the club surface (the spec's club paths stay as they are). Written
+  // out, not mapped: a call here would keep this list in the CloudFront function's bundle.
+  {
+    n: null,
+    extension: true,
+    id: "clubRoundStandings",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/standings/rounds/{round}",
+    cache: "current",
+    summary: "Extension: standings after a complete round (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubProgression",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/progression",
+    cache: "current",
+    summary: "Extension: every player's rank after each complete round (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubCrosstable",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/crosstable",
+    cache: "current",
+    summary: "Extension: every player's opponent, colour and result by round (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubPlayerCards",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/players",
+    cache: "current",
+    summary: "Extension: every player's games, running score, ranks and rating figures (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubSchedule",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/schedule",
+    cache: "current",
+    summary: "Extension: the announced date and time of each round (club catalog)"
   }
 ];
 function endpoint(id) {
@@ -244,7 +296,9 @@ var PAGE_ROUTES = [
     path: "/tournaments/{id}/crosstable/starting-rank/",
     follows: "publicCrosstable"
   },
-  { id: "playerPage", path: "/tournaments/{id}/players/{player}/", follows: "publicPlayerCard" }
+  // One page with every player's card (an anchor per player), not a page per player: see
+  // docs/guide/extensions.md, "Player cards at scale".
+  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" }
 ];
 function pageCache(page) {
   return endpoint(page.follows).cache;

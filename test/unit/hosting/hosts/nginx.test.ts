@@ -183,7 +183,7 @@ describe("nginx", () => {
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
-          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/players/(?<build_api_p_player>[0-9]+))/?$" {
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/players)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "$build_api_cc_current" always;
@@ -311,6 +311,71 @@ describe("nginx", () => {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "$build_api_cc_live" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/standings/rounds/(?<build_api_p_round>[0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/progression)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/crosstable)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/players)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/schedule)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
               add_header X-Content-Type-Options nosniff always;
               add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
               add_header X-Frame-Options "DENY" always;
@@ -510,7 +575,7 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
-      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/players/(?<build_api_p_player>[0-9]+)/$" {
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/players/$" {
           etag on;
           error_page 404 /404.html;
           error_page 405 /.build-api-405;
@@ -525,7 +590,7 @@ describe("nginx", () => {
           add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
           try_files \${uri}index.html =404;
       }
-      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/players/([0-9]+))$" {
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/players)$" {
           error_page 404 /404.html;
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
