@@ -80,7 +80,8 @@ import {
 } from "./layout.ts";
 import { acquireLock } from "./lock.ts";
 import { environmentError, errnoCode, io } from "./io.ts";
-import { MANIFEST_NAME, MARKER_CONTENT, MARKER_NAME, readManifest, writeManifest } from "./manifest.ts";
+import { Bookkeeping } from "./bookkeeping.ts";
+import { markerGeneration, markerText, MARKER_NAME } from "./manifest.ts";
 import {
   CHANGED_PATHS_CAP,
   StagingWriter,
@@ -153,6 +154,7 @@ async function publish(
   step("locked");
   phase("lock");
   const warnings: string[] = [];
+  let bookkeeping: Bookkeeping | undefined;
   try {
     recoverMigration(layout, force);
     step("recovered");
@@ -180,9 +182,16 @@ async function publish(
     warnings.push(...removeLeftovers(layout, [liveVersion, stale.version], guard));
     step("cleaned");
 
-    const manifestFile = liveDir && path.join(liveDir, MANIFEST_NAME);
-    const live = manifestFile ? readManifest(manifestFile) : undefined;
-    const liveManifestMtimeMs = live ? io.lstatSync(manifestFile!).mtimeMs : undefined;
+    bookkeeping = Bookkeeping.open(layout.store);
+    // A delta staged by a build killed after its switch is applied; one killed before, dropped.
+    bookkeeping.recover(liveVersion, true);
+    step("bookkeeping-recovered");
+    // The rows are trusted only for the version they were sealed with (its marker says which).
+    const describes =
+      liveDir !== undefined && bookkeeping.describes(liveVersion, markerGeneration(liveDir));
+    const live = describes ? bookkeeping : undefined;
+    const liveSealedMs = live ? io.lstatSync(path.join(liveDir!, MARKER_NAME)).mtimeMs : undefined;
+    const generation = bookkeeping.generation + 1;
     // A fresh name: an incoming directory left by an earlier build may not have been removable.
     const incoming = freshName(layout.store, `incoming-${process.pid}`);
     io.mkdirSync(incoming);
@@ -197,9 +206,9 @@ async function publish(
     try {
       const writer = new StagingWriter({
         incoming,
-        liveDir: live ? liveDir : undefined,
+        liveDir,
         live,
-        liveManifestMtimeMs,
+        liveSealedMs,
         rewriteAll: opts.rewriteAll,
         direct: direct ? staleDir : undefined,
         step,
@@ -219,7 +228,7 @@ async function publish(
     }
 
     // Compare every file when the pair record cannot say where the versions differ, when every
-    // file is rewritten, and when the live manifest could not be read (so the live version's
+    // file is rewritten, and when the bookkeeping does not describe the live version (so its
     // files are known only by walking it).
     const walk = stale.differ === "all" || (opts.rewriteAll ?? false) || (liveDir !== undefined && !live);
     // The live directory even without a readable manifest: its files not in this snapshot are
@@ -230,7 +239,10 @@ async function publish(
     writePair(layout, liveVersion ? { buffers: [liveVersion, stale.version], differ: widened } : undefined);
     step("pair-widened");
     const differ = walk ? updater.updateAll() : updater.updateOnly(widened as string[]);
-    updater.finishBookkeeping(live !== undefined);
+    updater.finishMarker(generation);
+    // Step 1 of the bookkeeping: the new generation's rows, pending until the switch.
+    bookkeeping.stage(collected.delta(!describes), stale.version, generation);
+    step("bookkeeping-staged");
     // Narrow: the versions now differ exactly where this build changed a file. A real directory
     // being migrated gets the number it will have in the store; one without the marker (replaced
     // with force) is no snapshot to pair with: the next build removes it.
@@ -238,12 +250,16 @@ async function publish(
     const paired = partner !== undefined && (current.kind !== "dir" || current.marked);
     // When most files differ (after rewriteAll), "all" says as much in a few bytes: the next
     // build compares every file, which is what it would have to do anyway.
-    const recorded = differ.length > collected.entries.size / 2 ? "all" : differ;
+    const recorded = differ.length > collected.counts.files / 2 ? "all" : differ;
     writePair(layout, paired ? { buffers: [stale.version, partner], differ: recorded } : undefined);
     step("staged");
     phase("finish");
 
     switchTo(layout, stale.version, partner, current, step);
+    // Step 3: the pending rows become the live ones. A kill before this is repaired by the next
+    // open (the pending delta targets the live version then).
+    bookkeeping.apply();
+    step("bookkeeping-applied");
     phase("switch");
     // The new snapshot is live: from here on, trouble is a warning and leftovers wait for the next build.
     for (const leftover of [incoming, updater.tmp]) {
@@ -259,6 +275,7 @@ async function publish(
     counts.changed = { count: differ.length, paths: differ.slice(0, CHANGED_PATHS_CAP) };
     return { ...counts, phases, snapshotDir: staleDir, warnings };
   } finally {
+    bookkeeping?.close();
     try {
       lock.release();
     } catch (e) {
@@ -319,8 +336,8 @@ class Updater {
   updateOnly(dirty: readonly string[]): string[] {
     io.mkdirSync(this.dir, { recursive: true });
     // Removals first, deepest first, so a file can replace a directory that went away.
-    for (let i = dirty.length - 1; i >= 0; i--) if (!this.c.entries.has(dirty[i]!)) this.remove(dirty[i]!);
-    for (const p of dirty) if (this.c.entries.has(p)) this.place(p);
+    for (let i = dirty.length - 1; i >= 0; i--) if (!this.c.has(dirty[i]!)) this.remove(dirty[i]!);
+    for (const p of dirty) if (this.c.has(p)) this.place(p);
     return [...this.c.fresh, ...this.c.removed].sort();
   }
 
@@ -330,35 +347,28 @@ class Updater {
     // A version made by this build holds nothing else.
     if (!this.direct) {
       for (const rel of listFiles(this.dir)) {
-        if (!this.c.entries.has(rel)) this.remove(rel);
+        if (!this.c.has(rel)) this.remove(rel);
       }
     }
     if (this.direct) {
       // The new files are in place already: only the shared ones are linked in.
-      for (const p of this.c.kept) this.place(p);
+      for (const p of this.c.kept()) this.place(p);
     } else {
-      for (const p of this.c.entries.keys()) this.place(p);
+      for (const p of this.c.paths()) this.place(p);
     }
-    // Files of the live version that the new one lacks, whether its manifest lists them or not.
-    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.entries.has(p)) : [];
+    // Files of the live version that the new one lacks, whether its bookkeeping lists them or not.
+    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.has(p)) : [];
     // After a first build every file is new: sort that list in place rather than copy it.
     return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
   }
 
-  /** The manifest (shared when nothing changed) and the marker (always shared). */
-  finishBookkeeping(hadLiveManifest: boolean): void {
-    const unchanged = hadLiveManifest && this.c.fresh.length === 0 && this.c.removed.length === 0;
-    const manifest = path.join(this.dir, MANIFEST_NAME);
-    if (!(unchanged && this.linkFromLive(MANIFEST_NAME))) {
-      writeManifest(this.tmp, this.c.entries);
-      io.renameSync(this.tmp, manifest);
-    }
-    this.step("manifest-written");
-    const marker = path.join(this.dir, MARKER_NAME);
-    if (!this.linkFromLive(MARKER_NAME) && !isRegularFile(marker)) {
-      io.writeFileSync(this.tmp, MARKER_CONTENT);
-      io.renameSync(this.tmp, marker);
-    }
+  /**
+   * The marker, written anew after every file is in place: it names the generation the version is
+   * sealed as, and its mtime tells the next build which live files were edited since.
+   */
+  finishMarker(generation: number): void {
+    io.writeFileSync(this.tmp, markerText(generation));
+    io.renameSync(this.tmp, path.join(this.dir, MARKER_NAME));
     this.step("marker-written");
   }
 
@@ -368,11 +378,11 @@ class Updater {
     if (i !== undefined) {
       this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
-      // Its live copy, which the live manifest lists, is gone: removed by hand, since builds never
-      // remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
+      // Its live copy, which the live bookkeeping lists, is gone: removed by hand, since builds
+      // never remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
       const where = path.join(this.liveDir ?? "", p);
       throw new BuildError(
-        `The live snapshot lacks ${p}, which its manifest lists; nothing was published.`,
+        `The live snapshot lacks ${p}, which its bookkeeping lists; nothing was published.`,
         [
           {
             where,
@@ -490,18 +500,17 @@ function isDirectory(p: string): boolean {
   return statOrUndefined(p)?.isDirectory() ?? false;
 }
 
-function isRegularFile(p: string): boolean {
-  return statOrUndefined(p)?.isFile() ?? false;
-}
-
-/** Every non-directory under `root`, as "/"-separated relative paths, bookkeeping files excluded. */
+/**
+ * Every non-directory under `root`, as "/"-separated relative paths, the marker excluded (the
+ * previous format's manifest and state are not: a walk removes them).
+ */
 function listFiles(root: string): string[] {
   const out: string[] = [];
   const walk = (abs: string, rel: string): void => {
     for (const e of io.readdirSync(abs, { withFileTypes: true })) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
-      else if (rel || (e.name !== MANIFEST_NAME && e.name !== MARKER_NAME)) out.push(childRel);
+      else if (rel || e.name !== MARKER_NAME) out.push(childRel);
     }
   };
   walk(root, "");
