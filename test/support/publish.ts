@@ -16,10 +16,11 @@ export function writeAll(files: Record<string, string>): (w: SnapshotWriter) => 
   };
 }
 
-/** path -> "inode mtime" for every file under `dir`. */
+/** path -> "inode mtime" for every file under `dir` but the marker (every build writes it anew). */
 export function fileIdentities(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const rel of Object.keys(hashTree(dir))) {
+    if (rel === MARKER_NAME) continue;
     const st = statSync(path.join(dir, rel), { bigint: true });
     out[rel] = `${st.ino} ${st.mtimeNs}`;
   }
