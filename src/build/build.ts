@@ -144,8 +144,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       },
       async (writer) => {
         // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
-        const previous =
-          inputs && !opts.rebuild && writer.previous ? previousState(writer.previous) : null;
+        const previous = inputs && !opts.rebuild && writer.previous ? previousState(writer.previous) : null;
         pool = createPool({
           jobs: jobs.used,
           minJobs: opts.minJobsForWorkers,

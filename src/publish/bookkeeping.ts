@@ -283,7 +283,8 @@ export class Bookkeeping {
         "INSERT INTO pending_records (key, fp, vfrom, vuntil, detail) VALUES (?, ?, ?, ?, ?)",
       );
       for (const [k, r] of delta.records) putRecord.run(k, r.fp, r.from, r.until, r.detail);
-      for (const k of delta.removedRecords) if (!delta.records.has(k)) putRecord.run(k, null, null, null, null);
+      for (const k of delta.removedRecords)
+        if (!delta.records.has(k)) putRecord.run(k, null, null, null, null);
       const put = this.db.prepare("INSERT INTO pending_meta (k, v) VALUES (?, ?)");
       put.run("version", version);
       put.run("generation", String(generation));
@@ -316,9 +317,7 @@ export class Bookkeeping {
         `INSERT OR IGNORE INTO temp.touched
            SELECT f.owner FROM pending_files p JOIN files f ON f.path = p.path WHERE f.sha256 IS NOT NULL`,
       );
-      db.exec(
-        "INSERT OR IGNORE INTO temp.touched SELECT owner FROM pending_files WHERE owner IS NOT NULL",
-      );
+      db.exec("INSERT OR IGNORE INTO temp.touched SELECT owner FROM pending_files WHERE owner IS NOT NULL");
       // A row keeps its generation when its bytes did not change (a complete delta lists every file).
       db.prepare(
         `INSERT INTO files (path, owner, sha256, bytes, gen)

@@ -49,10 +49,7 @@ export interface ChangesSince {
  * there is none that describes the live version. A delta staged by a build that was killed after
  * its switch is applied first (what that build's next step would have done).
  */
-function withLive<T>(
-  outDir: string,
-  read: (b: Bookkeeping, dir: string) => T,
-): { dir: string; value?: T } {
+function withLive<T>(outDir: string, read: (b: Bookkeeping, dir: string) => T): { dir: string; value?: T } {
   const live = liveVersion(outDir);
   if (!("version" in live)) return { dir: live.dir };
   const { store, version, dir } = live;
@@ -79,7 +76,12 @@ function liveVersion(outDir: string): { dir: string } | { dir: string; store: st
     real = undefined;
   }
   const parent = real && path.dirname(real);
-  if (real && parent && io.existsSync(path.join(parent, STORE_MARKER_NAME)) && /^[0-9]+$/.test(path.basename(real))) {
+  if (
+    real &&
+    parent &&
+    io.existsSync(path.join(parent, STORE_MARKER_NAME)) &&
+    /^[0-9]+$/.test(path.basename(real))
+  ) {
     return { dir: real, store: parent, version: path.basename(real) };
   }
   const layout = resolveLayout(outDir);
@@ -111,7 +113,8 @@ export function changesSince(outDir: string, since: Generation | undefined): Cha
 /** Every file of the live version at `outDir` with its sha256 and size; undefined without bookkeeping. */
 export function liveFiles(
   outDir: string,
-): { snapshotDir: string; to: Generation; files: Map<string, { sha256: string; bytes: number }> } | undefined {
+):
+  { snapshotDir: string; to: Generation; files: Map<string, { sha256: string; bytes: number }> } | undefined {
   const { dir, value } = withLive(outDir, (b) => {
     const files = new Map<string, { sha256: string; bytes: number }>();
     for (const [p, row] of b.allFiles()) files.set(p, parseEntryValue(row.value));

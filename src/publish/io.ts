@@ -84,7 +84,13 @@ export function environmentError(e: unknown, target: string): unknown {
     const [, known] = sqlite;
     return new BuildError(
       `Cannot write the snapshot ${target}: ${known.what} (${code} in the bookkeeping database).`,
-      [{ what: `${known.what} (${code})`, where: target, fix: `${known.fix}; the previous snapshot is still served` }],
+      [
+        {
+          what: `${known.what} (${code})`,
+          where: target,
+          fix: `${known.fix}; the previous snapshot is still served`,
+        },
+      ],
       EXIT.unsafeOutput,
     );
   }

@@ -187,8 +187,7 @@ async function publish(
     bookkeeping.recover(liveVersion, true);
     step("bookkeeping-recovered");
     // The rows are trusted only for the version they were sealed with (its marker says which).
-    const describes =
-      liveDir !== undefined && bookkeeping.describes(liveVersion, markerGeneration(liveDir));
+    const describes = liveDir !== undefined && bookkeeping.describes(liveVersion, markerGeneration(liveDir));
     const live = describes ? bookkeeping : undefined;
     const liveSealedMs = live ? io.lstatSync(path.join(liveDir!, MARKER_NAME)).mtimeMs : undefined;
     const generation = bookkeeping.generation + 1;

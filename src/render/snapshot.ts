@@ -170,7 +170,8 @@ export async function renderSnapshot(
   };
   // The previous fingerprints and windows by external id (compact); a kept tournament's state is
   // loaded alone, when it is kept.
-  const previous = opts.previous?.tournaments ?? new Map<string, Pick<TournamentState, "fp" | "from" | "until">>();
+  const previous =
+    opts.previous?.tournaments ?? new Map<string, Pick<TournamentState, "fp" | "from" | "until">>();
   const state: SnapshotState = emptyState();
   /** The tournaments rendered now (their state is new) and those seen at all (rendered or kept). */
   const renderedStates: TournamentState[] = [];

@@ -56,9 +56,9 @@ export function expectNoLeftovers(parent: string, name = "dist"): void {
   const versions = store.filter((e) => /^[0-9]+$/.test(e));
   // The database's -wal and -shm files stay while it is in WAL mode.
   const bookkeeping = new RegExp(`^${BOOKKEEPING_NAME.replace(".", "\\.")}(-wal|-shm)?$`);
-  expect(
-    store.filter((e) => !versions.includes(e) && e !== "pair.json" && !bookkeeping.test(e)),
-  ).toEqual([".build-api-snapshots"]);
+  expect(store.filter((e) => !versions.includes(e) && e !== "pair.json" && !bookkeeping.test(e))).toEqual([
+    ".build-api-snapshots",
+  ]);
   expect(versions.length).toBeGreaterThanOrEqual(1);
   expect(versions.length).toBeLessThanOrEqual(2);
   const live = path.basename(readlinkSync(path.join(parent, name)));

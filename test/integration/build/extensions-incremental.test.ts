@@ -32,7 +32,8 @@ async function render(
   const store = openStore(file);
   const written: string[] = [];
   const next: Memory = { records: new Map(memory?.records ?? []), owners: new Map() };
-  const previous = memory && previousState({ compact: memory.records, detail: (k) => memory.records.get(k)?.detail });
+  const previous =
+    memory && previousState({ compact: memory.records, detail: (k) => memory.records.get(k)?.detail });
   // Closed after each render: an open store holds a read transaction that would block the update.
   await renderSnapshot(
     store,

@@ -249,7 +249,13 @@ describe("publishSnapshot: incremental rebuilds", () => {
     expect(fileIdentities(out)).toEqual(identities);
     expectSnapshot(out, sampleFiles(0));
     expectNoLeftovers(parent);
-    expect(readdirSync(store).sort()).toEqual([".build-api-snapshots", "4", "5", "bookkeeping.sqlite", "pair.json"]);
+    expect(readdirSync(store).sort()).toEqual([
+      ".build-api-snapshots",
+      "4",
+      "5",
+      "bookkeeping.sqlite",
+      "pair.json",
+    ]);
     await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
     expectSnapshot(out, sampleFiles(1));
     expectNoLeftovers(parent);
