@@ -240,7 +240,9 @@ async function publish(
     const differ = walk ? updater.updateAll() : updater.updateOnly(widened as string[]);
     updater.finishMarker(generation);
     // Step 1 of the bookkeeping: the new generation's rows, pending until the switch.
-    bookkeeping.stage(collected.delta(!describes), stale.version, generation);
+    // The log restarts when earlier rows existed but described something else; from an empty
+    // database (the first build) it starts at generation 0, so "since 0" is every file.
+    bookkeeping.stage(collected.delta(!describes && generation > 1), stale.version, generation);
     step("bookkeeping-staged");
     // Narrow: the versions now differ exactly where this build changed a file. A real directory
     // being migrated gets the number it will have in the store; one without the marker (replaced
