@@ -5,6 +5,7 @@
 //   <parent>/.dist.snapshots/<n>/      the live version: a complete snapshot
 //   <parent>/.dist.snapshots/<m>/      the stale version: the previous snapshot, kept to be reused
 //   <parent>/.dist.snapshots/pair.json the two versions and the paths where they may differ
+//   <parent>/.dist.snapshots/bookkeeping.sqlite  the live version's files, state, change log
 //   <parent>/.dist.snapshots/.build-api-snapshots   says this folder is ours
 //   <parent>/.dist.lock                "<pid> <host>" while a build runs (O_EXCL)
 // and, only while a build runs or after one was killed:
@@ -18,8 +19,8 @@
 // A build never writes into the live version. It
 //   1. takes the lock, finishes an interrupted migration, checks the target, picks the stale
 //      version (the live one's partner in pair.json), removes leftovers (failures: warnings);
-//   2. runs the producer: a file whose bytes equal the live manifest's (and whose live copy is
-//      intact: size, and mtime before the live manifest's, or else its sha256) is only recorded;
+//   2. runs the producer: a file whose bytes equal the live bookkeeping's row (and whose live copy
+//      is intact: size, and mtime before the live marker's, or else its sha256) is only recorded;
 //      any other file goes to incoming/ (StagingWriter). Nothing else is touched. (A stale version
 //      that does not exist yet is made now, and new files are written straight into it: it is
 //      shared with nothing, and a build killed before it got its marker leaves only a leftover);
@@ -28,15 +29,16 @@
 //   4. brings the stale version to the new snapshot, path by path in D only: a removed file is
 //      unlinked; a new file is renamed in from incoming/; a file equal to the live one is
 //      hard-linked from it (to tmp, then renamed over). Every replacement is a rename, so a file
-//      shared with the live version is never written to. Then the manifest (linked from the live
-//      version when nothing changed, else written anew) and the marker;
+//      shared with the live version is never written to. Then the marker, naming generation G+1,
+//      and the bookkeeping's delta staged: "pending, targets this version" (bookkeeping.ts);
 //   5. narrows pair.json to the new files and the removed ones: the paths where the two versions
 //      now differ, which the next build catches up on;
-//   6. makes link-<m> and rename(2)s it over `dist`: the switch; then drops incoming/ and tmp.
-// The work is O(changed files + the previous build's changed files), plus reading the live
-// manifest and writing the new one. When pair.json is missing or says "all" (the second build
-// ever, a migration, after rewriteAll: "all" is recorded when most files differ), with
-// rewriteAll, or when the live manifest cannot be read, step 4 compares every file instead: it
+//   6. makes link-<m> and rename(2)s it over `dist`: the switch; applies the bookkeeping's delta
+//      (a kill before that is finished by the next open); then drops incoming/ and tmp.
+// The work is O(changed files + the previous build's changed files), the bookkeeping's rows
+// included. When pair.json is missing or says "all" (the second build ever, a migration, after
+// rewriteAll: "all" is recorded when most files differ), with rewriteAll, or when the bookkeeping
+// does not describe the live version, step 4 compares every file instead: it
 // walks the stale version (dropping files that are not in the snapshot) and the live one (to list
 // files that are not in its manifest), and links each file that is not yet shared. The report's
 // `changed` list is the narrowed pair.json: the files a CDN must forget.
