@@ -295,7 +295,8 @@ subcommand("verify")
         EXIT.snapshotDamaged,
       );
     }
-    if (snap) console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the bookkeeping`);
+    if (snap)
+      console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the bookkeeping`);
   });
 
 subcommand("preview")
