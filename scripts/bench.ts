@@ -37,7 +37,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { MANIFEST_NAME } from "../src/publish/manifest.ts";
+import { publicationChanges } from "../src/publish/changes.ts";
 import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -282,15 +282,13 @@ function benchSize(
       removeOut(out);
       syncDisk();
       const full = runBuild(db, out, dir, jobs);
-      const before = readFileSync(path.join(out, MANIFEST_NAME), "utf8");
       syncDisk();
       const rebuild = runBuild(db, out, dir, jobs);
       if (rebuild.report.publish.filesWritten > 0) {
         // Name the files that changed, to tell nondeterminism from a bug in the incremental write.
-        const after = new Set(readFileSync(path.join(out, MANIFEST_NAME), "utf8").split("\n"));
-        const changed = before.split("\n").filter((line) => !after.has(line));
+        const { written, removed } = publicationChanges(out);
         console.error(
-          `[${label}] the no-change rebuild wrote files; changed manifest lines:\n${changed.join("\n")}`,
+          `[${label}] the no-change rebuild wrote files:\n${[...written, ...removed.map((p) => `removed ${p}`)].join("\n")}`,
         );
       }
       changeOneTournament(db);

@@ -4,10 +4,10 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import type { PublishReport } from "../publish/index.ts";
-import { manifestTotals } from "../publish/manifest.ts";
+import { liveTotals } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
-import { readState } from "../incremental/state.ts";
+import { previousState, stateRecords } from "../incremental/state.ts";
 import {
   currentInputs,
   INPUTS_FILE,
@@ -69,7 +69,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const pageSize = opts.pageSize ?? LIST_PAGE_SIZE;
   const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize, opts.basePath);
   const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
-  const manifest = previous && upToDate(previous, inputs, opts.now) ? manifestTotals(opts.out) : undefined;
+  const manifest = previous && upToDate(previous, inputs, opts.now) ? liveTotals(opts.out) : undefined;
   if (manifest) {
     const bytes = manifest.bytes;
     const r = previous!.render;
@@ -147,7 +147,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       },
       async (writer) => {
         // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
-        const previous = inputs && !opts.rebuild ? readState(opts.out) : null;
+        const previous = inputs && !opts.rebuild && writer.previous ? previousState(writer.previous) : null;
         pool = createPool({
           jobs: jobs.used,
           minJobs: opts.minJobsForWorkers,
@@ -157,14 +157,20 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           now: opts.now,
           statusOptions,
         });
-        // Counts the files this build renders (kept files are not), for the progress line.
+        // Counts the files this build renders (kept files are not), for the progress line; the
+        // state goes to the publication's bookkeeping with the files (one transaction).
         let rendered = 0;
         const sink = {
-          write: (file: string, data: string | Uint8Array) => {
+          write: (p: string, d: string | Uint8Array, owner?: string) => {
             rendered++;
-            writer.write(file, data);
+            writer.write(p, d, owner);
           },
-          keepAll: (files: readonly string[]) => writer.keepAll(files),
+          keepAll: (paths: readonly string[]) => writer.keepAll(paths),
+          keepOwned: (owner: string) => writer.keepOwned(owner),
+          recordState: (delta: Parameters<typeof stateRecords>[0]) => {
+            const r = stateRecords(delta);
+            writer.setRecords(r.records, r.removed, r.complete);
+          },
         };
         const r = await renderSnapshot(store, sink, {
           now: opts.now,

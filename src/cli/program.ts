@@ -304,7 +304,7 @@ subcommand("build")
 subcommand("verify")
   .description(
     "Check what a build leaves out (O(store), O(files)): the store's quick_check and revision " +
-      "triggers, and every file of the live snapshot against its manifest. Read-only; for a scheduled job.",
+      "triggers, and every file of the live snapshot against its bookkeeping. Read-only; for a scheduled job.",
   )
   .usage("[--db <file>] [--out <dir>] [--json]")
   .option("--db <file>", "the SQLite store to check (opened read-only)")
@@ -334,12 +334,13 @@ subcommand("verify")
     }
     if (snap && snap.problems.length > 0) {
       throw new BuildError(
-        `The snapshot ${o.out} differs from its manifest in ${plural(snap.problems.length, "file")}.`,
+        `The snapshot ${o.out} differs from its bookkeeping in ${plural(snap.problems.length, "file")}.`,
         snap.problems,
         EXIT.snapshotDamaged,
       );
     }
-    if (snap) console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the manifest`);
+    if (snap)
+      console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the bookkeeping`);
   });
 
 subcommand("preview")

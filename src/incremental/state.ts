@@ -10,21 +10,33 @@
 //   the tournament key (its revision, or the hash of the rows the reader reads for it),
 // and it stays valid while the build instant lies in the status window it was rendered in.
 //
-// The snapshot keeps, in STATE_FILE, each tournament's fingerprint, window, file list and the
-// public summaries the list files need, so an unchanged tournament is kept (SnapshotWriter.keepAll)
-// without being read, computed or rendered, and the list files are rendered again only when the
-// summaries, clubs or vocabulary in them changed. The state file is internal (never served) and
-// holds only public facts: external ids, file paths, summaries that the lists publish anyway, and
-// hashes of revision counters or of contract columns without the private row ids.
+// The publication's bookkeeping (src/publish/bookkeeping.ts, a database beside the versions) keeps
+// one record per tournament: its fingerprint and window as compact columns, which a tick reads for
+// every tournament, and the rest (warnings, the public summaries the list files need) as a detail
+// loaded only for the tournaments that are kept. Its files are not listed here: they are recorded
+// under the tournament's owner, so an unchanged tournament is kept (SnapshotWriter.keepOwned)
+// without being read, computed or rendered, and without reading its paths. The list files are
+// rendered again only when the summaries, clubs or vocabulary in them changed. The records are
+// internal (never served: the database is outside every version) and hold only public facts:
+// external ids, file paths, summaries that the lists publish anyway, and hashes of revision
+// counters or of contract columns without the private row ids.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { StandingsStop } from "../domain/standings.ts";
 import type { CatalogEntry } from "../views/club.ts";
 import type { PublicSummary } from "../views/public.ts";
 
+/** The previous format's state file (inside each version): no build writes it any more. */
 export const STATE_FILE = "_build-api-state.json";
-const STATE_FORMAT = 1;
+const STATE_FORMAT = 2;
+/** The record key of the list files' state. */
+const LISTS_KEY = "lists";
+const TOURNAMENT_KEY = "t:";
+
+/** The owner of a tournament's files in the bookkeeping; LISTS_OWNER owns the list files. */
+export function tournamentOwner(id: string): string {
+  return `t/${id}`;
+}
+export const LISTS_OWNER = "lists";
 
 /** What a rebuild needs to know about one rendered tournament without reading it again. */
 export interface TournamentState {
@@ -34,8 +46,10 @@ export interface TournamentState {
   /** The status window [from, until) it was rendered in; null for an infinite bound. */
   from: number | null;
   until: number | null;
-  /** Every file its routes and pages wrote, in write order. */
+  /** Every file its routes and pages wrote, in write order (empty when loaded: see fileCount). */
   files: string[];
+  /** How many files it has, when `files` was not loaded. */
+  fileCount?: number;
   warnings: string[];
   unknownResults: number;
   stop: StandingsStop | null;
@@ -65,31 +79,95 @@ export function tournamentFingerprint(base: string, token: string | null, rowsHa
   return token === null ? sha256(base, "rows", rowsHash) : sha256(base, "revision", token);
 }
 
-export function stillValid(state: TournamentState, fp: string, now: number): boolean {
+export function stillValid(
+  state: Pick<TournamentState, "fp" | "from" | "until">,
+  fp: string,
+  now: number,
+): boolean {
   return state.fp === fp && (state.from ?? -Infinity) <= now && now < (state.until ?? Infinity);
-}
-
-export function serializeState(state: SnapshotState): string {
-  // One tournament per line: readable, and a diff of two states shows what changed.
-  const lines = state.tournaments.map((t) => JSON.stringify(t));
-  return (
-    `{"format":${state.format},"lists":${JSON.stringify(state.lists)},"tournaments":[\n` +
-    lines.join(",\n") +
-    (lines.length ? "\n" : "") +
-    "]}\n"
-  );
 }
 
 export function emptyState(): SnapshotState {
   return { format: STATE_FORMAT, lists: null, tournaments: [] };
 }
 
-/** The state of the snapshot at `out`, or null when there is none or it is not ours. */
-export function readState(out: string): SnapshotState | null {
-  try {
-    const s = JSON.parse(readFileSync(path.join(out, STATE_FILE), "utf8")) as SnapshotState;
-    return s.format === STATE_FORMAT && Array.isArray(s.tournaments) ? s : null;
-  } catch {
-    return null;
+/** A record as the bookkeeping keeps it (publish/bookkeeping.ts RecordRow). */
+export interface StateRecord {
+  fp: string;
+  from: number | null;
+  until: number | null;
+  detail: string;
+}
+
+/** The previous build's state, read compactly: fingerprints and windows now, the rest on demand. */
+export interface PreviousState {
+  lists: { fp: string; files: string[] } | null;
+  /** id -> its fingerprint and window. */
+  tournaments: Map<string, { fp: string; from: number | null; until: number | null }>;
+  /** The whole state of one tournament (its files not listed: fileCount), or null. */
+  load(id: string): TournamentState | null;
+}
+
+/** The previous state over the bookkeeping's records. */
+export function previousState(records: {
+  compact: Map<string, { fp: string; from: number | null; until: number | null }>;
+  detail(key: string): string | undefined;
+}): PreviousState {
+  const tournaments = new Map<string, { fp: string; from: number | null; until: number | null }>();
+  let lists: PreviousState["lists"] = null;
+  for (const [key, row] of records.compact) {
+    if (key.startsWith(TOURNAMENT_KEY)) tournaments.set(key.slice(TOURNAMENT_KEY.length), row);
+    else if (key === LISTS_KEY) {
+      const d = records.detail(key);
+      if (d !== undefined) lists = { fp: row.fp, files: (JSON.parse(d) as { files: string[] }).files };
+    }
   }
+  return {
+    lists,
+    tournaments,
+    load(id) {
+      const row = tournaments.get(id);
+      const d = records.detail(TOURNAMENT_KEY + id);
+      if (!row || d === undefined) return null;
+      const detail = JSON.parse(d) as Omit<TournamentState, "id" | "fp" | "from" | "until" | "files">;
+      return { id, fp: row.fp, from: row.from, until: row.until, files: [], ...detail };
+    },
+  };
+}
+
+/** What a build changes in the state: the tournaments it rendered, those gone, and the lists. */
+export interface StateDelta {
+  lists: { fp: string; files: string[] } | null;
+  rendered: TournamentState[];
+  removed: string[];
+  /** True: the rendered ones are all there is (a first build): every other record goes. */
+  complete: boolean;
+}
+
+/** The bookkeeping's records for `delta`. */
+export function stateRecords(delta: StateDelta): {
+  records: Map<string, StateRecord>;
+  removed: string[];
+  complete: boolean;
+} {
+  const records = new Map<string, StateRecord>();
+  for (const t of delta.rendered) {
+    const { id, fp, from, until, files, fileCount: _count, ...rest } = t;
+    records.set(TOURNAMENT_KEY + id, {
+      fp,
+      from,
+      until,
+      detail: JSON.stringify({ fileCount: files.length, ...rest }),
+    });
+  }
+  const removed = delta.removed.map((id) => TOURNAMENT_KEY + id);
+  if (delta.lists) {
+    records.set(LISTS_KEY, {
+      fp: delta.lists.fp,
+      from: null,
+      until: null,
+      detail: JSON.stringify({ files: delta.lists.files }),
+    });
+  } else removed.push(LISTS_KEY);
+  return { records, removed, complete: delta.complete };
 }

@@ -1,48 +1,130 @@
-// What the last publication wrote and removed, for a deploy step (S3 sync, CDN purge) that runs
-// after the build: read from the bookkeeping that the build left, in O(changed files). pair.json
-// names, after a build, exactly the paths where the live version differs from the one before it
-// (publish.ts step 5); a path the live version holds was written with new bytes, any other was
-// removed. The build's own report (PublishReport.changed) says the same but caps its list.
+// What the publication changed, for a step that runs after the build (a deploy, a CDN purge):
+// read from the bookkeeping's change log (bookkeeping.ts) by an indexed query, in O(changed
+// files): every path records the generation it last changed in, and a removed path stays as a
+// tombstone. `publicationChanges` gives the last build's changes; `changesSince` those since any
+// generation the log still reaches (a deploy keeps the generation it reached in its record).
 import path from "node:path";
 import { io } from "./io.ts";
-import { inspectTarget, readPair, resolveLayout } from "./layout.ts";
+import { Bookkeeping, BOOKKEEPING_NAME } from "./bookkeeping.ts";
+import { parseEntryValue } from "./manifest.ts";
+import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "./layout.ts";
+import { markerGeneration } from "./manifest.ts";
 
 export interface PublicationChanges {
   /** The live version directory these changes lead to. */
   snapshotDir: string;
-  /** Paths ("/" separators, sorted) written with new bytes by the last build. */
+  /** Paths ("/" separators, sorted) written with new bytes. */
   written: string[];
-  /** Paths the last build removed. */
+  /** Paths removed. */
   removed: string[];
   /**
-   * False when the bookkeeping cannot say (no pair record, or "all": the first builds, a
-   * migration, a --rebuild): then treat every file of the live version as written and compare
+   * False when the bookkeeping cannot say (no bookkeeping of the live version, or a log that does
+   * not reach back that far): then treat every file of the live version as written and compare
    * with what the deploy target holds.
    */
   known: boolean;
 }
 
-/** The changes of the publication now live at `outDir`. Read-only; call after the build. */
-export function publicationChanges(outDir: string): PublicationChanges {
+/** A generation of the live publication: what a deploy record keeps to ask "what changed since". */
+export interface Generation {
+  /** The change log's identity: a generation means something only within one log. */
+  log: string;
+  generation: number;
+}
+
+export interface ChangesSince {
+  snapshotDir: string;
+  /** The live generation these changes lead to. */
+  to: Generation;
+  /** Undefined when the log cannot say (another log, or it does not reach back that far). */
+  changes?: {
+    /** path -> sha256 (hex) and size of each file written since. */
+    written: Map<string, { sha256: string; bytes: number }>;
+    removed: string[];
+  };
+}
+
+/**
+ * Opens the bookkeeping of the live version at `outDir` and calls `read` with it; undefined when
+ * there is none that describes the live version. A delta staged by a build that was killed after
+ * its switch is applied first (what that build's next step would have done).
+ */
+function withLive<T>(outDir: string, read: (b: Bookkeeping, dir: string) => T): { dir: string; value?: T } {
+  const live = liveVersion(outDir);
+  if (!("version" in live)) return { dir: live.dir };
+  const { store, version, dir } = live;
+  if (!io.existsSync(path.join(store, BOOKKEEPING_NAME))) return { dir };
+  const b = Bookkeeping.open(store);
+  try {
+    b.recover(version, false);
+    if (!b.describes(version, markerGeneration(dir))) return { dir };
+    return { dir, value: read(b, dir) };
+  } finally {
+    b.close();
+  }
+}
+
+/**
+ * The live version of the snapshot at `outDir`: the target link, or a version directory itself
+ * (`.dist.snapshots/<n>`, which a build's report names), when it is still the live one.
+ */
+function liveVersion(outDir: string): { dir: string } | { dir: string; store: string; version: string } {
+  let real: string | undefined;
+  try {
+    real = io.realpathSync(outDir);
+  } catch {
+    real = undefined;
+  }
+  const parent = real && path.dirname(real);
+  if (
+    real &&
+    parent &&
+    io.existsSync(path.join(parent, STORE_MARKER_NAME)) &&
+    /^[0-9]+$/.test(path.basename(real))
+  ) {
+    return { dir: real, store: parent, version: path.basename(real) };
+  }
   const layout = resolveLayout(outDir);
   const current = inspectTarget(layout, false);
-  if (current.kind !== "link" || current.dir === undefined) {
-    return { snapshotDir: layout.target, written: [], removed: [], known: false };
-  }
-  const pair = readPair(layout);
-  if (!pair || !pair.buffers.includes(current.version) || pair.differ === "all") {
-    return { snapshotDir: current.dir, written: [], removed: [], known: false };
-  }
-  const written: string[] = [];
-  const removed: string[] = [];
-  for (const p of pair.differ) {
-    let present = false;
-    try {
-      present = io.lstatSync(path.join(current.dir, p)).isFile();
-    } catch {
-      present = false;
-    }
-    (present ? written : removed).push(p);
-  }
-  return { snapshotDir: current.dir, written, removed, known: true };
+  if (current.kind !== "link" || current.dir === undefined) return { dir: layout.target };
+  return { dir: current.dir, store: layout.store, version: current.version };
+}
+
+/** The changes of the last publication now live at `outDir`. Call after the build. */
+export function publicationChanges(outDir: string): PublicationChanges {
+  const { dir, value } = withLive(outDir, (b) => b.changesSince(b.generation - 1));
+  if (!value) return { snapshotDir: dir, written: [], removed: [], known: false };
+  return { snapshotDir: dir, written: [...value.written.keys()], removed: value.removed, known: true };
+}
+
+/** The changes of the publication at `outDir` since `since` (a generation of the same log). */
+export function changesSince(outDir: string, since: Generation | undefined): ChangesSince | undefined {
+  const { dir, value } = withLive(outDir, (b) => {
+    const to = { log: b.log, generation: b.generation };
+    const log = since && since.log === to.log ? b.changesSince(since.generation) : undefined;
+    if (!log) return { to };
+    const written = new Map<string, { sha256: string; bytes: number }>();
+    for (const [p, v] of log.written) written.set(p, parseEntryValue(v));
+    return { to, changes: { written, removed: log.removed } };
+  });
+  return value && { snapshotDir: dir, ...value };
+}
+
+/** Every file of the live version at `outDir` with its sha256 and size; undefined without bookkeeping. */
+export function liveFiles(
+  outDir: string,
+):
+  { snapshotDir: string; to: Generation; files: Map<string, { sha256: string; bytes: number }> } | undefined {
+  const { dir, value } = withLive(outDir, (b) => {
+    const files = new Map<string, { sha256: string; bytes: number }>();
+    for (const [p, row] of b.allFiles()) files.set(p, parseEntryValue(row.value));
+    return { to: { log: b.log, generation: b.generation }, files };
+  });
+  return value && { snapshotDir: dir, ...value };
+}
+
+/** Files and bytes of the live version at `outDir`, from the bookkeeping (O(owners)). */
+export function liveTotals(outDir: string): { size: number; bytes: number } | undefined {
+  const { value } = withLive(outDir, (b) => b.totals());
+  return value && { size: value.files, bytes: value.bytes };
 }

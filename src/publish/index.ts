@@ -2,6 +2,15 @@
 export { publishSnapshot, type PublishOptions, type PublishReport, type SnapshotWriter } from "./publish.ts";
 export { safeRelativePath } from "./safe-path.ts";
 export { CHANGED_PATHS_CAP, type ChangedFiles } from "./staging-writer.ts";
-export { MANIFEST_NAME, MARKER_NAME, readManifest } from "./manifest.ts";
-export { publicationChanges, type PublicationChanges } from "./changes.ts";
+export { MANIFEST_NAME, MARKER_NAME } from "./manifest.ts";
+export { BOOKKEEPING_NAME } from "./bookkeeping.ts";
+export {
+  changesSince,
+  liveFiles,
+  liveTotals,
+  publicationChanges,
+  type ChangesSince,
+  type Generation,
+  type PublicationChanges,
+} from "./changes.ts";
 export { verifySnapshot, type SnapshotVerification } from "./verify.ts";

@@ -56,12 +56,44 @@ const ENVIRONMENT: Record<string, { what: string; fix: string }> = {
   EIO: { what: "an input/output error of the device", fix: "check the disk, then build again" },
 };
 
+/** SQLite's result codes (by prefix) that mean the environment, as the errno codes above. */
+const SQLITE_ENVIRONMENT: Array<[string, { what: string; fix: string }]> = [
+  ["SQLITE_FULL", ENVIRONMENT.ENOSPC!],
+  [
+    "SQLITE_IOERR",
+    {
+      what: "an input/output error (a full disk, a file size limit or the device)",
+      fix: "check free space, the file size limit (ulimit -f) and the disk, then build again",
+    },
+  ],
+  ["SQLITE_READONLY", ENVIRONMENT.EROFS!],
+  ["SQLITE_CANTOPEN", ENVIRONMENT.EACCES!],
+];
+
 /**
  * An error of the environment (full disk, permissions, read-only file system...) as a BuildError
  * with exit code 6 that names the path; any other error unchanged.
  */
 export function environmentError(e: unknown, target: string): unknown {
   const code = errnoCode(e);
+  // The bookkeeping database (bookkeeping.ts) reports SQLite's codes, not errno: a full disk, a
+  // file size limit or a device error while it writes is the same trouble as for any file.
+  if (code?.startsWith("SQLITE_")) {
+    const sqlite = SQLITE_ENVIRONMENT.find(([prefix]) => code.startsWith(prefix));
+    if (!sqlite) return e;
+    const [, known] = sqlite;
+    return new BuildError(
+      `Cannot write the snapshot ${target}: ${known.what} (${code} in the bookkeeping database).`,
+      [
+        {
+          what: `${known.what} (${code})`,
+          where: target,
+          fix: `${known.fix}; the previous snapshot is still served`,
+        },
+      ],
+      EXIT.unsafeOutput,
+    );
+  }
   const known = code === undefined ? undefined : ENVIRONMENT[code];
   if (!known) return e;
   const err = e as NodeJS.ErrnoException;

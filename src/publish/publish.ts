@@ -5,6 +5,7 @@
 //   <parent>/.dist.snapshots/<n>/      the live version: a complete snapshot
 //   <parent>/.dist.snapshots/<m>/      the stale version: the previous snapshot, kept to be reused
 //   <parent>/.dist.snapshots/pair.json the two versions and the paths where they may differ
+//   <parent>/.dist.snapshots/bookkeeping.sqlite  the live version's files, state, change log
 //   <parent>/.dist.snapshots/.build-api-snapshots   says this folder is ours
 //   <parent>/.dist.lock                "<pid> <host>" while a build runs (O_EXCL)
 // and, only while a build runs or after one was killed:
@@ -18,8 +19,8 @@
 // A build never writes into the live version. It
 //   1. takes the lock, finishes an interrupted migration, checks the target, picks the stale
 //      version (the live one's partner in pair.json), removes leftovers (failures: warnings);
-//   2. runs the producer: a file whose bytes equal the live manifest's (and whose live copy is
-//      intact: size, and mtime before the live manifest's, or else its sha256) is only recorded;
+//   2. runs the producer: a file whose bytes equal the live bookkeeping's row (and whose live copy
+//      is intact: size, and mtime before the live marker's, or else its sha256) is only recorded;
 //      any other file goes to incoming/ (StagingWriter). Nothing else is touched. (A stale version
 //      that does not exist yet is made now, and new files are written straight into it: it is
 //      shared with nothing, and a build killed before it got its marker leaves only a leftover);
@@ -28,15 +29,16 @@
 //   4. brings the stale version to the new snapshot, path by path in D only: a removed file is
 //      unlinked; a new file is renamed in from incoming/; a file equal to the live one is
 //      hard-linked from it (to tmp, then renamed over). Every replacement is a rename, so a file
-//      shared with the live version is never written to. Then the manifest (linked from the live
-//      version when nothing changed, else written anew) and the marker;
+//      shared with the live version is never written to. Then the marker, naming generation G+1,
+//      and the bookkeeping's delta staged: "pending, targets this version" (bookkeeping.ts);
 //   5. narrows pair.json to the new files and the removed ones: the paths where the two versions
 //      now differ, which the next build catches up on;
-//   6. makes link-<m> and rename(2)s it over `dist`: the switch; then drops incoming/ and tmp.
-// The work is O(changed files + the previous build's changed files), plus reading the live
-// manifest and writing the new one. When pair.json is missing or says "all" (the second build
-// ever, a migration, after rewriteAll: "all" is recorded when most files differ), with
-// rewriteAll, or when the live manifest cannot be read, step 4 compares every file instead: it
+//   6. makes link-<m> and rename(2)s it over `dist`: the switch; applies the bookkeeping's delta
+//      (a kill before that is finished by the next open); then drops incoming/ and tmp.
+// The work is O(changed files + the previous build's changed files), the bookkeeping's rows
+// included. When pair.json is missing or says "all" (the second build ever, a migration, after
+// rewriteAll: "all" is recorded when most files differ), with rewriteAll, or when the bookkeeping
+// does not describe the live version, step 4 compares every file instead: it
 // walks the stale version (dropping files that are not in the snapshot) and the live one (to list
 // files that are not in its manifest), and links each file that is not yet shared. The report's
 // `changed` list is the narrowed pair.json: the files a CDN must forget.
@@ -80,7 +82,8 @@ import {
 } from "./layout.ts";
 import { acquireLock } from "./lock.ts";
 import { environmentError, errnoCode, io } from "./io.ts";
-import { MANIFEST_NAME, MARKER_CONTENT, MARKER_NAME, readManifest, writeManifest } from "./manifest.ts";
+import { Bookkeeping } from "./bookkeeping.ts";
+import { markerGeneration, markerText, MARKER_NAME } from "./manifest.ts";
 import {
   CHANGED_PATHS_CAP,
   StagingWriter,
@@ -153,6 +156,7 @@ async function publish(
   step("locked");
   phase("lock");
   const warnings: string[] = [];
+  let bookkeeping: Bookkeeping | undefined;
   try {
     recoverMigration(layout, force);
     step("recovered");
@@ -180,9 +184,15 @@ async function publish(
     warnings.push(...removeLeftovers(layout, [liveVersion, stale.version], guard));
     step("cleaned");
 
-    const manifestFile = liveDir && path.join(liveDir, MANIFEST_NAME);
-    const live = manifestFile ? readManifest(manifestFile) : undefined;
-    const liveManifestMtimeMs = live ? io.lstatSync(manifestFile!).mtimeMs : undefined;
+    bookkeeping = Bookkeeping.open(layout.store);
+    // A delta staged by a build killed after its switch is applied; one killed before, dropped.
+    bookkeeping.recover(liveVersion, true);
+    step("bookkeeping-recovered");
+    // The rows are trusted only for the version they were sealed with (its marker says which).
+    const describes = liveDir !== undefined && bookkeeping.describes(liveVersion, markerGeneration(liveDir));
+    const live = describes ? bookkeeping : undefined;
+    const liveSealedMs = live ? io.lstatSync(path.join(liveDir!, MARKER_NAME)).mtimeMs : undefined;
+    const generation = bookkeeping.generation + 1;
     // A fresh name: an incoming directory left by an earlier build may not have been removable.
     const incoming = freshName(layout.store, `incoming-${process.pid}`);
     io.mkdirSync(incoming);
@@ -197,9 +207,9 @@ async function publish(
     try {
       const writer = new StagingWriter({
         incoming,
-        liveDir: live ? liveDir : undefined,
+        liveDir,
         live,
-        liveManifestMtimeMs,
+        liveSealedMs,
         rewriteAll: opts.rewriteAll,
         direct: direct ? staleDir : undefined,
         step,
@@ -219,7 +229,7 @@ async function publish(
     }
 
     // Compare every file when the pair record cannot say where the versions differ, when every
-    // file is rewritten, and when the live manifest could not be read (so the live version's
+    // file is rewritten, and when the bookkeeping does not describe the live version (so its
     // files are known only by walking it).
     const walk = stale.differ === "all" || (opts.rewriteAll ?? false) || (liveDir !== undefined && !live);
     // The live directory even without a readable manifest: its files not in this snapshot are
@@ -230,7 +240,12 @@ async function publish(
     writePair(layout, liveVersion ? { buffers: [liveVersion, stale.version], differ: widened } : undefined);
     step("pair-widened");
     const differ = walk ? updater.updateAll() : updater.updateOnly(widened as string[]);
-    updater.finishBookkeeping(live !== undefined);
+    updater.finishMarker(generation);
+    // Step 1 of the bookkeeping: the new generation's rows, pending until the switch.
+    // The log restarts when earlier rows existed but described something else; from an empty
+    // database (the first build) it starts at generation 0, so "since 0" is every file.
+    bookkeeping.stage(collected.delta(!describes && generation > 1), stale.version, generation);
+    step("bookkeeping-staged");
     // Narrow: the versions now differ exactly where this build changed a file. A real directory
     // being migrated gets the number it will have in the store; one without the marker (replaced
     // with force) is no snapshot to pair with: the next build removes it.
@@ -238,12 +253,16 @@ async function publish(
     const paired = partner !== undefined && (current.kind !== "dir" || current.marked);
     // When most files differ (after rewriteAll), "all" says as much in a few bytes: the next
     // build compares every file, which is what it would have to do anyway.
-    const recorded = differ.length > collected.entries.size / 2 ? "all" : differ;
+    const recorded = differ.length > collected.counts.files / 2 ? "all" : differ;
     writePair(layout, paired ? { buffers: [stale.version, partner], differ: recorded } : undefined);
     step("staged");
     phase("finish");
 
     switchTo(layout, stale.version, partner, current, step);
+    // Step 3: the pending rows become the live ones. A kill before this is repaired by the next
+    // open (the pending delta targets the live version then).
+    bookkeeping.apply();
+    step("bookkeeping-applied");
     phase("switch");
     // The new snapshot is live: from here on, trouble is a warning and leftovers wait for the next build.
     for (const leftover of [incoming, updater.tmp]) {
@@ -259,6 +278,7 @@ async function publish(
     counts.changed = { count: differ.length, paths: differ.slice(0, CHANGED_PATHS_CAP) };
     return { ...counts, phases, snapshotDir: staleDir, warnings };
   } finally {
+    bookkeeping?.close();
     try {
       lock.release();
     } catch (e) {
@@ -319,8 +339,8 @@ class Updater {
   updateOnly(dirty: readonly string[]): string[] {
     io.mkdirSync(this.dir, { recursive: true });
     // Removals first, deepest first, so a file can replace a directory that went away.
-    for (let i = dirty.length - 1; i >= 0; i--) if (!this.c.entries.has(dirty[i]!)) this.remove(dirty[i]!);
-    for (const p of dirty) if (this.c.entries.has(p)) this.place(p);
+    for (let i = dirty.length - 1; i >= 0; i--) if (!this.c.has(dirty[i]!)) this.remove(dirty[i]!);
+    for (const p of dirty) if (this.c.has(p)) this.place(p);
     return [...this.c.fresh, ...this.c.removed].sort();
   }
 
@@ -330,35 +350,28 @@ class Updater {
     // A version made by this build holds nothing else.
     if (!this.direct) {
       for (const rel of listFiles(this.dir)) {
-        if (!this.c.entries.has(rel)) this.remove(rel);
+        if (!this.c.has(rel)) this.remove(rel);
       }
     }
     if (this.direct) {
       // The new files are in place already: only the shared ones are linked in.
-      for (const p of this.c.kept) this.place(p);
+      for (const p of this.c.kept()) this.place(p);
     } else {
-      for (const p of this.c.entries.keys()) this.place(p);
+      for (const p of this.c.paths()) this.place(p);
     }
-    // Files of the live version that the new one lacks, whether its manifest lists them or not.
-    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.entries.has(p)) : [];
+    // Files of the live version that the new one lacks, whether its bookkeeping lists them or not.
+    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.has(p)) : [];
     // After a first build every file is new: sort that list in place rather than copy it.
     return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
   }
 
-  /** The manifest (shared when nothing changed) and the marker (always shared). */
-  finishBookkeeping(hadLiveManifest: boolean): void {
-    const unchanged = hadLiveManifest && this.c.fresh.length === 0 && this.c.removed.length === 0;
-    const manifest = path.join(this.dir, MANIFEST_NAME);
-    if (!(unchanged && this.linkFromLive(MANIFEST_NAME))) {
-      writeManifest(this.tmp, this.c.entries);
-      io.renameSync(this.tmp, manifest);
-    }
-    this.step("manifest-written");
-    const marker = path.join(this.dir, MARKER_NAME);
-    if (!this.linkFromLive(MARKER_NAME) && !isRegularFile(marker)) {
-      io.writeFileSync(this.tmp, MARKER_CONTENT);
-      io.renameSync(this.tmp, marker);
-    }
+  /**
+   * The marker, written anew after every file is in place: it names the generation the version is
+   * sealed as, and its mtime tells the next build which live files were edited since.
+   */
+  finishMarker(generation: number): void {
+    io.writeFileSync(this.tmp, markerText(generation));
+    io.renameSync(this.tmp, path.join(this.dir, MARKER_NAME));
     this.step("marker-written");
   }
 
@@ -368,11 +381,11 @@ class Updater {
     if (i !== undefined) {
       this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
-      // Its live copy, which the live manifest lists, is gone: removed by hand, since builds never
-      // remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
+      // Its live copy, which the live bookkeeping lists, is gone: removed by hand, since builds
+      // never remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
       const where = path.join(this.liveDir ?? "", p);
       throw new BuildError(
-        `The live snapshot lacks ${p}, which its manifest lists; nothing was published.`,
+        `The live snapshot lacks ${p}, which its bookkeeping lists; nothing was published.`,
         [
           {
             where,
@@ -490,18 +503,17 @@ function isDirectory(p: string): boolean {
   return statOrUndefined(p)?.isDirectory() ?? false;
 }
 
-function isRegularFile(p: string): boolean {
-  return statOrUndefined(p)?.isFile() ?? false;
-}
-
-/** Every non-directory under `root`, as "/"-separated relative paths, bookkeeping files excluded. */
+/**
+ * Every non-directory under `root`, as "/"-separated relative paths, the marker excluded (the
+ * previous format's manifest and state are not: a walk removes them).
+ */
 function listFiles(root: string): string[] {
   const out: string[] = [];
   const walk = (abs: string, rel: string): void => {
     for (const e of io.readdirSync(abs, { withFileTypes: true })) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
-      else if (rel || (e.name !== MANIFEST_NAME && e.name !== MARKER_NAME)) out.push(childRel);
+      else if (rel || e.name !== MARKER_NAME) out.push(childRel);
     }
   };
   walk(root, "");

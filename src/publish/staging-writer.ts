@@ -1,5 +1,5 @@
 // Collects one build's files. A file whose bytes equal the live snapshot's (same path, same sha256
-// and size in the live manifest, and the live copy still what the manifest says) is only recorded:
+// and size in the live bookkeeping, and the live copy still what it says) is only recorded:
 // it will be shared with the live version. Every other file is written, with new bytes, into the
 // flat `incoming` directory (incoming/<n>), from which publish.ts renames it into place. Nothing
 // of either snapshot version is touched while the producer runs.
@@ -7,19 +7,42 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { io } from "./io.ts";
-import { entryBytes, entryValue, type ManifestEntries } from "./manifest.ts";
+import type { Bookkeeping, CompactRecord, Delta, FileRow, RecordRow } from "./bookkeeping.ts";
+import { entryBytes, entryValue } from "./manifest.ts";
 import { safeRelativePath } from "./safe-path.ts";
 
 export interface SnapshotWriter {
-  /** relPath uses "/" separators, e.g. "api/public/v1/tournaments/42/index.json" or "_headers". */
-  write(relPath: string, data: string | Uint8Array): void;
+  /**
+   * relPath uses "/" separators, e.g. "api/public/v1/tournaments/42/index.json" or "_headers".
+   * `owner` names what the file belongs to (a tournament, the lists; "" by default): a later
+   * build can keep all of an owner's files at once (keepOwned) without naming them.
+   */
+  write(relPath: string, data: string | Uint8Array, owner?: string): void;
   /**
    * Keeps these files of the live snapshot as they are, without their bytes: the producer knows
    * they did not change (an unchanged tournament). All or nothing: false, and nothing is kept,
-   * when any of them is not in the live manifest (or the build rewrites every file); the producer
-   * then renders them. The live copies are not examined (that would be O(files) per tick).
+   * when any of them is not in the live bookkeeping (or the build rewrites every file); the
+   * producer then renders them. The live copies are not examined (that would be O(files) per tick).
    */
   keepAll(relPaths: readonly string[]): boolean;
+  /**
+   * Keeps every live file that `owner` wrote, without listing them: one row is read. Returns how
+   * many files that is, or false when the live bookkeeping has none (the producer then renders).
+   */
+  keepOwned(owner: string): number | false;
+  /** The previous build's records (per-tournament state), when the live bookkeeping has them. */
+  readonly previous: PreviousRecords | undefined;
+  /**
+   * The records of this build: `records` are written, `removed` dropped; `complete`: every other
+   * record is dropped too. Without a call, the next build finds no records.
+   */
+  setRecords(records: Map<string, RecordRow>, removed: readonly string[], complete: boolean): void;
+}
+
+/** The live records, read compactly: fingerprints and windows at once, the detail one by one. */
+export interface PreviousRecords {
+  compact: Map<string, CompactRecord>;
+  detail(key: string): string | undefined;
 }
 
 /** At most this many changed paths are listed in a report; `count` has them all. */
@@ -46,14 +69,18 @@ export interface WriteCounts {
 /** What the writer hands to publish.ts once the producer is done. */
 export interface Collected {
   counts: WriteCounts;
-  /** Every file of the new snapshot -> entry value. */
-  entries: ManifestEntries;
   /** Files written with new bytes: fresh[i] is at incoming/<i> (or in place, when direct). */
   fresh: string[];
-  /** Files whose bytes equal the live ones: shared with the live version. */
-  kept: string[];
-  /** Files of the live manifest that this build neither wrote nor kept. */
+  /** Files of the live bookkeeping that this build neither wrote nor kept. */
   removed: string[];
+  /** Whether `p` is a file of the new snapshot. */
+  has(p: string): boolean;
+  /** Every file of the new snapshot (O(files): only for the full comparison). */
+  paths(): Iterable<string>;
+  /** Files of the new snapshot whose bytes equal the live ones (O(files): the full comparison only). */
+  kept(): Iterable<string>;
+  /** The bookkeeping delta of this build (complete: the whole snapshot, when nothing was known). */
+  delta(restartLog: boolean): Delta;
 }
 
 function pathError(relPath: string, what: string): BuildError {
@@ -69,14 +96,14 @@ export interface WriterOptions {
   incoming: string;
   /** The live snapshot version's directory, if there is one. */
   liveDir?: string;
-  /** Its manifest. The writer takes it over: it deletes each path the build writes or keeps. */
-  live?: ManifestEntries;
+  /** The bookkeeping of the live version, when it describes it. */
+  live?: Bookkeeping;
   /**
-   * The live manifest's mtime (ms). Every file of a version was put in place before its manifest
-   * was written, so a live file modified since was edited in place: it is not reused unless its
-   * bytes still hash to the manifest's value.
+   * The live marker's mtime (ms): every file of a version was put in place before its marker was
+   * written, so a live file modified since was edited in place: it is not reused unless its bytes
+   * still hash to the recorded value.
    */
-  liveManifestMtimeMs?: number;
+  liveSealedMs?: number;
   /** Write every file anew (--rebuild): nothing is shared with the live version. */
   rewriteAll?: boolean;
   /**
@@ -88,19 +115,29 @@ export interface WriterOptions {
 }
 
 export class StagingWriter implements SnapshotWriter {
-  private readonly entries: ManifestEntries = new Map();
+  /** Every file written by this build. */
+  private readonly written = new Map<string, FileRow>();
+  /** Live files kept by name (keepAll). */
+  private readonly keptPaths = new Map<string, FileRow>();
+  /** Owners kept whole (keepOwned). */
+  private readonly keptOwners = new Set<string>();
   /**
    * Two paths differing only in case would clash on macOS, Windows and many hosts. Almost every
-   * path is lower-case already, so only the lower-cased forms of the paths that are not are kept;
-   * a lower-case path's own form is `entries` itself.
+   * path is lower-case already, so only the lower-cased forms of the paths that are not are kept.
    */
   private readonly folded = new Set<string>();
-  /** Every directory of the snapshot, to refuse a path that is both a file and a directory. */
+  /** Every directory written to, to refuse a path that is both a file and a directory. */
   private readonly dirs = new Set<string>();
   private readonly fresh: string[] = [];
-  private readonly kept: string[] = [];
+  /** Written files whose bytes equal the live ones. */
+  private readonly same: string[] = [];
   /** Directories made recently in `direct` (files arrive grouped by directory). */
   private readonly madeDirs = new Set<string>();
+  private records: { rows: Map<string, RecordRow>; removed: readonly string[]; complete: boolean } = {
+    rows: new Map(),
+    removed: [],
+    complete: true,
+  };
   private sealed = false;
   private readonly counts: WriteCounts = {
     filesWritten: 0,
@@ -112,24 +149,35 @@ export class StagingWriter implements SnapshotWriter {
     changed: { count: 0, paths: [] },
   };
   private readonly opts: WriterOptions;
-  private readonly live: ManifestEntries | undefined;
+  private readonly live: Bookkeeping | undefined;
+  /**
+   * No bookkeeping describes the live version (a snapshot of the previous format, a database
+   * removed): each written file is compared with the live copy's bytes instead, once, so the
+   * versions still share what is equal.
+   */
+  private readonly compareFiles: boolean;
+  readonly previous: PreviousRecords | undefined;
 
   constructor(opts: WriterOptions) {
     this.opts = opts;
     this.live = opts.liveDir !== undefined && !opts.rewriteAll ? opts.live : undefined;
+    this.compareFiles = opts.liveDir !== undefined && !opts.rewriteAll && opts.live === undefined;
+    const live = this.live;
+    this.previous = live && { compact: live.compactRecords(), detail: (key) => live.detail(key) };
   }
 
-  write(relPath: string, data: string | Uint8Array): void {
+  write(relPath: string, data: string | Uint8Array, owner = ""): void {
     if (this.sealed) throw new Error(`write(${JSON.stringify(relPath)}) after the snapshot was finished`);
     safeRelativePath(relPath);
     const key = this.register(relPath);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const value = entryValue(createHash("sha256").update(bytes).digest(), bytes.length);
     const before = this.live?.get(relPath);
-    // Consumed, so that the live manifest's copy of the path is freed as this build goes.
-    if (before !== undefined) this.live?.delete(relPath);
-    if (before === value && this.liveCopyIntact(relPath, bytes.length, before)) {
-      this.kept.push(key);
+    const same = this.compareFiles
+      ? this.liveCopyEqual(relPath, bytes.length, value)
+      : before !== undefined && before.value === value && this.liveCopyIntact(relPath, bytes.length, value);
+    if (same) {
+      this.same.push(key);
       this.counts.filesUnchanged++;
     } else {
       this.writeFresh(relPath, bytes);
@@ -137,7 +185,7 @@ export class StagingWriter implements SnapshotWriter {
       this.counts.filesWritten++;
       this.counts.bytesWritten += bytes.length;
     }
-    this.entries.set(key, value);
+    this.written.set(key, { value, owner });
     this.counts.bytesTotal += bytes.length;
     this.counts.files++;
     this.opts.step(`file ${relPath}`);
@@ -147,38 +195,106 @@ export class StagingWriter implements SnapshotWriter {
     if (this.sealed) throw new Error("keepAll() after the snapshot was finished");
     const live = this.live;
     if (live === undefined) return false;
-    // The live manifest alone decides: no file is examined, so keeping costs O(kept paths) in
-    // memory and nothing on disk. Nothing but a build writes a version; a hand edit inside the
-    // live snapshot is found by `build-api verify` and repaired by --rebuild (a file deleted by
-    // hand fails the build that must link it: see publish.ts Updater.place).
-    const seen = new Set<string>();
+    // The live bookkeeping alone decides: no file is examined. Nothing but a build writes a
+    // version; a hand edit inside the live snapshot is found by `build-api verify` and repaired by
+    // --rebuild (a file deleted by hand fails the build that must link it: publish.ts Updater.place).
+    const rows = new Map<string, FileRow>();
     for (const p of relPaths) {
-      if (!live.has(p) || seen.has(p)) return false;
-      seen.add(p);
+      const row = live.get(p);
+      if (!row || rows.has(p) || this.written.has(p) || this.keptPaths.has(p)) return false;
+      rows.set(p, row);
     }
-    for (const relPath of relPaths) {
-      const key = this.register(relPath);
-      const value = live.get(relPath)!;
-      live.delete(relPath);
-      this.entries.set(key, value);
-      this.kept.push(key);
-      const bytes = entryBytes(value);
+    for (const [relPath, row] of rows) {
+      this.register(relPath);
+      this.keptPaths.set(relPath, row);
       this.counts.filesUnchanged++;
-      this.counts.bytesTotal += bytes;
+      this.counts.bytesTotal += entryBytes(row.value);
       this.counts.files++;
     }
     this.opts.step(`kept ${relPaths.length}`);
     return true;
   }
 
-  /** Seals the writer. What is left of the live manifest are the files this build dropped. */
-  finish(): Collected {
-    this.sealed = true;
-    const removed = this.live ? [...this.live.keys()] : [];
-    this.counts.filesRemoved = removed.length;
-    return { counts: { ...this.counts }, entries: this.entries, fresh: this.fresh, kept: this.kept, removed };
+  keepOwned(owner: string): number | false {
+    if (this.sealed) throw new Error("keepOwned() after the snapshot was finished");
+    const owned = this.live?.owned(owner);
+    if (owned === undefined || this.keptOwners.has(owner)) return false;
+    // Its paths are not registered (that would read them): the producer never writes a path of
+    // an owner it keeps, and the previous build checked them when it wrote them.
+    this.keptOwners.add(owner);
+    this.counts.filesUnchanged += owned.files;
+    this.counts.bytesTotal += owned.bytes;
+    this.counts.files += owned.files;
+    this.opts.step(`kept ${owner}`);
+    return owned.files;
   }
 
+  setRecords(records: Map<string, RecordRow>, removed: readonly string[], complete: boolean): void {
+    this.records = { rows: records, removed, complete: complete || this.live === undefined };
+  }
+
+  /** Seals the writer. Live files of owners neither kept nor rewritten are the removed ones. */
+  finish(): Collected {
+    this.sealed = true;
+    const live = this.live;
+    const removed: string[] = [];
+    if (live) {
+      for (const owner of live.owners()) {
+        if (this.keptOwners.has(owner)) continue;
+        for (const [p] of live.filesOf(owner)) {
+          if (!this.written.has(p) && !this.keptPaths.has(p)) removed.push(p);
+        }
+      }
+    }
+    removed.sort();
+    this.counts.filesRemoved = removed.length;
+    const { written, keptPaths, keptOwners, fresh, same, records } = this;
+    const ownedKept = function* (): Generator<string> {
+      for (const owner of keptOwners) for (const [p] of live!.filesOf(owner)) yield p;
+    };
+    const has = (p: string): boolean => {
+      if (written.has(p) || keptPaths.has(p)) return true;
+      if (keptOwners.size === 0) return false;
+      const row = live!.get(p);
+      return row !== undefined && keptOwners.has(row.owner);
+    };
+    return {
+      counts: { ...this.counts },
+      fresh,
+      removed,
+      has,
+      *paths() {
+        yield* written.keys();
+        yield* keptPaths.keys();
+        yield* ownedKept();
+      },
+      *kept() {
+        yield* same;
+        yield* keptPaths.keys();
+        yield* ownedKept();
+      },
+      delta(restartLog: boolean): Delta {
+        const files = new Map<string, FileRow>();
+        const complete = live === undefined;
+        for (const [p, row] of written) {
+          if (complete) files.set(p, row);
+          else {
+            const before = live.get(p);
+            if (!before || before.value !== row.value || before.owner !== row.owner) files.set(p, row);
+          }
+        }
+        return {
+          files,
+          removed,
+          completeFiles: complete,
+          records: records.rows,
+          removedRecords: [...records.removed],
+          completeRecords: records.complete,
+          restartLog,
+        };
+      },
+    };
+  }
   private writeFresh(relPath: string, bytes: Uint8Array): void {
     const direct = this.opts.direct;
     if (direct === undefined) {
@@ -195,11 +311,15 @@ export class StagingWriter implements SnapshotWriter {
     io.writeFileSync(abs, bytes, { flag: "wx" });
   }
 
+  private isFile(p: string): boolean {
+    return this.written.has(p) || this.keptPaths.has(p);
+  }
+
   /** Checks relPath against the paths so far; returns the key to keep it under. */
   private register(relPath: string): string {
-    if (this.entries.has(relPath)) throw pathError(relPath, "it was written twice in one build");
+    if (this.isFile(relPath)) throw pathError(relPath, "it was written twice in one build");
     const folded = relPath.toLowerCase();
-    if (this.folded.has(folded) || (folded !== relPath && this.entries.has(folded))) {
+    if (this.folded.has(folded) || (folded !== relPath && this.isFile(folded))) {
       throw pathError(relPath, "another path differs from it only in letter case");
     }
     const clash = (): BuildError =>
@@ -210,7 +330,7 @@ export class StagingWriter implements SnapshotWriter {
     if (this.dirs.has(relPath)) throw clash();
     for (let i = relPath.lastIndexOf("/"); i > 0; i = relPath.lastIndexOf("/", i - 1)) {
       const dir = relPath.slice(0, i);
-      if (this.entries.has(dir)) throw clash();
+      if (this.isFile(dir)) throw clash();
       if (this.dirs.has(dir)) break;
       this.dirs.add(dir);
     }
@@ -220,9 +340,22 @@ export class StagingWriter implements SnapshotWriter {
     return folded === relPath ? folded : relPath;
   }
 
+  /** Whether the live copy of relPath is a regular file with exactly these bytes. */
+  private liveCopyEqual(relPath: string, size: number, value: string): boolean {
+    const file = path.join(this.opts.liveDir!, relPath);
+    try {
+      const st = io.lstatSync(file);
+      if (!st.isFile() || st.size !== size) return false;
+      const bytes = io.readFileSync(file);
+      return entryValue(createHash("sha256").update(bytes).digest(), bytes.length) === value;
+    } catch {
+      return false;
+    }
+  }
+
   /**
-   * Whether the live copy of relPath is still the file its manifest entry describes: a regular
-   * file of that size, not modified since the manifest was written, or else with the same sha256.
+   * Whether the live copy of relPath is still the file its bookkeeping row describes: a regular
+   * file of that size, not modified since the version was sealed, or else with the same sha256.
    */
   private liveCopyIntact(relPath: string, size: number, value: string): boolean {
     const file = path.join(this.opts.liveDir!, relPath);
@@ -230,8 +363,8 @@ export class StagingWriter implements SnapshotWriter {
       // Plain (not bigint) stats are cheaper; a float of milliseconds resolves about 0.2 µs.
       const st = io.lstatSync(file);
       if (!st.isFile() || st.size !== size) return false;
-      const limit = this.opts.liveManifestMtimeMs;
-      // Strictly before: a file stamped in the manifest's own clock tick may have been edited after it.
+      const limit = this.opts.liveSealedMs;
+      // Strictly before: a file stamped in the marker's own clock tick may have been edited after it.
       if (limit !== undefined && st.mtimeMs < limit) return true;
       const bytes = io.readFileSync(file);
       return entryValue(createHash("sha256").update(bytes).digest(), bytes.length) === value;

@@ -1,21 +1,23 @@
 // The scheduled full check of a published snapshot: every file of the live version against its
-// manifest (sha256 and size), and no file that the manifest does not list. A tick never does this
-// (it is O(files)); it trusts that nothing but builds writes the versions. See
+// bookkeeping (sha256 and size), and no file that the bookkeeping does not list. A tick never does
+// this (it is O(files)); it trusts that nothing but builds writes the versions. See
 // docs/design/incremental.md for what a tick checks and what verify checks.
 import { createHash } from "node:crypto";
 import path from "node:path";
 import type { Problem } from "../shared/errors.ts";
 import { io } from "./io.ts";
 import { inspectTarget, resolveLayout } from "./layout.ts";
-import { entryValue, MANIFEST_NAME, MARKER_NAME, parseEntryValue, readManifest } from "./manifest.ts";
+import { BOOKKEEPING_NAME } from "./bookkeeping.ts";
+import { liveFiles } from "./changes.ts";
+import { entryValue, MARKER_NAME } from "./manifest.ts";
 
 export interface SnapshotVerification {
   /** The live version directory that was checked. */
   snapshotDir: string;
-  /** Files the manifest lists, and their bytes. */
+  /** Files the bookkeeping lists, and their bytes. */
   files: number;
   bytes: number;
-  /** Files that differ from the manifest, are missing, or are not in it. */
+  /** Files that differ from the bookkeeping, are missing, or are not in it. */
   problems: Problem[];
   /** False when a build switched the snapshot while it was checked: check again. */
   stable: boolean;
@@ -39,19 +41,22 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
     };
   }
   const problems: Problem[] = [];
-  const manifest = readManifest(path.join(dir, MANIFEST_NAME));
-  if (!manifest) {
+  const live = current.kind === "link" ? liveFiles(outDir) : undefined;
+  if (!live || live.snapshotDir !== dir) {
     problems.push({
-      where: path.join(dir, MANIFEST_NAME),
-      what: "the manifest is missing or not in build-api's form",
-      fix: FIX,
+      where: path.join(layout.store, BOOKKEEPING_NAME),
+      what:
+        "the bookkeeping is missing or does not describe the live version " +
+        "(a snapshot of an older build-api, or the database was removed)",
+      fix: "run `build-api build --out <dir>`: it compares every file once and records them",
     });
     return { snapshotDir: dir, files: 0, bytes: 0, problems, stable: true };
   }
+  const manifest = live.files;
   let bytes = 0;
-  for (const [rel, value] of manifest) {
+  for (const [rel, want] of manifest) {
     const file = path.join(dir, rel);
-    const want = parseEntryValue(value);
+    const value = entryValue(Buffer.from(want.sha256, "hex"), want.bytes);
     bytes += want.bytes;
     let data: Buffer;
     try {
@@ -63,7 +68,7 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
     } catch (e) {
       problems.push({
         where: file,
-        what: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the manifest lists it`,
+        what: `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): the bookkeeping lists it`,
         fix: FIX,
       });
       continue;
@@ -72,14 +77,14 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
     if (got !== value) {
       problems.push({
         where: file,
-        what: `its bytes differ from the manifest (${data.length} bytes, manifest: ${want.bytes} and sha256 ${want.sha256})`,
+        what: `its bytes differ from the bookkeeping (${data.length} bytes, recorded: ${want.bytes} and sha256 ${want.sha256})`,
         fix: FIX,
       });
     }
   }
   for (const rel of listFiles(dir)) {
     if (!manifest.has(rel)) {
-      problems.push({ where: path.join(dir, rel), what: "is not listed in the manifest", fix: FIX });
+      problems.push({ where: path.join(dir, rel), what: "is not listed in the bookkeeping", fix: FIX });
     }
   }
   // A build that switched meanwhile may have started to update this version (now the stale one).
@@ -88,14 +93,14 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
   return { snapshotDir: dir, files: manifest.size, bytes, problems, stable };
 }
 
-/** Every non-directory under `root`, "/"-separated, without the bookkeeping files at the root. */
+/** Every non-directory under `root`, "/"-separated, without the marker at the root. */
 function listFiles(root: string): string[] {
   const out: string[] = [];
   const walk = (abs: string, rel: string): void => {
     for (const e of io.readdirSync(abs, { withFileTypes: true })) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
-      else if (rel || (e.name !== MANIFEST_NAME && e.name !== MARKER_NAME)) out.push(childRel);
+      else if (rel || e.name !== MARKER_NAME) out.push(childRel);
     }
   };
   walk(root, "");

@@ -2,7 +2,7 @@
 // threads, src/render/pool.ts), then the lists, the OpenAPI document, the 404 body and the host
 // files. No file system here: files go to the FileSink that is passed in, so tests can render into
 // memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
-// snapshot recorded is kept as it is.
+// snapshot recorded is kept as it is: its files by owner (keepOwned), its state loaded alone.
 import type { StatusOptions } from "../domain/status.ts";
 import type { Club } from "../domain/types.ts";
 import type { StandingsStop } from "../domain/standings.ts";
@@ -18,12 +18,14 @@ import { archiveFrom } from "../routes/cache.ts";
 import { LIST_PAGE_SIZE, pageLinks, type EdgeFacts } from "../routes/pagination.ts";
 import {
   emptyState,
-  serializeState,
+  LISTS_OWNER,
   sha256,
-  STATE_FILE,
   stillValid,
   tournamentFingerprint,
+  tournamentOwner,
+  type PreviousState,
   type SnapshotState,
+  type StateDelta,
   type TournamentState,
 } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
@@ -38,9 +40,14 @@ import {
 } from "./tournament.ts";
 
 export interface FileSink {
-  write(relPath: string, data: string | Uint8Array): void;
+  /** `owner`: the tournament (tournamentOwner) or the lists (LISTS_OWNER) the file belongs to. */
+  write(relPath: string, data: string | Uint8Array, owner?: string): void;
   /** Keeps these files of the previous snapshot without their bytes; false when it cannot. */
   keepAll?(relPaths: readonly string[]): boolean;
+  /** Keeps every file of the previous snapshot that `owner` wrote; their count, or false. */
+  keepOwned?(owner: string): number | false;
+  /** Takes what this build changed in the state (incremental/state.ts), for the next build. */
+  recordState?(delta: StateDelta): void;
 }
 
 export interface RenderOptions {
@@ -68,7 +75,7 @@ export interface RenderOptions {
    */
   programKey?: string | null;
   /** The previous snapshot's state: what can be kept. */
-  previous?: SnapshotState | null;
+  previous?: PreviousState | null;
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
   pool?: RenderPool;
 }
@@ -164,10 +171,17 @@ export async function renderSnapshot(
     site,
     base,
   };
-  // The previous states by external id; each is taken out as it is used, so memory goes down.
-  const previous = new Map((opts.previous?.tournaments ?? []).map((t) => [t.id, t]));
+  // The previous fingerprints and windows by external id (compact); a kept tournament's state is
+  // loaded alone, when it is kept.
+  const previous =
+    opts.previous?.tournaments ?? new Map<string, Pick<TournamentState, "fp" | "from" | "until">>();
   const state: SnapshotState = emptyState();
+  /** The tournaments rendered now (their state is new) and those seen at all (rendered or kept). */
+  const renderedStates: TournamentState[] = [];
+  const seen = new Set<string>();
   const keepAll = (files: readonly string[]): boolean => sink.keepAll?.(files) ?? false;
+  const keepOwned = (owner: string, files: readonly string[]): number | false =>
+    sink.keepOwned ? sink.keepOwned(owner) : keepAll(files) && files.length;
 
   const catalog = new Map<string, CatalogEntry[]>();
   const publicSummaries: PublicSummary[] = [];
@@ -178,7 +192,8 @@ export async function renderSnapshot(
   /** Counts a tournament, rendered now or kept, into the report and the lists. */
   const adopt = (t: TournamentState): void => {
     report.tournaments++;
-    report.files += t.files.length;
+    seen.add(t.id);
+    report.files += t.fileCount ?? t.files.length;
     report.validFrom = Math.max(report.validFrom, t.from ?? -Infinity);
     report.validUntil = Math.min(report.validUntil, t.until ?? Infinity);
     report.warnings.push(...t.warnings);
@@ -193,21 +208,23 @@ export async function renderSnapshot(
     const s = t.public ?? t.summary;
     const from = s ? archiveFrom(s.status, s.lastScrapedAt) : null;
     if (from !== null && from <= opts.now) archived.push(t.id);
-    if (base !== null) state.tournaments.push(t);
   };
   const take = (job: TournamentJob, result: TournamentResult): void => {
     if (result.kind === "unchanged") {
-      const prev = previous.get(job.externalId)!;
-      // The snapshot lacks a file it recorded: render the tournament after all.
-      if (keepAll(prev.files)) adopt(prev);
+      const prev = opts.previous?.load(job.externalId) ?? null;
+      const kept = prev === null ? false : keepOwned(tournamentOwner(prev.id), prev.files);
+      // The snapshot lacks what it recorded: render the tournament after all.
+      if (kept !== false) adopt({ ...prev!, fileCount: kept });
       else take(job, renderTournament(store, { ...job, previous: null }, ctx));
     } else if (result.kind === "invalid") {
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
     } else {
-      for (const [file, text] of result.files) sink.write(file, text);
+      const owner = tournamentOwner(result.state.id);
+      for (const [file, text] of result.files) sink.write(file, text, owner);
       adopt(result.state);
       const t = result.state;
+      if (base !== null) renderedStates.push(t);
       rendered.tournaments++;
       rendered.warnings.push(...t.warnings);
       rendered.unknownResults += t.unknownResults;
@@ -238,7 +255,6 @@ export async function renderSnapshot(
   };
   const onResult = (job: TournamentJob, result: TournamentResult): void => {
     take(job, result);
-    previous.delete(job.externalId);
     opts.onProgress?.(++done, keys.length, report.files);
   };
   const local = (job: TournamentJob): TournamentResult =>
@@ -279,13 +295,18 @@ export async function renderSnapshot(
         );
   const prevLists = opts.previous?.lists;
   let listFiles: string[] = [];
-  if (listsFp !== null && prevLists && prevLists.fp === listsFp && keepAll(prevLists.files)) {
+  if (
+    listsFp !== null &&
+    prevLists &&
+    prevLists.fp === listsFp &&
+    keepOwned(LISTS_OWNER, prevLists.files) !== false
+  ) {
     report.files += prevLists.files.length;
     state.lists = prevLists;
     listFiles = prevLists.files;
   } else {
     const listSink = (file: string, text: string): void => {
-      sink.write(file, text);
+      sink.write(file, text, LISTS_OWNER);
       listFiles.push(file);
     };
     for (const route of ROUTES) {
@@ -318,7 +339,13 @@ export async function renderSnapshot(
     sink.write(name, text);
   }
   report.files += 2 + hostFiles.size;
-  if (base !== null) sink.write(STATE_FILE, serializeState(state));
+  // The state's delta: the rendered tournaments, the ones gone (or invalid now), and the lists.
+  const removed = [...previous.keys()].filter((id) => !seen.has(id));
+  sink.recordState?.(
+    base === null
+      ? { lists: null, rendered: [], removed: [], complete: true }
+      : { lists: state.lists, rendered: renderedStates, removed, complete: !opts.previous },
+  );
   return report;
 }
 

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/shared/errors.ts";
-import { MANIFEST_NAME } from "../../src/publish/manifest.ts";
+import { MARKER_NAME } from "../../src/publish/manifest.ts";
 import { makeSampleStore } from "../support/e2e.ts";
 import { runCli, type CliResult } from "../support/run.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
@@ -117,7 +117,7 @@ describe("the store", () => {
 });
 
 describe("two builds with the same --now", () => {
-  it("give byte-identical trees, host configs and manifest included, whatever the time zone and locale", () => {
+  it("give byte-identical trees, host configs and marker included, whatever the time zone and locale", () => {
     expect(plain.code, plain.stderr).toBe(EXIT.ok);
     expect(again.code, again.stderr).toBe(EXIT.ok);
     const c = readTree(path.join(dir, "c", "dist"));
@@ -125,7 +125,7 @@ describe("two builds with the same --now", () => {
     expect([...d.keys()]).toEqual([...c.keys()]);
     expect(c.size).toBeGreaterThan(100);
     // Host configs list their rules in one order: compared one by one for a clear message.
-    for (const name of [...HOST_CONFIGS, MANIFEST_NAME]) {
+    for (const name of [...HOST_CONFIGS, MARKER_NAME]) {
       expect(c.has(name), name).toBe(true);
       expect(d.get(name)!.equals(c.get(name)!), `${name} differs`).toBe(true);
     }

@@ -1,5 +1,5 @@
 // `build-api verify`: the scheduled full check. A tick trusts the live snapshot's files and skips
-// the store's quick_check; verify hashes every file against the manifest and runs quick_check.
+// the store's quick_check; verify hashes every file against the bookkeeping and runs quick_check.
 import { readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,16 +41,16 @@ describe("build-api verify", () => {
 
     const bad = await runCli(["verify", "--out", out]);
     expect(bad.code).toBe(EXIT.snapshotDamaged);
-    expect(bad.stderr).toContain("differs from its manifest in 2 files");
-    expect(bad.stderr).toContain(`${edited}: its bytes differ from the manifest`);
-    expect(bad.stderr).toContain("planted.html: is not listed in the manifest");
+    expect(bad.stderr).toContain("differs from its bookkeeping in 2 files");
+    expect(bad.stderr).toContain(`${edited}: its bytes differ from the bookkeeping`);
+    expect(bad.stderr).toContain("planted.html: is not listed in the bookkeeping");
     expect(bad.stderr).toContain("--rebuild");
 
     const rebuilt = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--rebuild"]);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     const again = await runCli(["verify", "--out", out]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toMatch(/\d+ files match the manifest/);
+    expect(again.stderr).toMatch(/\d+ files match the bookkeeping/);
   }, 120_000);
 
   it("fails a corrupt store with exit 3 and asks for --db or --out", async () => {

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
+import { liveFiles, publicationChanges } from "../../../src/publish/changes.ts";
 import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { hashTree } from "../../support/tree.ts";
@@ -61,6 +62,10 @@ async function killAtEveryStep(prepare: (out: string) => Promise<void>, minSteps
   const switchedAt = steps.indexOf("switched");
   expect(switchedAt).toBeGreaterThan(steps.indexOf("staged"));
   expect(steps.indexOf("staged")).toBeGreaterThan(steps.indexOf("pair-widened"));
+  // The bookkeeping's two steps: the delta pending before the switch, applied after it.
+  expect(steps.indexOf("bookkeeping-staged")).toBeGreaterThan(steps.indexOf("marker-written"));
+  expect(steps.indexOf("bookkeeping-staged")).toBeLessThan(switchedAt);
+  expect(steps.indexOf("bookkeeping-applied")).toBe(switchedAt + 1);
 
   const killed = await inPool(
     POOL,
@@ -68,11 +73,19 @@ async function killAtEveryStep(prepare: (out: string) => Promise<void>, minSteps
       const out = path.join(tempDir(), "dist");
       await prepare(out);
       const previous = hashTree(out);
+      const generation = liveFiles(out)!.to.generation;
       const result = await startChild(out, 1, i).done;
       expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
 
       if (i < switchedAt) expect(hashTree(out), `killed after ${step}`).toEqual(previous);
       else expectSnapshot(out, sampleFiles(1));
+      // The bookkeeping describes what is served: the old generation, or the new one (a delta
+      // pending when the kill came between the switch and its application is applied on open).
+      expect(liveFiles(out)?.to.generation, `bookkeeping after ${step}`).toBe(
+        i < switchedAt ? generation : generation + 1,
+      );
+      const changes = publicationChanges(out);
+      expect(changes.known, `change log after ${step}`).toBe(true);
 
       // A build of the very snapshot that is live changes no file: what it puts live is only the
       // other version, repaired from the pair record alone.

@@ -4,7 +4,13 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
-import { STATE_FILE, type SnapshotState } from "../../../src/incremental/state.ts";
+import {
+  previousState,
+  stateRecords,
+  tournamentOwner,
+  type PreviousState,
+  type StateRecord,
+} from "../../../src/incremental/state.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
 import { renderSnapshot } from "../../../src/render/snapshot.ts";
 import { openStore } from "../../../src/store/read/open.ts";
@@ -14,19 +20,40 @@ import { tempDir } from "../../support/temp.ts";
 const file = makeSampleStore(tempDir("ext-incremental"));
 const validator = new SnapshotValidator();
 
-async function render(previous: SnapshotState | null): Promise<{ written: string[]; state: SnapshotState }> {
+/** The records and files by owner, as the publication's bookkeeping keeps them, in memory. */
+interface Memory {
+  records: Map<string, StateRecord>;
+  owners: Map<string, string[]>;
+}
+
+async function render(
+  memory: Memory | null,
+): Promise<{ written: string[]; memory: Memory; state: PreviousState }> {
   const store = openStore(file);
   const written: string[] = [];
-  let state = "";
+  const next: Memory = { records: new Map(memory?.records ?? []), owners: new Map() };
+  const previous =
+    memory && previousState({ compact: memory.records, detail: (k) => memory.records.get(k)?.detail });
   // Closed after each render: an open store holds a read transaction that would block the update.
   await renderSnapshot(
     store,
     {
-      write: (p, d) => {
-        if (p === STATE_FILE) state = String(d);
-        else written.push(p);
+      write: (p, _d, owner = "") => {
+        written.push(p);
+        next.owners.set(owner, [...(next.owners.get(owner) ?? []), p]);
       },
-      keepAll: () => true,
+      keepOwned: (owner) => {
+        const files = memory?.owners.get(owner);
+        if (!files) return false;
+        next.owners.set(owner, files);
+        return files.length;
+      },
+      recordState: (delta) => {
+        const r = stateRecords(delta);
+        if (r.complete) next.records.clear();
+        for (const k of r.removed) next.records.delete(k);
+        for (const [k, v] of r.records) next.records.set(k, v);
+      },
     },
     {
       now: SAMPLE_NOW,
@@ -39,7 +66,8 @@ async function render(previous: SnapshotState | null): Promise<{ written: string
       previous,
     },
   ).finally(() => store.close());
-  return { written, state: JSON.parse(state) as SnapshotState };
+  const state = previousState({ compact: next.records, detail: (k) => next.records.get(k)?.detail });
+  return { written, memory: next, state };
 }
 
 const isExtension = (f: string) =>
@@ -48,18 +76,17 @@ const isExtension = (f: string) =>
 describe("extension files in incremental builds", () => {
   it("belong to their tournament, are kept when it is unchanged, and rewritten when its schedule changes", async () => {
     const first = await render(null);
-    const gros = first.state.tournaments.find((t) => t.id === "9007199254740993")!;
-    expect(gros.files).toContain("calendar/9007199254740993.ics");
-    expect(gros.files).toContain("feeds/9007199254740993.atom");
-    expect(gros.files).toContain("api/public/v1/tournaments/9007199254740993/crosstable/index.json");
+    const gros = first.memory.owners.get(tournamentOwner("9007199254740993"))!;
+    expect(gros).toContain("calendar/9007199254740993.ics");
+    expect(gros).toContain("feeds/9007199254740993.atom");
+    expect(gros).toContain("api/public/v1/tournaments/9007199254740993/crosstable/index.json");
     // Its club's copies (the club surface's extensions and calendar) are its files too.
-    expect(gros.files).toContain(
-      "api/clubs/gros-xake-taldea/tournaments/9007199254740993/players/index.json",
-    );
-    expect(gros.files).toContain("calendar/clubs/gros-xake-taldea/9007199254740993.ics");
+    expect(gros).toContain("api/clubs/gros-xake-taldea/tournaments/9007199254740993/players/index.json");
+    expect(gros).toContain("calendar/clubs/gros-xake-taldea/9007199254740993.ics");
     expect(first.state.lists!.files).toContain("feeds/all.atom");
+    expect(first.state.load("9007199254740993")?.fileCount).toBe(gros.length);
 
-    const second = await render(first.state);
+    const second = await render(first.memory);
     expect(second.written.filter(isExtension)).toEqual([]);
 
     const db = new Database(file);
@@ -67,7 +94,7 @@ describe("extension files in incremental builds", () => {
       "UPDATE round_schedule SET scheduled_time = '18:00' WHERE tournament_id = 3 AND round_number = 9",
     ).run();
     db.close();
-    const third = await render(second.state);
+    const third = await render(second.memory);
     const tournamentsWritten = new Set(
       third.written
         .filter((f) => /tournaments\/\d+\//.test(f))

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -18,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../../src/publish/manifest.ts";
+import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
 import { publishSnapshot, type PublishOptions } from "../../../src/publish/publish.ts";
 import { verifySnapshot } from "../../../src/publish/verify.ts";
 import { failWith } from "../../support/faults.ts";
@@ -170,7 +172,7 @@ describe("a full disk and refused permissions are user errors (exit 6), and no l
   it("a real EFBIG (file size limit, in a child process) is exit 6 and leaves no lock", () => {
     const out = path.join(tempDir(), "dist");
     const script = fileURLToPath(new URL("../../support/child-build.ts", import.meta.url));
-    // 1 KiB: the lock and the sample files fit, the manifest (about 2 KiB) does not. SIGXFSZ is
+    // 1 KiB: the lock and the sample files fit, the bookkeeping database does not. SIGXFSZ is
     // ignored, as services usually run, so the write fails with EFBIG instead of killing.
     const r = spawnSync(
       "bash",
@@ -178,7 +180,8 @@ describe("a full disk and refused permissions are user errors (exit 6), and no l
       { encoding: "utf8" },
     );
     expect(r.status, r.stderr).toBe(EXIT.unsafeOutput);
-    expect(r.stderr).toMatch(/exceeds the allowed file size \(EFBIG/);
+    // The bookkeeping database's first page (4 KiB) does not fit: SQLite reports an I/O error.
+    expect(r.stderr).toMatch(/exceeds the allowed file size \(EFBIG|input\/output error .*\(SQLITE_IOERR/);
     expect(r.stderr).not.toMatch(/internal error|\n {4}at /);
     expect(existsSync(lockOf(out))).toBe(false);
     expect(existsSync(out)).toBe(false);
@@ -204,12 +207,15 @@ describe("files edited inside the live version", () => {
     expectNoLeftovers(path.dirname(out));
   });
 
-  it("a live manifest that cannot be read: every file is written, and the versions stay in step", async () => {
+  it("bookkeeping that does not describe the live version: every file is compared, and the versions stay in step", async () => {
     const out = await paired();
     writeFileSync(path.join(out, "api", "planted.json"), "{}");
-    writeFileSync(path.join(out, ".build-api-manifest.json"), "not a manifest");
+    const store = path.join(path.dirname(out), ".dist.snapshots");
+    for (const f of readdirSync(store)) if (f.startsWith(BOOKKEEPING_NAME)) rmSync(path.join(store, f));
     const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
-    expect(report.filesWritten).toBe(Object.keys(sampleFiles(1)).length);
+    // Each file is compared with the live copy's bytes: the equal ones are still shared.
+    expect(report.filesUnchanged).toBeGreaterThan(0);
+    expect(report.filesWritten + report.filesUnchanged).toBe(Object.keys(sampleFiles(1)).length);
     expect(report.changed.paths).toContain("api/planted.json");
     expectSnapshot(out, sampleFiles(1));
     expectNoLeftovers(path.dirname(out));
@@ -238,7 +244,7 @@ describe("files edited inside the live version", () => {
     expectSnapshot(out, sampleFiles(0));
   });
 
-  it("keepAll trusts the live manifest (no file examined on a tick); verify finds the edited file", async () => {
+  it("keepAll trusts the live bookkeeping (no file examined on a tick); verify finds the edited file", async () => {
     const out = await paired();
     const files = sampleFiles(0);
     writeFileSync(path.join(out, file), "{}");
@@ -251,7 +257,7 @@ describe("files edited inside the live version", () => {
     const found = verifySnapshot(out);
     expect(found.stable).toBe(true);
     expect(found.problems.map((p) => p.where)).toEqual([path.join(realpathSync(out), file)]);
-    expect(found.problems[0]!.what).toContain("its bytes differ from the manifest");
+    expect(found.problems[0]!.what).toContain("its bytes differ from the bookkeeping");
     // --rebuild repairs it.
     await publishSnapshot({ outDir: out, rewriteAll: true }, writeAll(files));
     expectSnapshot(out, files);

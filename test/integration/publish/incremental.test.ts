@@ -8,10 +8,14 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MANIFEST_NAME } from "../../../src/publish/manifest.ts";
+import { liveFiles } from "../../../src/publish/changes.ts";
+import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
+import { MANIFEST_NAME, MARKER_CONTENT, MARKER_NAME } from "../../../src/publish/manifest.ts";
+import { STATE_FILE } from "../../../src/incremental/state.ts";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
 import { publicationChanges } from "../../../src/publish/changes.ts";
 import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
@@ -84,7 +88,7 @@ describe("publishSnapshot: incremental rebuilds", () => {
     for (const ms of Object.values(report.phases)) expect(ms).toBeGreaterThanOrEqual(0);
   });
 
-  it("gives byte-identical snapshots whatever the write order, with a sorted manifest free of timestamps", async () => {
+  it("gives byte-identical snapshots whatever the write order, and the same bookkeeping rows", async () => {
     const files = sampleFiles(1);
     const forward = path.join(tempDir(), "dist");
     const backward = path.join(tempDir(), "dist");
@@ -94,12 +98,9 @@ describe("publishSnapshot: incremental rebuilds", () => {
       writeAll(Object.fromEntries(Object.entries(files).reverse())),
     );
     expect(hashTree(backward)).toEqual(hashTree(forward));
-
-    const manifest = readFileSync(path.join(forward, MANIFEST_NAME), "utf8");
-    const paths = [...manifest.matchAll(/"path":"([^"]+)"/g)].map((m) => m[1]);
-    expect(paths).toEqual(Object.keys(files).sort());
-    expect(manifest).not.toMatch(/20[0-9]{2}-[0-9]{2}-[0-9]{2}|time|date/i);
-    expect(JSON.parse(manifest).files).toHaveLength(paths.length);
+    const rows = liveFiles(forward)!.files;
+    expect([...rows.keys()]).toEqual(Object.keys(files).sort());
+    expect(liveFiles(backward)!.files).toEqual(rows);
   });
 
   it("keeps the previous snapshot byte-identical when produce throws, and leaves no staging behind", async () => {
@@ -173,8 +174,12 @@ describe("publishSnapshot: incremental rebuilds", () => {
   it("publicationChanges reads what the last build wrote and removed from the bookkeeping", async () => {
     const out = path.join(tempDir(), "dist");
     await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
-    // After the first build the bookkeeping cannot say: every file is new.
-    expect(publicationChanges(out)).toMatchObject({ known: false });
+    // After the first build the change log says every file is new.
+    expect(publicationChanges(out)).toMatchObject({
+      known: true,
+      written: Object.keys(sampleFiles(0)).sort(),
+      removed: [],
+    });
     const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
     const changes = publicationChanges(out);
     expect(changes.known).toBe(true);
@@ -252,9 +257,47 @@ describe("publishSnapshot: incremental rebuilds", () => {
     expect(fileIdentities(out)).toEqual(identities);
     expectSnapshot(out, sampleFiles(0));
     expectNoLeftovers(parent);
-    expect(readdirSync(store).sort()).toEqual([".build-api-snapshots", "4", "5", "pair.json"]);
+    expect(readdirSync(store).sort()).toEqual([
+      ".build-api-snapshots",
+      "4",
+      "5",
+      "bookkeeping.sqlite",
+      "pair.json",
+    ]);
     await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
     expectSnapshot(out, sampleFiles(1));
     expectNoLeftovers(parent);
+  });
+
+  it("takes over a snapshot of the previous format (manifest and state inside the version) as a first build", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    // The previous format: a marker without a generation, the manifest and the state in the
+    // version, no database beside it.
+    const live = realpathSync(out);
+    const store = path.dirname(live);
+    writeFileSync(path.join(live, MARKER_NAME), MARKER_CONTENT);
+    writeFileSync(
+      path.join(live, MANIFEST_NAME),
+      '{"format":"build-api-manifest","version":1,"files":[\n]}\n',
+    );
+    writeFileSync(path.join(live, STATE_FILE), '{"format":1,"lists":null,"tournaments":[]}\n');
+    for (const f of readdirSync(store)) if (f.startsWith(BOOKKEEPING_NAME)) rmSync(path.join(store, f));
+    const identities = fileIdentities(out);
+
+    const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+    // Every file compared with its live copy: equal bytes, so nothing is written and all is shared.
+    expect(report.filesWritten).toBe(0);
+    expect(report.filesRemoved + report.changed.count).toBeGreaterThan(0);
+    expect(report.changed.paths).toEqual([MANIFEST_NAME, STATE_FILE].sort());
+    expectSnapshot(out, sampleFiles(0));
+    for (const [p, id] of Object.entries(fileIdentities(out))) expect(id, p).toBe(identities[p]);
+    expect(liveFiles(out)?.to.generation).toBeGreaterThan(0);
+    expectNoLeftovers(path.dirname(out));
+    // The next build is incremental again, with a change log that reaches back to it.
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    expectSnapshot(out, sampleFiles(1));
+    expect(publicationChanges(out).known).toBe(true);
+    expectNoLeftovers(path.dirname(out));
   });
 });

@@ -1,42 +1,39 @@
-// readSnapshotFiles reads the files, hashes and sizes of the build's manifest (its fast path), and
-// refuses, with the message naming the manifest, anything the manifest's own reader refuses too.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// readSnapshotFiles reads the files, hashes and sizes of a published snapshot from the
+// publication's bookkeeping, and refuses, naming the bookkeeping, a snapshot without one.
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { entryValue, MANIFEST_NAME, writeManifest } from "../../../src/publish/manifest.ts";
+import { publishSnapshot } from "../../../src/publish/publish.ts";
+import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
+import { writeAll } from "../../support/publish.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
-const dir = mkdtempSync(path.join(tmpdir(), "build-api-deploy-manifest-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
-const sha = (n: number) => Buffer.alloc(32, n);
-const want = new Map([
-  ["api/public/v1/tournaments/index.json", { sha256: sha(1).toString("hex"), bytes: 120 }],
-  ["index.html", { sha256: sha(2).toString("hex"), bytes: 0 }],
-  ["assets/site.css", { sha256: sha(3).toString("hex"), bytes: 9007199254740991 }],
-]);
+const files = {
+  "api/public/v1/tournaments/index.json": '{"tournaments":[]}',
+  "index.html": "",
+  "assets/site.css": "body{}",
+};
+const sha = (d: string) => createHash("sha256").update(d).digest("hex");
 
 describe("readSnapshotFiles", () => {
-  it("reads the build's manifest", () => {
-    writeManifest(
-      path.join(dir, MANIFEST_NAME),
-      new Map([...want].map(([p, f]) => [p, entryValue(Buffer.from(f.sha256, "hex"), f.bytes)])),
-    );
-    const got = readSnapshotFiles(dir);
+  it("reads the live version's files from the bookkeeping, through the link or the version", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(files));
+    const want = new Map(Object.entries(files).map(([p, d]) => [p, { sha256: sha(d), bytes: d.length }]));
+    const got = readSnapshotFiles(out);
     expect(new Map([...got.files].sort())).toEqual(new Map([...want].sort()));
+    expect(got.generation.generation).toBe(1);
+    expect(readSnapshotFiles(got.root).files.size).toBe(3);
   });
 
-  it("refuses a manifest not in the build's form (keys reordered) and one that is not a manifest", () => {
-    const file = path.join(dir, MANIFEST_NAME);
-    // The same entries with their keys in another order: valid JSON, but not what a build writes.
-    const text = readFileSync(file, "utf8").replace(
-      /\{"path":("[^"]+"),("sha256":"[0-9a-f]+"),/,
-      '{$2,"path":$1,',
-    );
-    writeFileSync(file, text);
-    expect(() => readSnapshotFiles(dir)).toThrow(/manifest/);
-    writeFileSync(file, "not a manifest");
-    expect(() => readSnapshotFiles(dir)).toThrow(/manifest/);
+  it("refuses a snapshot without bookkeeping, naming it", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out }, writeAll(files));
+    rmSync(path.join(path.dirname(out), ".dist.snapshots", BOOKKEEPING_NAME));
+    expect(() => readSnapshotFiles(out)).toThrow(/bookkeeping/);
   });
 });

@@ -1,0 +1,360 @@
+// The publication's bookkeeping, kept in O(change): one SQLite database beside the versions
+// (`<store>/bookkeeping.sqlite`, never inside a served version) that describes the live version.
+//
+// Tables:
+//   meta     generation, the live version it describes, the change log's id and start
+//   files    path -> owner, sha256, size, and the generation it last changed in; a row whose
+//            sha256 is NULL is a tombstone: the path was removed in that generation
+//   owners   owner -> how many files and bytes it has: a tick keeps a whole owner (a tournament,
+//            the lists) without reading its paths
+//   records  key -> fingerprint, status window and detail (the per-tournament state, opaque here)
+//   pending_* the delta of the next generation, written before the switch
+//
+// Crash protocol, around the atomic symlink switch (publish.ts):
+//   1. stage: one transaction writes the next generation's delta as "pending, targets version X";
+//   2. the switch (rename of the link);
+//   3. apply: one transaction merges the pending delta, sets the generation and the live version.
+// Whoever opens the database next (a build under the lock, or a reader) applies a pending delta
+// whose target is the live version (the switch happened; the kill came before step 3); only a
+// build discards one whose target is not (the kill came before the switch). Every version's
+// marker holds the generation it was staged as, so a database that does not describe the live
+// version (deleted, restored from another run, a snapshot of the previous format) is recognised:
+// the build then compares every file, as a first build does, and the change log starts again.
+//
+// A tick reads the rows of what it writes (point lookups by path), the owners it keeps (one row
+// each), and the compact records (fingerprint and window); it writes the changed rows only.
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { entryValue } from "./manifest.ts";
+
+export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
+const FORMAT = "1";
+
+/** One live file: its entry value (manifest.ts entryValue) and the owner that wrote it. */
+export interface FileRow {
+  value: string;
+  owner: string;
+}
+
+/** One record (a tournament's state): compact columns and the rest as opaque text. */
+export interface RecordRow {
+  fp: string;
+  from: number | null;
+  until: number | null;
+  detail: string;
+}
+
+export type CompactRecord = Omit<RecordRow, "detail">;
+
+/** What the next generation changes. */
+export interface Delta {
+  /** Files with new bytes or a new owner. */
+  files: Map<string, FileRow>;
+  /** Files removed. */
+  removed: string[];
+  /** True: `files` is the whole snapshot (every other live row becomes a tombstone). */
+  completeFiles: boolean;
+  /** Records written; with `completeRecords`, every other record is dropped. */
+  records: Map<string, RecordRow>;
+  removedRecords: string[];
+  completeRecords: boolean;
+  /** The change log cannot say what changed before this generation (the previous rows were unknown). */
+  restartLog: boolean;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY, owner TEXT NOT NULL, sha256 BLOB, bytes INTEGER, gen INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS files_owner ON files (owner) WHERE sha256 IS NOT NULL;
+CREATE INDEX IF NOT EXISTS files_gen ON files (gen);
+CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, files INTEGER NOT NULL, bytes INTEGER NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS records (
+  key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS pending_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS pending_files (
+  path TEXT PRIMARY KEY, owner TEXT, sha256 BLOB, bytes INTEGER
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pending_records (
+  key TEXT PRIMARY KEY, fp TEXT, vfrom INTEGER, vuntil INTEGER, detail TEXT
+) STRICT;
+`;
+
+function split(value: string): { sha: Buffer; bytes: number } {
+  return { sha: Buffer.from(value.slice(0, 32), "latin1"), bytes: Number(value.slice(32)) };
+}
+
+export class Bookkeeping {
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly getFile: Database.Statement<[string], { owner: string; sha256: Buffer; bytes: number }>;
+  private readonly getOwner: Database.Statement<[string], { files: number; bytes: number }>;
+  private readonly getDetail: Database.Statement<[string], { detail: string }>;
+
+  private constructor(file: string, db: Database.Database) {
+    this.file = file;
+    this.db = db;
+    this.getFile = db.prepare("SELECT owner, sha256, bytes FROM files WHERE path = ? AND sha256 IS NOT NULL");
+    this.getOwner = db.prepare("SELECT files, bytes FROM owners WHERE owner = ?");
+    this.getDetail = db.prepare("SELECT detail FROM records WHERE key = ?");
+  }
+
+  /** Opens (creating when missing) the bookkeeping of the versions directory `storeDir`. */
+  static open(storeDir: string, options: { readonly?: boolean } = {}): Bookkeeping {
+    const file = path.join(storeDir, BOOKKEEPING_NAME);
+    const db = new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
+    if (!options.readonly) {
+      // WAL: a commit is one append and fsync; a reader (verify, deploy) never blocks a build.
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = FULL");
+      db.exec(SCHEMA);
+      const format = db.prepare<[], { v: string }>("SELECT v FROM meta WHERE k = 'format'").get();
+      if (format && format.v !== FORMAT) {
+        // Another format: drop its rows; the build then compares every file, as a first build does.
+        db.exec("DELETE FROM meta; DELETE FROM files; DELETE FROM owners; DELETE FROM records;");
+        db.exec("DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records;");
+      }
+      if (!format || format.v !== FORMAT) {
+        const put = db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)");
+        put.run("format", FORMAT);
+        put.run("generation", "0");
+        put.run("log", randomBytes(8).toString("hex"));
+        put.run("logFrom", "1");
+      }
+    }
+    return new Bookkeeping(file, db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private meta(k: string, table = "meta"): string | undefined {
+    return this.db.prepare<[string], { v: string }>(`SELECT v FROM ${table} WHERE k = ?`).get(k)?.v;
+  }
+
+  /** The generation the rows describe (0: none yet). */
+  get generation(): number {
+    return Number(this.meta("generation") ?? 0);
+  }
+
+  /** The version directory the rows describe, if any. */
+  get version(): string | undefined {
+    return this.meta("version");
+  }
+
+  /** The change log's identity: a new one whenever the database is made anew. */
+  get log(): string {
+    return this.meta("log") ?? "";
+  }
+
+  /** The first generation whose changes the log holds: "since G" is known for G >= logFrom - 1. */
+  get logFrom(): number {
+    return Number(this.meta("logFrom") ?? 1);
+  }
+
+  /** The pending delta's target version, if one is staged. */
+  pendingTarget(): { version: string; generation: number } | undefined {
+    const version = this.meta("version", "pending_meta");
+    const generation = this.meta("generation", "pending_meta");
+    return version === undefined || generation === undefined
+      ? undefined
+      : { version, generation: Number(generation) };
+  }
+
+  /**
+   * Settles a pending delta against the live version: applied when it targets it, discarded when
+   * not and `discard` (only a build under the lock may: a build in progress stages before it switches).
+   */
+  recover(liveVersion: string | undefined, discard: boolean): void {
+    const pending = this.pendingTarget();
+    if (!pending) return;
+    if (pending.version === liveVersion) this.apply();
+    else if (discard) this.discard();
+  }
+
+  /** True when the rows describe `version`, whose marker says it is generation `markerGeneration`. */
+  describes(version: string | undefined, markerGeneration: number | undefined): boolean {
+    const g = this.generation;
+    return version !== undefined && g > 0 && this.version === version && markerGeneration === g;
+  }
+
+  /** The live entry of `p`, if the live version holds it. */
+  get(p: string): FileRow | undefined {
+    const r = this.getFile.get(p);
+    return r && { owner: r.owner, value: entryValue(r.sha256, r.bytes) };
+  }
+
+  /** How many files and bytes `owner` has in the live version, if any. */
+  owned(owner: string): { files: number; bytes: number } | undefined {
+    return this.getOwner.get(owner);
+  }
+
+  /** Every owner with files in the live version. O(owners). */
+  owners(): string[] {
+    return this.db
+      .prepare<[], { owner: string }>("SELECT owner FROM owners")
+      .all()
+      .map((r) => r.owner);
+  }
+
+  /** The live files of `owner`. */
+  filesOf(owner: string): Array<[string, string]> {
+    return this.db
+      .prepare<[string], { path: string; sha256: Buffer; bytes: number }>(
+        "SELECT path, sha256, bytes FROM files WHERE owner = ? AND sha256 IS NOT NULL",
+      )
+      .all(owner)
+      .map((r) => [r.path, entryValue(r.sha256, r.bytes)]);
+  }
+
+  /** Every live file, in path order: for the full comparisons (verify, a walk). O(files). */
+  *allFiles(): Generator<[string, FileRow]> {
+    const it = this.db
+      .prepare<[], { path: string; owner: string; sha256: Buffer; bytes: number }>(
+        "SELECT path, owner, sha256, bytes FROM files WHERE sha256 IS NOT NULL ORDER BY path",
+      )
+      .iterate();
+    for (const r of it) yield [r.path, { owner: r.owner, value: entryValue(r.sha256, r.bytes) }];
+  }
+
+  /** Files and bytes of the live version. O(owners). */
+  totals(): { files: number; bytes: number } {
+    const r = this.db
+      .prepare<[], { files: number | null; bytes: number | null }>(
+        "SELECT sum(files) AS files, sum(bytes) AS bytes FROM owners",
+      )
+      .get();
+    return { files: r?.files ?? 0, bytes: r?.bytes ?? 0 };
+  }
+
+  /** The fingerprint and window of every record: what a tick compares. */
+  compactRecords(): Map<string, CompactRecord> {
+    const out = new Map<string, CompactRecord>();
+    const it = this.db
+      .prepare<[], { key: string; fp: string; vfrom: number | null; vuntil: number | null }>(
+        "SELECT key, fp, vfrom, vuntil FROM records",
+      )
+      .iterate();
+    for (const r of it) out.set(r.key, { fp: r.fp, from: r.vfrom, until: r.vuntil });
+    return out;
+  }
+
+  detail(key: string): string | undefined {
+    return this.getDetail.get(key)?.detail;
+  }
+
+  /**
+   * Paths changed after generation `since`, up to the live one: written (with their entry) or
+   * removed (tombstones). Undefined when the log does not reach back that far.
+   */
+  changesSince(since: number): { written: Map<string, string>; removed: string[] } | undefined {
+    if (since < this.logFrom - 1 || since > this.generation) return undefined;
+    const written = new Map<string, string>();
+    const removed: string[] = [];
+    const it = this.db
+      .prepare<[number], { path: string; sha256: Buffer | null; bytes: number | null }>(
+        "SELECT path, sha256, bytes FROM files WHERE gen > ? ORDER BY path",
+      )
+      .iterate(since);
+    for (const r of it) {
+      if (r.sha256 === null) removed.push(r.path);
+      else written.set(r.path, entryValue(r.sha256, r.bytes!));
+    }
+    return { written, removed };
+  }
+
+  /** Step 1: the next generation's delta, pending, targeting `version`. One transaction. */
+  stage(delta: Delta, version: string, generation: number): void {
+    const run = this.db.transaction(() => {
+      this.clearPending();
+      const putFile = this.db.prepare(
+        "INSERT INTO pending_files (path, owner, sha256, bytes) VALUES (?, ?, ?, ?)",
+      );
+      for (const [p, row] of delta.files) {
+        const { sha, bytes } = split(row.value);
+        putFile.run(p, row.owner, sha, bytes);
+      }
+      for (const p of delta.removed) if (!delta.files.has(p)) putFile.run(p, null, null, null);
+      const putRecord = this.db.prepare(
+        "INSERT INTO pending_records (key, fp, vfrom, vuntil, detail) VALUES (?, ?, ?, ?, ?)",
+      );
+      for (const [k, r] of delta.records) putRecord.run(k, r.fp, r.from, r.until, r.detail);
+      for (const k of delta.removedRecords)
+        if (!delta.records.has(k)) putRecord.run(k, null, null, null, null);
+      const put = this.db.prepare("INSERT INTO pending_meta (k, v) VALUES (?, ?)");
+      put.run("version", version);
+      put.run("generation", String(generation));
+      put.run("completeFiles", delta.completeFiles ? "1" : "0");
+      put.run("completeRecords", delta.completeRecords ? "1" : "0");
+      put.run("restartLog", delta.restartLog ? "1" : "0");
+    });
+    run.immediate();
+  }
+
+  /** Step 3: merges the pending delta. One transaction; a no-op when nothing is pending. */
+  apply(): void {
+    const run = this.db.transaction(() => {
+      const pending = this.pendingTarget();
+      if (!pending) return;
+      const g = pending.generation;
+      const flag = (k: string): boolean => this.meta(k, "pending_meta") === "1";
+      const db = this.db;
+      // Owners whose totals change: those of the rows about to change, before and after.
+      db.exec("CREATE TEMP TABLE IF NOT EXISTS touched (owner TEXT PRIMARY KEY) WITHOUT ROWID");
+      db.exec("DELETE FROM temp.touched");
+      if (flag("completeFiles")) {
+        db.exec("INSERT OR IGNORE INTO temp.touched SELECT owner FROM owners");
+        db.prepare(
+          `UPDATE files SET sha256 = NULL, bytes = NULL, gen = ?
+           WHERE sha256 IS NOT NULL AND path NOT IN (SELECT path FROM pending_files)`,
+        ).run(g);
+      }
+      db.exec(
+        `INSERT OR IGNORE INTO temp.touched
+           SELECT f.owner FROM pending_files p JOIN files f ON f.path = p.path WHERE f.sha256 IS NOT NULL`,
+      );
+      db.exec("INSERT OR IGNORE INTO temp.touched SELECT owner FROM pending_files WHERE owner IS NOT NULL");
+      // A row keeps its generation when its bytes did not change (a complete delta lists every file).
+      db.prepare(
+        `INSERT INTO files (path, owner, sha256, bytes, gen)
+           SELECT path, coalesce(owner, ''), sha256, bytes, ? FROM pending_files WHERE true
+         ON CONFLICT (path) DO UPDATE SET
+           owner = coalesce(excluded.owner, files.owner),
+           gen = CASE WHEN files.sha256 IS excluded.sha256 AND files.bytes IS excluded.bytes
+                      THEN files.gen ELSE excluded.gen END,
+           sha256 = excluded.sha256, bytes = excluded.bytes`,
+      ).run(g);
+      db.exec("DELETE FROM owners WHERE owner IN (SELECT owner FROM temp.touched)");
+      db.exec(
+        `INSERT INTO owners (owner, files, bytes)
+           SELECT owner, count(*), sum(bytes) FROM files
+           WHERE sha256 IS NOT NULL AND owner IN (SELECT owner FROM temp.touched) GROUP BY owner`,
+      );
+      if (flag("completeRecords")) db.exec("DELETE FROM records");
+      db.exec("DELETE FROM records WHERE key IN (SELECT key FROM pending_records WHERE fp IS NULL)");
+      db.exec(
+        `INSERT OR REPLACE INTO records (key, fp, vfrom, vuntil, detail)
+           SELECT key, fp, vfrom, vuntil, detail FROM pending_records WHERE fp IS NOT NULL`,
+      );
+      const put = db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)");
+      put.run("generation", String(g));
+      put.run("version", pending.version);
+      if (flag("restartLog")) put.run("logFrom", String(g + 1));
+      this.clearPending();
+    });
+    run.immediate();
+  }
+
+  /** Drops a pending delta whose switch never happened. */
+  discard(): void {
+    this.db.transaction(() => this.clearPending()).immediate();
+  }
+
+  private clearPending(): void {
+    this.db.exec("DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records;");
+  }
+}

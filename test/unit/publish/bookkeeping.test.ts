@@ -1,0 +1,153 @@
+// The bookkeeping database: a delta is pending until applied; the next open applies one that
+// targets the live version and discards one that does not; the change log answers "what changed
+// since G" with tombstones, keeps a row's generation when its bytes did not change, and says when
+// it does not reach back.
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Bookkeeping, type Delta, type FileRow } from "../../../src/publish/bookkeeping.ts";
+import { entryValue } from "../../../src/publish/manifest.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
+
+const row = (n: number, owner = "t/1"): FileRow => ({
+  value: entryValue(Buffer.alloc(32, n), n * 10),
+  owner,
+});
+
+function delta(files: Record<string, FileRow>, removed: string[] = [], extra: Partial<Delta> = {}): Delta {
+  return {
+    files: new Map(Object.entries(files)),
+    removed,
+    completeFiles: false,
+    records: new Map(),
+    removedRecords: [],
+    completeRecords: false,
+    restartLog: false,
+    ...extra,
+  };
+}
+
+function open(): { dir: string; b: Bookkeeping } {
+  const dir = tempDir();
+  return { dir, b: Bookkeeping.open(dir) };
+}
+
+describe("Bookkeeping", () => {
+  it("keeps a staged delta pending: applied when it targets the live version, discarded when not", () => {
+    const { dir, b } = open();
+    b.stage(delta({ a: row(1), b: row(2, "lists") }), "1", 1);
+    expect(b.generation).toBe(0);
+    expect(b.get("a")).toBeUndefined();
+    b.close();
+    // Killed after the switch: the next open finds version 1 live and applies the delta.
+    const again = Bookkeeping.open(dir);
+    again.recover("1", true);
+    expect(again.generation).toBe(1);
+    expect(again.describes("1", 1)).toBe(true);
+    expect(again.describes("1", 2)).toBe(false);
+    expect(again.get("a")).toEqual(row(1));
+    expect(again.owned("t/1")).toEqual({ files: 1, bytes: 10 });
+    expect(again.totals()).toEqual({ files: 2, bytes: 30 });
+    // Killed before the switch: version 2 never went live; a reader leaves it, a build drops it.
+    again.stage(delta({ a: row(3) }), "2", 2);
+    again.recover("1", false);
+    expect(again.pendingTarget()).toEqual({ version: "2", generation: 2 });
+    again.recover("1", true);
+    expect(again.pendingTarget()).toBeUndefined();
+    expect(again.generation).toBe(1);
+    expect(again.get("a")).toEqual(row(1));
+    again.close();
+  });
+
+  it("answers what changed since a generation, with tombstones, and moves owners' totals", () => {
+    const { b } = open();
+    b.stage(delta({ a: row(1), b: row(2), c: row(3, "t/2") }), "1", 1);
+    b.apply();
+    b.stage(delta({ a: row(4) }, ["b"]), "2", 2);
+    b.apply();
+    b.stage(delta({ d: row(5, "t/2") }), "1", 3);
+    b.apply();
+    expect(b.changesSince(2)).toEqual({ written: new Map([["d", row(5).value]]), removed: [] });
+    expect(b.changesSince(1)).toEqual({
+      written: new Map([
+        ["a", row(4).value],
+        ["d", row(5).value],
+      ]),
+      removed: ["b"],
+    });
+    expect(b.changesSince(3)).toEqual({ written: new Map(), removed: [] });
+    expect(b.changesSince(4)).toBeUndefined();
+    expect(b.owned("t/1")).toEqual({ files: 1, bytes: 40 });
+    expect(b.owned("t/2")).toEqual({ files: 2, bytes: 80 });
+    expect([...b.allFiles()].map(([p]) => p)).toEqual(["a", "c", "d"]);
+    expect(
+      b
+        .filesOf("t/2")
+        .map(([p]) => p)
+        .sort(),
+    ).toEqual(["c", "d"]);
+    b.close();
+  });
+
+  it("a complete delta tombstones what it lacks and keeps the generation of unchanged rows", () => {
+    const { b } = open();
+    b.stage(delta({ a: row(1), b: row(2) }), "1", 1);
+    b.apply();
+    b.stage(delta({ a: row(1), c: row(3) }, [], { completeFiles: true }), "2", 2);
+    b.apply();
+    expect(b.changesSince(1)).toEqual({ written: new Map([["c", row(3).value]]), removed: ["b"] });
+    expect(b.owners()).toEqual(["t/1"]);
+    expect(b.totals()).toEqual({ files: 2, bytes: 40 });
+    b.close();
+  });
+
+  it("restarts the log when the rows did not describe the live version", () => {
+    const { b } = open();
+    b.stage(delta({ a: row(1) }), "1", 1);
+    b.apply();
+    b.stage(delta({ a: row(2) }, [], { completeFiles: true, restartLog: true }), "2", 2);
+    b.apply();
+    expect(b.changesSince(1)).toBeUndefined();
+    expect(b.changesSince(2)).toEqual({ written: new Map(), removed: [] });
+    b.close();
+  });
+
+  it("keeps records: compact rows for all, the detail on demand, complete deltas replace", () => {
+    const { b } = open();
+    const rec = (fp: string) => ({ fp, from: 1, until: null, detail: `{"x":"${fp}"}` });
+    b.stage(
+      delta({}, [], {
+        records: new Map([
+          ["t:1", rec("a")],
+          ["t:2", rec("b")],
+        ]),
+      }),
+      "1",
+      1,
+    );
+    b.apply();
+    expect(b.compactRecords()).toEqual(
+      new Map([
+        ["t:1", { fp: "a", from: 1, until: null }],
+        ["t:2", { fp: "b", from: 1, until: null }],
+      ]),
+    );
+    expect(b.detail("t:2")).toBe('{"x":"b"}');
+    b.stage(delta({}, [], { records: new Map([["t:3", rec("c")]]), removedRecords: ["t:1"] }), "2", 2);
+    b.apply();
+    expect([...b.compactRecords().keys()].sort()).toEqual(["t:2", "t:3"]);
+    b.stage(delta({}, [], { records: new Map([["t:4", rec("d")]]), completeRecords: true }), "1", 3);
+    b.apply();
+    expect([...b.compactRecords().keys()]).toEqual(["t:4"]);
+    b.close();
+  });
+
+  it("is a file beside the versions, made on first open", () => {
+    const { dir, b } = open();
+    expect(b.file).toBe(path.join(dir, "bookkeeping.sqlite"));
+    expect(b.generation).toBe(0);
+    expect(b.describes("1", undefined)).toBe(false);
+    b.close();
+  });
+});
