@@ -202,9 +202,15 @@ export async function renderSnapshot(
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
     } else {
-      for (const [file, text] of result.files) sink.write(file, text);
-      adopt(result.state);
-      const t = result.state;
+      // Its file list is made of the very path strings the sink was given (a worker sends the
+      // paths once, with the bytes): the state, kept for the whole build, adds no copy of them.
+      const files: string[] = [];
+      for (const [file, text] of result.files) {
+        sink.write(file, text);
+        files.push(file);
+      }
+      const t: TournamentState = { ...result.state, files };
+      adopt(t);
       rendered.tournaments++;
       rendered.warnings.push(...t.warnings);
       rendered.unknownResults += t.unknownResults;
