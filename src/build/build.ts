@@ -56,8 +56,11 @@ export interface BuildReport {
    * (every tournament's rows are then read and hashed, O(store) per build).
    */
   notes?: string[];
-  /** Render threads: --jobs as asked (default: the cores) and as used (never more than the cores). */
-  jobs?: { requested: number; used: number; capped: boolean };
+  /**
+   * Render threads: --jobs as asked (default: the cores) and as used (never more than the cores;
+   * by default no more workers than fit in the memory budget beside this thread: render/pool.ts).
+   */
+  jobs?: { requested: number; used: number; capped: boolean; workers: number; memoryCapped: boolean };
   /** The purge tags (Cache-Tag, Surrogate-Key) of the answers whose files changed. */
   changedTags?: ChangedTags;
 }
@@ -106,7 +109,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { publishSnapshot },
     { renderSnapshot },
     { openStore },
-    { createPool, workerCount },
+    { createPool, workerCount, MEMORY_BUDGET_MIB, WORKER_RSS_MIB },
     { changedUrls, changedTags },
   ] = await Promise.all([
     import("../output/generated.ts"),
@@ -131,6 +134,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       `${trouble}: every build reads and hashes every tournament's rows to find what changed ` +
         "(run `build-api upgrade-store`, or restore the triggers of schema/store.sql)",
     );
+  if (jobs.memoryCapped)
+    notes.push(
+      `${jobs.used} render worker${jobs.used === 1 ? "" : "s"} for ${jobs.requested} cores, to keep the build's memory near ` +
+        `${MEMORY_BUDGET_MIB} MiB (each worker takes about ${WORKER_RSS_MIB} MiB); --jobs <n> uses more`,
+    );
   let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
     const storeKey = store.storeKey();
@@ -149,7 +157,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
         const previous = inputs && !opts.rebuild && writer.previous ? previousState(writer.previous) : null;
         pool = createPool({
-          jobs: jobs.used,
+          workers: jobs.workers,
           minJobs: opts.minJobsForWorkers,
           db: opts.db,
           identity: store.identity,

@@ -152,7 +152,7 @@ subcommand("build")
   .option("--verbose", "list every warning, also those of tournaments this build kept unchanged")
   .option(
     "--jobs <n>",
-    "threads that render tournaments (default and maximum: the number of cores)",
+    "threads that render tournaments (maximum: the number of cores; default: a worker per core beside the main thread, as many as a 256 MiB budget allows; 1 renders on the main thread)",
     jobCount,
   )
   .option(

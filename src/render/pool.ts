@@ -11,8 +11,8 @@ import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.t
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 
 export interface PoolOptions {
-  /** Worker threads; default os.availableParallelism(), never more (workerCount). 1: no workers. */
-  jobs?: number;
+  /** Worker threads to start (workerCount's `workers`); 0: none, this thread renders. */
+  workers: number;
   /** Start workers only when at least this many tournaments are to be rendered (default 24). */
   minJobs?: number;
   db: string;
@@ -43,24 +43,70 @@ const IN_FLIGHT_PER_WORKER = 4;
 const WORKER_URL = new URL(`./worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
 
 /**
- * The worker threads a build starts for `requested` (--jobs; default: the cores available). More
- * threads than cores only cost memory (a worker holds its own heap, schemas and store cache) and
- * render nothing faster, so a request beyond the cores is capped there; the report says so.
+ * The peak RSS (MiB) a build with the default --jobs aims to stay within (issue 19, point 5): the
+ * default number of render workers is what fits in it beside the main thread.
+ */
+export const MEMORY_BUDGET_MIB = 256;
+/**
+ * What one render worker adds to the process's RSS (MiB): its V8 isolate, the module graph (zod
+ * schemas, views, pages), the ajv validators it compiles, its store connection and a heap at work.
+ * Measured with scripts/bench-memory.ts on the M store: 35-46 MiB of V8 heap per worker, 60-80 MiB
+ * of RSS (docs/benchmarks.md, issue 19).
+ */
+export const WORKER_RSS_MIB = 80;
+/**
+ * What the main thread takes before any per-file bookkeeping (MiB): Node, the modules, the store
+ * connection and the publication's working set at S (scripts/bench-memory.ts: 130 MiB RSS when
+ * `produce` starts).
+ */
+export const MAIN_RSS_MIB = 130;
+
+export interface WorkerPlan {
+  /** --jobs as asked; the cores when it was not given. */
+  requested: number;
+  /** Threads that render: the workers, or 1 when this thread renders. */
+  used: number;
+  /** A --jobs beyond the cores was capped there. */
+  capped: boolean;
+  /** Worker threads to start: 0 when this thread renders. */
+  workers: number;
+  /** The default was lowered below what the cores allow, to stay within MEMORY_BUDGET_MIB. */
+  memoryCapped: boolean;
+}
+
+/**
+ * The render threads of a build for `requested` (--jobs). An explicit --jobs N renders on this
+ * thread when N is 1 and on N workers otherwise, never more than the cores (more threads than
+ * cores only cost memory and render nothing faster; the report says when it capped).
+ *
+ * The default follows the cores and the memory budget: this thread hashes, writes and keeps the
+ * bookkeeping of every file, a core's work in a full build, so the workers get the other cores,
+ * and no more of them than fit in MEMORY_BUDGET_MIB beside it (the report says when that lowered
+ * the count). Rendering is still done by a worker on a 2-core machine: a worker's heap is capped
+ * (WORKER_LIMITS), so the short-lived garbage of rendering stays in a small heap instead of
+ * growing the main thread's, whose heap V8 sizes from its long-lived bookkeeping. One core: this
+ * thread renders.
  */
 export function workerCount(
   requested: number | undefined,
   cores = os.availableParallelism(),
-): { requested: number; used: number; capped: boolean } {
-  const want = requested ?? cores;
-  const used = Math.max(1, Math.min(want, cores));
-  return { requested: want, used, capped: used < want };
+  budgetMib = MEMORY_BUDGET_MIB,
+): WorkerPlan {
+  if (requested !== undefined) {
+    const used = Math.max(1, Math.min(requested, cores));
+    return { requested, used, capped: used < requested, workers: used > 1 ? used : 0, memoryCapped: false };
+  }
+  if (cores <= 1) return { requested: cores, used: 1, capped: false, workers: 0, memoryCapped: false };
+  const fit = Math.max(1, Math.floor((budgetMib - MAIN_RSS_MIB) / WORKER_RSS_MIB));
+  const workers = Math.min(cores - 1, fit);
+  return { requested: cores, used: workers, capped: false, workers, memoryCapped: workers < cores - 1 };
 }
 
 /** A pool, or undefined when tournaments are to be rendered in this thread. */
 export function createPool(opts: PoolOptions): ClosablePool | undefined {
-  const jobs = workerCount(opts.jobs).used;
+  const jobs = opts.workers;
   // A WAL store without revisions: a worker could not prove it reads the same state.
-  if (jobs <= 1 || opts.storeKey === null) return undefined;
+  if (jobs < 1 || opts.storeKey === null) return undefined;
   const workers: Worker[] = [];
   let closed = false;
   return {

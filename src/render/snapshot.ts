@@ -220,10 +220,16 @@ export async function renderSnapshot(
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
     } else {
+      // Its file list is made of the very path strings the sink was given (a worker sends the
+      // paths once, with the bytes): the state, kept for the whole build, adds no copy of them.
       const owner = tournamentOwner(result.state.id);
-      for (const [file, text] of result.files) sink.write(file, text, owner);
-      adopt(result.state);
-      const t = result.state;
+      const files: string[] = [];
+      for (const [file, text] of result.files) {
+        sink.write(file, text, owner);
+        files.push(file);
+      }
+      const t: TournamentState = { ...result.state, files };
+      adopt(t);
       if (base !== null) renderedStates.push(t);
       rendered.tournaments++;
       rendered.warnings.push(...t.warnings);

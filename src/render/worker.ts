@@ -60,7 +60,12 @@ function start(store: Store): void {
         typeof text === "string" ? encoder.encode(text) : text,
       ]);
       port.postMessage(
-        { type: "result", seq: m.seq, result: { ...result, files } } satisfies FromWorker,
+        // The file list is not sent twice: the main thread takes state.files from the files.
+        {
+          type: "result",
+          seq: m.seq,
+          result: { ...result, state: { ...result.state, files: [] }, files },
+        } satisfies FromWorker,
         files.map(([, bytes]) => bytes.buffer as ArrayBuffer),
       );
     } catch (error) {
