@@ -133,8 +133,9 @@ describe("the build-api commands of the README and the guide", () => {
       copyFileSync(TEC, path.join(cwd, "event.trf"));
       for (const commands of blocks) {
         for (const args of commands) {
-          // A file of the repository that a command names (a TRF file) is there as in a clone.
-          for (const a of args) {
+          // The TRF file of the repository that an import names is there as in a clone (only
+          // inputs: a store a command creates may also lie in a developer's clone, git-ignored).
+          for (const a of args[0] === "import-trf" ? args.slice(1) : []) {
             const inRepo = path.join(REPO_ROOT, a);
             if (a.includes("/") && existsSync(inRepo) && statSync(inRepo).isFile()) {
               mkdirSync(path.join(cwd, path.dirname(a)), { recursive: true });

@@ -4,6 +4,7 @@
 // writes themselves as S3 answers them.
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openBucket, type Bucket } from "../../../src/deploy/bucket.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { decodeLease, encodeLease, LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
@@ -84,8 +85,18 @@ describe("the deploy lease", () => {
   }, 120_000);
 
   it("is renewed while its deploy runs, so a deploy past the lease's lifetime still holds it", async () => {
-    // A 1 s lease, and a deploy of a few hundred objects one at a time: longer than 1 s.
-    const long = deploy(options("renew/", { concurrency: 1, leaseSeconds: 1 }));
+    // A 1 s lease, and a deploy of a few hundred objects one at a time, each upload held 10 ms:
+    // longer than 1 s whatever the machine's speed.
+    const real = openBucket(options("renew/", { concurrency: 1 }));
+    const slow: Bucket = {
+      ...real,
+      put: async (o) => {
+        await new Promise((r) => setTimeout(r, 10));
+        return real.put(o);
+      },
+      close: () => real.close(),
+    };
+    const long = deploy(options("renew/", { concurrency: 1, leaseSeconds: 1, bucketImpl: slow }));
     await new Promise((r) => setTimeout(r, 1600));
     const held = await s3.get(`renew/${LEASE_KEY}`);
     expect(held, "the first deploy is still running").toBeDefined();
@@ -93,6 +104,7 @@ describe("the deploy lease", () => {
     expect(Date.parse(holder.expires) - Date.parse(holder.acquired)).toBeGreaterThan(1000);
     await expect(deploy(options("renew/"))).rejects.toMatchObject({ exitCode: EXIT.deploy });
     const report = await long;
+    real.close();
     expect(report.sent).toBe(served().length);
   }, 120_000);
 
