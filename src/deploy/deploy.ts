@@ -164,7 +164,13 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     const unknown = new Set(pendingKeys ?? []);
     const metadata = metadataDigest();
     const facts = edgeFactsOf(o.dir);
-    const { plan, root, to, fallback, rowsRead } = planFromBookkeeping(o.dir, trusted, unknown, metadata, facts);
+    const { plan, root, to, fallback, rowsRead } = planFromBookkeeping(
+      o.dir,
+      trusted,
+      unknown,
+      metadata,
+      facts,
+    );
     const uploads = plan.steps.flat();
 
     const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];
@@ -381,7 +387,8 @@ function planFromBookkeeping(
   let fallback: string;
   if (!record) fallback = "no deploy record in the bucket";
   else if (!record.at) fallback = "the deploy record is of an older version (it lists every file)";
-  else if (record.metadata !== metadata) fallback = "the deploy record was written under other metadata rules";
+  else if (record.metadata !== metadata)
+    fallback = "the deploy record was written under other metadata rules";
   else {
     const at = record.at;
     // A tournament entering or leaving the archive class changes the headers of its every key:

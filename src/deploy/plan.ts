@@ -198,7 +198,9 @@ export function planChanges(input: ChangeInput): DeployPlan {
   retags.sort((a, b) => (a.file < b.file ? -1 : 1));
   // Only keys a rule serves were ever uploaded (a change of rules changes the metadata digest,
   // which sends the deploy to the full comparison); removing a key never sent is harmless anyway.
-  const removals = orderRemovals([...gone].filter((k) => objectSpec(k) !== undefined || input.unknown.has(k)));
+  const removals = orderRemovals(
+    [...gone].filter((k) => objectSpec(k) !== undefined || input.unknown.has(k)),
+  );
   return { steps: orderSteps(uploads), retags, removals, unchanged: 0, skipped, target };
 }
 

@@ -4,7 +4,13 @@
 // plain map. `changesSince` gives only what changed after a generation the deploy reached.
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { changesSince, liveFiles, liveGeneration, type ChangesSince, type Generation } from "../publish/changes.ts";
+import {
+  changesSince,
+  liveFiles,
+  liveGeneration,
+  type ChangesSince,
+  type Generation,
+} from "../publish/changes.ts";
 import { BOOKKEEPING_NAME } from "../publish/bookkeeping.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 
@@ -33,16 +39,16 @@ function noSnapshot(dir: string): never {
     );
   }
   throw new BuildError(
-      `No snapshot bookkeeping for ${dir}.`,
-      [
-        {
-          what: `the bookkeeping (${BOOKKEEPING_NAME} beside the versions) is missing or does not describe the live version, so the files to upload are unknown`,
-          where: dir,
-          fix: `run build-api build --out ${dir} (deploy uploads only what a build published)`,
-        },
-      ],
-      EXIT.usage,
-    );
+    `No snapshot bookkeeping for ${dir}.`,
+    [
+      {
+        what: `the bookkeeping (${BOOKKEEPING_NAME} beside the versions) is missing or does not describe the live version, so the files to upload are unknown`,
+        where: dir,
+        fix: `run build-api build --out ${dir} (deploy uploads only what a build published)`,
+      },
+    ],
+    EXIT.usage,
+  );
 }
 
 /** The snapshot's live generation, or a usage error naming the fix. O(1): read before the bucket. */
