@@ -16,8 +16,15 @@ import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
 import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
-import { metadataDigest, objectMetadata } from "./objects.ts";
-import { headerSuspects, planChanges, planDeploy, type DeployPlan, type Upload } from "./plan.ts";
+import { metadataDigest, objectMetadata, objectSpec } from "./objects.ts";
+import {
+  headerSuspects,
+  orderRemovals,
+  planChanges,
+  planDeploy,
+  type DeployPlan,
+  type Upload,
+} from "./plan.ts";
 import {
   decodePending,
   decodeRecord,
@@ -171,6 +178,19 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       metadata,
       facts,
     );
+    if (fallback !== undefined && trusted?.at && bucket.list) {
+      // The record says a generation of a log that cannot answer any more (made anew, or past its
+      // reach): what the bucket holds beyond the snapshot is unknown, so list it once and remove
+      // the served keys the snapshot no longer has (never keys no rule serves: not ours).
+      let keys: string[];
+      try {
+        keys = await counted(bucket.list());
+      } catch (e) {
+        throw failure(e, o, "listing the prefix");
+      }
+      const extra = keys.filter((k) => !plan.target.has(k) && objectSpec(k) !== undefined);
+      plan.removals = orderRemovals([...new Set([...plan.removals, ...extra])]);
+    }
     const uploads = plan.steps.flat();
 
     const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];

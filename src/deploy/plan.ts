@@ -131,7 +131,7 @@ function orderSteps(uploads: Upload[]): Upload[][] {
  * Lists before the tournament files they listed; keys no rule names any more (an older
  * build-api's layout) last.
  */
-function orderRemovals(gone: Iterable<string>): string[] {
+export function orderRemovals(gone: Iterable<string>): string[] {
   const rank = (key: string): string => {
     const s = objectSpec(key);
     return s ? `${2 - s.group}.${String(s.depth).padStart(2, "0")}` : "9";

@@ -121,11 +121,18 @@ describe("a deploy from the change log", () => {
     expect(gunzipSync(v2).toString().split("\n").length).toBe(files.size + 3);
   });
 
+  // An object of a tournament gone before the record's log was lost: the fallback must remove it
+  // (from the v2 record's list, or by listing the prefix once when the record lists no files).
+  const STALE = "api/public/v1/tournaments/999999/index.json";
   const fallbacks: Array<[string, () => Buffer, RegExp]> = [
     [
       "an older record version",
       () =>
-        encodeRecord({ metadata: metadataDigest(), files: new Map(), facts: { links: {}, archived: [] } }),
+        encodeRecord({
+          metadata: metadataDigest(),
+          files: new Map([[STALE, { sha256: "0".repeat(64), bytes: 1 }]]),
+          facts: { links: {}, archived: [] },
+        }),
       /older version/,
     ],
     [
@@ -155,10 +162,15 @@ describe("a deploy from the change log", () => {
     it(`falls back to the full comparison on ${name}, says so, and records the log's generation`, async () => {
       const prefix = `f${fallbacks.findIndex(([n]) => n === name)}/`;
       await putRecord(prefix, body());
+      expect(objectSpec(STALE)).toBeDefined();
+      const b = openBucket({ ...options(prefix), retries: 0 });
+      await b.put({ key: STALE, body: Buffer.from("{}"), contentType: "application/json" });
+      b.close();
       const report = await deploy(options(prefix));
       expect(report.full).toBe(true);
       expect(report.fallback).toMatch(why);
       expect(report.rowsRead).toBe(readSnapshotFiles(out).files.size);
+      expect(report.removed).toBe(1);
       await expectBucketEqualsSnapshot(prefix);
       expect((await recordIn(prefix)).record.at).toEqual(readSnapshotFiles(out).generation);
       // The next deploy, with nothing changed, trusts the record and reads no row.
