@@ -30,9 +30,10 @@ const { values } = parseArgs({
 });
 if (!values.dir) throw new Error("usage: bench-deploy-plan.ts --dir <snapshot> [--times 1,10]");
 const layout = resolveLayout(values.dir);
-const live = inspectTarget(layout, false);
-if (live.kind !== "link" || live.version === undefined)
+const current = inspectTarget(layout, false);
+if (current.kind !== "link" || current.version === undefined)
   throw new Error(`${values.dir} is no published snapshot`);
+const version: string = current.version;
 const runs = Number(values.runs);
 const noFacts = { links: {}, archived: [] };
 
@@ -80,9 +81,9 @@ function scaledStore(k: number): { dir: string; tick: string[]; from: number; lo
   })();
   const log = meta("log");
   db.close();
-  mkdirSync(path.join(store, live.version!));
-  writeFileSync(path.join(store, live.version!, MARKER_NAME), `${MARKER_CONTENT}generation ${next}\n`);
-  return { dir: path.join(store, live.version!), tick, from, log };
+  mkdirSync(path.join(store, version));
+  writeFileSync(path.join(store, version, MARKER_NAME), `${MARKER_CONTENT}generation ${next}\n`);
+  return { dir: path.join(store, version), tick, from, log };
 }
 
 const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
