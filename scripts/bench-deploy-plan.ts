@@ -1,20 +1,25 @@
 // The client's own work in a one-tournament-tick deploy, at any store size, without a server or a
-// build: what a tick deploy does beyond its requests and grows with the store. From a real
-// snapshot's manifest (its paths, hashes, sizes), a synthetic one k times larger is made (each
-// tournament id and club slug copied k times), with its deploy record; one tournament's files are
-// then changed, and each step is timed: reading the manifest (deploy/snapshot-files.ts), decoding
-// the record, planning, encoding the record. At k = 10 a 2,000-tournament snapshot stands for
-// 20,000 tournaments.
+// build: what a tick deploy does beyond its requests. From a real snapshot's bookkeeping
+// (publish/bookkeeping.ts), a copy k times larger is made (each file row copied k times, with the
+// tournament ids and club slugs in its path renamed), beside a version directory holding only the
+// marker; then one tournament's rows are rewritten as a new generation, as a tick does. Timed, per
+// k: the tick deploy's planning (changesSince: the changed rows only; planChanges; the version-3
+// record encoded and decoded) and, for contrast, the full comparison the fallback and the previous
+// release do (every row read; planDeploy against a version-2 record listing every file, which is
+// decoded and encoded). At k = 10 a 2,000-tournament snapshot stands for 20,000 tournaments.
 //   node scripts/bench-deploy-plan.ts --dir <snapshot of a build> [--times 1,10] [--runs 3]
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 import { metadataDigest } from "../src/deploy/objects.ts";
-import { planDeploy } from "../src/deploy/plan.ts";
+import { planChanges, planDeploy } from "../src/deploy/plan.ts";
 import { decodeRecord, encodeRecord } from "../src/deploy/record.ts";
-import { readSnapshotFiles, type SnapshotFile } from "../src/deploy/snapshot-files.ts";
-import { MANIFEST_NAME } from "../src/publish/manifest.ts";
+import { readSnapshotChanges, readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
+import { BOOKKEEPING_NAME } from "../src/publish/bookkeeping.ts";
+import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "../src/publish/layout.ts";
+import { MARKER_CONTENT, MARKER_NAME } from "../src/publish/manifest.ts";
 
 const { values } = parseArgs({
   options: {
@@ -24,43 +29,61 @@ const { values } = parseArgs({
   },
 });
 if (!values.dir) throw new Error("usage: bench-deploy-plan.ts --dir <snapshot> [--times 1,10]");
-const base = readSnapshotFiles(values.dir).files;
+const layout = resolveLayout(values.dir);
+const current = inspectTarget(layout, false);
+if (current.kind !== "link" || current.version === undefined)
+  throw new Error(`${values.dir} is no published snapshot`);
+const version: string = current.version;
 const runs = Number(values.runs);
+const noFacts = { links: {}, archived: [] };
 
-/** The snapshot's files k times over: copy c of tournament 123 is 123c (digits appended), of club x is x-cc. */
-function scaled(k: number): Map<string, SnapshotFile> {
-  if (k === 1) return new Map(base);
-  const out = new Map<string, SnapshotFile>();
-  for (let c = 0; c < k; c++) {
-    for (const [p, f] of base) {
-      const q =
-        c === 0
-          ? p
-          : p
-              .replace(/(^|\/)(tournaments|feeds|calendar)\/([0-9]+)/g, `$1$2/$3${c}`)
-              .replace(/(^|\/)clubs\/([a-z0-9-]+)/g, `$1clubs/$2-c${c}`);
-      out.set(q, f);
-    }
-  }
-  return out;
-}
-
-/** Writes the manifest as the build does (one canonical entry a line), in chunks: it can pass 512 MB. */
-function writeManifestFile(file: string, files: Map<string, SnapshotFile>): void {
-  const keys = [...files.keys()].sort();
-  const fd = openSync(file, "w");
-  writeSync(fd, '{"format":"build-api-manifest","version":1,"files":[\n');
-  for (let i = 0; i < keys.length; i += 10_000) {
-    const chunk = keys
-      .slice(i, i + 10_000)
-      .map(
-        (p, j) =>
-          `{"path":"${p}","sha256":"${files.get(p)!.sha256}","bytes":${files.get(p)!.bytes}}${i + j < keys.length - 1 ? "," : ""}`,
-      );
-    writeSync(fd, chunk.join("\n") + "\n");
-  }
-  writeSync(fd, "]}\n");
-  closeSync(fd);
+/** A store of one version (marker only) whose bookkeeping is the real one's rows k times over. */
+function scaledStore(k: number): { dir: string; tick: string[]; from: number; log: string } {
+  const store = mkdtempSync(path.join(tmpdir(), "build-api-plan-"));
+  copyFileSync(path.join(layout.store, STORE_MARKER_NAME), path.join(store, STORE_MARKER_NAME));
+  copyFileSync(path.join(layout.store, BOOKKEEPING_NAME), path.join(store, BOOKKEEPING_NAME));
+  const db = new Database(path.join(store, BOOKKEEPING_NAME));
+  const meta = (k: string) => db.prepare<[string], { v: string }>("SELECT v FROM meta WHERE k = ?").get(k)!.v;
+  const from = Number(meta("generation"));
+  // Copy c of tournament 123 is 123c (digits appended), of club x is x-cc: paths as SQL text
+  // rewrites, in one statement per copy.
+  db.function("scale", (p: unknown, c: unknown) =>
+    String(p)
+      .replace(/(^|\/)(tournaments|feeds|calendar)\/([0-9]+)/g, `$1$2/$3${String(c)}`)
+      .replace(/(^|\/)clubs\/([a-z0-9-]+)/g, `$1clubs/$2-c${String(c)}`),
+  );
+  const copy = db.prepare(
+    "INSERT OR IGNORE INTO files (path, owner, sha256, bytes, gen) " +
+      "SELECT scale(path, ?), owner || '#' || ?, sha256, bytes, gen FROM files " +
+      "WHERE sha256 IS NOT NULL AND instr(owner, '#') = 0",
+  );
+  db.transaction(() => {
+    for (let c = 1; c < k; c++) copy.run(c, c);
+  })();
+  // The tick: one tournament's JSON and pages (up to 20 files) and the lists get new bytes.
+  const id = /tournaments\/([0-9]+)\//.exec(
+    db
+      .prepare<[], { path: string }>(
+        "SELECT path FROM files WHERE path LIKE 'api/public/v1/tournaments/%/index.json' LIMIT 1",
+      )
+      .get()!.path,
+  )![1];
+  const tick = db
+    .prepare<[string], { path: string }>("SELECT path FROM files WHERE path LIKE ? LIMIT 20")
+    .all(`%tournaments/${id}/%`)
+    .map((r) => r.path);
+  tick.push("api/public/v1/tournaments/index.json");
+  const next = from + 1;
+  const write = db.prepare("UPDATE files SET sha256 = randomblob(32), gen = ? WHERE path = ?");
+  db.transaction(() => {
+    for (const p of tick) write.run(next, p);
+    db.prepare("UPDATE meta SET v = ? WHERE k = 'generation'").run(String(next));
+  })();
+  const log = meta("log");
+  db.close();
+  mkdirSync(path.join(store, version));
+  writeFileSync(path.join(store, version, MARKER_NAME), `${MARKER_CONTENT}generation ${next}\n`);
+  return { dir: path.join(store, version), tick, from, log };
 }
 
 const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
@@ -70,42 +93,51 @@ console.log(
     .join(" ")}`,
 );
 for (const k of values.times.split(",").map(Number)) {
-  const files = scaled(k);
-  const dir = mkdtempSync(path.join(tmpdir(), "build-api-plan-"));
-  writeManifestFile(path.join(dir, MANIFEST_NAME), files);
+  const s = scaledStore(k);
   const metadata = metadataDigest();
-  const record = encodeRecord({ metadata, files, facts: { links: {}, archived: [] } });
-  // One tournament's files change (the first tournament's JSON and pages).
-  const id = /tournaments\/([0-9]+)\//.exec(
-    [...files.keys()].find((p) => /^api\/public\/v1\/tournaments\/[0-9]+\//.test(p))!,
-  )![1];
-  const changed = [...files.keys()].filter((p) => p.includes(`tournaments/${id}/`)).slice(0, 20);
+  // The version-2 record of the previous release, as the bucket would hold it before this tick
+  // (the tick's files with their older bytes).
+  const all = readSnapshotFiles(s.dir).files;
+  const before = new Map(all);
+  for (const p of s.tick) before.set(p, { sha256: "0".repeat(64), bytes: 1 });
+  const v2 = encodeRecord({ metadata, files: before, facts: noFacts });
   for (let r = 0; r < runs; r++) {
     let t = performance.now();
-    let snap: ReturnType<typeof readSnapshotFiles>;
-    try {
-      snap = readSnapshotFiles(dir);
-    } catch (e) {
-      console.log(
-        `x${k}: ${files.size} files: reading the manifest fails after ${ms(t)}: ${(e as Error).message}`,
-      );
-      break;
-    }
-    for (const p of changed) snap.files.set(p, { sha256: "0".repeat(64), bytes: 1 });
+    const c = readSnapshotChanges(s.dir, { log: s.log, generation: s.from }, []);
     const read = ms(t);
     t = performance.now();
-    const held = decodeRecord(record)!;
-    const decode = ms(t);
-    t = performance.now();
-    const plan = planDeploy(snap.files, held, new Set(), metadata);
+    const plan = planChanges({
+      written: c.changes!.written,
+      removed: c.changes!.removed,
+      unknown: new Map(),
+      suspects: new Map(),
+      facts: noFacts,
+    });
     const planned = ms(t);
     t = performance.now();
-    const bytes = encodeRecord({ metadata, files: plan.target, facts: { links: {}, archived: [] } }).length;
+    const record = encodeRecord({ metadata, at: c.to, facts: noFacts });
+    decodeRecord(record);
+    const rec = ms(t);
+    console.log(
+      `x${k}: ${all.size} files; tick deploy: ${c.rowsRead} rows read ${read}, ${plan.steps.flat().length} to send, ` +
+        `plan ${planned}, record encode+decode ${rec} (${record.length} bytes)`,
+    );
+    t = performance.now();
+    const snap = readSnapshotFiles(s.dir);
+    const readAll = ms(t);
+    t = performance.now();
+    const held = decodeRecord(v2)!;
+    const decode = ms(t);
+    t = performance.now();
+    const full = planDeploy(snap.files, held, new Set(), metadata);
+    const fullPlan = ms(t);
+    t = performance.now();
+    const bytes = encodeRecord({ metadata, files: full.target, facts: noFacts }).length;
     const encode = ms(t);
     console.log(
-      `x${k}: ${files.size} files, ${plan.steps.flat().length} to send; read manifest ${read}, decode record ${decode} ` +
-        `(${(record.length / 1e6).toFixed(1)} MB), plan ${planned}, encode record ${encode} (${(bytes / 1e6).toFixed(1)} MB)`,
+      `x${k}:   full comparison: ${snap.files.size} rows read ${readAll}, ${full.steps.flat().length} to send, ` +
+        `v2 record decode ${decode} (${(v2.length / 1e6).toFixed(1)} MB), plan ${fullPlan}, encode ${encode} (${(bytes / 1e6).toFixed(1)} MB)`,
     );
   }
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(path.dirname(s.dir), { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@ import {
   CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -59,6 +60,11 @@ export interface Bucket {
    * itself with MetadataDirective REPLACE): for a change of Cache-Control or Link alone.
    */
   replaceMetadata(o: Omit<PutObject, "body">): Promise<void>;
+  /**
+   * Every key under the prefix (relative to it), page by page. Only the full comparison after the
+   * change log was lost uses it (a record of the log's generation lists no files): O(objects).
+   */
+  list?(): Promise<string[]>;
   close(): void;
 }
 
@@ -230,6 +236,19 @@ export function openBucket(o: BucketOptions): Bucket {
           ),
         retries,
       );
+    },
+    async list() {
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await withBackoff(
+          () => client.send(new ListObjectsV2Command({ Bucket, Prefix: o.prefix, ContinuationToken: token })),
+          retries,
+        );
+        for (const c of page.Contents ?? []) if (c.Key) keys.push(c.Key.slice(o.prefix.length));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return keys;
     },
     close() {
       client.destroy();

@@ -16,8 +16,15 @@ import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
 import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
-import { metadataDigest, objectMetadata } from "./objects.ts";
-import { planDeploy, type Upload } from "./plan.ts";
+import { metadataDigest, objectMetadata, objectSpec } from "./objects.ts";
+import {
+  headerSuspects,
+  orderRemovals,
+  planChanges,
+  planDeploy,
+  type DeployPlan,
+  type Upload,
+} from "./plan.ts";
 import {
   decodePending,
   decodeRecord,
@@ -25,8 +32,15 @@ import {
   encodeRecord,
   PENDING_KEY,
   RECORD_KEY,
+  type DeployRecord,
 } from "./record.ts";
-import { readSnapshotFiles } from "./snapshot-files.ts";
+import {
+  readSnapshotChanges,
+  readSnapshotFiles,
+  snapshotGeneration,
+  type SnapshotFile,
+} from "./snapshot-files.ts";
+import type { Generation } from "../publish/changes.ts";
 
 export interface DeployOptions extends BucketOptions {
   dir: string;
@@ -46,8 +60,17 @@ export interface DeployReport {
   dryRun: boolean;
   /** The previous deploy had died: its pending keys were checked again. */
   resumed: boolean;
-  /** The record was missing, unreadable or written under other metadata rules: all was sent. */
+  /**
+   * The full comparison ran (every row of the snapshot read) instead of the change log's answer;
+   * `fallback` says why (no record, an older record version, another log, a log that does not
+   * reach back, other metadata rules, a tournament entering or leaving the archive class).
+   */
   full: boolean;
+  fallback?: string;
+  /** The generation of the publication the bucket now holds (the record's), and the log's id. */
+  generation: Generation;
+  /** Rows of the snapshot's bookkeeping read: the changed ones on a tick, every one when full. */
+  rowsRead: number;
   /** Objects the plan sends and removes (what a dry run reports). */
   toSend: number;
   /** Objects whose headers alone change (metadata replaced in place, bytes not sent). */
@@ -107,7 +130,8 @@ function failure(e: unknown, o: DeployOptions, what: string): BuildError {
 
 export async function deploy(o: DeployOptions): Promise<DeployReport> {
   const t0 = performance.now();
-  const snap = readSnapshotFiles(o.dir);
+  // Fails before any request when there is no snapshot to deploy.
+  snapshotGeneration(o.dir);
   const bucket = o.bucketImpl ?? openBucket(o);
   let requests = 0;
   const counted = <T>(p: Promise<T>): Promise<T> => {
@@ -147,7 +171,26 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     const unknown = new Set(pendingKeys ?? []);
     const metadata = metadataDigest();
     const facts = edgeFactsOf(o.dir);
-    const plan = planDeploy(snap.files, trusted, unknown, metadata, facts);
+    const { plan, root, to, fallback, rowsRead } = planFromBookkeeping(
+      o.dir,
+      trusted,
+      unknown,
+      metadata,
+      facts,
+    );
+    if (fallback !== undefined && trusted?.at && bucket.list) {
+      // The record says a generation of a log that cannot answer any more (made anew, or past its
+      // reach): what the bucket holds beyond the snapshot is unknown, so list it once and remove
+      // the served keys the snapshot no longer has (never keys no rule serves: not ours).
+      let keys: string[];
+      try {
+        keys = await counted(bucket.list());
+      } catch (e) {
+        throw failure(e, o, "listing the prefix");
+      }
+      const extra = keys.filter((k) => !plan.target.has(k) && objectSpec(k) !== undefined);
+      plan.removals = orderRemovals([...new Set([...plan.removals, ...extra])]);
+    }
     const uploads = plan.steps.flat();
 
     const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];
@@ -157,7 +200,10 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       prefix: o.prefix,
       dryRun: o.dryRun ?? false,
       resumed: pendingBytes !== undefined,
-      full: !trusted || trusted.metadata !== metadata,
+      full: fallback !== undefined,
+      ...(fallback !== undefined && { fallback }),
+      generation: to,
+      rowsRead,
       toSend: uploads.length,
       toRetag: plan.retags.length,
       toRemove: plan.removals.length,
@@ -186,7 +232,12 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       report.requests = requests + leaseRequests();
       report.seconds = (performance.now() - t0) / 1000;
     };
-    if (o.dryRun || (touched.length === 0 && !pendingBytes && trusted)) {
+    const reached =
+      trusted?.at !== undefined &&
+      trusted.metadata === metadata &&
+      trusted.at.log === to.log &&
+      trusted.at.generation === to.generation;
+    if (o.dryRun || (touched.length === 0 && !pendingBytes && reached)) {
       await lease?.release();
       lease = undefined;
       finish();
@@ -209,7 +260,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     const send = async (u: Upload): Promise<void> => {
       let body: Buffer;
       try {
-        body = await readFile(path.join(snap.root, u.file));
+        body = await readFile(path.join(root, u.file));
       } catch {
         body = Buffer.alloc(0);
       }
@@ -220,7 +271,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
           [
             {
               what: `${u.file} no longer has the bytes its manifest lists`,
-              where: path.join(snap.root, u.file),
+              where: path.join(root, u.file),
               fix: "run the deploy again after the build has finished (it resumes)",
             },
           ],
@@ -290,7 +341,11 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
         bucket.putIf(
           {
             key: RECORD_KEY,
-            body: encodeRecord({ metadata, files: plan.target, facts }),
+            // The generation whose rows were planned: every file changed after it was sent (the
+            // hash check above refuses bytes of another generation), so the next deploy asks
+            // the log from here. Until this write the record keeps the older generation, and the
+            // pending mark names what this run touched: a rerun after a kill sends both.
+            body: encodeRecord({ metadata, at: to, facts }),
             contentType: "application/gzip",
           },
           recordRead ? { ifMatch: recordRead.etag } : { ifNoneMatch: "*" },
@@ -326,6 +381,76 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     await lease?.release().catch(() => undefined);
     if (!o.bucketImpl) bucket.close();
   }
+}
+
+interface Planned {
+  plan: DeployPlan;
+  root: string;
+  to: Generation;
+  fallback?: string;
+  rowsRead: number;
+}
+
+/**
+ * The plan from the snapshot's bookkeeping: from the change log since the record's generation
+ * when it can say (reading the changed rows, the pending keys' and the header suspects' rows), or
+ * the full comparison of every row with what the record knows (a version-1 or -2 record lists its
+ * files; otherwise nothing is known and every served file is sent).
+ */
+function planFromBookkeeping(
+  dir: string,
+  record: DeployRecord | undefined,
+  unknown: ReadonlySet<string>,
+  metadata: string,
+  facts: EdgeFacts,
+): Planned {
+  let fallback: string;
+  if (!record) fallback = "no deploy record in the bucket";
+  else if (!record.at) fallback = "the deploy record is of an older version (it lists every file)";
+  else if (record.metadata !== metadata)
+    fallback = "the deploy record was written under other metadata rules";
+  else {
+    const at = record.at;
+    // A tournament entering or leaving the archive class changes the headers of its every key:
+    // finding them scans every path (O(files) rows read; still only what changed is sent).
+    const all = archiveFlipped(facts, record.facts) ? readSnapshotFiles(dir) : undefined;
+    {
+      const suspects = [...headerSuspects(facts, record.facts, all ? all.files.keys() : [])];
+      const c = readSnapshotChanges(dir, at, [...unknown, ...suspects]);
+      if (all && (all.generation.log !== c.to.log || all.generation.generation !== c.to.generation))
+        throw new BuildError(
+          `The snapshot at ${dir} changed during the deploy.`,
+          [{ what: "a build published while the deploy read it", where: dir, fix: "run the deploy again" }],
+          EXIT.deploy,
+        );
+      if (c.changes) {
+        const rowsOf = (keys: Iterable<string>) =>
+          new Map<string, SnapshotFile | undefined>([...keys].map((k) => [k, c.rows.get(k)]));
+        const plan = planChanges({
+          written: c.changes.written,
+          removed: c.changes.removed,
+          unknown: rowsOf(unknown),
+          suspects: rowsOf(suspects),
+          facts,
+        });
+        return { plan, root: c.root, to: c.to, rowsRead: c.rowsRead + (all?.files.size ?? 0) };
+      }
+      fallback =
+        at.log === c.to.log
+          ? `the change log does not reach back to generation ${at.generation}`
+          : "the deploy record is of another change log (the bookkeeping was made anew)";
+    }
+  }
+  const snap = readSnapshotFiles(dir);
+  const plan = planDeploy(snap.files, record?.files ? record : undefined, unknown, metadata, facts);
+  return { plan, root: snap.root, to: snap.generation, fallback, rowsRead: snap.files.size };
+}
+
+/** True when a tournament entered or left the archive class (its every key's headers change). */
+function archiveFlipped(now: EdgeFacts, before: EdgeFacts | undefined): boolean {
+  const a = new Set(now.archived);
+  const b = new Set(before?.archived ?? []);
+  return a.size !== b.size || [...a].some((id) => !b.has(id));
 }
 
 /** The snapshot's edge facts (Link headers, archived tournaments); none when it has no such file. */

@@ -61,7 +61,8 @@ export function planDeploy(
     const link = facts.links[file];
     return spec && link !== undefined ? { ...spec, link } : spec;
   };
-  const held = record && record.metadata === metadata ? record.files : new Map<string, SnapshotFile>();
+  const none = new Map<string, SnapshotFile>();
+  const held = record && record.metadata === metadata ? (record.files ?? none) : none;
   const previous = record?.files ?? new Map<string, SnapshotFile>();
   const target = new Map<string, SnapshotFile>();
   const uploads: Upload[] = [];
@@ -90,14 +91,7 @@ export function planDeploy(
       isNew: !previous.has(file) && !unknown.has(file),
     });
   }
-  const byStep = new Map<string, Upload[]>();
-  for (const u of uploads.sort((a, b) => (a.file < b.file ? -1 : 1))) {
-    const k = stepKey(u);
-    const step = byStep.get(k) ?? [];
-    step.push(u);
-    byStep.set(k, step);
-  }
-  const steps = [...byStep.keys()].sort().map((k) => byStep.get(k)!);
+  const steps = orderSteps(uploads);
 
   // Headers changed under the same bytes: only where the edge facts differ from the record's.
   const retags: Upload[] = [];
@@ -117,14 +111,97 @@ export function planDeploy(
   const gone = new Set<string>();
   for (const key of previous.keys()) if (!target.has(key)) gone.add(key);
   for (const key of unknown) if (!target.has(key)) gone.add(key);
-  // Lists before the tournament files they listed; keys no rule names any more (an older
-  // build-api's layout) last.
+  const removals = orderRemovals(gone);
+  return { steps, retags, removals, unchanged, skipped, target };
+}
+
+/** Uploads into the steps run one after another (see the top of this file). */
+function orderSteps(uploads: Upload[]): Upload[][] {
+  const byStep = new Map<string, Upload[]>();
+  for (const u of uploads.sort((a, b) => (a.file < b.file ? -1 : 1))) {
+    const k = stepKey(u);
+    const step = byStep.get(k) ?? [];
+    step.push(u);
+    byStep.set(k, step);
+  }
+  return [...byStep.keys()].sort().map((k) => byStep.get(k)!);
+}
+
+/**
+ * Lists before the tournament files they listed; keys no rule names any more (an older
+ * build-api's layout) last.
+ */
+export function orderRemovals(gone: Iterable<string>): string[] {
   const rank = (key: string): string => {
     const s = objectSpec(key);
     return s ? `${2 - s.group}.${String(s.depth).padStart(2, "0")}` : "9";
   };
-  const removals = [...gone].sort((a, b) => rank(a).localeCompare(rank(b)) || (a < b ? -1 : 1));
-  return { steps, retags, removals, unchanged, skipped, target };
+  return [...gone].sort((a, b) => rank(a).localeCompare(rank(b)) || (a < b ? -1 : 1));
+}
+
+/** What planChanges plans from: the change log since the record's generation, and a few rows. */
+export interface ChangeInput {
+  /** Files written since the generation the bucket holds, with their live bytes. */
+  written: ReadonlyMap<string, SnapshotFile>;
+  /** Files removed since then. */
+  removed: readonly string[];
+  /** Keys a dead deploy may have touched, with their live row (undefined: not in the snapshot). */
+  unknown: ReadonlyMap<string, SnapshotFile | undefined>;
+  /**
+   * Keys whose headers may differ (headerSuspects of the facts), with their live row. The bucket
+   * holds their live bytes unless they were written since or are unknown.
+   */
+  suspects: ReadonlyMap<string, SnapshotFile | undefined>;
+  facts: EdgeFacts;
+}
+
+/**
+ * The plan of a deploy whose record names a generation the change log reaches: the same steps,
+ * retags and removals as planDeploy gives for these files, from the changed files alone (O(change)).
+ * The bucket holds every other served file of the snapshot with its live bytes (the record's
+ * guarantee), so nothing else is looked at. `isNew` is unknown here (false): it only orders new
+ * before changed files inside a step, where neither links to the other. `unchanged` is 0 (not
+ * counted: counting would read every row); `target` holds the files sent.
+ */
+export function planChanges(input: ChangeInput): DeployPlan {
+  const archived = new Set(input.facts.archived);
+  const specOf = (file: string): ObjectSpec | undefined => {
+    const spec = objectSpec(file, archived);
+    const link = input.facts.links[file];
+    return spec && link !== undefined ? { ...spec, link } : spec;
+  };
+  const send = new Map<string, SnapshotFile>(input.written);
+  const gone = new Set<string>();
+  for (const p of input.removed) if (!send.has(p)) gone.add(p);
+  for (const [p, f] of input.unknown) {
+    if (f) send.set(p, f);
+    else gone.add(p);
+  }
+  const target = new Map<string, SnapshotFile>();
+  const uploads: Upload[] = [];
+  let skipped = 0;
+  for (const [file, f] of send) {
+    const spec = specOf(file);
+    if (!spec) {
+      skipped++;
+      continue;
+    }
+    target.set(file, f);
+    uploads.push({ file, sha256: f.sha256, bytes: f.bytes, spec, isNew: false });
+  }
+  const retags: Upload[] = [];
+  for (const [file, f] of input.suspects) {
+    if (!f || send.has(file)) continue; // gone, or sent anyway
+    const spec = specOf(file);
+    if (spec) retags.push({ file, sha256: f.sha256, bytes: f.bytes, spec, isNew: false });
+  }
+  retags.sort((a, b) => (a.file < b.file ? -1 : 1));
+  // Only keys a rule serves were ever uploaded (a change of rules changes the metadata digest,
+  // which sends the deploy to the full comparison); removing a key never sent is harmless anyway.
+  const removals = orderRemovals(
+    [...gone].filter((k) => objectSpec(k) !== undefined || input.unknown.has(k)),
+  );
+  return { steps: orderSteps(uploads), retags, removals, unchanged: 0, skipped, target };
 }
 
 /** A tournament's id in a key (`…/tournaments/<id>`, `…/tournaments/<id>/…`). */

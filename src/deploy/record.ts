@@ -1,8 +1,12 @@
 // The deploy record: what the bucket holds under a prefix, kept in the bucket itself so any machine
 // can deploy next (a CI runner keeps no state). Two objects beside the snapshot's keys, which no
 // edge rule serves:
-// - RECORD_KEY: every key build-api uploaded with the sha256 and size of its bytes, and the digest
-//   of the metadata rules they were sent with. Written once, after a deploy has finished.
+// - RECORD_KEY: the change log's id and the generation of the publication the bucket holds
+//   (version 3: a few hundred bytes whatever the file count; the next deploy asks the log what
+//   changed since), the digest of the metadata rules the objects were sent with, and the edge
+//   facts. Versions 1 and 2 listed every key with its sha256 and size instead (O(files) read and
+//   written on every deploy); they are still read, for one full comparison that writes version 3.
+//   Written once, after a deploy has finished.
 // - PENDING_KEY: the keys a deploy in progress may have written or removed. Written before the
 //   first upload, removed after the record; when a deploy dies, the next one finds it and treats
 //   those keys as unknown (sent again if wanted, removed if not), so nothing is left behind.
@@ -11,6 +15,7 @@
 // snapshot's to find objects whose bytes are the same but whose Cache-Control or Link is not.
 // Both are gzipped; a normal deploy reads the two and writes the two, never lists the bucket.
 import { gunzipSync, gzipSync } from "node:zlib";
+import type { Generation } from "../publish/changes.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
 import type { SnapshotFile } from "./snapshot-files.ts";
 
@@ -21,7 +26,10 @@ const FORMAT = "build-api-deploy";
 export interface DeployRecord {
   /** metadataDigest() of the deploy that wrote the objects. */
   metadata: string;
-  files: Map<string, SnapshotFile>;
+  /** Every key and its bytes (versions 1 and 2); absent in version 3, which keeps `at` instead. */
+  files?: Map<string, SnapshotFile>;
+  /** The change log and generation the bucket's objects are (version 3). */
+  at?: Generation;
   /** The edge facts the objects' headers were sent with; undefined in a version-1 record (unknown). */
   facts?: EdgeFacts;
 }
@@ -33,8 +41,14 @@ export interface DeployRecord {
  * because the record is written on every deploy and its hashes do not compress anyway.
  */
 export function encodeRecord(r: DeployRecord): Buffer {
+  if (r.at) {
+    // Version 3: no file list. Log ids are hex and generations integers (no spaces).
+    const text = `${FORMAT} 3 ${r.metadata} ${r.at.log} ${r.at.generation}\n${JSON.stringify(r.facts ?? null)}\n`;
+    return gzipSync(text, { level: 1 });
+  }
+  const files = r.files ?? new Map<string, SnapshotFile>();
   const lines = [`${FORMAT} 2 ${r.metadata}`, JSON.stringify(r.facts ?? null)];
-  for (const [p, f] of r.files) lines.push(`${f.sha256} ${f.bytes} ${p}`);
+  for (const [p, f] of files) lines.push(`${f.sha256} ${f.bytes} ${p}`);
   return gzipSync(lines.join("\n") + "\n", { level: 1 });
 }
 
@@ -47,11 +61,11 @@ export function decodeRecord(bytes: Uint8Array): DeployRecord | undefined {
     return undefined;
   }
   const lines = text.split("\n");
-  const header = new RegExp(`^${FORMAT} ([12]) (\\S+)$`).exec(lines[0] ?? "");
-  if (!header || lines.at(-1) !== "") return undefined;
+  const header = new RegExp(`^${FORMAT} ([123]) (\\S+)(?: (\\S+) ([0-9]+))?$`).exec(lines[0] ?? "");
+  if (!header || lines.at(-1) !== "" || (header[1] === "3") !== (header[3] !== undefined)) return undefined;
   let facts: EdgeFacts | undefined;
   let first = 1;
-  if (header[1] === "2") {
+  if (header[1] !== "1") {
     first = 2;
     try {
       const f = JSON.parse(lines[1] ?? "") as EdgeFacts | null;
@@ -61,6 +75,12 @@ export function decodeRecord(bytes: Uint8Array): DeployRecord | undefined {
     } catch {
       return undefined;
     }
+  }
+  if (header[1] === "3") {
+    if (lines.length !== 3) return undefined;
+    const at = { log: header[3]!, generation: Number(header[4]) };
+    if (!Number.isSafeInteger(at.generation)) return undefined;
+    return { metadata: header[2]!, at, ...(facts && { facts }) };
   }
   const files = new Map<string, SnapshotFile>();
   for (let i = first; i < lines.length - 1; i++) {

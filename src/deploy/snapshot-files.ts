@@ -4,7 +4,13 @@
 // plain map. `changesSince` gives only what changed after a generation the deploy reached.
 import { realpathSync } from "node:fs";
 import path from "node:path";
-import { liveFiles, type Generation } from "../publish/changes.ts";
+import {
+  changesSince,
+  liveFiles,
+  liveGeneration,
+  type ChangesSince,
+  type Generation,
+} from "../publish/changes.ts";
 import { BOOKKEEPING_NAME } from "../publish/bookkeeping.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 
@@ -22,7 +28,7 @@ export interface SnapshotFiles {
   generation: Generation;
 }
 
-export function readSnapshotFiles(dir: string): SnapshotFiles {
+function noSnapshot(dir: string): never {
   try {
     realpathSync(path.resolve(dir));
   } catch {
@@ -32,19 +38,43 @@ export function readSnapshotFiles(dir: string): SnapshotFiles {
       EXIT.usage,
     );
   }
+  throw new BuildError(
+    `No snapshot bookkeeping for ${dir}.`,
+    [
+      {
+        what: `the bookkeeping (${BOOKKEEPING_NAME} beside the versions) is missing or does not describe the live version, so the files to upload are unknown`,
+        where: dir,
+        fix: `run build-api build --out ${dir} (deploy uploads only what a build published)`,
+      },
+    ],
+    EXIT.usage,
+  );
+}
+
+/** The snapshot's live generation, or a usage error naming the fix. O(1): read before the bucket. */
+export function snapshotGeneration(dir: string): { root: string; generation: Generation } {
+  const live = liveGeneration(dir);
+  if (!live) noSnapshot(dir);
+  return { root: live.snapshotDir, generation: live.to };
+}
+
+/** Every file of the snapshot (the full comparison). O(files). */
+export function readSnapshotFiles(dir: string): SnapshotFiles {
   const live = liveFiles(dir);
-  if (!live) {
-    throw new BuildError(
-      `No snapshot bookkeeping for ${dir}.`,
-      [
-        {
-          what: `the bookkeeping (${BOOKKEEPING_NAME} beside the versions) is missing or does not describe the live version, so the files to upload are unknown`,
-          where: dir,
-          fix: `run build-api build --out ${dir} (deploy uploads only what a build published)`,
-        },
-      ],
-      EXIT.usage,
-    );
-  }
+  if (!live) noSnapshot(dir);
   return { root: live.snapshotDir, files: live.files, generation: live.to };
+}
+
+/**
+ * What changed in the snapshot since `since` (undefined `changes`: the log cannot say), with the
+ * live rows of the paths in `also`. O(change): only those rows are read.
+ */
+export function readSnapshotChanges(
+  dir: string,
+  since: Generation | undefined,
+  also: Iterable<string>,
+): ChangesSince & { root: string } {
+  const c = changesSince(dir, since, also);
+  if (!c) noSnapshot(dir);
+  return { ...c, root: c.snapshotDir };
 }

@@ -257,7 +257,10 @@ export class Bookkeeping {
     const removed: string[] = [];
     const it = this.db
       .prepare<[number], { path: string; sha256: Buffer | null; bytes: number | null }>(
-        "SELECT path, sha256, bytes FROM files WHERE gen > ? ORDER BY path",
+        // INDEXED BY: ordered by path alone, SQLite scans the whole table in key order (every
+        // row read, seconds at millions of files); by the generation index it reads the changed
+        // rows and sorts those.
+        "SELECT path, sha256, bytes FROM files INDEXED BY files_gen WHERE gen > ? ORDER BY path",
       )
       .iterate(since);
     for (const r of it) {

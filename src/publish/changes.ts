@@ -42,6 +42,10 @@ export interface ChangesSince {
     written: Map<string, { sha256: string; bytes: number }>;
     removed: string[];
   };
+  /** The live row of each path asked for in `also` (undefined: not live), read by point lookups. */
+  rows: Map<string, { sha256: string; bytes: number } | undefined>;
+  /** File rows read from the bookkeeping (changed rows and point lookups): O(change). */
+  rowsRead: number;
 }
 
 /**
@@ -97,15 +101,29 @@ export function publicationChanges(outDir: string): PublicationChanges {
   return { snapshotDir: dir, written: [...value.written.keys()], removed: value.removed, known: true };
 }
 
-/** The changes of the publication at `outDir` since `since` (a generation of the same log). */
-export function changesSince(outDir: string, since: Generation | undefined): ChangesSince | undefined {
+/**
+ * The changes of the publication at `outDir` since `since` (a generation of the same log), and the
+ * live rows of the paths in `also` (a deploy's pending keys, keys whose headers may change), all
+ * from one opening of the bookkeeping, so they describe one generation.
+ */
+export function changesSince(
+  outDir: string,
+  since: Generation | undefined,
+  also: Iterable<string> = [],
+): ChangesSince | undefined {
   const { dir, value } = withLive(outDir, (b) => {
     const to = { log: b.log, generation: b.generation };
+    const rows = new Map<string, { sha256: string; bytes: number } | undefined>();
+    for (const p of also) {
+      const row = b.get(p);
+      rows.set(p, row && parseEntryValue(row.value));
+    }
     const log = since && since.log === to.log ? b.changesSince(since.generation) : undefined;
-    if (!log) return { to };
+    if (!log) return { to, rows, rowsRead: rows.size };
     const written = new Map<string, { sha256: string; bytes: number }>();
     for (const [p, v] of log.written) written.set(p, parseEntryValue(v));
-    return { to, changes: { written, removed: log.removed } };
+    const rowsRead = rows.size + written.size + log.removed.length;
+    return { to, changes: { written, removed: log.removed }, rows, rowsRead };
   });
   return value && { snapshotDir: dir, ...value };
 }
@@ -121,6 +139,12 @@ export function liveFiles(
     return { to: { log: b.log, generation: b.generation }, files };
   });
   return value && { snapshotDir: dir, ...value };
+}
+
+/** The live generation at `outDir`; undefined without bookkeeping that describes it. O(1). */
+export function liveGeneration(outDir: string): { snapshotDir: string; to: Generation } | undefined {
+  const { dir, value } = withLive(outDir, (b) => ({ log: b.log, generation: b.generation }));
+  return value && { snapshotDir: dir, to: value };
 }
 
 /** Files and bytes of the live version at `outDir`, from the bookkeeping (O(owners)). */

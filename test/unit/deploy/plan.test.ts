@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { metadataDigest, objectSpec } from "../../../src/deploy/objects.ts";
 import { ARCHIVE_CACHE_CONTROL } from "../../../src/hosting/rules.ts";
-import { planDeploy } from "../../../src/deploy/plan.ts";
+import { planChanges, planDeploy } from "../../../src/deploy/plan.ts";
 import { decodePending, decodeRecord, encodePending, encodeRecord } from "../../../src/deploy/record.ts";
 import type { SnapshotFile } from "../../../src/deploy/snapshot-files.ts";
 
@@ -105,5 +105,50 @@ describe("the deploy record", () => {
     expect(decodeRecord(Buffer.from("not gzip"))).toBeUndefined();
     expect(decodePending(encodePending(["b", "a"]))).toEqual(["a", "b"]);
     expect(decodePending(encodeRecord(r))).toBeUndefined();
+  });
+});
+
+describe("planChanges (a tick, from the change log)", () => {
+  const facts = { links: {}, archived: [] };
+  it("sends only the written files, in planDeploy's order, and removes the removed ones, lists first", () => {
+    const written = new Map([...files].filter(([p]) => p.startsWith(`${T}/`) || p === "_worker.js"));
+    const removed = [`${T}/8/index.json`, `${T}/8/rounds/1/index.json`, "nginx.conf"];
+    const plan = planChanges({ written, removed, unknown: new Map(), suspects: new Map(), facts });
+    const full = planDeploy(written, undefined, new Set(), M);
+    expect(plan.steps.map((s) => s.map((u) => u.file))).toEqual(full.steps.map((s) => s.map((u) => u.file)));
+    expect(plan.skipped).toBe(1); // _worker.js: no rule serves it
+    // nginx.conf was never uploaded (no rule serves it): not removed.
+    expect(plan.removals).toEqual([`${T}/8/index.json`, `${T}/8/rounds/1/index.json`]);
+  });
+
+  it("sends a dead deploy's pending key again when live, removes it when gone", () => {
+    const plan = planChanges({
+      written: new Map(),
+      removed: [],
+      unknown: new Map([
+        [`${T}/7/index.json`, h("b")],
+        [`${T}/9/index.json`, undefined],
+      ]),
+      suspects: new Map(),
+      facts,
+    });
+    expect(plan.steps.flat().map((u) => u.file)).toEqual([`${T}/7/index.json`]);
+    expect(plan.removals).toEqual([`${T}/9/index.json`]);
+  });
+
+  it("retags a suspect only when its bytes are not sent anyway and it is still live", () => {
+    const plan = planChanges({
+      written: new Map([[`${T}/index.json`, h("a")]]),
+      removed: [],
+      unknown: new Map(),
+      suspects: new Map([
+        [`${T}/index.json`, h("a")],
+        ["api/clubs/c1/tournaments/index.json", h("e")],
+        [`${T}/page/2/index.json`, undefined],
+      ]),
+      facts: { links: { "api/clubs/c1/tournaments/index.json": '<x>; rel="next"' }, archived: [] },
+    });
+    expect(plan.retags.map((u) => u.file)).toEqual(["api/clubs/c1/tournaments/index.json"]);
+    expect(plan.retags[0]!.spec.link).toBe('<x>; rel="next"');
   });
 });
