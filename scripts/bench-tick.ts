@@ -3,8 +3,8 @@
 // The regeneration an operator runs every minute: a full build, then `--ticks` builds each after
 // one player of one tournament was renamed through another connection (the first makes the
 // second snapshot version; the others are the steady state), then a no-change rebuild. For each:
-// wall time of the child (node start-up included), files written, tournaments rendered, warning
-// lines printed, peak RSS of the whole process (GNU time %M: every thread). Prints one line per
+// wall time of the child (node start-up included; the CLI runs with the Node flags of its shebang
+// line, as the installed command does), files written, tournaments rendered, warning lines printed, peak RSS of the whole process (GNU time %M: every thread). Prints one line per
 // build and the steady tick's ratio to the full build. Ratios within one run only: the machine's
 // load moves the times (its load average is printed before and after).
 import { spawnSync } from "node:child_process";
@@ -38,6 +38,12 @@ const db = values.db ?? path.join(dir, "store.sqlite");
 if (!values.db) generateStore({ tournaments: Number(values.tournaments), seed: values.seed, out: db });
 const out = path.join(dir, "dist");
 const CLI = values.cli ? path.resolve(values.cli) : DEFAULT_CLI;
+// The Node flags of the CLI's `#!/usr/bin/env -S node <flags>` line: a build runs as the installed
+// command runs it (bin/build-api.js sets the main thread's semi-space there).
+const NODE_FLAGS = (/^#!.*\bnode\b(.*)$/m.exec(readFileSync(CLI, "utf8").split("\n", 1)[0]!)?.[1] ?? "")
+  .trim()
+  .split(/\s+/)
+  .filter((f) => f.startsWith("--"));
 const load = (): string =>
   os
     .loadavg()
@@ -55,7 +61,7 @@ interface Run {
 
 function build(now: string): Run {
   const rss = path.join(dir, "rss.txt");
-  const args = [CLI, "build", "--db", db, "--out", out, "--now", now];
+  const args = [...NODE_FLAGS, CLI, "build", "--db", db, "--out", out, "--now", now];
   if (values.jobs) args.push("--jobs", values.jobs);
   const useTime = existsSync(TIME);
   const [cmd, argv] = useTime
@@ -84,7 +90,7 @@ const line = (name: string, r: Run): string =>
   `${r.rssMb.toFixed(0).padStart(4)} MiB`;
 
 console.log(
-  `cli ${CLI}; store ${db}, ${values.tournaments} tournaments (seed ${values.seed}); load average ${load()}`,
+  `cli ${CLI} ${NODE_FLAGS.join(" ")}; store ${db}, ${values.tournaments} tournaments (seed ${values.seed}); load average ${load()}`,
 );
 const full = build(REFERENCE_NOW);
 console.log(line("full build", full));

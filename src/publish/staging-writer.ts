@@ -328,16 +328,19 @@ export class StagingWriter implements SnapshotWriter {
         "it clashes with another output path (a file where a directory is needed, or the reverse)",
       );
     if (this.dirs.has(relPath)) throw clash();
-    for (let i = relPath.lastIndexOf("/"); i > 0; i = relPath.lastIndexOf("/", i - 1)) {
-      const dir = relPath.slice(0, i);
+    // A lower-case path is kept as `folded`, an equal but flat copy: a path built with `+` or `${}`
+    // is a tree of strings that costs about 30 more bytes a file.
+    const key = folded === relPath ? folded : relPath;
+    // Directory names are cut from `key`, which the maps keep anyway: a slice keeps the whole
+    // string it was cut from alive, so cutting from relPath kept a second copy of every path.
+    for (let i = key.lastIndexOf("/"); i > 0; i = key.lastIndexOf("/", i - 1)) {
+      const dir = key.slice(0, i);
       if (this.isFile(dir)) throw clash();
       if (this.dirs.has(dir)) break;
       this.dirs.add(dir);
     }
     if (folded !== relPath) this.folded.add(folded);
-    // A lower-case path is kept as `folded`, an equal but flat copy: a path built with `+` or `${}`
-    // is a tree of strings that costs about 30 more bytes a file.
-    return folded === relPath ? folded : relPath;
+    return key;
   }
 
   /** Whether the live copy of relPath is a regular file with exactly these bytes. */
