@@ -190,30 +190,37 @@ EOF
 
   # netlify dev on the same folder (chess/ and the host files at its top), in its own network
   # namespace as above.
-  local site=$WORK/netlify-chess-site
+  netlify_probe netlify-chess "$PAGESROOT" "$PAGESROOT/chess" /chess/
+}
+
+# netlify_probe NAME DOCROOT SNAPDIR READY: netlify dev serving DOCROOT, in a network namespace
+# whose only interface is loopback (netlify dev cannot bind loopback only), probed for the snapshot
+# in SNAPDIR once READY (a URL path) answers.
+netlify_probe() {
+  local name=$1 docroot=$2 snapdir=$3 ready=$4 site=$WORK/$1-site port t0 rc=0
   mkdir -p "$site"
   printf '[dev]\nframework = "#static"\n' >"$site/netlify.toml"
   port=$(free_port)
-  if unshare -n true 2>/dev/null; then
-    t0=$SECONDS
-    rc=0
-    timeout 600 unshare -n bash -c '
-      set -u
-      ip link set lo up 2>/dev/null || true
-      cd "$1"
-      NETLIFY_TELEMETRY_DISABLED=1 HOME="$2" setsid "$3/netlify" dev --offline --internal-disable-edge-functions \
-        --dir "$4" --port "$5" >"$2/netlify-chess.log" 2>&1 &
-      pid=$!
-      trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
-      for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5/chess/" && break; sleep 0.5; done
-      cd "$6" && node scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4/chess" --host-kind netlify
-    ' netlify-ns "$site" "$WORK" "$BIN" "$PAGESROOT" "$port" "$ROOT" >"$WORK/probe-netlify-chess.txt" 2>&1 || rc=$?
-    grep -v '^ok  ' "$WORK/probe-netlify-chess.txt" | head -n 40 || true
-    [ "$rc" = 0 ] || tail -n 20 "$WORK/netlify-chess.log" || true
-    record netlify-chess "$rc" "$(tail -n 1 "$WORK/probe-netlify-chess.txt")" $((SECONDS - t0))
-  else
-    record netlify-chess 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
+  if ! unshare -n true 2>/dev/null; then
+    record "$name" 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
+    return
   fi
+  t0=$SECONDS
+  timeout 600 unshare -n bash -c '
+    set -u
+    ip link set lo up 2>/dev/null || true
+    cd "$1"
+    NETLIFY_TELEMETRY_DISABLED=1 HOME="$2" setsid "$3/netlify" dev --offline --internal-disable-edge-functions \
+      --dir "$4" --port "$5" >"$2/$8.log" 2>&1 &
+    pid=$!
+    trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
+    for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5$7" && break; sleep 0.5; done
+    cd "$6" && node scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$9" --host-kind netlify
+  ' netlify-ns "$site" "$WORK" "$BIN" "$docroot" "$port" "$ROOT" "$ready" "$name" "$snapdir" \
+    >"$WORK/probe-$name.txt" 2>&1 || rc=$?
+  grep -v '^ok  ' "$WORK/probe-$name.txt" | head -n 40 || true
+  [ "$rc" = 0 ] || tail -n 20 "$WORK/$name.log" || true
+  record "$name" "$rc" "$(tail -n 1 "$WORK/probe-$name.txt")" $((SECONDS - t0))
 }
 
 # probe_dir NAME KIND BASE DIR: a probe of the snapshot in DIR (it reads the base path there).
@@ -301,30 +308,7 @@ stop_last
 # --- Netlify: netlify dev --offline ------------------------------------------------------------
 # netlify dev listens on every interface and has no option to bind loopback only, so it runs in
 # a network namespace of its own whose only interface is loopback, together with its probe.
-SITE=$WORK/netlify-site
-mkdir -p "$SITE"
-printf '[dev]\nframework = "#static"\n' >"$SITE/netlify.toml"
-PORT=$(free_port)
-if unshare -n true 2>/dev/null; then
-  t0=$SECONDS
-  rc=0
-  timeout 600 unshare -n bash -c '
-    set -u
-    ip link set lo up 2>/dev/null || true
-    cd "$1"
-    NETLIFY_TELEMETRY_DISABLED=1 HOME="$2" setsid "$3/netlify" dev --offline --internal-disable-edge-functions \
-      --dir "$4" --port "$5" >"$2/netlify.log" 2>&1 &
-    pid=$!
-    trap "kill -TERM -- -$pid 2>/dev/null; sleep 1; kill -KILL -- -$pid 2>/dev/null" EXIT
-    for i in $(seq 240); do curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$5/" && break; sleep 0.5; done
-    cd "$6" && node scripts/probe.ts --base "http://127.0.0.1:$5" --dir "$4" --host-kind netlify
-  ' netlify-ns "$SITE" "$WORK" "$BIN" "$SNAP" "$PORT" "$ROOT" >"$WORK/probe-netlify.txt" 2>&1 || rc=$?
-  grep -v '^ok  ' "$WORK/probe-netlify.txt" || true
-  [ "$rc" = 0 ] || tail -n 20 "$WORK/netlify.log" || true
-  record netlify "$rc" "$(tail -n 1 "$WORK/probe-netlify.txt")" $((SECONDS - t0))
-else
-  record netlify 1 "cannot create a network namespace (unshare -n) to keep netlify dev off the network" 0
-fi
+netlify_probe netlify "$SNAP" "$SNAP" /
 
 # --- a paged snapshot: the same store with --page-size 2 ------------------------------------------
 # Every list longer than 2 is split into pages (path forms, ?page=, Link headers): the probe checks
