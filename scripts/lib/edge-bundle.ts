@@ -5,8 +5,28 @@
 // `npm run gen-edge` and by the test that fails when a generated file is stale.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build, type BuildOptions } from "esbuild";
+import { build, type BuildOptions, type Plugin } from "esbuild";
 import { hostRules } from "../../src/hosting/rules.ts";
+import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../src/routes/cache.ts";
+
+/**
+ * For the CloudFront Function: routes/cache.ts as the function needs it. The function never sends
+ * a file's headers (S3 sends each object's own Cache-Control, the deploy wrote it), only an
+ * error's, so the cache classes' table (and the code that formats it) stays out of its 10 KB; the
+ * error class keeps its exact value (the edge test compares every error answer with the probe's).
+ */
+const errorCacheOnly: Plugin = {
+  name: "error-cache-only",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]routes[\\/]cache\.ts$/ }, () => ({
+      // Every class still names a string (the resolver fills headers it then drops), an empty one.
+      contents:
+        `export const CACHE_POLICY = ${JSON.stringify(Object.fromEntries(Object.keys(CACHE_POLICY).map((k) => [k, ""])))};` +
+        ` export const ERROR_CACHE_POLICY = ${JSON.stringify(ERROR_CACHE_POLICY)};`,
+      loader: "ts",
+    }));
+  },
+};
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -97,7 +117,7 @@ export const EDGE_ENTRIES: readonly EdgeEntry[] = [
     entry: "src/deploy/edge/cloudfront-entry.ts",
     out: "src/deploy/edge/generated/cloudfront-function.ts",
     name: "CLOUDFRONT_FUNCTION",
-    what: "The CloudFront Function (viewer request, cloudfront-js-2.0), before the deploy's QUERY_KEYS",
+    what: "The CloudFront Function (viewer request, cloudfront-js-2.0), after the deploy's import of cloudfront and base path",
     options: {
       format: "iife",
       minify: true,
@@ -105,8 +125,10 @@ export const EDGE_ENTRIES: readonly EdgeEntry[] = [
       define: { BUILD_API_RULES: packedRules(), BUILD_API_PREFIXES: JSON.stringify(RULE_PREFIXES) },
       // Module-level constants the function never reads (the route table's reserved words).
       pure: ["Object.freeze"],
+      plugins: [errorCacheOnly],
     },
-    suffix: "var buildApiHandler;function handler(event){return buildApiHandler(event)}\n",
+    // Async: the handler awaits the KeyValueStore (runtime 2.0 takes an async handler).
+    suffix: "var buildApiHandler;async function handler(event){return buildApiHandler(event)}\n",
     bare: true,
   },
   {
@@ -151,11 +173,12 @@ async function bundle(e: EdgeEntry): Promise<string> {
 
 /**
  * CloudFront's quota on a function's code, less the room the viewer-request function keeps for
- * a snapshot's `?tag=` keys (src/deploy/edge/write.ts: CLOUDFRONT_MAX_BYTES,
- * CLOUDFRONT_KEYS_RESERVE; not imported, since they import the bundles this file writes).
+ * the lines the deploy writes in front of it: the runtime's import and the snapshot's base path
+ * (src/deploy/edge/write.ts: CLOUDFRONT_MAX_BYTES, CLOUDFRONT_PREFIX_RESERVE; not imported, since
+ * they import the bundles this file writes). The `?tag=` keys are in the KeyValueStore.
  */
 export const CLOUDFRONT_CODE_BUDGET: Record<string, number> = {
-  CLOUDFRONT_FUNCTION: 10 * 1024 - 256,
+  CLOUDFRONT_FUNCTION: 10 * 1024 - 160,
   CLOUDFRONT_RESPONSE_FUNCTION: 10 * 1024,
 };
 
@@ -168,8 +191,8 @@ export async function edgeModules(): Promise<Map<string, string>> {
     if (budget !== undefined && Buffer.byteLength(text) > budget)
       throw new Error(
         `${e.out}: the bundle of ${e.entry} is ${Buffer.byteLength(text)} bytes, over its budget of ${budget} ` +
-          "(CloudFront's 10,240 less the room kept for a snapshot's ?tag= keys). Fix: make the code it bundles " +
-          "smaller (what the function never sends: headers of files), or move the keys out of the function",
+          "(CloudFront's 10,240 less the room kept for the deploy's first lines: the import and the base path). " +
+          "Fix: make the code it bundles smaller (what the function never sends: headers of files)",
       );
     out.set(
       e.out,

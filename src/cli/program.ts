@@ -447,6 +447,10 @@ subcommand("deploy")
   .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)
   .option("--edge-out <dir>", "also write the edge code: a CloudFront Function and an R2 Worker")
   .option(
+    "--kvs-arn <arn>",
+    "the CloudFront Function's KeyValueStore: its ?tag= keys are kept equal to the snapshot's",
+  )
+  .option(
     "--lease-seconds <n>",
     "how long the prefix's deploy lease lasts unrenewed: a killed deploy blocks others this long",
     leaseSeconds,
@@ -456,7 +460,9 @@ subcommand("deploy")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
     const { deploy } = await import("../deploy/deploy.ts");
+    const kvs = o.kvsArn ? (await import("../deploy/kvs.ts")).openKeyValueStore(o.kvsArn) : undefined;
     const report = await deploy({
+      ...(kvs && { kvs }),
       dir: o.dir,
       bucket: o.bucket,
       prefix: o.prefix,
@@ -467,7 +473,7 @@ subcommand("deploy")
       leaseSeconds: o.leaseSeconds,
       dryRun: o.dryRun,
       onStep: (done, total, what) => console.error(`build-api: deploy step ${done}/${total}: ${what}`),
-    });
+    }).finally(() => kvs?.close());
     if (o.edgeOut) {
       const { writeEdgeCode } = await import("../deploy/edge/write.ts");
       for (const line of writeEdgeCode(o.dir, o.edgeOut)) console.error(`build-api: ${line}`);

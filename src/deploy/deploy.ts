@@ -15,6 +15,7 @@ import { EDGE_FILE } from "../hosting/rules.ts";
 import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket, type BucketOptions } from "./bucket.ts";
+import { syncKeyValueStore, type KeyValueStore, type KvsReport } from "./kvs.ts";
 import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
 import { metadataDigest, objectMetadata, objectSpec } from "./objects.ts";
 import {
@@ -52,6 +53,11 @@ export interface DeployOptions extends BucketOptions {
   bucketImpl?: Bucket;
   /** Seconds the deploy lease lasts without renewal (default DEFAULT_LEASE_SECONDS). */
   leaseSeconds?: number;
+  /**
+   * The CloudFront Function's KeyValueStore (kvs.ts): its `?tag=` keys are brought to the
+   * snapshot after the uploads and before the removals.
+   */
+  kvs?: KeyValueStore;
 }
 
 export interface DeployReport {
@@ -89,6 +95,8 @@ export interface DeployReport {
   /** Who held the lease (this deploy), and whose lapsed lease it took over, if any. */
   lease?: { owner: string; tookOverFrom?: string };
   purge: { tags: string[]; urls: ChangedUrls };
+  /** What the deploy did to the CloudFront KeyValueStore, when given one. */
+  kvs?: KvsReport;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time; the first failure stops new work. */
@@ -237,7 +245,23 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       trusted.metadata === metadata &&
       trusted.at.log === to.log &&
       trusted.at.generation === to.generation;
+    const syncKvs = async (written: string[], removed: string[]) => {
+      if (!o.kvs) return;
+      try {
+        report.kvs = await syncKeyValueStore(o.kvs, {
+          from: trusted?.at,
+          to,
+          written,
+          removed,
+          allFiles: () => readSnapshotFiles(o.dir).files.keys(),
+        });
+      } catch (e) {
+        throw failure(e, o, "updating the CloudFront KeyValueStore");
+      }
+    };
     if (o.dryRun || (touched.length === 0 && !pendingBytes && reached)) {
+      // Nothing to send; a store given for the first time is still filled (its marker says so).
+      if (!o.dryRun) await syncKvs([], []);
       await lease?.release();
       lease = undefined;
       finish();
@@ -321,6 +345,13 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     });
     if (plan.retags.length > 0)
       o.onStep?.(plan.steps.length + 1, total, `${plan.retags.length} with new headers (bytes not sent)`);
+    // The function's `?tag=` keys: a new tag's key once its list is up, a removed tag's key
+    // before its list goes (until then the function sends the list's tag URL to the object).
+    lease?.check();
+    await syncKvs(
+      uploads.map((u) => u.file),
+      plan.removals,
+    );
     lease?.check();
     await pool(plan.removals, o.concurrency, async (key) => {
       try {

@@ -1,23 +1,30 @@
 // The entry `npm run gen-edge` bundles into the CloudFront Function: the handler over the rule
 // list, which the bundler puts in as a literal (BUILD_API_RULES, from hostRules()), so the URL
-// model's own code stays out of the 10 KB a function may have; and the snapshot's query keys.
+// model's own code stays out of the 10 KB a function may have, and over the KeyValueStore
+// associated with the function (`cf`, the runtime's module, imported by the first line the deploy
+// writes in front of the bundle, with the snapshot's base path: edge/write.ts).
 import type { HostRules } from "../../hosting/rules.ts";
 import { NO_EDGE_FACTS } from "../../routes/pagination.ts";
-import { viewerRequest, type QueryKeys } from "./cloudfront-function.ts";
+import { viewerRequest, type KvsHandle } from "./cloudfront-function.ts";
 
 /** The rule list packed by scripts/lib/edge-bundle.ts: URL prefixes as `~N`, no cache classes or tags. */
 declare const BUILD_API_RULES: HostRules;
 declare const BUILD_API_PREFIXES: string[];
-/** Written in front of the bundle by the deploy (edge/write.ts): see queryKeys. */
-declare const QUERY_KEYS: QueryKeys | undefined;
+/** `import cf from 'cloudfront'`, written in front of the bundle by edge/write.ts. */
+declare const cf: { kvs(): KvsHandle };
+/** The snapshot's base path ("" at the root), written in front of the bundle by edge/write.ts. */
+declare const BUILD_API_BASE: string | undefined;
 
 /** The global the bundle's top-level `function handler(event)` calls (scripts/lib/edge-bundle.ts). */
 declare let buildApiHandler: ReturnType<typeof viewerRequest>;
 
 // eslint-disable-next-line prefer-const, @typescript-eslint/no-unused-vars -- set here, called by the suffix
 buildApiHandler = viewerRequest(
-  unpackRules(BUILD_API_RULES, BUILD_API_PREFIXES),
-  typeof QUERY_KEYS === "undefined" ? { v: [], k: [] } : QUERY_KEYS,
+  {
+    ...unpackRules(BUILD_API_RULES, BUILD_API_PREFIXES),
+    base: typeof BUILD_API_BASE === "undefined" ? "" : BUILD_API_BASE,
+  },
+  cf.kvs(),
 );
 
 /** The rule list as the resolver reads it: `~N` put back, empty tag lists, no edge facts. */

@@ -1,22 +1,23 @@
 // The CloudFront Function (viewer request, runtime cloudfront-js-2.0) for S3 + CloudFront, bundled
 // by `npm run gen-edge` (scripts/lib/edge-bundle.ts) into edge/generated/cloudfront-function.ts.
-// It runs hosting/resolve.ts (resolveWith: a plain function, since the runtime has no generators
-// and no URLSearchParams) over the rule list:
-// query forms become their path-form keys, a page URL without its slash redirects, what no rule
-// names is answered here with the problem body (CORS on club paths), and anything else is
-// rewritten to its object key for the S3 origin. A function cannot ask S3 whether a key exists,
-// so `exists` is true for every key except the targets of query forms that fall back to a list
-// (`?tag=` on a catalog): those are decided from the list of such keys the snapshot holds, which
-// the deploy writes in front of the bundle (QUERY_KEYS). A key that is missing at S3 is answered
-// by the distribution's custom error response (/404.json, status 404): see
-// docs/guide/object-storage.md.
+// It runs hosting/resolve.ts (resolveUnderBase over resolveWith: plain functions, since the
+// runtime has no generators and no URLSearchParams) over the rule list, under the snapshot's base
+// path when it has one: query forms become their path-form keys, a page URL without its slash
+// redirects, what no rule names is answered here with the problem body (CORS on club paths), and
+// anything else is rewritten to its object key for the S3 origin. A function cannot ask S3
+// whether a key exists, so `exists` is true for every key except the targets of query forms that
+// fall back to a list (`?tag=` on a catalog): those are asked of the CloudFront KeyValueStore
+// associated with the function, which the deploy keeps equal to the snapshot's such files
+// (deploy/kvs.ts). A key that is missing at S3 is answered by the distribution's custom error
+// response (/404.json, status 404): see docs/guide/object-storage.md.
 import { errorPage, problemJson } from "../../output/problem.ts";
 import {
-  errorResolution,
+  errorUnderBase,
   malformedPath,
-  resolveWith,
+  resolveUnderBase,
   type ErrorAnswer,
   type QueryView,
+  type Resolution,
 } from "../../hosting/resolve.ts";
 import type { HostRules } from "../../hosting/rules.ts";
 import { CORS_PREFIX } from "../../routes/urls.ts";
@@ -44,55 +45,37 @@ export interface CfResponse {
   body?: { encoding: "text"; data: string };
 }
 
-/** Targets of a query form with a fallback, as `^(<key up to the value>)([^/]+)/index.json$`. */
+/** Targets of a query form with a fallback, as `^<key up to the value>[^/]+/index.json$`. */
 function decidedPatterns(rules: HostRules): RegExp[] {
-  // One capture per parameter: the last is the query value, the others (a club's slug) name the list.
   return rules.queries
     .filter((q) => q.fallback !== null)
-    .map((q) => new RegExp(`^${q.target.slice(1).replace(/\{\w+\}/g, "([^/]+)")}/index\\.json$`));
+    .map((q) => new RegExp(`^${q.target.slice(1).replace(/\{\w+\}/g, "[^/]+")}/index\\.json$`));
 }
 
 /**
- * The query-form targets a snapshot holds, compact enough for the function's 10 KB: `v` the
- * distinct value lists (each value between spaces), `k[i]` for the i-th query form with a fallback
- * maps a list's other parameters (a club's slug; "" for the global list) to its index in `v`. Clubs
- * with the same tags share one entry of `v`. The deploy writes them in front of the bundle.
+ * The files of a snapshot the function asks the KeyValueStore about: the targets of the query
+ * forms with a fallback (`?tag=` on a catalog: `…/tag/<tag>/index.json`). Each is one key of the
+ * store, the file's path as it is (the value is unused: KVS_VALUE), so the function asks
+ * `exists(file)` and the deploy (deploy/kvs.ts) puts and deletes exactly these.
  */
-export interface QueryKeys {
-  v: string[];
-  k: Record<string, number>[];
+export function kvsKeysOf(rules: HostRules, files: Iterable<string>): string[] {
+  const patterns = decidedPatterns(rules);
+  const out: string[] = [];
+  for (const file of files) if (patterns.some((re) => re.test(file))) out.push(file);
+  return out.sort();
 }
 
-export function queryKeys(rules: HostRules, files: Iterable<string>): QueryKeys {
-  const patterns = decidedPatterns(rules);
-  const lists = patterns.map(() => new Map<string, string[]>());
-  for (const file of files) {
-    patterns.forEach((re, i) => {
-      const m = re.exec(file);
-      if (!m) return;
-      const key = m.slice(1, -1).join("/");
-      const values = lists[i]!.get(key) ?? [];
-      values.push(m[m.length - 1]!);
-      lists[i]!.set(key, values);
-    });
-  }
-  const v: string[] = [];
-  const k = lists.map((list) => {
-    const out: Record<string, number> = {};
-    for (const key of [...list.keys()].sort()) {
-      const joined = ` ${list.get(key)!.sort().join(" ")} `;
-      let at = v.indexOf(joined);
-      if (at === -1) at = v.push(joined) - 1;
-      out[key] = at;
-    }
-    return out;
-  });
-  return { v, k };
+/** The value of every key the deploy writes (a key's presence is what the function reads). */
+export const KVS_VALUE = "1";
+
+/** The part of CloudFront's KeyValueStore handle (`cf.kvs()`) the function uses. */
+export interface KvsHandle {
+  exists(key: string): Promise<boolean>;
 }
 
 /**
  * The path patterns of the distribution's cache behaviours whose response headers policy adds
- * `Access-Control-Allow-Origin: *` (a function at viewer request cannot add response headers, and
+ * `Access-Control-Allow-Origin: *` (under the snapshot's base path; a function at viewer request cannot add response headers, and
  * S3 cannot store them): every club path, then each other CORS rule of the list. A behaviour is
  * chosen by the viewer's path, so each pattern ends in `*` to take the trailing slash and the
  * `index.json` forms too. Named in docs/guide/object-storage.md; the edge test's distribution
@@ -104,7 +87,8 @@ export function corsPathPatterns(rules: HostRules): string[] {
   for (const r of [...rules.paths, ...rules.files])
     if (r.cors && !r.url.startsWith(CORS_PREFIX)) out.push(`${star(r.url)}*`.replace(/\*\*$/, "*"));
   for (const s of rules.statics) if (s.cors) out.push(`${s.prefix}*.${s.ext}`);
-  return [...new Set(out)];
+  // Under a base path the viewer's paths, which behaviours match, start with it.
+  return [...new Set(out)].map((p) => rules.base + p);
 }
 
 const DESCRIPTIONS: Record<number, string> = {
@@ -129,7 +113,7 @@ function errorResponse(r: ErrorAnswer, method: string): CfResponse {
     headers,
   };
   if (method !== "HEAD")
-    res.body = { encoding: "text", data: r.json ? problemJson(r.status) : errorPage(r.status) };
+    res.body = { encoding: "text", data: r.json ? problemJson(r.status) : errorPage(r.status, r.home) };
   return res;
 }
 
@@ -160,40 +144,52 @@ function searchOf(qs: Record<string, CfValue>): QueryView {
 }
 
 /**
- * The viewer-request handler over `rules`. The bundle (cloudfront-entry.ts) passes the rule list
- * as a literal, the tests hostRules(): a function may be at most 10 KB, and the URL model's code
- * with its descriptions is larger than the rules it makes.
+ * The viewer-request handler over `rules` (rules.base: the snapshot's base path, "" at the root),
+ * asking `kvs` whether a `?tag=` target exists. The bundle (cloudfront-entry.ts) passes the rule
+ * list as a literal and `cf.kvs()`, the tests hostRules() and a stand-in: a function may be at
+ * most 10 KB, and the URL model's code with its descriptions is larger than the rules it makes.
  */
 export function viewerRequest(
   rules: HostRules,
-  known: QueryKeys,
-): (event: CfEvent) => CfRequest | CfResponse {
+  kvs: KvsHandle,
+): (event: CfEvent) => Promise<CfRequest | CfResponse> {
   const decided = decidedPatterns(rules);
-  return (event) => handle(rules, decided, known, event);
+  return (event) => handle(rules, decided, kvs, event);
 }
 
-function handle(
+async function handle(
   rules: HostRules,
   decided: RegExp[],
-  known: QueryKeys,
+  kvs: KvsHandle,
   event: CfEvent,
-): CfRequest | CfResponse {
+): Promise<CfRequest | CfResponse> {
   const request = event.request;
   const pathname = request.uri;
+  const base = rules.base;
   // The checks every server makes before resolving (as the preview and the workers do).
   if (request.method !== "GET" && request.method !== "HEAD")
-    return errorResponse(errorResolution(405, pathname), request.method);
-  if (malformedPath(pathname)) return errorResponse(errorResolution(400, pathname), request.method);
-  const exists = ({ file }: { file: string }): boolean => {
-    for (let i = 0; i < decided.length; i++) {
-      const m = decided[i]!.exec(file);
-      if (!m) continue;
-      const at = known.k[i]?.[m.slice(1, -1).join("/")];
-      return at !== undefined && (known.v[at] ?? "").indexOf(` ${m[m.length - 1]} `) !== -1;
-    }
-    return true;
-  };
-  const r = resolveWith(rules, pathname, searchOf(request.querystring), exists);
+    return errorResponse(errorUnderBase(405, pathname, base), request.method);
+  if (malformedPath(pathname)) return errorResponse(errorUnderBase(400, pathname, base), request.method);
+  const query = searchOf(request.querystring);
+  // The resolver is synchronous (no generators here): it runs with what the store has answered
+  // so far, and again after each answer (resolve.ts resolveRequestAsync does the same). Only a
+  // `?tag=` target is asked (at most one per query form); any other file is taken to exist, and
+  // a missing object is the distribution's custom error response.
+  const known: Record<string, boolean> = {};
+  for (;;) {
+    let ask: string | undefined;
+    const r = resolveUnderBase(rules, pathname, query, ({ file }) => {
+      if (!decided.some((re) => re.test(file))) return true;
+      if (file in known) return known[file]!;
+      ask = ask ?? file;
+      return false;
+    });
+    if (ask === undefined) return answerOf(r, request);
+    known[ask] = await kvs.exists(ask);
+  }
+}
+
+function answerOf(r: Resolution, request: CfRequest): CfRequest | CfResponse {
   if (r.kind === "error") return errorResponse(r, request.method);
   if (r.kind === "redirect") {
     return {
@@ -203,6 +199,7 @@ function handle(
       headers: { location: { value: r.location } },
     };
   }
+  // The object's key, relative to the snapshot (under a base path too: the deploy's keys are).
   request.uri = `/${r.file}`;
   // The answer is the object: its cache key must not vary with the query string.
   request.querystring = {};
