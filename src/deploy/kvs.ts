@@ -15,6 +15,7 @@ import {
   ListKeysCommand,
   UpdateKeysCommand,
 } from "@aws-sdk/client-cloudfront-keyvaluestore";
+import type { Agent } from "node:http";
 import { hostRules } from "../hosting/rules.ts";
 import type { Generation } from "../publish/changes.ts";
 import { KVS_VALUE, kvsKeysOf } from "./edge/cloudfront-function.ts";
@@ -40,12 +41,14 @@ export interface KeyValueStore {
 /** The store named by its ARN, through the SDK (credentials and region the standard AWS way). */
 export function openKeyValueStore(
   arn: string,
-  o: { endpoint?: string; region?: string } = {},
+  o: { endpoint?: string; region?: string; httpAgent?: Agent } = {},
 ): KeyValueStore & { close(): void } {
   const client = new CloudFrontKeyValueStoreClient({
     // The service is global; its SigV4A signature covers every region.
     region: o.region ?? "us-east-1",
+    // An endpoint gets the ARN's account as its first host label, as the service's own does.
     ...(o.endpoint && { endpoint: o.endpoint }),
+    ...(o.httpAgent && { requestHandler: { httpAgent: o.httpAgent } }),
   });
   return {
     async etag() {
