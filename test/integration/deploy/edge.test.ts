@@ -36,6 +36,8 @@ import { planChecks, readSnapshot, runCheck } from "../../../scripts/probe.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { MemoryKvs } from "../../support/kvs-memory.ts";
+import { CLOUDFRONT_KVS_IMPORT } from "../../../src/deploy/edge/write.ts";
 
 const PREFIX = "site/";
 const STRICT = {
@@ -53,6 +55,8 @@ const STRICT = {
 
 let s3: LocalS3;
 let out: string;
+/** The CloudFront Function's KeyValueStore, as the deploy wrote it. */
+const kvs = new MemoryKvs();
 const servers: Server[] = [];
 
 beforeAll(async () => {
@@ -66,6 +70,7 @@ beforeAll(async () => {
     endpoint: s3.endpoint,
     pathStyle: true,
     concurrency: 8,
+    kvs,
   });
 }, 240_000);
 
@@ -147,16 +152,22 @@ const CORS_BEHAVIOURS = corsPathPatterns(hostRules()).map(
 );
 
 describe("the CloudFront Function", () => {
-  it("fits CloudFront's 10 KB with the sample's query keys", () => {
-    const text = cloudfrontFunctionText(readSnapshotFiles(out).files.keys());
+  it("fits CloudFront's 10 KB; the deploy wrote the sample's ?tag= keys to its KeyValueStore", () => {
+    const text = cloudfrontFunctionText();
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CLOUDFRONT_MAX_BYTES);
     expect(text.endsWith(CLOUDFRONT_FUNCTION)).toBe(true);
+    const tagFiles = [...readSnapshotFiles(out).files.keys()].filter((f) => /\/tag\/[^/]+\/index\.json$/.test(f));
+    expect(tagFiles.length).toBeGreaterThan(0);
+    expect([...kvs.data.keys()].filter((k) => !k.startsWith("_")).sort()).toEqual(tagFiles.sort());
   });
 
   it("answers every probe case in front of S3 as the documented distribution", async () => {
-    const context = vm.createContext({});
-    vm.runInContext(cloudfrontFunctionText(readSnapshotFiles(out).files.keys()), context);
-    const handler = context.handler as (e: CfEvent) => CfRequest | CfResponse;
+    // The runtime's module (the text's first line imports it) is the store the deploy wrote.
+    const [first, ...rest] = cloudfrontFunctionText().split("\n");
+    expect(first).toBe(CLOUDFRONT_KVS_IMPORT);
+    const context = vm.createContext({ cf: { kvs: () => kvs.handle() } });
+    vm.runInContext(rest.join("\n"), context);
+    const handler = context.handler as (e: CfEvent) => Promise<CfRequest | CfResponse>;
     // The viewer-response function, over what S3 answers (its metadata as x-amz-meta-* headers).
     const responseContext = vm.createContext({});
     vm.runInContext(CLOUDFRONT_RESPONSE_FUNCTION, responseContext);
@@ -179,7 +190,7 @@ describe("the CloudFront Function", () => {
         context: { eventType: "viewer-request" },
         request: { method: req.method ?? "GET", uri, querystring, headers },
       };
-      const r = handler(event);
+      const r = await handler(event);
       // Response headers policies, by the viewer's path: the behaviours the guide lists.
       const policy: Record<string, string> = { "x-content-type-options": "nosniff" };
       if (CORS_BEHAVIOURS.some((re) => re.test(uri))) policy["access-control-allow-origin"] = "*";
