@@ -22,8 +22,10 @@ export class MemoryKvs implements KeyValueStore {
     return [...this.data.keys()];
   }
   async update(ifMatch: string, puts: { key: string; value: string }[], deletes: string[]): Promise<string> {
-    if (ifMatch !== `E${this.version}`) throw Object.assign(new Error("ETag mismatch"), { name: "ConflictException" });
-    if (puts.length + deletes.length > 50) throw Object.assign(new Error("over 50 keys"), { name: "ValidationException" });
+    if (ifMatch !== `E${this.version}`)
+      throw Object.assign(new Error("ETag mismatch"), { name: "ConflictException" });
+    if (puts.length + deletes.length > 50)
+      throw Object.assign(new Error("over 50 keys"), { name: "ValidationException" });
     for (const k of deletes) this.data.delete(k);
     for (const p of puts) {
       if (p.key.length > 512 || p.value.length > 1024) throw new Error(`key or value too long: ${p.key}`);

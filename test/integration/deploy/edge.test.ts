@@ -156,7 +156,9 @@ describe("the CloudFront Function", () => {
     const text = cloudfrontFunctionText();
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(CLOUDFRONT_MAX_BYTES);
     expect(text.endsWith(CLOUDFRONT_FUNCTION)).toBe(true);
-    const tagFiles = [...readSnapshotFiles(out).files.keys()].filter((f) => /\/tag\/[^/]+\/index\.json$/.test(f));
+    const tagFiles = [...readSnapshotFiles(out).files.keys()].filter((f) =>
+      /\/tag\/[^/]+\/index\.json$/.test(f),
+    );
     expect(tagFiles.length).toBeGreaterThan(0);
     expect([...kvs.data.keys()].filter((k) => !k.startsWith("_")).sort()).toEqual(tagFiles.sort());
   });

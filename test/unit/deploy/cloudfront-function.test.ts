@@ -51,7 +51,11 @@ function load(base: string): { handler: Handler; kvs: ReturnType<MemoryKvs["hand
 
 function event(uri: string, query: Record<string, string> = {}, method = "GET"): CfEvent {
   const querystring = Object.fromEntries(Object.entries(query).map(([k, v]) => [k, { value: v }]));
-  return { version: "1.0", context: { eventType: "viewer-request" }, request: { method, uri, querystring, headers: {} } };
+  return {
+    version: "1.0",
+    context: { eventType: "viewer-request" },
+    request: { method, uri, querystring, headers: {} },
+  };
 }
 
 const uriOf = (r: CfRequest | CfResponse) => ("uri" in r ? r.uri : `status ${r.statusCode}`);

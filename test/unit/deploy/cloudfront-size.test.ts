@@ -36,7 +36,8 @@ describe("the CloudFront Function's size", () => {
   it("does not grow with the clubs: their keys go to the KeyValueStore's import file", () => {
     const fn = checkedCloudfrontFunction("", "x");
     expect(fn.startsWith(`${CLOUDFRONT_KVS_IMPORT}\n`)).toBe(true);
-    const data = (JSON.parse(kvsImportText(clubFiles(5000))) as { data: { key: string; value: string }[] }).data;
+    const data = (JSON.parse(kvsImportText(clubFiles(5000))) as { data: { key: string; value: string }[] })
+      .data;
     expect(data).toHaveLength(15000);
     expect(data[0]).toEqual({ key: "api/clubs/club-0/tournaments/tag/c0-t0/index.json", value: "1" });
     // CloudFront's import limits: 5 MB a file, 512 characters a key.
@@ -56,7 +57,9 @@ describe("the CloudFront Function's size", () => {
     expect(e.exitCode).toBe(EXIT.deploy);
     expect(e.problems[0]!.where).toBe("edge/cloudfront-function.js");
     expect(e.problems[0]!.what).toMatch(
-      new RegExp(`^it is \\d+ bytes; CloudFront takes at most ${CLOUDFRONT_MAX_BYTES}: the code is \\d+ bytes`),
+      new RegExp(
+        `^it is \\d+ bytes; CloudFront takes at most ${CLOUDFRONT_MAX_BYTES}: the code is \\d+ bytes`,
+      ),
     );
     expect(e.problems[0]!.fix).toMatch(/--base-path/);
   });

@@ -11,8 +11,13 @@ import { MemoryKvs } from "../../support/kvs-memory.ts";
 
 const tag = (club: number, t: string) => `api/clubs/club-${club}/tournaments/tag/${t}/index.json`;
 const snapshot = (clubs: number) => {
-  const out = ["index.html", "api/public/v1/tournaments/index.json", "api/public/v1/tournaments/tag/open/index.json"];
-  for (let c = 0; c < clubs; c++) out.push(`api/clubs/club-${c}/tournaments/index.json`, tag(c, "a"), tag(c, "b"));
+  const out = [
+    "index.html",
+    "api/public/v1/tournaments/index.json",
+    "api/public/v1/tournaments/tag/open/index.json",
+  ];
+  for (let c = 0; c < clubs; c++)
+    out.push(`api/clubs/club-${c}/tournaments/index.json`, tag(c, "a"), tag(c, "b"));
   return out;
 };
 const g = (generation: number) => ({ log: "L1", generation });
@@ -21,7 +26,13 @@ describe("syncKeyValueStore", () => {
   it("fills an empty store in full, in batches of at most 50 keys, the marker last", async () => {
     const kvs = new MemoryKvs();
     kvs.data.set("someone-else", "x");
-    const r = await syncKeyValueStore(kvs, { from: undefined, to: g(3), written: [], removed: [], allFiles: () => snapshot(100) });
+    const r = await syncKeyValueStore(kvs, {
+      from: undefined,
+      to: g(3),
+      written: [],
+      removed: [],
+      allFiles: () => snapshot(100),
+    });
     expect(r).toMatchObject({ full: true, puts: 201, deletes: 0 });
     expect(kvs.lists).toBe(1);
     expect(Math.max(...kvs.updates)).toBeLessThanOrEqual(50);
@@ -34,7 +45,13 @@ describe("syncKeyValueStore", () => {
 
   it("on a tick puts and deletes only the tag files sent and removed, without listing", async () => {
     const kvs = new MemoryKvs();
-    await syncKeyValueStore(kvs, { from: undefined, to: g(3), written: [], removed: [], allFiles: () => snapshot(3000) });
+    await syncKeyValueStore(kvs, {
+      from: undefined,
+      to: g(3),
+      written: [],
+      removed: [],
+      allFiles: () => snapshot(3000),
+    });
     const lists = kvs.lists;
     const updates = kvs.updates.length;
     const r = await syncKeyValueStore(kvs, {
@@ -56,15 +73,33 @@ describe("syncKeyValueStore", () => {
 
   it("compares in full when the marker is not the record's generation (a kill between the two)", async () => {
     const kvs = new MemoryKvs();
-    await syncKeyValueStore(kvs, { from: undefined, to: g(5), written: [], removed: [], allFiles: () => snapshot(4) });
+    await syncKeyValueStore(kvs, {
+      from: undefined,
+      to: g(5),
+      written: [],
+      removed: [],
+      allFiles: () => snapshot(4),
+    });
     kvs.data.set(tag(1, "stale"), "1");
-    const r = await syncKeyValueStore(kvs, { from: g(4), to: g(6), written: [], removed: [], allFiles: () => snapshot(3) });
+    const r = await syncKeyValueStore(kvs, {
+      from: g(4),
+      to: g(6),
+      written: [],
+      removed: [],
+      allFiles: () => snapshot(3),
+    });
     expect(r).toMatchObject({ full: true, puts: 0, deletes: 3 });
     expect(kvs.data.has(tag(1, "stale"))).toBe(false);
     expect(kvs.data.has(tag(3, "a"))).toBe(false);
     // Up to date: nothing written.
     const n = kvs.updates.length;
-    const again = await syncKeyValueStore(kvs, { from: g(6), to: g(6), written: [], removed: [], allFiles: () => [] });
+    const again = await syncKeyValueStore(kvs, {
+      from: g(6),
+      to: g(6),
+      written: [],
+      removed: [],
+      allFiles: () => [],
+    });
     expect(again).toEqual({ full: false, puts: 0, deletes: 0, requests: 2 });
     expect(kvs.updates.length).toBe(n);
   });
@@ -92,12 +127,16 @@ describe("openKeyValueStore (the SDK) against a local endpoint", () => {
         res.writeHead(status, { "content-type": "application/json", ...headers });
         res.end(JSON.stringify(o));
       };
-      const m = /^\/key-value-stores\/([^/?]+)(\/keys(?:\/([^?]+))?)?(\?.*)?$/.exec(raw)?.map((p) =>
-        p === undefined ? p : decodeURIComponent(p),
-      );
+      const m = /^\/key-value-stores\/([^/?]+)(\/keys(?:\/([^?]+))?)?(\?.*)?$/
+        .exec(raw)
+        ?.map((p) => (p === undefined ? p : decodeURIComponent(p)));
       if (!m) return json(400, { Message: "bad path" });
       if (req.method === "GET" && !m[2])
-        return json(200, { ItemCount: data.size, TotalSizeInBytes: 10, KvsARN: m[1], Created: 0 }, { etag: `E${etag}` });
+        return json(
+          200,
+          { ItemCount: data.size, TotalSizeInBytes: 10, KvsARN: m[1], Created: 0 },
+          { etag: `E${etag}` },
+        );
       if (req.method === "GET" && m[3]) {
         const v = data.get(m[3]);
         if (v === undefined)
@@ -109,7 +148,10 @@ describe("openKeyValueStore (the SDK) against a local endpoint", () => {
       if (req.method === "POST") {
         if (req.headers["if-match"] !== `E${etag}`)
           return json(409, { Message: "etag" }, { "x-amzn-errortype": "ConflictException" });
-        const b = JSON.parse(body) as { Puts?: { Key: string; Value: string }[]; Deletes?: { Key: string }[] };
+        const b = JSON.parse(body) as {
+          Puts?: { Key: string; Value: string }[];
+          Deletes?: { Key: string }[];
+        };
         for (const d of b.Deletes ?? []) data.delete(d.Key);
         for (const p of b.Puts ?? []) data.set(p.Key, p.Value);
         etag++;
