@@ -477,6 +477,11 @@ subcommand("deploy")
     if (o.edgeOut) {
       const { writeEdgeCode } = await import("../deploy/edge/write.ts");
       for (const line of writeEdgeCode(o.dir, o.edgeOut)) console.error(`build-api: ${line}`);
+      // The function reads its ?tag= keys from its KeyValueStore: without one kept, every tag is empty.
+      if (!o.kvsArn)
+        console.error(
+          "build-api: note: the CloudFront Function answers ?tag= from its KeyValueStore; deploy with --kvs-arn to keep it current (docs/guide/object-storage.md)",
+        );
     }
     if (o.json) {
       console.log(JSON.stringify(report, null, 2));

@@ -33,7 +33,9 @@ import {
 } from "../../../src/deploy/edge/write.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { planChecks, readSnapshot, runCheck } from "../../../scripts/probe.ts";
-import { buildSample } from "../../support/e2e.ts";
+import path from "node:path";
+import { build } from "../../../src/build/build.ts";
+import { buildSample, makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 import { MemoryKvs } from "../../support/kvs-memory.ts";
@@ -55,6 +57,11 @@ const STRICT = {
 
 let s3: LocalS3;
 let out: string;
+/** The sample built with --base-path /chess/, deployed under its own prefix with its own store. */
+let outBase: string;
+const BASE = "/chess";
+const PREFIX_BASE = "chess-site/";
+const kvsBase = new MemoryKvs();
 /** The CloudFront Function's KeyValueStore, as the deploy wrote it. */
 const kvs = new MemoryKvs();
 const servers: Server[] = [];
@@ -72,7 +79,19 @@ beforeAll(async () => {
     concurrency: 8,
     kvs,
   });
-}, 240_000);
+  const dir = tempDir("deploy-edge-base");
+  outBase = path.join(dir, "dist");
+  await build({ db: makeSampleStore(dir), out: outBase, now: SAMPLE_NOW, basePath: BASE });
+  await deploy({
+    dir: outBase,
+    bucket: s3.bucket,
+    prefix: PREFIX_BASE,
+    endpoint: s3.endpoint,
+    pathStyle: true,
+    concurrency: 8,
+    kvs: kvsBase,
+  });
+}, 360_000);
 
 afterAll(async () => {
   for (const s of servers) await new Promise((r) => s.close(r));
@@ -94,9 +113,9 @@ async function listen(
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** Runs every probe case against `base`; returns the failures. */
-async function probe(base: string, limits = STRICT): Promise<string[]> {
-  const snap = readSnapshot(out);
+/** Runs every probe case of the snapshot `dir` (default: the root one) against `base`; returns the failures. */
+async function probe(base: string, limits = STRICT, dir = out): Promise<string[]> {
+  const snap = readSnapshot(dir);
   const failures: string[] = [];
   let passed = 0;
   for (const c of planChecks(snap)) {
@@ -147,9 +166,113 @@ describe("the R2 Worker", () => {
 });
 
 /** CloudFront path patterns as regular expressions: `*` is any characters, `/` included. */
-const CORS_BEHAVIOURS = corsPathPatterns(hostRules()).map(
-  (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`),
-);
+const behaviours = (base: string) =>
+  corsPathPatterns(hostRules({ links: {}, archived: [], ...(base && { basePath: base }) })).map(
+    (p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`),
+  );
+
+/**
+ * A distribution as the guide documents it, in front of the local S3 server: the CloudFront
+ * Function as `--edge-out` writes it for `base` over `store` (the store the deploy wrote), origin
+ * path `prefix`, the response headers policies, the custom error response, the viewer-response
+ * function. Returns its address.
+ */
+async function distribution(prefix: string, store: MemoryKvs, baseArg = ""): Promise<string> {
+  // The runtime's module (the text's first line imports it) is the store the deploy wrote.
+  const [first, ...rest] = cloudfrontFunctionText(baseArg).split("\n");
+  expect(first).toBe(CLOUDFRONT_KVS_IMPORT);
+  const context = vm.createContext({ cf: { kvs: () => store.handle() } });
+  vm.runInContext(rest.join("\n"), context);
+  const handler = context.handler as (e: CfEvent) => Promise<CfRequest | CfResponse>;
+  const CORS_BEHAVIOURS = behaviours(baseArg);
+  const PREFIX = prefix;
+  // The viewer-response function, over what S3 answers (its metadata as x-amz-meta-* headers).
+  const responseContext = vm.createContext({});
+  vm.runInContext(CLOUDFRONT_RESPONSE_FUNCTION, responseContext);
+  const onResponse = responseContext.handler as (e: CfResponseEvent) => CfResponseEvent["response"];
+  return listen(async (req, res) => {
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const uri = q === -1 ? raw : raw.slice(0, q);
+    const querystring: Record<string, CfValue> = {};
+    for (const part of (q === -1 ? "" : raw.slice(q + 1)).split("&").filter(Boolean)) {
+      const [k, v = ""] = part.split("=") as [string, string?];
+      const prev = querystring[k];
+      if (prev) (prev.multiValue ??= [{ value: prev.value }]).push({ value: v });
+      else querystring[k] = { value: v };
+    }
+    const headers: Record<string, CfValue> = {};
+    for (const [k, v] of Object.entries(req.headers)) headers[k] = { value: String(v) };
+    const event: CfEvent = {
+      version: "1.0",
+      context: { eventType: "viewer-request" },
+      request: { method: req.method ?? "GET", uri, querystring, headers },
+    };
+    const r = await handler(event);
+    // Response headers policies, by the viewer's path: the behaviours the guide lists.
+    const policy: Record<string, string> = { "x-content-type-options": "nosniff" };
+    if (CORS_BEHAVIOURS.some((re) => re.test(uri))) policy["access-control-allow-origin"] = "*";
+    // The security headers policies: the pages' behaviours (/ and /tournaments/*) and the default.
+    const page = uri === `${baseArg}/` || uri.startsWith(`${baseArg}/tournaments/`);
+    for (const [k, v] of securityHeaders(page)) policy[k.toLowerCase()] = v;
+    if ("statusCode" in r) {
+      const h: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r.headers)) h[k] = v.value;
+      res.writeHead(r.statusCode, { ...h, ...policy });
+      res.end(r.body?.data ?? "");
+      return;
+    }
+    let key: string;
+    try {
+      key = decodeURIComponent(r.uri.slice(1));
+    } catch {
+      key = r.uri.slice(1);
+    }
+    let o = await s3.get(PREFIX + key);
+    let status = 200;
+    if (!o) {
+      o = (await s3.get(`${PREFIX}404.json`))!;
+      status = 404;
+    }
+    const fromS3: Record<string, CfValue> = {
+      "content-type": { value: o.contentType! },
+      "cache-control": { value: o.cacheControl! },
+    };
+    for (const [k, v] of Object.entries(o.metadata)) fromS3[`x-amz-meta-${k}`] = { value: v };
+    const viewed = onResponse({
+      version: "1.0",
+      context: { eventType: "viewer-response" },
+      request: { method: req.method ?? "GET", uri: r.uri },
+      response: { statusCode: status, headers: fromS3 },
+    });
+    const h: Record<string, string> = { ...policy };
+    for (const [k, v] of Object.entries(viewed.headers)) h[k] = v.value;
+    if (status === 200) {
+      h.etag = o.etag!;
+      if (req.headers["if-none-match"] === o.etag) {
+        res.writeHead(304, h);
+        res.end();
+        return;
+      }
+    }
+    res.writeHead(status, h);
+    res.end(req.method === "HEAD" ? undefined : o.body);
+  });
+}
+
+/**
+ * The documented differences of the distribution: one custom error response per status, so a page
+ * or asset whose object is missing is answered 404 with the problem JSON, not the HTML page (its
+ * status is right: no failure names a status); and CloudFront purges by path (invalidations), not
+ * by tag: no answer carries the purge tags. The probe names checks by site path, under a base too.
+ */
+const DOCUMENTED = [
+  /^\/(tournaments|assets)\/[^ ]* \(unknown (page|asset) → HTML 404\): (not the HTML 404 page|content-type application\/json)/,
+  /: (cache-tag|surrogate-key) absent \(want /,
+  // The same one-error-response-per-status: a 404 outside /api/ carries the problem JSON's
+  // CSP, not the HTML error page's.
+  /^\/(?!api\/)[^ ]* \(.*→ (HTML )?404\): content-security-policy default-src 'none'; frame-ancestors 'none' \(want default-src 'none'; script-src /,
+];
 
 describe("the CloudFront Function", () => {
   it("fits CloudFront's 10 KB; the deploy wrote the sample's ?tag= keys to its KeyValueStore", () => {
@@ -164,96 +287,27 @@ describe("the CloudFront Function", () => {
   });
 
   it("answers every probe case in front of S3 as the documented distribution", async () => {
-    // The runtime's module (the text's first line imports it) is the store the deploy wrote.
-    const [first, ...rest] = cloudfrontFunctionText().split("\n");
-    expect(first).toBe(CLOUDFRONT_KVS_IMPORT);
-    const context = vm.createContext({ cf: { kvs: () => kvs.handle() } });
-    vm.runInContext(rest.join("\n"), context);
-    const handler = context.handler as (e: CfEvent) => Promise<CfRequest | CfResponse>;
-    // The viewer-response function, over what S3 answers (its metadata as x-amz-meta-* headers).
-    const responseContext = vm.createContext({});
-    vm.runInContext(CLOUDFRONT_RESPONSE_FUNCTION, responseContext);
-    const onResponse = responseContext.handler as (e: CfResponseEvent) => CfResponseEvent["response"];
-    const base = await listen(async (req, res) => {
-      const raw = req.url ?? "/";
-      const q = raw.indexOf("?");
-      const uri = q === -1 ? raw : raw.slice(0, q);
-      const querystring: Record<string, CfValue> = {};
-      for (const part of (q === -1 ? "" : raw.slice(q + 1)).split("&").filter(Boolean)) {
-        const [k, v = ""] = part.split("=") as [string, string?];
-        const prev = querystring[k];
-        if (prev) (prev.multiValue ??= [{ value: prev.value }]).push({ value: v });
-        else querystring[k] = { value: v };
-      }
-      const headers: Record<string, CfValue> = {};
-      for (const [k, v] of Object.entries(req.headers)) headers[k] = { value: String(v) };
-      const event: CfEvent = {
-        version: "1.0",
-        context: { eventType: "viewer-request" },
-        request: { method: req.method ?? "GET", uri, querystring, headers },
-      };
-      const r = await handler(event);
-      // Response headers policies, by the viewer's path: the behaviours the guide lists.
-      const policy: Record<string, string> = { "x-content-type-options": "nosniff" };
-      if (CORS_BEHAVIOURS.some((re) => re.test(uri))) policy["access-control-allow-origin"] = "*";
-      // The security headers policies: the pages' behaviours (/ and /tournaments/*) and the default.
-      const page = uri === "/" || uri.startsWith("/tournaments/");
-      for (const [k, v] of securityHeaders(page)) policy[k.toLowerCase()] = v;
-      if ("statusCode" in r) {
-        const h: Record<string, string> = {};
-        for (const [k, v] of Object.entries(r.headers)) h[k] = v.value;
-        res.writeHead(r.statusCode, { ...h, ...policy });
-        res.end(r.body?.data ?? "");
-        return;
-      }
-      let key: string;
-      try {
-        key = decodeURIComponent(r.uri.slice(1));
-      } catch {
-        key = r.uri.slice(1);
-      }
-      let o = await s3.get(PREFIX + key);
-      let status = 200;
-      if (!o) {
-        o = (await s3.get(`${PREFIX}404.json`))!;
-        status = 404;
-      }
-      const fromS3: Record<string, CfValue> = {
-        "content-type": { value: o.contentType! },
-        "cache-control": { value: o.cacheControl! },
-      };
-      for (const [k, v] of Object.entries(o.metadata)) fromS3[`x-amz-meta-${k}`] = { value: v };
-      const viewed = onResponse({
-        version: "1.0",
-        context: { eventType: "viewer-response" },
-        request: { method: req.method ?? "GET", uri: r.uri },
-        response: { statusCode: status, headers: fromS3 },
-      });
-      const h: Record<string, string> = { ...policy };
-      for (const [k, v] of Object.entries(viewed.headers)) h[k] = v.value;
-      if (status === 200) {
-        h.etag = o.etag!;
-        if (req.headers["if-none-match"] === o.etag) {
-          res.writeHead(304, h);
-          res.end();
-          return;
-        }
-      }
-      res.writeHead(status, h);
-      res.end(req.method === "HEAD" ? undefined : o.body);
-    });
+    const base = await distribution(PREFIX, kvs);
     // The one documented difference: a distribution has one custom error response per status, so
     // a page or asset whose object is missing is answered 404 with the problem JSON, not the HTML
     // page (its status is right: no failure names a status).
     const failures = await probe(base);
-    // And CloudFront purges by path (invalidations), not by tag: no answer carries the purge tags.
-    const documented = [
-      /^\/(tournaments|assets)\/[^ ]* \(unknown (page|asset) → HTML 404\): (not the HTML 404 page|content-type application\/json)/,
-      /: (cache-tag|surrogate-key) absent \(want /,
-      // The same one-error-response-per-status: a 404 outside /api/ carries the problem JSON's
-      // CSP, not the HTML error page's.
-      /^\/(?!api\/)[^ ]* \(.*→ (HTML )?404\): content-security-policy default-src 'none'; frame-ancestors 'none' \(want default-src 'none'; script-src /,
-    ];
-    expect(failures.filter((f) => !documented.some((re) => re.test(f)))).toEqual([]);
+    expect(failures.filter((f) => !DOCUMENTED.some((re) => re.test(f)))).toEqual([]);
+  }, 120_000);
+
+  it("answers every probe case of a snapshot built with --base-path as the root's", async () => {
+    const text = cloudfrontFunctionText(BASE);
+    expect(text.split("\n")[1]).toBe(`var BUILD_API_BASE="${BASE}";`);
+    // The store's keys are the snapshot's files, as at the root: no base in a key.
+    expect([...kvsBase.data.keys()].filter((k) => !k.startsWith("_")).sort()).toEqual(
+      [...kvs.data.keys()].filter((k) => !k.startsWith("_")).sort(),
+    );
+    const base = await distribution(PREFIX_BASE, kvsBase, BASE);
+    const failures = await probe(base, STRICT, outBase);
+    expect(failures.filter((f) => !DOCUMENTED.some((re) => re.test(f)))).toEqual([]);
+    // The base without its slash, and a path outside it.
+    const r = await fetch(`${base}${BASE}?tag=open`, { redirect: "manual" });
+    expect([r.status, r.headers.get("location")]).toEqual([308, `${BASE}/?tag=open`]);
+    expect((await fetch(`${base}/api/public/v1/tournaments`)).status).toBe(404);
   }, 120_000);
 });
