@@ -303,7 +303,8 @@ describe("the CloudFront Function", () => {
       [...kvs.data.keys()].filter((k) => !k.startsWith("_")).sort(),
     );
     const base = await distribution(PREFIX_BASE, kvsBase, BASE);
-    const failures = await probe(base, STRICT, outBase);
+    // The probe takes the site's address: the origin and the base path (as scripts/probe.ts does).
+    const failures = await probe(base + BASE, STRICT, outBase);
     expect(failures.filter((f) => !DOCUMENTED.some((re) => re.test(f)))).toEqual([]);
     // The base without its slash, and a path outside it.
     const r = await fetch(`${base}${BASE}?tag=open`, { redirect: "manual" });
