@@ -495,6 +495,11 @@ subcommand("deploy")
         `${report.resumed ? ", resumed an interrupted deploy" : ""} (${report.seconds.toFixed(1)} s)`,
     );
     if (report.purge.tags.length > 0) console.error(`build-api: purge tags: ${report.purge.tags.join(",")}`);
+    if (report.kvs)
+      console.error(
+        `build-api: KeyValueStore: put ${plural(report.kvs.puts, "key")}, deleted ${report.kvs.deletes}` +
+          `${report.kvs.full ? " (compared in full)" : ""}`,
+      );
   });
 
 subcommand("export")
