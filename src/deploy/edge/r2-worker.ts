@@ -1,5 +1,5 @@
-// The Worker for R2 + Cloudflare (module syntax, an R2 binding named BUCKET, an optional PREFIX
-// variable), bundled by `npm run gen-edge` (scripts/lib/edge-bundle.ts) into
+// The Worker for R2 + Cloudflare (module syntax, an R2 binding named BUCKET, optional PREFIX and
+// BASE_PATH variables: the snapshot's base path when it was built with --base-path), bundled by `npm run gen-edge` (scripts/lib/edge-bundle.ts) into
 // edge/generated/r2-worker.ts. It is the edge handler of hosting/edge/handler.ts (the preview's
 // resolver, the same refusals and error bodies as the Cloudflare Pages worker) over an origin
 // that reads objects from the bucket: each object is read once per request, and its ETag, its
@@ -8,10 +8,21 @@
 // archived tournament's cache class and a paged list's Link come with the object, and a deploy that
 // changes only them replaces the objects' metadata, not the Worker.
 import { answer, type EdgeOrigin } from "../../hosting/edge/handler.ts";
-import { hostRules } from "../../hosting/rules.ts";
+import { hostRules, type HostRules } from "../../hosting/rules.ts";
+import { parseBasePath } from "../../routes/urls.ts";
 
 /** The rule list without a snapshot's facts: those come with each object. */
 const RULES = hostRules();
+const UNDER_BASE = new Map<string, HostRules>();
+
+/** The rule list under the Worker's BASE_PATH (the snapshot's --base-path; the root without one). */
+function rulesOf(env: Env): HostRules {
+  const base = parseBasePath(env.BASE_PATH ?? "");
+  if (!base) return RULES;
+  let rules = UNDER_BASE.get(base);
+  if (!rules) UNDER_BASE.set(base, (rules = { ...RULES, base }));
+  return rules;
+}
 
 /** The parts of Cloudflare's R2 binding used here. */
 export interface R2ObjectLike {
@@ -27,6 +38,8 @@ export interface Env {
   BUCKET: R2BucketLike;
   /** Key prefix the deploy used ("" or ending with "/"). */
   PREFIX?: string;
+  /** The base path the snapshot was built with (`/chess/`); absent or "" at the root. */
+  BASE_PATH?: string;
 }
 
 function matches(inm: string | null, etag: string): boolean {
@@ -74,6 +87,6 @@ function withObjectHeaders(res: Response, object: R2ObjectLike | undefined): Res
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const served: { object?: R2ObjectLike } = {};
-    return withObjectHeaders(await answer(request, bucket(env, served), RULES), served.object);
+    return withObjectHeaders(await answer(request, bucket(env, served), rulesOf(env)), served.object);
   },
 };

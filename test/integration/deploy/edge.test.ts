@@ -128,40 +128,52 @@ async function probe(base: string, limits = STRICT, dir = out): Promise<string[]
   return failures;
 }
 
+/** The R2 Worker as deployed, under Node, its binding reading `prefix` of the S3 server; its address. */
+async function r2Site(prefix: string, basePath?: string): Promise<string> {
+  const mod = (await import(`data:text/javascript,${encodeURIComponent(r2WorkerText(out))}`)) as {
+    default: { fetch(request: Request, env: Env): Promise<Response> };
+  };
+  const env: Env = {
+    PREFIX: prefix,
+    ...(basePath && { BASE_PATH: basePath }),
+    BUCKET: {
+      async get(key) {
+        const o = await s3.get(key);
+        if (!o) return null;
+        return {
+          httpEtag: o.etag!,
+          httpMetadata: { cacheControl: o.cacheControl },
+          customMetadata: o.metadata,
+          body: new Blob([new Uint8Array(o.body)]).stream(),
+        };
+      },
+    },
+  };
+  return listen(async (req, res) => {
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+    });
+    const response = await mod.default.fetch(request, env);
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(body);
+  });
+}
+
 describe("the R2 Worker", () => {
   it("answers every probe case from the bucket exactly as the preview does", async () => {
-    const mod = (await import(`data:text/javascript,${encodeURIComponent(r2WorkerText(out))}`)) as {
-      default: { fetch(request: Request, env: Env): Promise<Response> };
-    };
-    const env: Env = {
-      PREFIX,
-      BUCKET: {
-        async get(key) {
-          const o = await s3.get(key);
-          if (!o) return null;
-          return {
-            httpEtag: o.etag!,
-            httpMetadata: { cacheControl: o.cacheControl },
-            customMetadata: o.metadata,
-            body: new Blob([new Uint8Array(o.body)]).stream(),
-          };
-        },
-      },
-    };
-    const base = await listen(async (req, res) => {
-      const request = new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method,
-        headers: req.headers as Record<string, string>,
-      });
-      const response = await mod.default.fetch(request, env);
-      const body = Buffer.from(await response.arrayBuffer());
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      res.end(body);
-    });
+    const base = await r2Site(PREFIX);
     expect(await probe(base)).toEqual([]);
     // Purge tags come from the object's metadata.
     const r = await fetch(`${base}/api/clubs/hobsons-bay/tournaments`);
     expect(r.headers.get("cache-tag")).toBe("list-club-hobsons-bay,club-hobsons-bay,build-api");
+  }, 120_000);
+
+  it("answers every probe case of a snapshot built with --base-path, given BASE_PATH", async () => {
+    const base = await r2Site(PREFIX_BASE, `${BASE}/`);
+    expect(await probe(base + BASE, STRICT, outBase)).toEqual([]);
+    expect((await fetch(`${base}/api/public/v1/tournaments`)).status).toBe(404);
   }, 120_000);
 });
 

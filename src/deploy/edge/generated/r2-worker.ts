@@ -339,6 +339,23 @@ var CORS_PREFIX = "/api/clubs/";
 function isApiPath(pathname) {
   return pathname === "/api" || pathname.startsWith(API_PREFIX);
 }
+var BASE_SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$/;
+var BASE_PATH_MAX = 100;
+function parseBasePath(raw) {
+  if (raw === "" || raw === "/") return "";
+  if (!raw.startsWith("/")) throw new Error(\`"\${raw}" does not start with "/" (e.g. /chess/)\`);
+  if (raw.length > BASE_PATH_MAX) throw new Error(\`longer than \${BASE_PATH_MAX} characters\`);
+  const trimmed = raw.endsWith("/") ? raw.slice(0, -1) : raw;
+  for (const seg of trimmed.slice(1).split("/")) {
+    if (seg === "") throw new Error(\`"\${raw}" has an empty segment ("//")\`);
+    if (seg === "." || seg === "..") throw new Error(\`"\${raw}" has a "\${seg}" segment\`);
+    if (!BASE_SEGMENT.test(seg))
+      throw new Error(
+        \`segment "\${seg}" of "\${raw}" may hold only letters, digits and - . _ ~ (and not start with a dot)\`
+      );
+  }
+  return trimmed;
+}
 function href(base, sitePath) {
   if (!sitePath.startsWith("/")) throw new Error(\`href: \${sitePath} is not a root-absolute site path\`);
   return base + sitePath;
@@ -760,6 +777,14 @@ async function answer(request, origin, rules) {
 
 // src/deploy/edge/r2-worker.ts
 var RULES = hostRules();
+var UNDER_BASE = /* @__PURE__ */ new Map();
+function rulesOf(env) {
+  const base = parseBasePath(env.BASE_PATH ?? "");
+  if (!base) return RULES;
+  let rules = UNDER_BASE.get(base);
+  if (!rules) UNDER_BASE.set(base, rules = { ...RULES, base });
+  return rules;
+}
 function matches(inm, etag) {
   if (!inm) return false;
   return inm.split(/\\s*,\\s*/).some((t) => t === "*" || t === etag || t === \`W/\${etag}\`);
@@ -801,7 +826,7 @@ function withObjectHeaders(res, object) {
 var r2_worker_default = {
   async fetch(request, env) {
     const served = {};
-    return withObjectHeaders(await answer(request, bucket(env, served), RULES), served.object);
+    return withObjectHeaders(await answer(request, bucket(env, served), rulesOf(env)), served.object);
   }
 };
 export {
