@@ -254,6 +254,9 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
           written,
           removed,
           allFiles: () => readSnapshotFiles(o.dir).files.keys(),
+          // The bucket's own plan was a full comparison, or a dead deploy's keys are redone: the
+          // store is compared in full too (rare, and then the snapshot is read whole anyway).
+          full: fallback !== undefined || pendingBytes !== undefined,
         });
       } catch (e) {
         throw failure(e, o, "updating the CloudFront KeyValueStore");

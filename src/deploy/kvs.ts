@@ -101,8 +101,9 @@ const markerOf = (g: Generation) => `${g.log} ${g.generation}`;
 /**
  * Brings the store to the snapshot's `?tag=` keys at generation `to`. `from` is the generation
  * the bucket's record held before this deploy (undefined: none); when the store's marker says the
- * same, only `written` and `removed` (the deploy's uploads and removals) are looked at; otherwise
- * `allFiles()` (every file of the snapshot) is compared with the store's keys.
+ * same (and `full` is not asked), only `written` and `removed` (the deploy's uploads and removals)
+ * are looked at; otherwise `allFiles()` (every file of the snapshot) is compared with the store's
+ * keys.
  */
 export async function syncKeyValueStore(
   store: KeyValueStore,
@@ -112,13 +113,15 @@ export async function syncKeyValueStore(
     written: readonly string[];
     removed: readonly string[];
     allFiles: () => Iterable<string>;
+    /** Compare in full whatever the marker says (the deploy's own plan was not from the log). */
+    full?: boolean;
   },
 ): Promise<KvsReport> {
   const rules = hostRules();
   let requests = 2;
   let etag = await store.etag();
   const marker = await store.get(MARKER_KEY);
-  const full = o.from === undefined || marker !== markerOf(o.from);
+  const full = o.full === true || o.from === undefined || marker !== markerOf(o.from);
   let puts: string[];
   let deletes: string[];
   if (!full) {
