@@ -91,6 +91,18 @@ describe("syncKeyValueStore", () => {
     expect(r).toMatchObject({ full: true, puts: 0, deletes: 3 });
     expect(kvs.data.has(tag(1, "stale"))).toBe(false);
     expect(kvs.data.has(tag(3, "a"))).toBe(false);
+    // Asked to (a resumed deploy, a full plan): compared in full though the marker matches.
+    const lists = kvs.lists;
+    const forced = await syncKeyValueStore(kvs, {
+      from: g(6),
+      to: g(6),
+      written: [],
+      removed: [],
+      allFiles: () => snapshot(3),
+      full: true,
+    });
+    expect(forced).toMatchObject({ full: true, puts: 0, deletes: 0 });
+    expect(kvs.lists).toBe(lists + 1);
     // Up to date: nothing written.
     const n = kvs.updates.length;
     const again = await syncKeyValueStore(kvs, {
