@@ -460,7 +460,7 @@ subcommand("deploy")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
     const { deploy } = await import("../deploy/deploy.ts");
-    const kvs = o.kvsArn ? (await import("../deploy/kvs.ts")).openKeyValueStore(o.kvsArn) : undefined;
+    const kvs = o.kvsArn ? (await import("../deploy/kvs-client.ts")).openKeyValueStore(o.kvsArn) : undefined;
     const report = await deploy({
       ...(kvs && { kvs }),
       dir: o.dir,

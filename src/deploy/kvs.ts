@@ -6,16 +6,8 @@
 // (MARKER_KEY, no tag file's name) says which publication generation the store holds; when it
 // is not the one the bucket's record held (a first deploy, a store new to this prefix, a deploy
 // killed between the store and the record), the store is listed once and brought to the snapshot
-// (every row read: the full comparison). Keys no tag rule names are never touched.
-import "@aws-sdk/signature-v4a"; // UpdateKeys and friends are signed with SigV4A: this registers the JS signer
-import {
-  CloudFrontKeyValueStoreClient,
-  DescribeKeyValueStoreCommand,
-  GetKeyCommand,
-  ListKeysCommand,
-  UpdateKeysCommand,
-} from "@aws-sdk/client-cloudfront-keyvaluestore";
-import type { Agent } from "node:http";
+// (every row read: the full comparison). Keys no tag rule names are never touched. The SDK's
+// client is kvs-client.ts, loaded only when a store is named (--kvs-arn).
 import { hostRules } from "../hosting/rules.ts";
 import type { Generation } from "../publish/changes.ts";
 import { KVS_VALUE, kvsKeysOf } from "./edge/cloudfront-function.ts";
@@ -36,55 +28,6 @@ export interface KeyValueStore {
   keys(): Promise<string[]>;
   /** One all-or-nothing update over the ETag `ifMatch`; returns the new ETag. */
   update(ifMatch: string, puts: { key: string; value: string }[], deletes: string[]): Promise<string>;
-}
-
-/** The store named by its ARN, through the SDK (credentials and region the standard AWS way). */
-export function openKeyValueStore(
-  arn: string,
-  o: { endpoint?: string; region?: string; httpAgent?: Agent } = {},
-): KeyValueStore & { close(): void } {
-  const client = new CloudFrontKeyValueStoreClient({
-    // The service is global; its SigV4A signature covers every region.
-    region: o.region ?? "us-east-1",
-    // An endpoint gets the ARN's account as its first host label, as the service's own does.
-    ...(o.endpoint && { endpoint: o.endpoint }),
-    ...(o.httpAgent && { requestHandler: { httpAgent: o.httpAgent } }),
-  });
-  return {
-    async etag() {
-      return (await client.send(new DescribeKeyValueStoreCommand({ KvsARN: arn }))).ETag!;
-    },
-    async get(key) {
-      try {
-        return (await client.send(new GetKeyCommand({ KvsARN: arn, Key: key }))).Value;
-      } catch (e) {
-        if ((e as { name?: string }).name === "ResourceNotFoundException") return undefined;
-        throw e;
-      }
-    },
-    async keys() {
-      const out: string[] = [];
-      let token: string | undefined;
-      do {
-        const r = await client.send(new ListKeysCommand({ KvsARN: arn, NextToken: token, MaxResults: 50 }));
-        for (const item of r.Items ?? []) out.push(item.Key!);
-        token = r.NextToken;
-      } while (token);
-      return out;
-    },
-    async update(ifMatch, puts, deletes) {
-      const r = await client.send(
-        new UpdateKeysCommand({
-          KvsARN: arn,
-          IfMatch: ifMatch,
-          ...(puts.length > 0 && { Puts: puts.map((p) => ({ Key: p.key, Value: p.value })) }),
-          ...(deletes.length > 0 && { Deletes: deletes.map((key) => ({ Key: key })) }),
-        }),
-      );
-      return r.ETag!;
-    },
-    close: () => client.destroy(),
-  };
 }
 
 export interface KvsReport {

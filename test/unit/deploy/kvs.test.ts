@@ -6,7 +6,8 @@
 import { Agent, createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MARKER_KEY, openKeyValueStore, syncKeyValueStore } from "../../../src/deploy/kvs.ts";
+import { MARKER_KEY, syncKeyValueStore } from "../../../src/deploy/kvs.ts";
+import { openKeyValueStore } from "../../../src/deploy/kvs-client.ts";
 import { MemoryKvs } from "../../support/kvs-memory.ts";
 
 const tag = (club: number, t: string) => `api/clubs/club-${club}/tournaments/tag/${t}/index.json`;
