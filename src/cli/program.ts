@@ -354,13 +354,21 @@ subcommand("preview")
   )
   .option("--db <file>", "with --watch: the SQLite store to build from")
   .option("--skip-invalid", "with --watch: build with --skip-invalid")
+  .option(
+    "--base-path <path>",
+    "with --watch: build under this URL path, e.g. /chess/ (default: the base path of the snapshot in --dir, else the root)",
+    basePathOption,
+  )
   .action(async (o, command: Command) => {
     if (o.watch && o.db === undefined)
       command.error("error: --watch needs --db <file>, the store to build from", { exitCode: EXIT.usage });
-    if (!o.watch && (o.db !== undefined || o.skipInvalid))
-      command.error("error: --db and --skip-invalid go with --watch", { exitCode: EXIT.usage });
+    if (!o.watch && (o.db !== undefined || o.skipInvalid || o.basePath !== undefined))
+      command.error(
+        "error: --db, --skip-invalid and --base-path go with --watch (a plain preview serves the " +
+          "snapshot under the base path it was built with)",
+        { exitCode: EXIT.usage },
+      );
     const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
-    // Merge hazard (base-path): the watching preview's own steps are in cli/watch.ts.
     const watching = o.watch
       ? await (
           await import("./watch.ts")
@@ -368,6 +376,7 @@ subcommand("preview")
           db: o.db,
           out: o.dir,
           skipInvalid: Boolean(o.skipInvalid),
+          basePath: o.basePath,
           say: (line) => console.error(line),
         })
       : undefined;
