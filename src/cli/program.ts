@@ -464,7 +464,16 @@ subcommand("deploy")
   .option("--dry-run", "read the deploy record and print the plan; send nothing")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
-    const { deploy } = await import("../deploy/deploy.ts");
+    const [{ deploy, DeployStopped }, interrupts, { deployStoppedReport }, { PENDING_KEY }, { LEASE_KEY }] =
+      await Promise.all([
+        import("../deploy/deploy.ts"),
+        import("./interrupt.ts"),
+        import("./deploy-stopped.ts"),
+        import("../deploy/record.ts"),
+        import("../deploy/lease.ts"),
+      ]);
+    // Ctrl-C and SIGTERM: no new request, those in flight finish, the lease is given back.
+    const interrupt = interrupts.catchInterrupts((line) => console.error(line), interrupts.DEPLOY_WORDS);
     const report = await deploy({
       dir: o.dir,
       bucket: o.bucket,
@@ -475,8 +484,23 @@ subcommand("deploy")
       concurrency: o.concurrency,
       leaseSeconds: o.leaseSeconds,
       dryRun: o.dryRun,
+      signal: interrupt.abortSignal,
       onStep: (done, total, what) => console.error(`build-api: deploy step ${done}/${total}: ${what}`),
-    });
+    })
+      .catch((e: unknown) => {
+        if (!(e instanceof DeployStopped) || interrupt.signal === null) throw e;
+        const at = { where: `s3://${o.bucket}/${o.prefix}`, pendingKey: PENDING_KEY, leaseKey: LEASE_KEY };
+        for (const line of deployStoppedReport(e, interrupt.signal, at)) console.error(line);
+        process.exitCode = interrupts.signalExitCode(interrupt.signal);
+        return null;
+      })
+      .finally(() => interrupt.dispose());
+    if (report === null) return;
+    if (interrupt.signal !== null) {
+      // The signal came after the last safe point: the deploy finished.
+      console.error(`build-api: ${interrupt.signal} came too late to stop the deploy: it finished`);
+      process.exitCode = interrupts.signalExitCode(interrupt.signal);
+    }
     if (o.edgeOut) {
       const { writeEdgeCode } = await import("../deploy/edge/write.ts");
       for (const line of writeEdgeCode(o.dir, o.edgeOut)) console.error(`build-api: ${line}`);

@@ -1,0 +1,116 @@
+// Ctrl-C (SIGINT) and SIGTERM during `build-api deploy`, through the CLI against the local S3
+// server: the deploy stops issuing requests, lets those in flight finish, gives the lease back,
+// leaves the pending mark, says what a reader sees now and that the fix is the same command
+// again, and exits 130 (143). The rerun, at once (the lease is free), resumes and leaves the
+// bucket equal to the snapshot, its lease free.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEASE_KEY } from "../../../src/deploy/lease.ts";
+import { objectSpec } from "../../../src/deploy/objects.ts";
+import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
+import { buildSample } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
+import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+
+let s3: LocalS3;
+let out: string;
+
+beforeAll(async () => {
+  s3 = await startS3();
+  ({ out } = await buildSample(tempDir("deploy-interrupt")));
+}, 240_000);
+
+afterAll(async () => {
+  await s3?.close();
+  removeTempDirs();
+});
+
+const env = { ...process.env, ...S3_ENV };
+const args = (prefix: string) => [
+  "deploy",
+  "--dir",
+  out,
+  "--bucket",
+  s3.bucket,
+  "--prefix",
+  prefix,
+  "--endpoint",
+  s3.endpoint,
+  "--path-style",
+  "--concurrency",
+  "2",
+];
+
+/** Runs the deploy and sends `signal` once it reports its second upload step. */
+function deployInterrupted(prefix: string, signal: NodeJS.Signals) {
+  return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args(prefix)], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    let sent = false;
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      if (!sent && /deploy step 2\//.test(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr }));
+  });
+}
+
+describe("a deploy stopped by a signal", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s: stops, says what readers see and the fix, exits %i; the rerun finishes",
+    async (signal, exitCode) => {
+      const prefix = `${signal.toLowerCase()}/`;
+      const where = `s3://${s3.bucket}/${prefix}`;
+      const r = await deployInterrupted(prefix, signal);
+      expect(r.code, r.stderr).toBe(exitCode);
+      expect(r.stderr).toContain(`build-api: ${signal} received: stopping the deploy: no new request`);
+      expect(r.stderr).toContain(`build-api: deploy to ${where} stopped by ${signal}`);
+      expect(r.stderr).toMatch(/ {2}- sent \d+ of \d+ objects \(\d+ of \d+ upload steps whole\)/);
+      // A first deploy into the prefix: what is not sent yet is missing.
+      expect(r.stderr).toContain(
+        "  - readers see part of this snapshot: the objects sent; the rest are missing",
+      );
+      expect(r.stderr).toContain(`  - left: the pending mark ${where}${PENDING_KEY}`);
+      expect(r.stderr).toContain(`  - released: the deploy lease ${where}${LEASE_KEY}`);
+      expect(r.stderr).toContain("  fix: run the same command again: it resumes and finishes the deploy");
+      expect(r.stderr).not.toMatch(/internal error|deployed /);
+
+      // As it says: the pending mark stays, the lease is free, no record yet.
+      const partial = await s3.list(prefix);
+      expect(partial).toContain(PENDING_KEY);
+      expect(partial).not.toContain(LEASE_KEY);
+      expect(partial).not.toContain(RECORD_KEY);
+      const sent = Number(/- sent (\d+) of/.exec(r.stderr)![1]);
+      expect(partial.filter((k) => objectSpec(k))).toHaveLength(sent);
+
+      // The same command again, at once: it resumes and the bucket is the snapshot.
+      const rerun = await runCli([...args(prefix), "--json"], { env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
+      expect(report.resumed).toBe(true);
+      expect(report.lease.tookOverFrom).toBeUndefined();
+      const want = [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
+      expect(await s3.list(prefix)).toEqual([...want, RECORD_KEY].sort());
+      for (const file of want) {
+        const o = (await s3.get(`${prefix}${file}`))!;
+        expect(o.body.equals(readFileSync(path.join(out, file))), file).toBe(true);
+      }
+    },
+    180_000,
+  );
+});
