@@ -3,7 +3,6 @@
 // leaves the pending mark, says what a reader sees now and that the fix is the same command
 // again, and exits 130 (143). The rerun, at once (the lease is free), resumes and leaves the
 // bucket equal to the snapshot, its lease free.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,8 +12,8 @@ import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
-import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
-import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { runCli } from "../../support/run.ts";
+import { localDeployArgs, S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
 let s3: LocalS3;
 let out: string;
@@ -30,42 +29,11 @@ afterAll(async () => {
 });
 
 const env = { ...process.env, ...S3_ENV };
-const args = (prefix: string) => [
-  "deploy",
-  "--dir",
-  out,
-  "--bucket",
-  s3.bucket,
-  "--prefix",
-  prefix,
-  "--endpoint",
-  s3.endpoint,
-  "--path-style",
-  "--concurrency",
-  "2",
-];
+const args = (prefix: string) => [...localDeployArgs(s3, out, prefix), "--concurrency", "2"];
 
 /** Runs the deploy and sends `signal` once it reports its second upload step. */
-function deployInterrupted(prefix: string, signal: NodeJS.Signals) {
-  return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args(prefix)], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    let sent = false;
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-      if (!sent && /deploy step 2\//.test(stderr)) {
-        sent = true;
-        child.kill(signal);
-      }
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
-}
+const deployInterrupted = (prefix: string, signal: NodeJS.Signals) =>
+  runCli(args(prefix), { env, interrupt: { when: /deploy step 2\//, signal } });
 
 describe("a deploy stopped by a signal", () => {
   it.each([

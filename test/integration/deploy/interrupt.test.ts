@@ -11,7 +11,7 @@ import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
-import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { localDeploy, S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
 let s3: LocalS3;
 let out: string;
@@ -27,16 +27,8 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions => ({
-  dir: out,
-  bucket: s3.bucket,
-  prefix,
-  endpoint: s3.endpoint,
-  pathStyle: true,
-  concurrency: 4,
-  retries: 0,
-  ...more,
-});
+const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions =>
+  localDeploy(s3, out, prefix, { concurrency: 4, retries: 0, ...more });
 
 const served = () => [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
 
