@@ -5,31 +5,19 @@
 // bucket equal to the snapshot, its lease free.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { buildSample } from "../../support/e2e.ts";
-import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
 import { runCli } from "../../support/run.ts";
-import { localDeployArgs, S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { localDeployArgs, S3_ENV } from "../../support/s3-server.ts";
 
-let s3: LocalS3;
-let out: string;
-
-beforeAll(async () => {
-  s3 = await startS3();
-  ({ out } = await buildSample(tempDir("deploy-interrupt")));
-}, 240_000);
-
-afterAll(async () => {
-  await s3?.close();
-  removeTempDirs();
-});
+const fixture = sampleOnLocalS3("deploy-interrupt", false);
 
 const env = { ...process.env, ...S3_ENV };
-const args = (prefix: string) => [...localDeployArgs(s3, out, prefix), "--concurrency", "2"];
+const args = (prefix: string) => [...localDeployArgs(fixture.s3, fixture.out, prefix), "--concurrency", "2"];
 
 /** Runs the deploy and sends `signal` once it reports its second upload step. */
 const deployInterrupted = (prefix: string, signal: NodeJS.Signals) =>
@@ -43,7 +31,7 @@ describe("a deploy stopped by a signal", () => {
     "%s: stops, says what readers see and the fix, exits %i; the rerun finishes",
     async (signal, exitCode) => {
       const prefix = `${signal.toLowerCase()}/`;
-      const where = `s3://${s3.bucket}/${prefix}`;
+      const where = `s3://${fixture.s3.bucket}/${prefix}`;
       const r = await deployInterrupted(prefix, signal);
       expect(r.code, r.stderr).toBe(exitCode);
       expect(r.stderr).toContain(`build-api: ${signal} received: stopping the deploy: no new request`);
@@ -59,7 +47,7 @@ describe("a deploy stopped by a signal", () => {
       expect(r.stderr).not.toMatch(/internal error|deployed /);
 
       // As it says: the pending mark stays, the lease is free, no record yet.
-      const partial = await s3.list(prefix);
+      const partial = await fixture.s3.list(prefix);
       expect(partial).toContain(PENDING_KEY);
       expect(partial).not.toContain(LEASE_KEY);
       expect(partial).not.toContain(RECORD_KEY);
@@ -72,11 +60,13 @@ describe("a deploy stopped by a signal", () => {
       const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
       expect(report.resumed).toBe(true);
       expect(report.lease.tookOverFrom).toBeUndefined();
-      const want = [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
-      expect(await s3.list(prefix)).toEqual([...want, RECORD_KEY].sort());
+      const want = [...readSnapshotFiles(fixture.out).files.keys()].filter(
+        (p) => objectSpec(p) !== undefined,
+      );
+      expect(await fixture.s3.list(prefix)).toEqual([...want, RECORD_KEY].sort());
       for (const file of want) {
-        const o = (await s3.get(`${prefix}${file}`))!;
-        expect(o.body.equals(readFileSync(path.join(out, file))), file).toBe(true);
+        const o = (await fixture.s3.get(`${prefix}${file}`))!;
+        expect(o.body.equals(readFileSync(path.join(fixture.out, file))), file).toBe(true);
       }
     },
     180_000,

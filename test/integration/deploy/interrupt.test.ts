@@ -2,35 +2,23 @@
 // it issues no request after the stop, lets the ones in flight finish, gives the lease back,
 // leaves the pending mark and throws DeployStopped saying how far it got; the next deploy resumes
 // and leaves the bucket equal to the snapshot. A stop before anything was written writes nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openBucket, type Bucket } from "../../../src/deploy/bucket.ts";
 import { deploy, DeployStopped, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { buildSample } from "../../support/e2e.ts";
-import { removeTempDirs, tempDir } from "../../support/temp.ts";
-import { localDeploy, S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
+import { localDeploy } from "../../support/s3-server.ts";
 
-let s3: LocalS3;
-let out: string;
-
-beforeAll(async () => {
-  Object.assign(process.env, S3_ENV);
-  s3 = await startS3();
-  ({ out } = await buildSample(tempDir("deploy-stop")));
-}, 240_000);
-
-afterAll(async () => {
-  await s3?.close();
-  removeTempDirs();
-});
+const fixture = sampleOnLocalS3("deploy-stop", true);
 
 const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions =>
-  localDeploy(s3, out, prefix, { concurrency: 4, retries: 0, ...more });
+  localDeploy(fixture.s3, fixture.out, prefix, { concurrency: 4, retries: 0, ...more });
 
-const served = () => [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
+const served = () =>
+  [...readSnapshotFiles(fixture.out).files.keys()].filter((p) => objectSpec(p) !== undefined);
 
 async function stopped(run: Promise<unknown>): Promise<DeployStopped> {
   const e = await run.then(
@@ -93,7 +81,7 @@ describe("a deploy asked to stop", () => {
     expect(e.progress!.sent).toBe(log.filter((r) => r.key !== PENDING_KEY && objectSpec(r.key)).length);
 
     // In the bucket: what was sent, the pending mark, no record, no lease.
-    const partial = await s3.list("stop/");
+    const partial = await fixture.s3.list("stop/");
     expect(partial).toContain(PENDING_KEY);
     expect(partial).not.toContain(LEASE_KEY);
     expect(partial).not.toContain(RECORD_KEY);
@@ -103,18 +91,18 @@ describe("a deploy asked to stop", () => {
     const report = await deploy(options("stop/"));
     expect(report.resumed).toBe(true);
     expect(report.lease?.tookOverFrom).toBeUndefined();
-    expect(await s3.list("stop/")).toEqual([...want, RECORD_KEY].sort());
+    expect(await fixture.s3.list("stop/")).toEqual([...want, RECORD_KEY].sort());
   }, 120_000);
 
   it("stopped before it starts: no request, nothing in the bucket", async () => {
     const controller = new AbortController();
     controller.abort("SIGTERM");
-    s3.events.length = 0;
+    fixture.s3.events.length = 0;
     const e = await stopped(deploy(options("early/", { signal: controller.signal })));
     expect(e.stage).toBe("before-changes");
     expect(e.progress).toBeUndefined();
     expect(e.leaseReleased).toBeUndefined();
-    expect(await s3.list("early/")).toEqual([]);
-    expect(s3.events).toEqual([]);
+    expect(await fixture.s3.list("early/")).toEqual([]);
+    expect(fixture.s3.events).toEqual([]);
   }, 60_000);
 });
