@@ -4,12 +4,12 @@
 //   node scripts/browser-cors.ts --dir DIR [--chromium /usr/bin/chromium]
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { createPreviewServer } from "../src/hosting/preview.ts";
+import { hostsPackage, requireChromium } from "./lib/browser-setup.ts";
 
 /** The little of playwright-core this script uses (the root project has no types for it). */
 interface Page {
@@ -61,8 +61,9 @@ async function main(): Promise<void> {
     options: { dir: { type: "string" }, chromium: { type: "string", default: "/usr/bin/chromium" } },
   });
   if (!values.dir) throw new Error("usage: browser-cors.ts --dir DIR [--chromium PATH]");
-  const require = createRequire(path.resolve(import.meta.dirname, "hosts/package.json"));
-  const { chromium } = require("playwright-core") as { chromium: Chromium };
+  // Each missing piece is named with what to install, before anything starts.
+  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
+  requireChromium(values.chromium);
 
   const slug = readdirSync(path.join(values.dir, "api/clubs"))[0];
   if (!slug) throw new Error("the snapshot has no club catalog");

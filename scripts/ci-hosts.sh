@@ -154,6 +154,14 @@ EOF
   start nginx-chess nginx -p "$NGX" -c "$NGX/nginx-chess.conf"
   wait_http "http://127.0.0.1:$port/$BP/" 30
   probe_dir nginx-chess nginx "http://127.0.0.1:$port" "$DOCROOT/$BP"
+  # A request nginx refuses (`%00`) gets the 400 problem body under /chess/ only: outside it the
+  # rest of the server keeps nginx's own 400 page.
+  t0=$SECONDS rc=0
+  local under outside
+  under=$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/$BP/%00")
+  outside=$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "http://127.0.0.1:$port/%00")
+  [ "$under" = "400 application/json; charset=utf-8" ] && [ "$outside" = "400 text/html" ] || rc=1
+  record nginx-chess-400 "$rc" "/$BP/%00: $under; /%00: $outside" $((SECONDS - t0))
   stop_last
 
   # The pages check reads the whole public list from its first answer: a snapshot without pages.

@@ -1,4 +1,5 @@
-// Ctrl-C (SIGINT) and SIGTERM during a build. The first signal asks the build to stop at its next
+// Ctrl-C (SIGINT) and SIGTERM during a build (and a deploy: the handlers are the same, the
+// deploy's report is cli/deploy-stopped.ts). The first signal asks the build to stop at its next
 // safe point; the build then fails like any failed build (it removes its staging files and
 // releases the lock; the live snapshot was never written), and the CLI says what was left as it
 // was and exits with 128 + the signal's number (130, 143), as shells expect. A second signal
@@ -34,31 +35,53 @@ export const HANDLED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
 export interface Interrupt {
   /** The first signal received, or null. */
   readonly signal: NodeJS.Signals | null;
+  /** Aborted by the first signal, with the signal's name as its reason (the deploy's stop). */
+  readonly abortSignal: AbortSignal;
   /** At a safe point: throws Interrupted once a signal arrived. */
   check(): void;
   /** Removes the handlers (Node's default behaviour comes back). */
   dispose(): void;
 }
 
+/** What the handlers say on the first signal and on a second one, after "<SIGNAL> received: ". */
+export interface InterruptWords {
+  first: string;
+  again: string;
+}
+
+export const BUILD_WORDS: InterruptWords = {
+  first:
+    "stopping the build at its next safe point (the live snapshot keeps serving; send it again to stop at once)",
+  again: "stopping now; the next build removes what this one left",
+};
+
+export const DEPLOY_WORDS: InterruptWords = {
+  first:
+    "stopping the deploy: no new request; those in flight finish, then the lease is given back " +
+    "(send it again to stop at once)",
+  again:
+    "stopping now; the lease lapses after --lease-seconds, then a rerun of the same command finishes the deploy",
+};
+
 /** Installs the handlers; `say` prints one line (stderr). */
-export function catchInterrupts(say: (line: string) => void): Interrupt {
+export function catchInterrupts(say: (line: string) => void, words = BUILD_WORDS): Interrupt {
   let received: NodeJS.Signals | null = null;
+  const controller = new AbortController();
   const handler = (signal: NodeJS.Signals): void => {
     if (received !== null) {
-      say(`build-api: ${signal} again: stopping now; the next build removes what this one left`);
+      say(`build-api: ${signal} again: ${words.again}`);
       process.exit(signalExitCode(signal));
     }
     received = signal;
-    say(
-      `build-api: ${signal} received: stopping the build at its next safe point ` +
-        "(the live snapshot keeps serving; send it again to stop at once)",
-    );
+    say(`build-api: ${signal} received: ${words.first}`);
+    controller.abort(signal);
   };
   for (const s of HANDLED_SIGNALS) process.on(s, handler);
   return {
     get signal() {
       return received;
     },
+    abortSignal: controller.signal,
     check() {
       if (received !== null) throw new Interrupted(received);
     },

@@ -354,13 +354,21 @@ subcommand("preview")
   )
   .option("--db <file>", "with --watch: the SQLite store to build from")
   .option("--skip-invalid", "with --watch: build with --skip-invalid")
+  .option(
+    "--base-path <path>",
+    "with --watch: build under this URL path, e.g. /chess/ (default: the base path of the snapshot in --dir, else the root)",
+    basePathOption,
+  )
   .action(async (o, command: Command) => {
     if (o.watch && o.db === undefined)
       command.error("error: --watch needs --db <file>, the store to build from", { exitCode: EXIT.usage });
-    if (!o.watch && (o.db !== undefined || o.skipInvalid))
-      command.error("error: --db and --skip-invalid go with --watch", { exitCode: EXIT.usage });
+    if (!o.watch && (o.db !== undefined || o.skipInvalid || o.basePath !== undefined))
+      command.error(
+        "error: --db, --skip-invalid and --base-path go with --watch (a plain preview serves the " +
+          "snapshot under the base path it was built with)",
+        { exitCode: EXIT.usage },
+      );
     const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
-    // Merge hazard (base-path): the watching preview's own steps are in cli/watch.ts.
     const watching = o.watch
       ? await (
           await import("./watch.ts")
@@ -368,6 +376,7 @@ subcommand("preview")
           db: o.db,
           out: o.dir,
           skipInvalid: Boolean(o.skipInvalid),
+          basePath: o.basePath,
           say: (line) => console.error(line),
         })
       : undefined;
@@ -459,8 +468,17 @@ subcommand("deploy")
   .option("--dry-run", "read the deploy record and print the plan; send nothing")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
-    const { deploy } = await import("../deploy/deploy.ts");
+    const [{ deploy, DeployStopped }, interrupts, { deployStoppedReport }, { PENDING_KEY }, { LEASE_KEY }] =
+      await Promise.all([
+        import("../deploy/deploy.ts"),
+        import("./interrupt.ts"),
+        import("./deploy-stopped.ts"),
+        import("../deploy/record.ts"),
+        import("../deploy/lease.ts"),
+      ]);
     const kvs = o.kvsArn ? (await import("../deploy/kvs-client.ts")).openKeyValueStore(o.kvsArn) : undefined;
+    // Ctrl-C and SIGTERM: no new request, those in flight finish, the lease is given back.
+    const interrupt = interrupts.catchInterrupts((line) => console.error(line), interrupts.DEPLOY_WORDS);
     const report = await deploy({
       ...(kvs && { kvs }),
       dir: o.dir,
@@ -472,8 +490,26 @@ subcommand("deploy")
       concurrency: o.concurrency,
       leaseSeconds: o.leaseSeconds,
       dryRun: o.dryRun,
+      signal: interrupt.abortSignal,
       onStep: (done, total, what) => console.error(`build-api: deploy step ${done}/${total}: ${what}`),
-    }).finally(() => kvs?.close());
+    })
+      .catch((e: unknown) => {
+        if (!(e instanceof DeployStopped) || interrupt.signal === null) throw e;
+        const at = { where: `s3://${o.bucket}/${o.prefix}`, pendingKey: PENDING_KEY, leaseKey: LEASE_KEY };
+        for (const line of deployStoppedReport(e, interrupt.signal, at)) console.error(line);
+        process.exitCode = interrupts.signalExitCode(interrupt.signal);
+        return null;
+      })
+      .finally(() => {
+        interrupt.dispose();
+        kvs?.close();
+      });
+    if (report === null) return;
+    if (interrupt.signal !== null) {
+      // The signal came after the last safe point: the deploy finished.
+      console.error(`build-api: ${interrupt.signal} came too late to stop the deploy: it finished`);
+      process.exitCode = interrupts.signalExitCode(interrupt.signal);
+    }
     if (o.edgeOut) {
       const { writeEdgeCode } = await import("../deploy/edge/write.ts");
       for (const line of writeEdgeCode(o.dir, o.edgeOut)) console.error(`build-api: ${line}`);

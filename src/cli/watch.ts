@@ -8,6 +8,7 @@
 // - One build at a time: a change during a build starts one more build after it.
 // - A failed build prints its error and changes nothing: the last good snapshot keeps serving
 //   (the publication is atomic), and the next change tries again.
+// - Every build is under one base path: --base-path, else the snapshot's own (WatchOptions).
 // - Ctrl-C (or SIGTERM) stops watching; a build under way stops at its next safe point and
 //   removes its staging (as `build` does, cli/interrupt.ts); then the process exits 130 (143).
 import { statSync, watch, type FSWatcher } from "node:fs";
@@ -103,6 +104,12 @@ export interface WatchOptions {
   /** The snapshot directory the preview serves and the builds replace. */
   out: string;
   skipInvalid: boolean;
+  /**
+   * The URL path every build serves the snapshot under (build --base-path). Undefined: the base
+   * path of the snapshot already in `out`, else the root, so a watched preview of a /chess/
+   * snapshot rebuilds the same snapshot.
+   */
+  basePath?: string;
   /** One line to the operator (stderr). */
   say: (line: string) => void;
 }
@@ -126,10 +133,19 @@ export interface Watching {
  * good snapshot is served.
  */
 export async function startWatching(opts: WatchOptions): Promise<Watching> {
-  const [{ build }, { LiveReload }] = await Promise.all([
+  const [{ build }, { LiveReload }, { snapshotBasePath }] = await Promise.all([
     import("../build/build.ts"),
     import("../hosting/live-reload.ts"),
+    import("../hosting/preview.ts"),
   ]);
+  let basePath = opts.basePath;
+  if (basePath === undefined) {
+    try {
+      basePath = snapshotBasePath(opts.out);
+    } catch {
+      basePath = ""; // no snapshot yet: the root
+    }
+  }
   const live = new LiveReload();
   let lastSignature: string | null = null;
   let builds = 0;
@@ -151,6 +167,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         out: opts.out,
         now: Date.now(),
         skipInvalid: opts.skipInvalid,
+        basePath,
         onPhase: (name) => {
           if (SAFE_PHASES.has(name)) check();
         },

@@ -3,8 +3,10 @@
 // upload steps in order with bounded concurrency, removes what the snapshot no longer has, then
 // writes the record (only over the one it read: a second fence besides the lease) and clears the
 // pending mark, and releases the lease. Any failure leaves the pending mark: the next run
-// sends those keys again, so a rerun finishes an interrupted deploy. See
-// docs/guide/object-storage.md for what a reader sees meanwhile.
+// sends those keys again, so a rerun finishes an interrupted deploy. A stop asked for (`signal`:
+// the CLI's Ctrl-C) issues no new request, lets those in flight finish, releases the lease and
+// throws DeployStopped, saying how far it got. See docs/guide/object-storage.md for what a
+// reader sees meanwhile.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -58,6 +60,41 @@ export interface DeployOptions extends BucketOptions {
    * snapshot after the uploads and before the removals.
    */
   kvs?: KeyValueStore;
+  /**
+   * Stop asked for (Ctrl-C): from its abort on, no new request is issued; those in flight finish,
+   * the lease is released and the deploy throws DeployStopped. Its reason is passed on.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Where a stopped deploy was: nothing written yet; objects being changed (the pending mark is
+ * written); or every object changed, only the record not written.
+ */
+export type StopStage = "before-changes" | "changing" | "before-record";
+
+/** A deploy stopped at a safe point because its `signal` was aborted; the pending mark stays. */
+export class DeployStopped extends Error {
+  readonly reason: unknown;
+  readonly stage: StopStage;
+  /** How far it got; undefined before the plan was made. */
+  readonly progress?: Pick<
+    DeployReport,
+    "sent" | "toSend" | "retagged" | "toRetag" | "removed" | "toRemove" | "steps"
+  > & {
+    stepsDone: number;
+    /** No deploy had finished into the prefix (no record): what is not sent yet is missing. */
+    first: boolean;
+  };
+  /** The lease was given back (true), could not be (false), or was never taken (undefined). */
+  leaseReleased?: boolean;
+  constructor(reason: unknown, stage: StopStage, progress: DeployStopped["progress"]) {
+    super(`deploy stopped (${String(reason)})`);
+    this.name = "DeployStopped";
+    this.reason = reason;
+    this.stage = stage;
+    this.progress = progress;
+  }
 }
 
 export interface DeployReport {
@@ -99,12 +136,20 @@ export interface DeployReport {
   kvs?: KvsReport;
 }
 
-/** Runs `work` over `items`, at most `limit` at a time; the first failure stops new work. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` over `items`, at most `limit` at a time; the first failure, or `stop` aborted,
+ * stops new work (the items in flight finish).
+ */
+async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+  stop?: AbortSignal,
+): Promise<void> {
   let next = 0;
   let failed: unknown;
   const worker = async () => {
-    while (failed === undefined && next < items.length) {
+    while (failed === undefined && !stop?.aborted && next < items.length) {
       const item = items[next++]!;
       try {
         await work(item);
@@ -114,7 +159,8 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failed !== undefined) throw failed;
+  // After a stop, a request that failed in flight is one more pending key, not the news.
+  if (failed !== undefined && !stop?.aborted) throw failed;
 }
 
 function failure(e: unknown, o: DeployOptions, what: string): BuildError {
@@ -148,7 +194,31 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
   };
   let lease: Lease | undefined;
   let leaseRequests = () => 0;
+  let stage: StopStage = "before-changes";
+  let report: DeployReport | undefined;
+  let stepsDone = 0;
+  let hadRecord = false;
+  /** At a safe point: throws DeployStopped once a stop was asked for. */
+  const stopIfAsked = (): void => {
+    if (!o.signal?.aborted) return;
+    throw new DeployStopped(
+      o.signal.reason,
+      stage,
+      report && {
+        sent: report.sent,
+        toSend: report.toSend,
+        retagged: report.retagged,
+        toRetag: report.toRetag,
+        removed: report.removed,
+        toRemove: report.toRemove,
+        steps: report.steps,
+        stepsDone,
+        first: !hadRecord,
+      },
+    );
+  };
   try {
+    stopIfAsked();
     if (!o.dryRun) {
       try {
         lease = await acquireLease(bucket, {
@@ -161,6 +231,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       }
       leaseRequests = lease.requests;
     }
+    stopIfAsked();
     let recordRead: { body: Buffer; etag: string } | undefined;
     let pendingBytes: Buffer | undefined;
     try {
@@ -176,6 +247,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     const pendingKeys = pendingBytes ? decodePending(pendingBytes) : undefined;
     // An unreadable pending mark: a dead deploy touched keys we cannot name, so trust no record.
     const trusted = pendingBytes && !pendingKeys ? undefined : record;
+    hadRecord = recordBytes !== undefined;
     const unknown = new Set(pendingKeys ?? []);
     const metadata = metadataDigest();
     const facts = edgeFactsOf(o.dir);
@@ -203,7 +275,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
 
     const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];
     const purgeFiles = [...new Set(touched)];
-    const report: DeployReport = {
+    report = {
       bucket: o.bucket,
       prefix: o.prefix,
       dryRun: o.dryRun ?? false,
@@ -236,9 +308,9 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
         urls: changedUrls({ count: purgeFiles.length, paths: purgeFiles }),
       },
     };
-    const finish = () => {
-      report.requests = requests + leaseRequests();
-      report.seconds = (performance.now() - t0) / 1000;
+    const finish = (r: DeployReport) => {
+      r.requests = requests + leaseRequests();
+      r.seconds = (performance.now() - t0) / 1000;
     };
     const reached =
       trusted?.at !== undefined &&
@@ -246,7 +318,8 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       trusted.at.log === to.log &&
       trusted.at.generation === to.generation;
     const syncKvs = async (written: string[], removed: string[]) => {
-      if (!o.kvs) return;
+      // `report` is set by now; the closure cannot see that.
+      if (!o.kvs || !report) return;
       try {
         report.kvs = await syncKeyValueStore(o.kvs, {
           from: trusted?.at,
@@ -267,10 +340,13 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       if (!o.dryRun) await syncKvs([], []);
       await lease?.release();
       lease = undefined;
-      finish();
+      finish(report);
       return report;
     }
 
+    stopIfAsked();
+    // From the pending mark on, a stop leaves it for the rerun.
+    stage = "changing";
     try {
       // Before the first change: the keys this run may touch, with those of a dead run.
       await counted(
@@ -284,6 +360,7 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       throw failure(e, o, "writing the pending mark");
     }
 
+    const r = report;
     const send = async (u: Upload): Promise<void> => {
       let body: Buffer;
       try {
@@ -319,33 +396,44 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       } catch (e) {
         throw failure(e, o, `uploading ${u.file}`);
       }
-      report.sent++;
-      report.sentBytes += body.length;
+      r.sent++;
+      r.sentBytes += body.length;
     };
     const total = plan.steps.length + (plan.retags.length > 0 ? 1 : 0) + (plan.removals.length > 0 ? 1 : 0);
+    // Each pool stops issuing requests on a stop; stopIfAsked after it then throws.
     for (const [i, step] of plan.steps.entries()) {
       lease?.check();
-      await pool(step, o.concurrency, send);
+      stopIfAsked();
+      await pool(step, o.concurrency, send, o.signal);
+      stopIfAsked();
+      stepsDone = i + 1;
       o.onStep?.(i + 1, total, `${step.length} uploaded`);
     }
     // Headers alone: CopyObject onto itself with the new metadata, no bytes sent. After the
     // uploads (a header is no link), before the removals.
     lease?.check();
-    await pool(plan.retags, o.concurrency, async (u) => {
-      try {
-        await counted(
-          bucket.replaceMetadata({
-            key: u.file,
-            contentType: u.spec.contentType,
-            cacheControl: u.spec.cacheControl,
-            metadata: objectMetadata(u.sha256, u.spec),
-          }),
-        );
-      } catch (e) {
-        throw failure(e, o, `replacing the headers of ${u.file}`);
-      }
-      report.retagged++;
-    });
+    stopIfAsked();
+    await pool(
+      plan.retags,
+      o.concurrency,
+      async (u) => {
+        try {
+          await counted(
+            bucket.replaceMetadata({
+              key: u.file,
+              contentType: u.spec.contentType,
+              cacheControl: u.spec.cacheControl,
+              metadata: objectMetadata(u.sha256, u.spec),
+            }),
+          );
+        } catch (e) {
+          throw failure(e, o, `replacing the headers of ${u.file}`);
+        }
+        r.retagged++;
+      },
+      o.signal,
+    );
+    stopIfAsked();
     if (plan.retags.length > 0)
       o.onStep?.(plan.steps.length + 1, total, `${plan.retags.length} with new headers (bytes not sent)`);
     // The function's `?tag=` keys: a new tag's key once its list is up, a removed tag's key
@@ -356,17 +444,25 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
       plan.removals,
     );
     lease?.check();
-    await pool(plan.removals, o.concurrency, async (key) => {
-      try {
-        await counted(bucket.remove(key));
-      } catch (e) {
-        throw failure(e, o, `removing ${key}`);
-      }
-      report.removed++;
-    });
+    await pool(
+      plan.removals,
+      o.concurrency,
+      async (key) => {
+        try {
+          await counted(bucket.remove(key));
+        } catch (e) {
+          throw failure(e, o, `removing ${key}`);
+        }
+        r.removed++;
+      },
+      o.signal,
+    );
+    stopIfAsked();
     if (plan.removals.length > 0) o.onStep?.(total, total, `${plan.removals.length} removed`);
 
     lease?.check();
+    stage = "before-record";
+    stopIfAsked();
     let written: string | undefined;
     try {
       // Only over the record this deploy read: if another deploy wrote one meanwhile (its lease
@@ -408,8 +504,18 @@ export async function deploy(o: DeployOptions): Promise<DeployReport> {
     }
     await lease?.release();
     lease = undefined;
-    finish();
+    finish(report);
     return report;
+  } catch (e) {
+    // Stopped: give the lease back now, so the rerun need not wait for it to lapse, and say so.
+    if (e instanceof DeployStopped && lease) {
+      e.leaseReleased = await lease.release().then(
+        () => true,
+        () => false,
+      );
+      lease = undefined;
+    }
+    throw e;
   } finally {
     // A failed deploy gives the lease back too: the pending mark, not the lease, says what to redo.
     await lease?.release().catch(() => undefined);

@@ -7,10 +7,10 @@ import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import type { Scoring, TiebreakPractice, TiebreakRuleSet, Tournament } from "../domain/types.ts";
 import { validateTiebreaks } from "../domain/tiebreaks/acronyms.ts";
-import { STORE_SCHEMA_VERSION, UPGRADABLE_VERSIONS } from "../store/schema.ts";
 import { StoreWriter, writeTournament } from "../store/write/writer.ts";
 import { updateTournament, type TournamentChanges } from "../store/write/update.ts";
 import { tournamentProblems } from "../store/write/verify.ts";
+import { requireWritableVersion } from "../store/write/version.ts";
 import { regularFile } from "../shared/files.ts";
 import { parseTrf, type TrfFile } from "./parse.ts";
 import { readTrfFile } from "./read-file.ts";
@@ -201,22 +201,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     );
   }
   try {
-    const version = db.pragma("user_version", { simple: true }) as number;
-    if (version !== STORE_SCHEMA_VERSION) {
-      throw new BuildError(
-        `Cannot import into ${opts.db}: store schema version ${version}, expected ${STORE_SCHEMA_VERSION}.`,
-        UPGRADABLE_VERSIONS.includes(version)
-          ? [
-              {
-                what: `a version ${version} store`,
-                where: opts.db,
-                fix: `run \`build-api upgrade-store ${opts.db}\` first`,
-              },
-            ]
-          : [],
-        EXIT.storeSchema,
-      );
-    }
+    requireWritableVersion(db, opts.db, "import into");
     written = db.transaction(() => writeImported(db, t, opts, keep, parsed))();
   } finally {
     db.close();

@@ -18,6 +18,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** Node options placed before the script, e.g. ["--import", file]. */
   nodeArgs?: string[];
+  /** Sends `signal` to the CLI once its stderr first matches `when` (a Ctrl-C or a kill mid-run). */
+  interrupt?: { when: RegExp; signal: NodeJS.Signals };
 }
 
 /** Runs `node bin/build-api.js ...args` and resolves with its exit code and output. */
@@ -31,7 +33,14 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    let interrupted = false;
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      if (opts.interrupt && !interrupted && opts.interrupt.when.test(stderr)) {
+        interrupted = true;
+        child.kill(opts.interrupt.signal);
+      }
+    });
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "@20minutes/s3rver";
+import type { DeployOptions } from "../../src/deploy/deploy.ts";
 import { startConditionalFront, type ConditionalFront } from "./s3-conditional.ts";
 
 export interface S3Event {
@@ -35,6 +36,32 @@ export interface LocalS3 {
     | undefined
   >;
   close(): Promise<void>;
+}
+
+/** deploy()'s options for the snapshot `dir` into `prefix` of the local server (path-style URLs). */
+export function localDeploy(
+  s3: LocalS3,
+  dir: string,
+  prefix: string,
+  more: Partial<DeployOptions> = {},
+): DeployOptions {
+  return { dir, bucket: s3.bucket, prefix, endpoint: s3.endpoint, pathStyle: true, concurrency: 8, ...more };
+}
+
+/** The same deploy as the CLI's arguments. */
+export function localDeployArgs(s3: LocalS3, dir: string, prefix: string): string[] {
+  return [
+    "deploy",
+    "--dir",
+    dir,
+    "--bucket",
+    s3.bucket,
+    "--prefix",
+    prefix,
+    "--endpoint",
+    s3.endpoint,
+    "--path-style",
+  ];
 }
 
 /** The credentials the deploy reads the standard way (environment); s3rver's own. */

@@ -15,6 +15,7 @@ import {
 import { regularFile } from "../../shared/files.ts";
 import { StoreWriter } from "./writer.ts";
 import { clubProblems } from "./verify.ts";
+import { requireWritableVersion } from "./version.ts";
 
 export interface NewClub {
   slug: string;
@@ -80,6 +81,7 @@ export function addClub(file: string, club: NewClub): { uuid: string } {
     );
   }
   try {
+    requireWritableVersion(db, file, "add the club to");
     const taken = db.prepare("SELECT 1 FROM clubs WHERE slug = ? OR uuid = ?").get(club.slug, uuid);
     if (taken) {
       throw new BuildError(

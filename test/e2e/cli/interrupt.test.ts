@@ -7,7 +7,7 @@ import { existsSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashTree } from "../../support/tree.ts";
-import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
+import { REPO_ROOT, runCli } from "../../support/run.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const NOW = "2026-11-22T12:00:00Z";
@@ -30,25 +30,10 @@ async function bigStore(dir: string): Promise<string> {
   return db;
 }
 
-/** Starts `build --rebuild`, sends `signal` once rendering has begun, and resolves with the outcome. */
+/** Runs `build --rebuild` and sends `signal` once rendering has begun. */
 function interruptedBuild(db: string, out: string, signal: NodeJS.Signals) {
-  return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [CLI, "build", "--db", db, "--out", out, "--now", NOW, "--rebuild", "--jobs", "2"],
-      { stdio: ["ignore", "ignore", "pipe"] },
-    );
-    let stderr = "";
-    let sent = false;
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-      if (!sent && /build-api: produce: rendering/.test(stderr)) {
-        sent = true;
-        child.kill(signal);
-      }
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stderr }));
+  return runCli(["build", "--db", db, "--out", out, "--now", NOW, "--rebuild", "--jobs", "2"], {
+    interrupt: { when: /build-api: produce: rendering/, signal },
   });
 }
 

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
+import { sampleStoreV3 } from "../../support/old-stores.ts";
 import { runCli } from "../../support/run.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
@@ -204,5 +205,17 @@ describe("add-club", () => {
       timeZone: "Australia/Melbourne",
       tournaments: [{ tournament: { tournamentId: 77 } }],
     });
+  });
+
+  it("refuses a store of an older schema version with exit 4 and the upgrade-store command", async () => {
+    const db = path.join(dir, "v3.sqlite");
+    sampleStoreV3(db);
+    const r = await runCli(["add-club", "riverside", "--db", db, "--name", "Riverside"]);
+    expect(r.code, r.stderr).toBe(EXIT.storeSchema);
+    expect(r.stderr).toContain(`Cannot add the club to ${db}: store schema version 3, expected 4.`);
+    expect(r.stderr).toContain(`run \`build-api upgrade-store ${db}\` first`);
+    expect((await runCli(["upgrade-store", db])).code).toBe(0);
+    const again = await runCli(["add-club", "riverside", "--db", db, "--name", "Riverside"]);
+    expect(again.code, again.stderr).toBe(0);
   });
 });

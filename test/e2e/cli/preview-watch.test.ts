@@ -3,7 +3,7 @@
 // `build` event; a build that fails prints its error and the last good snapshot keeps serving.
 // Pages get the live-reload script (a file, for the pages' strict CSP); a plain preview has none.
 import { spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, readlinkSync } from "node:fs";
+import { copyFileSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -202,8 +202,61 @@ describe("build-api preview --watch", () => {
     expect(a.stderr).toContain("--watch needs --db");
     const b = await runCli(["preview", "--db", "x.sqlite", "--port", "0"], { cwd: dir });
     expect(b.code).toBe(2);
-    expect(b.stderr).toContain("--db and --skip-invalid go with --watch");
+    expect(b.stderr).toContain("--db, --skip-invalid and --base-path go with --watch");
+    const c = await runCli(["preview", "--base-path", "/chess/", "--port", "0"], { cwd: dir });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain("--base-path go with --watch");
   });
+
+  it.each([
+    ["built under /chess/ before, no --base-path: keeps the snapshot's", true, []],
+    ["--base-path /chess/ on a new directory", false, ["--base-path", "/chess/"]],
+  ])(
+    "rebuilds under the base path: %s",
+    async (_name, prebuilt, more) => {
+      const dir = tempDir("watch-base");
+      const db = path.join(dir, "club.sqlite");
+      expect((await runCli(["init-store", "--sample", db])).code).toBe(0);
+      if (prebuilt) {
+        const b = await runCli([
+          "build",
+          "--db",
+          db,
+          "--out",
+          path.join(dir, "dist"),
+          "--base-path",
+          "/chess/",
+        ]);
+        expect(b.code, b.stderr).toBe(0);
+      }
+      const p = start(
+        ["preview", "--watch", "--db", "club.sqlite", "--dir", "dist", "--port", "0", ...more],
+        dir,
+      );
+      const [, origin] = await p.waitFor(/serving dist at (http:\/\/[\d.]+:\d+)\/chess\//, 0);
+      await p.waitFor(/watching club\.sqlite/, 0);
+      const from = p.stderr.length;
+      const imported = await runCli(
+        ["import-trf", TEC, "--db", db, "--id", NEW_ID, "--source-url", "https://example.org/t", "--publish"],
+        { cwd: dir },
+      );
+      expect(imported.code, imported.stderr).toBe(0);
+      await p.waitFor(/watch: build \d+: \d+ files written/, from);
+      // The new build is the same snapshot under /chess/: its API, its pages' links, its edge facts.
+      const api = await fetch(`${origin}/chess/api/public/v1/tournaments/${NEW_ID}`);
+      expect(api.status).toBe(200);
+      expect(await (await fetch(`${origin}/chess/`)).text()).toContain(
+        `href="/chess/tournaments/${NEW_ID}/"`,
+      );
+      expect((await fetch(`${origin}/api/public/v1/tournaments`)).status).toBe(404);
+      const edge = JSON.parse(readFileSync(path.join(dir, "dist", "_build-api-edge.json"), "utf8")) as {
+        basePath?: string;
+      };
+      expect(edge.basePath).toBe("/chess");
+      p.child.kill("SIGTERM");
+    },
+    120_000,
+  );
 
   it("a first build that fails with no snapshot to serve stops with the build's exit code", async () => {
     const dir = tempDir("watch-first");

@@ -3,7 +3,6 @@
 // changes again (a tournament unpublished, some of whose objects the dead run had sent), a rerun
 // leaves the bucket equal to the snapshot: every served file with its bytes and Content-Type,
 // nothing else but the record.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -17,8 +16,8 @@ import { decodeLease, LEASE_KEY } from "../../../src/deploy/lease.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
-import { CLI, REPO_ROOT, runCli } from "../../support/run.ts";
-import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { runCli } from "../../support/run.ts";
+import { localDeployArgs, S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
 let s3: LocalS3;
 let db: string;
@@ -36,16 +35,7 @@ afterAll(async () => {
 
 const env = { ...process.env, ...S3_ENV };
 const args = () => [
-  "deploy",
-  "--dir",
-  out,
-  "--bucket",
-  s3.bucket,
-  "--prefix",
-  "k/",
-  "--endpoint",
-  s3.endpoint,
-  "--path-style",
+  ...localDeployArgs(s3, out, "k/"),
   "--concurrency",
   "1",
   "--lease-seconds",
@@ -55,22 +45,7 @@ const args = () => [
 ];
 
 /** Runs the deploy and SIGKILLs it once it reports its second upload step. */
-function deployKilled(): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args()], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-      if (/deploy step 2\//.test(stderr)) child.kill("SIGKILL");
-    });
-    child.on("error", reject);
-    child.on("close", (_code, signal) => resolve({ signal, stderr }));
-  });
-}
+const deployKilled = () => runCli(args(), { env, interrupt: { when: /deploy step 2\//, signal: "SIGKILL" } });
 
 describe("an interrupted deploy", () => {
   it("is finished by a rerun, even after the snapshot changed meanwhile", async () => {

@@ -3,7 +3,7 @@
 // a lease kept alive past its lifetime by renewal, a lapsed lease taken over, and the conditional
 // writes themselves as S3 answers them.
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openBucket, type Bucket } from "../../../src/deploy/bucket.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { decodeLease, encodeLease, LEASE_KEY } from "../../../src/deploy/lease.ts";
@@ -11,39 +11,21 @@ import { objectSpec } from "../../../src/deploy/objects.ts";
 import { RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
-import { buildSample } from "../../support/e2e.ts";
-import { removeTempDirs, tempDir } from "../../support/temp.ts";
-import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
+import { localDeploy } from "../../support/s3-server.ts";
 
-let s3: LocalS3;
-let out: string;
+const fixture = sampleOnLocalS3("deploy-lease", true);
 
-beforeAll(async () => {
-  Object.assign(process.env, S3_ENV);
-  s3 = await startS3();
-  ({ out } = await buildSample(tempDir("deploy-lease")));
-}, 240_000);
+const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions =>
+  localDeploy(fixture.s3, fixture.out, prefix, { concurrency: 4, retries: 0, ...more });
 
-afterAll(async () => {
-  await s3?.close();
-  removeTempDirs();
-});
-
-const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions => ({
-  dir: out,
-  bucket: s3.bucket,
-  prefix,
-  endpoint: s3.endpoint,
-  pathStyle: true,
-  concurrency: 4,
-  retries: 0,
-  ...more,
-});
-
-const served = () => [...readSnapshotFiles(out).files.keys()].filter((p) => objectSpec(p) !== undefined);
+const served = () =>
+  [...readSnapshotFiles(fixture.out).files.keys()].filter((p) => objectSpec(p) !== undefined);
 
 async function putRaw(key: string, body: string, condition: { IfNoneMatch?: string; IfMatch?: string } = {}) {
-  return s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ...condition }));
+  return fixture.s3.client.send(
+    new PutObjectCommand({ Bucket: fixture.s3.bucket, Key: key, Body: body, ...condition }),
+  );
 }
 
 describe("the local server's conditional writes (what the lease relies on)", () => {
@@ -56,7 +38,7 @@ describe("the local server's conditional writes (what the lease relies on)", () 
       $metadata: { httpStatusCode: 412 },
     });
     await putRaw("cond/a", "two", { IfMatch: first.ETag! });
-    expect((await s3.get("cond/a"))!.body.toString()).toBe("two");
+    expect((await fixture.s3.get("cond/a"))!.body.toString()).toBe("two");
     // Of many writers racing with If-None-Match: * for one key, exactly one wins.
     const race = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) => putRaw("cond/b", String(i), { IfNoneMatch: "*" })),
@@ -76,12 +58,12 @@ describe("the deploy lease", () => {
     expect(e).toBeInstanceOf(BuildError);
     expect(e.exitCode).toBe(EXIT.deploy);
     expect(e.message).toMatch(/is being deployed by \S+@\S+ pid \d+/);
-    expect(e.problems[0]!.where).toBe(`s3://${s3.bucket}/race/${LEASE_KEY}`);
+    expect(e.problems[0]!.where).toBe(`s3://${fixture.s3.bucket}/race/${LEASE_KEY}`);
     expect(e.problems[0]!.fix).toMatch(/concurrency group/);
     expect(e.problems[0]!.fix).toMatch(/lapses/);
     // The winner finished alone and gave the lease back.
-    expect(await s3.list("race/")).toEqual([...served(), RECORD_KEY].sort());
-    expect(await s3.get(`race/${LEASE_KEY}`)).toBeUndefined();
+    expect(await fixture.s3.list("race/")).toEqual([...served(), RECORD_KEY].sort());
+    expect(await fixture.s3.get(`race/${LEASE_KEY}`)).toBeUndefined();
   }, 120_000);
 
   it("is renewed while its deploy runs, so a deploy past the lease's lifetime still holds it", async () => {
@@ -98,7 +80,7 @@ describe("the deploy lease", () => {
     };
     const long = deploy(options("renew/", { concurrency: 1, leaseSeconds: 1, bucketImpl: slow }));
     await new Promise((r) => setTimeout(r, 1600));
-    const held = await s3.get(`renew/${LEASE_KEY}`);
+    const held = await fixture.s3.get(`renew/${LEASE_KEY}`);
     expect(held, "the first deploy is still running").toBeDefined();
     const holder = decodeLease(held!.body)!;
     expect(Date.parse(holder.expires) - Date.parse(holder.acquired)).toBeGreaterThan(1000);
@@ -121,8 +103,8 @@ describe("the deploy lease", () => {
     await expect(busy).rejects.toThrow(
       /held\/ is being deployed by ci@runner-7 pid 4242 \(GitHub Actions run 99\)/,
     );
-    expect(await s3.list("held/")).toEqual([LEASE_KEY]); // nothing written, the lease untouched
-    expect(decodeLease((await s3.get(`held/${LEASE_KEY}`))!.body)).toEqual(other);
+    expect(await fixture.s3.list("held/")).toEqual([LEASE_KEY]); // nothing written, the lease untouched
+    expect(decodeLease((await fixture.s3.get(`held/${LEASE_KEY}`))!.body)).toEqual(other);
 
     // The same holder, lapsed: a dead deploy's lease.
     await putRaw(
@@ -131,6 +113,6 @@ describe("the deploy lease", () => {
     );
     const report = await deploy(options("held/"));
     expect(report.lease?.tookOverFrom).toBe(other.owner);
-    expect(await s3.list("held/")).toEqual([...served(), RECORD_KEY].sort());
+    expect(await fixture.s3.list("held/")).toEqual([...served(), RECORD_KEY].sort());
   }, 120_000);
 });

@@ -73,7 +73,6 @@ describe("host files under a base path", () => {
     // The one location at the base itself redirects it to the index (`/chess` → `/chess/`).
     for (const l of locations) expect(l.startsWith(`${BASE}/`) || l === `${BASE})$`, l).toBe(true);
     expect(locations).toContain(`${BASE})$`);
-    expect(nginx).toContain(`error_page 400 ${BASE}/.build-api-400;`);
     expect(files.get("nginx-http.conf")).toContain(`"~^${BASE}/api/clubs/" "*";`);
     expect(files.get("nginx-http.conf")).toContain(`/chess/api/public/v1/tournaments/index.json '</chess/`);
     for (const name of ["_headers", "_redirects"]) {
@@ -93,6 +92,38 @@ describe("host files under a base path", () => {
     }
   });
 
+  it("nginx: the 400 problem body for a request under the base only, nginx's own 400 elsewhere", () => {
+    // A request nginx refuses (`%00`) reaches no location: only a server-level error_page sees
+    // it (a location's own error_page 400 does not: tried with nginx 1.22). Its target comes from
+    // the request line, so a 400 outside the base is nginx's, as if build-api were not included.
+    const nginx = files.get("nginx.conf")!;
+    const serverLevel = nginx.split("\n").filter((l) => l.startsWith("error_page"));
+    expect(serverLevel).toEqual(["error_page 400 $build_api_bad_uri;"]);
+    expect(files.get("nginx-http.conf")).toContain(
+      [
+        "map $request $build_api_bad_uri {",
+        `    "~^[A-Z]+ ${BASE}/" ${BASE}/.build-api-400;`,
+        `    default ${BASE}/.build-api-400-elsewhere;`,
+        "}",
+      ].join("\n"),
+    );
+    expect(nginx).toContain(
+      [
+        `location = ${BASE}/.build-api-400-elsewhere {`,
+        "    internal;",
+        `    error_page 404 ${BASE}/404.html;`,
+        "    return 400;",
+        "}",
+      ].join("\n"),
+    );
+    const problem = nginx.split(`location = ${BASE}/.build-api-400 {`)[1]!.split("\n}\n")[0]!;
+    expect(problem).toContain(`return 400 '{"type":"about:blank","title":"Bad Request"`);
+    // A dot of the base path is a dot in the maps' regexes, not any character.
+    const dotted = hostFiles(undefined, { links: {}, archived: [], basePath: "/club.chess" });
+    expect(dotted.get("nginx-http.conf")).toContain('"~^[A-Z]+ /club\\.chess/" /club.chess/.build-api-400;');
+    expect(dotted.get("nginx-http.conf")).toContain('"~^/club\\.chess/api/clubs/" "*";');
+  });
+
   it("link the 404 page and give the worker the base path", () => {
     expect(files.get("404.html")).toContain(`<a href="${BASE}/">All tournaments</a>`);
     expect(files.get("_worker.js")).toContain(`"basePath": "${BASE}"`);
@@ -102,6 +133,9 @@ describe("host files under a base path", () => {
     expect(servedUnder(root)).toBe(root);
     const plain = hostFiles(undefined, { links: {}, archived: [] });
     expect(plain.get("nginx.conf")).toContain("location /api/ {");
+    // The snapshot owns the server: every 400 nginx refuses is its problem body.
+    expect(plain.get("nginx.conf")).toContain("\nerror_page 400 /.build-api-400;\n");
+    expect(plain.get("nginx-http.conf")).not.toContain("build_api_bad_uri");
     // The facts the renderer puts in front of the bundle (the bundle's code reads the field).
     expect(plain.get("_worker.js")!.split("};")[0]).not.toContain("basePath");
     expect(plain.get("404.html")).toContain('<a href="/">All tournaments</a>');

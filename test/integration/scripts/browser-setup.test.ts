@@ -1,5 +1,6 @@
-// scripts/browser-pages.ts says what to install when a piece is missing, before it starts
-// anything: playwright-core or axe-core (the scripts/hosts project), or the Chromium binary.
+// The browser scripts (scripts/browser-pages.ts, scripts/browser-cors.ts) say what to install when
+// a piece is missing, before they start anything: playwright-core or axe-core (the scripts/hosts
+// project), or the Chromium binary. Both take the hints from scripts/lib/browser-setup.ts.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -37,22 +38,28 @@ describe("the browser scripts' set-up", () => {
     expect(() => requireChromium(process.execPath)).not.toThrow();
   });
 
-  it("the script itself stops with the hint and exit 2 when a piece is missing", () => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(REPO_ROOT, "scripts", "browser-pages.ts"),
-        "--dir",
-        tempDir("no-snapshot"),
-        "--chromium",
-        "/nonexistent/chromium",
-      ],
-      { cwd: REPO_ROOT, encoding: "utf8" },
-    );
-    expect(r.status).toBe(2);
-    // Whichever piece this machine lacks first: each message names what to install.
-    expect(r.stderr).toMatch(
-      /^browser-pages: (playwright-core is not installed .*`npm ci --prefix scripts\/hosts`.*|axe-core is not installed .*|no browser at \/nonexistent\/chromium: install Chromium .*)\n$/,
-    );
-  });
+  it.each(["browser-pages", "browser-cors"])(
+    "%s itself stops with the hint and exit 2 when a piece is missing",
+    (script) => {
+      const r = spawnSync(
+        process.execPath,
+        [
+          path.join(REPO_ROOT, "scripts", `${script}.ts`),
+          "--dir",
+          tempDir("no-snapshot"),
+          "--chromium",
+          "/nonexistent/chromium",
+        ],
+        { cwd: REPO_ROOT, encoding: "utf8" },
+      );
+      expect(r.status).toBe(2);
+      // Whichever piece this machine lacks first: each message names what to install.
+      const hints = [
+        "playwright-core is not installed .*`npm ci --prefix scripts/hosts`.*",
+        ...(script === "browser-pages" ? ["axe-core is not installed .*"] : []),
+        "no browser at /nonexistent/chromium: install Chromium .*",
+      ];
+      expect(r.stderr).toMatch(new RegExp(`^${script}: (${hints.join("|")})\n$`));
+    },
+  );
 });

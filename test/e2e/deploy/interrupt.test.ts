@@ -1,0 +1,74 @@
+// Ctrl-C (SIGINT) and SIGTERM during `build-api deploy`, through the CLI against the local S3
+// server: the deploy stops issuing requests, lets those in flight finish, gives the lease back,
+// leaves the pending mark, says what a reader sees now and that the fix is the same command
+// again, and exits 130 (143). The rerun, at once (the lease is free), resumes and leaves the
+// bucket equal to the snapshot, its lease free.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { LEASE_KEY } from "../../../src/deploy/lease.ts";
+import { objectSpec } from "../../../src/deploy/objects.ts";
+import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
+import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
+import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
+import { runCli } from "../../support/run.ts";
+import { localDeployArgs, S3_ENV } from "../../support/s3-server.ts";
+
+const fixture = sampleOnLocalS3("deploy-interrupt", false);
+
+const env = { ...process.env, ...S3_ENV };
+const args = (prefix: string) => [...localDeployArgs(fixture.s3, fixture.out, prefix), "--concurrency", "2"];
+
+/** Runs the deploy and sends `signal` once it reports its second upload step. */
+const deployInterrupted = (prefix: string, signal: NodeJS.Signals) =>
+  runCli(args(prefix), { env, interrupt: { when: /deploy step 2\//, signal } });
+
+describe("a deploy stopped by a signal", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s: stops, says what readers see and the fix, exits %i; the rerun finishes",
+    async (signal, exitCode) => {
+      const prefix = `${signal.toLowerCase()}/`;
+      const where = `s3://${fixture.s3.bucket}/${prefix}`;
+      const r = await deployInterrupted(prefix, signal);
+      expect(r.code, r.stderr).toBe(exitCode);
+      expect(r.stderr).toContain(`build-api: ${signal} received: stopping the deploy: no new request`);
+      expect(r.stderr).toContain(`build-api: deploy to ${where} stopped by ${signal}`);
+      expect(r.stderr).toMatch(/ {2}- sent \d+ of \d+ objects \(\d+ of \d+ upload steps whole\)/);
+      // A first deploy into the prefix: what is not sent yet is missing.
+      expect(r.stderr).toContain(
+        "  - readers see part of this snapshot: the objects sent; the rest are missing",
+      );
+      expect(r.stderr).toContain(`  - left: the pending mark ${where}${PENDING_KEY}`);
+      expect(r.stderr).toContain(`  - released: the deploy lease ${where}${LEASE_KEY}`);
+      expect(r.stderr).toContain("  fix: run the same command again: it resumes and finishes the deploy");
+      expect(r.stderr).not.toMatch(/internal error|deployed /);
+
+      // As it says: the pending mark stays, the lease is free, no record yet.
+      const partial = await fixture.s3.list(prefix);
+      expect(partial).toContain(PENDING_KEY);
+      expect(partial).not.toContain(LEASE_KEY);
+      expect(partial).not.toContain(RECORD_KEY);
+      const sent = Number(/- sent (\d+) of/.exec(r.stderr)![1]);
+      expect(partial.filter((k) => objectSpec(k))).toHaveLength(sent);
+
+      // The same command again, at once: it resumes and the bucket is the snapshot.
+      const rerun = await runCli([...args(prefix), "--json"], { env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
+      expect(report.resumed).toBe(true);
+      expect(report.lease.tookOverFrom).toBeUndefined();
+      const want = [...readSnapshotFiles(fixture.out).files.keys()].filter(
+        (p) => objectSpec(p) !== undefined,
+      );
+      expect(await fixture.s3.list(prefix)).toEqual([...want, RECORD_KEY].sort());
+      for (const file of want) {
+        const o = (await fixture.s3.get(`${prefix}${file}`))!;
+        expect(o.body.equals(readFileSync(path.join(fixture.out, file))), file).toBe(true);
+      }
+    },
+    180_000,
+  );
+});

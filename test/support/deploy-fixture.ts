@@ -1,0 +1,45 @@
+// The fixture of a deploy test file: the local S3 server and the sample snapshot, made before the
+// file's tests and removed after them (each file its own server and snapshot).
+import { afterAll, beforeAll } from "vitest";
+import { buildSample } from "./e2e.ts";
+import { S3_ENV, startS3, type LocalS3 } from "./s3-server.ts";
+import { removeTempDirs, tempDir } from "./temp.ts";
+
+export interface DeployFixture {
+  readonly s3: LocalS3;
+  /** The sample store and its built snapshot. */
+  readonly db: string;
+  readonly out: string;
+}
+
+/**
+ * Registers the hooks; the fields are there once the file's tests run. `inProcess`: the deploys
+ * run in this process, which then reads the server's credentials from the environment.
+ */
+export function sampleOnLocalS3(name: string, inProcess: boolean): DeployFixture {
+  let made: { s3: LocalS3; db: string; out: string } | undefined;
+  beforeAll(async () => {
+    if (inProcess) Object.assign(process.env, S3_ENV);
+    const s3 = await startS3();
+    made = { s3, ...(await buildSample(tempDir(name))) };
+  }, 240_000);
+  afterAll(async () => {
+    await made?.s3.close();
+    removeTempDirs();
+  });
+  const get = () => {
+    if (!made) throw new Error("the deploy fixture is made before the tests run");
+    return made;
+  };
+  return {
+    get s3() {
+      return get().s3;
+    },
+    get db() {
+      return get().db;
+    },
+    get out() {
+      return get().out;
+    },
+  };
+}
