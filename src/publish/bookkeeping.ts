@@ -211,6 +211,18 @@ export class Bookkeeping {
       .map((r) => [r.path, entryValue(r.sha256, r.bytes)]);
   }
 
+  /**
+   * Appends to `out` the live paths of the given owners: one scan of the rows (paths and owners
+   * only), for when most owners are wanted (making a version from scratch). O(files).
+   */
+  pathsOwnedBy(owners: ReadonlySet<string>, out: string[]): void {
+    const it = this.db
+      .prepare<[], [string, string]>("SELECT path, owner FROM files WHERE sha256 IS NOT NULL")
+      .raw()
+      .iterate();
+    for (const [p, owner] of it) if (owners.has(owner)) out.push(p);
+  }
+
   /** Every live file, in path order: for the full comparisons (verify, a walk). O(files). */
   *allFiles(): Generator<[string, FileRow]> {
     const it = this.db

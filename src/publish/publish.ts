@@ -355,14 +355,75 @@ class Updater {
     }
     if (this.direct) {
       // The new files are in place already: only the shared ones are linked in.
-      for (const p of this.c.kept()) this.place(p);
+      this.linkTree(this.c.keptSorted());
     } else {
       for (const p of this.c.paths()) this.place(p);
     }
-    // Files of the live version that the new one lacks, whether its bookkeeping lists them or not.
-    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.has(p)) : [];
+    // Files of the live version that the new one lacks: the bookkeeping's removed rows when it
+    // describes the live version (walking it would cost a directory read per directory, more
+    // directories than files in an API snapshot); otherwise every file found in it.
+    const gone = !this.liveDir
+      ? []
+      : this.c.liveKnown
+        ? this.c.removed
+        : listFiles(this.liveDir).filter((p) => !this.c.has(p));
     // After a first build every file is new: sort that list in place rather than copy it.
     return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
+  }
+
+  /**
+   * Links the live version's files at `sorted` (sorted paths, so each directory's files are
+   * contiguous) into a version made by this build: the second version, made once after a full
+   * build. Per file one link(2); per directory one mkdir(2), made while the walk enters it (the
+   * chain of directories entered is kept, not a set of them all). No lstat: link(2) itself fails
+   * when the live copy is gone or is a directory, which fails the build as `place` does.
+   */
+  private linkTree(sorted: readonly string[]): void {
+    const live = this.liveDir;
+    if (sorted.length > 0 && live === undefined) throw missingLive(sorted[0]!, "");
+    // chain[k]: the directory of k+1 components that the walk is in (relative, "/"-separated).
+    const chain: string[] = [];
+    let current: string | undefined;
+    for (const p of sorted) {
+      const slash = p.lastIndexOf("/");
+      const dir = slash < 0 ? "" : p.slice(0, slash);
+      if (dir !== current) {
+        this.enter(chain, dir);
+        current = dir;
+      }
+      try {
+        io.linkSync(path.join(live!, p), path.join(this.dir, p));
+      } catch (e) {
+        const code = errnoCode(e);
+        // ENOENT/ENOTDIR: the live copy is gone; EPERM/EISDIR: a directory stands in its place.
+        if (code === "ENOENT" || code === "ENOTDIR" || code === "EPERM" || code === "EISDIR") {
+          throw missingLive(p, live!);
+        }
+        throw e;
+      }
+      this.step(`placed ${p}`);
+    }
+  }
+
+  /** Makes the directories of `dir` below the chain's common part, one mkdir(2) each. */
+  private enter(chain: string[], dir: string): void {
+    let k = 0;
+    while (k < chain.length && (dir === chain[k] || dir.startsWith(`${chain[k]}/`))) k++;
+    chain.length = k;
+    if (dir === "" || (k > 0 && chain[k - 1] === dir)) return;
+    // The end of the first component not yet made (-1: the last one).
+    const start = k === 0 ? 0 : chain[k - 1]!.length + 1;
+    for (let i = dir.indexOf("/", start); ; i = dir.indexOf("/", i + 1)) {
+      const sub = i < 0 ? dir : dir.slice(0, i);
+      try {
+        io.mkdirSync(path.join(this.dir, sub));
+      } catch (e) {
+        // The directories of this build's new files exist already (they were written in place).
+        if (errnoCode(e) !== "EEXIST") throw e;
+      }
+      chain.push(sub);
+      if (i < 0) return;
+    }
   }
 
   /**
@@ -381,20 +442,7 @@ class Updater {
     if (i !== undefined) {
       this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
-      // Its live copy, which the live bookkeeping lists, is gone: removed by hand, since builds
-      // never remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
-      const where = path.join(this.liveDir ?? "", p);
-      throw new BuildError(
-        `The live snapshot lacks ${p}, which its bookkeeping lists; nothing was published.`,
-        [
-          {
-            where,
-            what: "a file of the live snapshot was removed or replaced by something other than a build",
-            fix: "run `build-api verify --out <dir>` to list every such file, then `build-api build --rebuild`",
-          },
-        ],
-        EXIT.snapshotDamaged,
-      );
+      throw missingLive(p, this.liveDir ?? "");
     }
     this.step(`placed ${p}`);
   }
@@ -480,6 +528,24 @@ class Updater {
     }
     this.step(`removed ${p}`);
   }
+}
+
+/**
+ * A file the live bookkeeping lists is gone from the live version: removed by hand, since builds
+ * never remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
+ */
+function missingLive(p: string, liveDir: string): BuildError {
+  return new BuildError(
+    `The live snapshot lacks ${p}, which its bookkeeping lists; nothing was published.`,
+    [
+      {
+        where: path.join(liveDir, p),
+        what: "a file of the live snapshot was removed or replaced by something other than a build",
+        fix: "run `build-api verify --out <dir>` to list every such file, then `build-api build --rebuild`",
+      },
+    ],
+    EXIT.snapshotDamaged,
+  );
 }
 
 /** `<dir>/<base>`, or `<dir>/<base>-<n>` when that exists already. */
