@@ -24,7 +24,10 @@ export interface PoolOptions {
 }
 
 export interface ClosablePool extends RenderPool {
+  /** Ends the workers (run() ends them itself once its jobs are done); safe to call again. */
   close(): Promise<void>;
+  /** Worker threads alive now (0 once run() has returned). */
+  readonly liveWorkers: number;
 }
 
 /** Below this many tournaments to render, starting workers costs more than it saves. */
@@ -109,7 +112,20 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
   if (jobs < 1 || opts.storeKey === null) return undefined;
   const workers: Worker[] = [];
   let closed = false;
+  const close = async (): Promise<void> => {
+    closed = true;
+    await Promise.all(
+      workers.splice(0).map(async (w) => {
+        w.postMessage({ type: "stop" } satisfies ToWorker);
+        await w.terminate();
+      }),
+    );
+  };
   return {
+    get liveWorkers() {
+      return workers.length;
+    },
+    close,
     async run(jobsIn, onResult, ctx) {
       const iterator = jobsIn[Symbol.iterator]();
       // Few tournaments to render (a small change): this thread renders them.
@@ -238,15 +254,10 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         for (const w of workers) feed(w);
         if (seq === 0) resolve();
       });
-    },
-    async close() {
-      closed = true;
-      await Promise.all(
-        workers.map(async (w) => {
-          w.postMessage({ type: "stop" } satisfies ToWorker);
-          await w.terminate();
-        }),
-      );
+      // The workers are done once their last result is in: their isolates, modules and store
+      // connections (60-80 MiB of RSS each) are given back before this thread renders the lists
+      // and the publication finishes, where a full build's bookkeeping is largest.
+      await close();
     },
   };
 }
