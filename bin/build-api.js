@@ -1,12 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env node
 // Runs the JavaScript that `npm run build` compiles from src/ into lib/.
-// The flag: the main thread keeps long-lived bookkeeping while rendering happens in workers; a
-// 2 MiB semi-space (V8's default grows to 16+) took 26-43 MiB off the peak RSS of a full build at M,
-// and V8 only reads it at start-up (docs/benchmarks.md, issue 19). `node bin/build-api.js` runs
-// without it; the installed `build-api` command and `./bin/build-api.js` run with it.
 // First of all: an unsupported Node stops here with the fix, before any native addon loads.
 import "./check-node.js";
 import module from "node:module";
+import v8 from "node:v8";
 import { fileURLToPath } from "node:url";
 import { staleMessage, staleness } from "./lib-stamp.js";
 
@@ -16,6 +13,14 @@ if (stale !== null) {
   console.error(staleMessage(stale));
   process.exit(2);
 }
+
+// The young generation stays at its initial size (1 MiB semi-spaces) instead of doubling up to
+// 64 MiB: the main thread keeps long-lived bookkeeping while workers render, and a full build at
+// M peaked at 353 MiB with V8's default, under 256 MiB with this (docs/design/memory.md). Unlike
+// --max-semi-space-size, which V8 reads only at start-up (a shebang flag, lost by `node
+// bin/build-api.js`), the growth factor is read each time the young generation would grow, so it
+// is set here, first, and holds however the CLI is started (installed, npx, node, npm start).
+v8.setFlagsFromString("--semi-space-growth-factor=1");
 
 // Node keeps the compiled bytecode of lib/ between runs: start-up is mostly module loading.
 module.enableCompileCache?.();

@@ -105,6 +105,20 @@ export function workerCount(
   return { requested: cores, used: workers, capped: false, workers, memoryCapped: workers < cores - 1 };
 }
 
+/**
+ * Frees the bytes a worker transferred, once the files are written (the sink writes synchronously
+ * and keeps no bytes). They were allocated by the worker's thread, so they sit in its malloc arena;
+ * left to this thread's garbage collector, thousands of them are freed late and that arena stays
+ * large. Detaching a buffer (`transfer(0)`) frees its memory at once.
+ */
+function release(result: TournamentResult): void {
+  if (result.kind !== "rendered") return;
+  for (const [, bytes] of result.files) {
+    if (typeof bytes !== "string")
+      (bytes.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
+  }
+}
+
 /** A pool, or undefined when tournaments are to be rendered in this thread. */
 export function createPool(opts: PoolOptions): ClosablePool | undefined {
   const jobs = opts.workers;
@@ -162,6 +176,8 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
           return b.done ? undefined : b.value;
         };
         const sent = new Map<number, TournamentJob>();
+        /** Results whose bytes a worker transferred here: freed as soon as they are taken. */
+        const transferred = new Set<TournamentResult>();
         const results = new Map<number, TournamentResult>();
         let seq = 0;
         let delivered = 0;
@@ -209,6 +225,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               fail(e as Error);
               return;
             }
+            if (transferred.delete(result)) release(result);
           }
         };
         /**
@@ -239,6 +256,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               return fail(e);
             }
             load.set(w, pendingOf(w) - 1);
+            transferred.add(m.result);
             results.set(m.seq, m.result);
             deliver();
             for (const x of workers) feed(x);
