@@ -96,7 +96,7 @@ function syncDisk(): void {
   }
 }
 
-class Harness {
+export class Harness {
   readonly flags: string[];
   readonly cli: string;
   readonly jobs: string | undefined;
@@ -156,7 +156,7 @@ class Harness {
       const t = ids[(i * 7919) % ids.length]!.tournament_id;
       w.prepare(
         "UPDATE players SET name = ? WHERE tournament_id = ? AND source_player_number = (SELECT min(source_player_number) FROM players WHERE tournament_id = ?)",
-      ).run(`Bench Renamed ${++this.renames}`, t, t);
+      ).run(`Bench Renamed ${process.pid}-${++this.renames}`, t, t);
     } finally {
       w.close();
     }
@@ -164,7 +164,7 @@ class Harness {
 }
 
 /** Deletes a build output: the link, the versions and the lock (see src/publish/layout.ts). */
-function removeOut(out: string): void {
+export function removeOut(out: string): void {
   const parent = path.dirname(out);
   const name = path.basename(out);
   for (const p of [out, path.join(parent, `.${name}.snapshots`), path.join(parent, `.${name}.lock`)]) {
