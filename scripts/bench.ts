@@ -34,6 +34,7 @@ import {
   realpathSync,
   rmSync,
   statfsSync,
+  statSync,
 } from "node:fs";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
@@ -175,11 +176,20 @@ export function removeOut(out: string): void {
 /**
  * The JSON floor of the snapshot `out` points to: each JSON body read and parsed (untimed), then
  * serialized and written into `floorDir` (timed), other files written as they are. Every
- * FLOOR_CHUNK_BYTES the floor directory is deleted (untimed). Returns seconds, files, bytes.
+ * FLOOR_CHUNK_BYTES the floor directory is deleted (untimed). With `sample` k > 1 only every k-th
+ * file in walk order is read and written, and the time is multiplied by k: an estimate of the
+ * total (the sum over a systematic sample), for L, where reading and parsing every file (untimed,
+ * but about six times the timed part at M) would take most of an hour. Returns seconds (scaled),
+ * the files and bytes of the whole snapshot, and the files timed.
  */
-function jsonFloor(out: string, floorDir: string): { seconds: number; files: number; bytes: number } {
+function jsonFloor(
+  out: string,
+  floorDir: string,
+  sample: number,
+): { seconds: number; files: number; bytes: number; timedFiles: number } {
   let timed = 0;
   let files = 0;
+  let timedFiles = 0;
   let bytes = 0;
   let chunk = 0;
   let made = new Set<string>();
@@ -192,6 +202,10 @@ function jsonFloor(out: string, floorDir: string): { seconds: number; files: num
         continue;
       }
       if (!e.isFile()) continue;
+      if (files++ % sample !== 0) {
+        bytes += statSync(src).size;
+        continue;
+      }
       const data = readFileSync(src);
       const body = e.name.endsWith(".json") ? (JSON.parse(data.toString("utf8")) as unknown) : undefined;
       const start = performance.now();
@@ -203,7 +217,7 @@ function jsonFloor(out: string, floorDir: string): { seconds: number; files: num
       }
       writeFileSync(abs, body === undefined ? data : JSON.stringify(body));
       timed += performance.now() - start;
-      files++;
+      timedFiles++;
       bytes += data.length;
       chunk += data.length;
       if (chunk >= FLOOR_CHUNK_BYTES) {
@@ -215,7 +229,7 @@ function jsonFloor(out: string, floorDir: string): { seconds: number; files: num
   };
   walk(realpathSync(out), "");
   rmSync(floorDir, { recursive: true, force: true });
-  return { seconds: timed / 1000, files, bytes };
+  return { seconds: (timed / 1000) * sample, files, bytes, timedFiles };
 }
 
 function machine(dir: string): string {
@@ -246,6 +260,7 @@ interface SizeOptions {
   dir: string;
   db: string;
   keep: boolean;
+  floorSample: number;
 }
 
 function benchSize(h: Harness, o: SizeOptions): SizeFigures {
@@ -291,9 +306,10 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
 
   syncDisk();
   log(`${label}: JSON floor (load ${load()})`);
-  const floor = jsonFloor(out, floorDir);
+  const floor = jsonFloor(out, floorDir, o.floorSample);
   log(
-    `${label}: JSON floor ${fmt(floor.seconds)} s over ${floor.files} files, ${floor.bytes} bytes (load ${load()})`,
+    `${label}: JSON floor ${fmt(floor.seconds)} s (${floor.timedFiles} of ${floor.files} files timed` +
+      `${o.floorSample > 1 ? `, × ${o.floorSample}` : ""}), ${floor.bytes} bytes (load ${load()})`,
   );
   if (!o.keep) removeOut(out);
 
@@ -305,6 +321,7 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     bytes: floor.bytes,
     full: { seconds: full.seconds, rssMb: full.rssMb },
     jsonFloor: floor.seconds,
+    ...(o.floorSample > 1 ? { floorSample: o.floorSample } : {}),
     firstTick: { seconds: first!.seconds, rssMb: first!.rssMb, written: first!.written },
     ticks: steady.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
     noChange: { seconds: noChange.seconds, rssMb: noChange.rssMb },
@@ -316,7 +333,8 @@ export function summary(f: SizeFigures): string {
   const tick = steadyTick(f);
   return (
     `${f.label} (${f.tournaments} tournaments): ${f.files} files, ${(f.bytes / 1e9).toFixed(2)} GB; ` +
-    `full ${fmt(f.full.seconds)} s (${fmt(f.full.rssMb, 0)} MiB), JSON floor ${fmt(f.jsonFloor)} s, ` +
+    `full ${fmt(f.full.seconds)} s (${fmt(f.full.rssMb, 0)} MiB), JSON floor ${fmt(f.jsonFloor)} s` +
+    `${f.floorSample ? ` (1 file in ${f.floorSample} timed, × ${f.floorSample})` : ""}, ` +
     `full/JSON floor ${fmt(f.full.seconds / f.jsonFloor)}; first tick ${fmt(f.firstTick.seconds)} s ` +
     `(${f.firstTick.written} written, ${fmt(f.firstTick.rssMb, 0)} MiB); steady tick median ${fmt(tick)} s of ` +
     `${f.ticks.map((t) => fmt(t.seconds)).join("/")} (written ${f.ticks.map((t) => t.written).join("/")}, ` +
@@ -335,6 +353,8 @@ export interface BenchArgs {
   keep: boolean;
   db?: string;
   cli?: string;
+  "floor-sample": string;
+  with?: string;
 }
 
 export const BENCH_OPTIONS = {
@@ -346,10 +366,17 @@ export const BENCH_OPTIONS = {
   keep: { type: "boolean", default: false },
   db: { type: "string" },
   cli: { type: "string" },
+  /** Time the JSON floor on one file in k (k = 1: every file). */
+  "floor-sample": { type: "string", default: "1" },
+  /** A file of `figures: {...}` lines of an earlier run (its output), judged with this run's sizes. */
+  with: { type: "string" },
 } as const;
 
 export function runBench(a: BenchArgs): number {
   const ticks = Number(a.ticks);
+  const floorSample = Number(a["floor-sample"]);
+  if (!Number.isInteger(floorSample) || floorSample < 1)
+    throw new Error("--floor-sample must be a positive integer");
   if (!Number.isInteger(ticks) || ticks < 1) throw new Error("--ticks must be a positive integer");
   const sizes = a.sizes.split(",").map((s) => {
     const label = s.trim().toUpperCase();
@@ -389,9 +416,10 @@ export function runBench(a: BenchArgs): number {
         refused++;
         continue;
       }
-      const f = benchSize(h, { label, tournaments, seed: a.seed, ticks, dir, db, keep: a.keep });
+      const f = benchSize(h, { label, tournaments, seed: a.seed, ticks, dir, db, keep: a.keep, floorSample });
       measured.push(f);
       console.log(`${summary(f)}; load ${load()}`);
+      console.log(`figures: ${JSON.stringify(f)}`);
     }
   } finally {
     if (!a.work && !a.keep) rmSync(work, { recursive: true, force: true });
@@ -399,8 +427,17 @@ export function runBench(a: BenchArgs): number {
       for (const { tournaments } of sizes) removeOut(path.join(work, String(tournaments), "dist"));
     if (a.keep) console.error(`kept ${work}`);
   }
+  const earlier = a.with
+    ? readFileSync(a.with, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("figures: "))
+        .map((l) => JSON.parse(l.slice("figures: ".length)) as SizeFigures)
+        .filter((e) => !measured.some((m) => m.label === e.label))
+    : [];
+  if (earlier.length > 0)
+    console.log(`with earlier figures of ${earlier.map((e) => e.label).join(", ")} from ${a.with}`);
   console.log("targets (issue 19):");
-  for (const t of judge(measured))
+  for (const t of judge([...earlier, ...measured].sort((x, y) => x.tournaments - y.tournaments)))
     console.log(`  ${t.verdict.toUpperCase().padEnd(12)} ${t.target}: ${t.detail}`);
   return refused > 0 ? 1 : 0;
 }
