@@ -151,7 +151,10 @@ export class Harness {
     try {
       const ids = w
         .prepare<[], { tournament_id: number }>(
-          "SELECT tournament_id FROM publications WHERE tournament_id IN (SELECT tournament_id FROM players) ORDER BY tournament_id",
+          // Published and not a draft (src/store/read/queries.ts), with players: a rename renders it.
+          "SELECT tournament_id FROM tournaments WHERE is_draft = 0 AND typeof(external_id) = 'integer' " +
+            "AND tournament_id IN (SELECT tournament_id FROM publications) " +
+            "AND tournament_id IN (SELECT tournament_id FROM players) ORDER BY tournament_id",
         )
         .all();
       const t = ids[(i * 7919) % ids.length]!.tournament_id;
