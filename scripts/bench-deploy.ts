@@ -6,7 +6,11 @@
 //   node scripts/bench-deploy.ts [--sizes 200,2000] [--ticks 3] [--concurrency 16] [--keep DIR]
 //     [--record-only-above N]
 // --keep DIR keeps each size's store and snapshot in DIR/<size>/ (store.sqlite, dist) and reuses
-// them when present: a 20,000-tournament store takes many minutes to generate and build.
+// them when present: a 20,000-tournament store takes many minutes to generate and build; the
+// layout is `npm run bench -- --work DIR --keep`'s, so the snapshots of the build bench serve here.
+// Builds run as `build-api build` in a child process (scripts/bench.ts's harness), so a kept
+// snapshot is brought up to date by a no-change rebuild, not rebuilt. --seed is the generator's
+// seed for a store not kept (7, as the build bench).
 // --record-only-above N: above N tournaments the first deploy reads, hashes and records every file
 // but sends none of them (a bucket that drops object writes): the ticks after it are measured as
 // after a full first deploy, since a deploy trusts its record and never lists the bucket, without
@@ -17,11 +21,10 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
-import Database from "better-sqlite3";
-import { build } from "../src/build/build.ts";
 import { openBucket, type Bucket } from "../src/deploy/bucket.ts";
 import { deploy, type DeployReport } from "../src/deploy/deploy.ts";
-import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
+import { Harness } from "./bench.ts";
+import { generateStore } from "./gen-store.ts";
 
 const { values } = parseArgs({
   options: {
@@ -30,13 +33,14 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "16" },
     keep: { type: "string" },
     "record-only-above": { type: "string", default: String(Number.MAX_SAFE_INTEGER) },
+    seed: { type: "string", default: "7" },
   },
 });
 const sizes = values.sizes.split(",").map(Number);
 const ticks = Number(values.ticks);
 const concurrency = Number(values.concurrency);
 const recordOnlyAbove = Number(values["record-only-above"]);
-const NOW = Date.parse(REFERENCE_NOW);
+const harness = new Harness(path.join(import.meta.dirname, "../bin/build-api.js"), undefined);
 
 Object.assign(process.env, {
   AWS_ACCESS_KEY_ID: "S3RVER",
@@ -62,19 +66,6 @@ async function startServer(dir: string): Promise<{ endpoint: string; pid: number
     child.on("exit", () => reject(new Error("s3 server exited")));
   });
   return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
-}
-
-let renames = 0;
-function tick(db: string): void {
-  const w = new Database(db);
-  try {
-    w.prepare(
-      `UPDATE players SET name = ? WHERE (tournament_id, source_player_number) =
-         (SELECT tournament_id, source_player_number FROM players ORDER BY tournament_id, source_player_number LIMIT 1)`,
-    ).run(`Deploy Bench ${++renames}`);
-  } finally {
-    w.close();
-  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -107,11 +98,11 @@ for (const size of sizes) {
     mkdirSync(kept, { recursive: true });
     const db = path.join(kept, "store.sqlite");
     const out = path.join(kept, "dist");
-    if (!existsSync(db)) generateStore({ tournaments: size, seed: 1, out: db });
-    const b0 = performance.now();
-    await build({ db, out, now: NOW });
+    if (!existsSync(db)) generateStore({ tournaments: size, seed: values.seed, out: db });
+    const ready = harness.build(db, out, kept);
     console.log(
-      `${size} tournaments: store and snapshot ready (build ${((performance.now() - b0) / 1000).toFixed(1)} s)`,
+      `${size} tournaments: store and snapshot ready (build ${ready.seconds.toFixed(1)} s, ` +
+        `${ready.upToDate ? "up to date" : `${ready.written} files written`})`,
     );
     const client = new S3Client({ endpoint: server.endpoint, forcePathStyle: true });
     await client.send(new CreateBucketCommand({ Bucket: "bench" }));
@@ -141,10 +132,8 @@ for (const size of sizes) {
     };
     const builds: number[] = [];
     for (let i = 0; i < ticks; i++) {
-      tick(db);
-      const t = performance.now();
-      await build({ db, out, now: NOW });
-      builds.push((performance.now() - t) / 1000);
+      harness.changeOneTournament(db, i);
+      builds.push(harness.build(db, out, kept).seconds);
       row.ticks.push(await deploy(opts));
     }
     rows.push(row);

@@ -1,25 +1,29 @@
-// `npm run bench [-- --sizes S,M[,L]] [--seed 1] [--rounds 3] [--jobs N] [--keep]`
+// `npm run bench [-- --sizes S,M[,L|XL|<n>]] [--seed 7] [--ticks 3] [--jobs N] [--work DIR] [--keep]
+//   [--db FILE] [--cli bin/build-api.js]`
 //
-// For each size: generate a synthetic store once (scripts/gen-store.ts), then measure, interleaved
-// in the same run so that a noisy machine hits every measure alike:
-//   floor   - the raw write floor: the files of the built snapshot (read into memory first),
-//             written with plain mkdirSync(recursive) + writeFileSync into a fresh directory;
-//   JSON floor - the same, but every JSON body (parsed beforehand) serialized with JSON.stringify
-//             and written with writeFileSync, on one thread: the issue's reference for a full build;
-//   full    - a full build into a fresh --out, in a child process (`node bin/build-api.js build`),
-//             wall time and peak RSS (the whole process: every thread);
-//   rebuild - a no-change rebuild into the same --out, wall time and files written (must be 0);
-//   one changed - one player renamed in one tournament (another connection), then a build into
-//             the same --out: wall time, files written, peak RSS;
-//   start-up - `node bin/build-api.js --version`: what a no-change rebuild cannot go below;
-//   link floor - right after the floor: the same tree again, every file hard-linked from the floor
-//             (mkdirSync + linkSync): what any complete new tree of hard links costs, the bound of
-//             a no-change rebuild that publishes a whole new version directory.
-// Each round runs floor/full/rebuild (every other round: full/rebuild/floor), after a `sync` so
-// that no step pays for the previous one's writeback. Times are medians over the rounds, ratios
-// medians of the per-round ratios; peak RSS is the largest over the rounds. Build times are wall
-// times of the child (node start-up included); "in-process" is the sum of the build report's
-// phases. One line per size on stdout; every round on stderr.
+// Measures what issue 19's targets name, per size (S 50, M 2,000, L 20,000, XL 100,000 tournaments
+// of `npm run gen-store -- --seed 7`), one step after the other on one snapshot:
+//   full build  - into a fresh --out: wall time of the child, peak RSS of the process (GNU time %M:
+//                 the largest resident set of the one process, which holds every thread);
+//   first tick  - one player of one tournament renamed through another connection, then a build:
+//                 the tick that makes the second version (reported, not the steady state);
+//   steady ticks - --ticks more such ticks, each on another tournament: median wall time, ÷ full;
+//   no-change   - a build with nothing changed; start-up is `build-api --version` (median of 3);
+//   JSON floor  - every JSON body of the live snapshot serialized with JSON.stringify and written
+//                 with writeFileSync on one thread (other files written as they are); reading and
+//                 parsing are not timed. Written in chunks of at most 1 GB, each deleted (untimed)
+//                 before the next, so the bench never holds two snapshots on disk.
+// Builds run as the installed command runs them (the Node flags of bin/build-api.js's shebang
+// line) with the default --jobs unless --jobs is given. Then every target of issue 19 is printed
+// with met / missed / not measured (scripts/lib/bench-targets.ts judges). Before each size the
+// free disk is checked against the size's estimate and a size that does not fit is refused with
+// the figure needed (XL, about 120 GB, is refused on a small disk).
+//
+// --work DIR keeps each size's store in DIR/<tournaments>/store.sqlite and reuses it (an L store
+// takes minutes to generate); with --keep the last snapshot stays in DIR/<tournaments>/dist too,
+// the layout `node scripts/bench-deploy.ts --keep DIR` reuses. --db measures one given store
+// (one size). --cli measures another build of build-api (e.g. main's) for a comparison.
+// `node scripts/bench-tick.ts` is this harness for one size.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -28,194 +32,207 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
-  linkSync,
   rmSync,
-  writeFileSync,
+  statfsSync,
+  statSync,
 } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { publicationChanges } from "../src/publish/changes.ts";
 import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
+import {
+  diskNeeded,
+  diskRefusal,
+  FLOOR_CHUNK_BYTES,
+  judge,
+  median,
+  peakRss,
+  SIZES,
+  steadyTick,
+  type SizeFigures,
+} from "./lib/bench-targets.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const CLI = path.join(ROOT, "bin/build-api.js");
-const SIZES: Record<string, number> = { S: 50, M: 2_000, L: 20_000 };
 const TIME = "/usr/bin/time";
-
-interface Snapshot {
-  files: { rel: string; bytes: Buffer }[];
-  bytes: number;
-}
-
-interface ChildRun {
-  seconds: number;
-  /** Peak resident set size of the child, in MiB. */
-  rssMb: number;
-  report: {
-    render: { tournaments: number; files: number };
-    publish: {
-      files: number;
-      filesWritten: number;
-      filesUnchanged: number;
-      bytesTotal: number;
-      phases: Record<string, number>;
-    };
-  };
-}
-
-interface Round {
-  floor: number;
-  jsonFloor: number;
-  linkFloor: number;
-  full: ChildRun;
-  rebuild: ChildRun;
-  oneChanged: ChildRun;
-  startup: number;
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-const syncDisk = (): void => {
-  try {
-    execFileSync("sync");
-  } catch {
-    // No sync(1): the steps then share writeback, which the interleaving evens out.
-  }
-};
-
-/** Peak RSS of a child: GNU time when installed, else the child reports its own at exit. */
 const useGnuTime = existsSync(TIME);
+/** Without GNU time the child reports its own peak at exit (one process: every thread). */
 const RSS_HOOK =
   "data:text/javascript,import{writeSync}from'node:fs';" +
   "process.on('exit',()=>writeSync(2,'\\nbench-maxrss-kb '+process.resourceUsage().maxRSS+'\\n'))";
 
-function runBuild(db: string, out: string, scratch: string, jobs?: string): ChildRun {
-  const args = [CLI, "build", "--db", db, "--out", out, "--now", REFERENCE_NOW, "--json"];
-  if (jobs !== undefined) args.push("--jobs", jobs);
-  const rssFile = path.join(scratch, "rss.txt");
-  const [cmd, argv] = useGnuTime
-    ? [TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...args]]
-    : [process.execPath, ["--import", RSS_HOOK, ...args]];
-  const start = performance.now();
-  const child = spawnSync(cmd, argv, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30 });
-  const seconds = (performance.now() - start) / 1000;
-  if (child.status !== 0) {
-    throw new Error(`build failed (exit ${child.status}):\n${child.stderr}`);
-  }
-  const rssKb = useGnuTime
-    ? Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1))
-    : Number(/bench-maxrss-kb (\d+)/.exec(child.stderr)?.[1]);
-  return { seconds, rssMb: rssKb / 1024, report: JSON.parse(child.stdout) as ChildRun["report"] };
+export const load = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+const fmt = (x: number, digits = 2): string => x.toFixed(digits);
+const log = (s: string): void => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
+
+interface Run {
+  seconds: number;
+  rssMb: number;
+  written: number;
+  files: number;
+  rendered: number;
+  upToDate: boolean;
 }
 
-/** Every regular file under the snapshot `out` points to, read into memory. */
-function readSnapshot(out: string): Snapshot {
-  const files: Snapshot["files"] = [];
-  let bytes = 0;
-  const walk = (dir: string, rel: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(dir, e.name), r);
-      else if (e.isFile()) {
-        const data = readFileSync(path.join(dir, e.name));
-        files.push({ rel: r, bytes: data });
-        bytes += data.length;
-      }
-    }
-  };
-  walk(realpathSync(out), "");
-  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { files, bytes };
+/** The Node flags of the CLI's `#!/usr/bin/env -S node <flags>` line: builds run as the installed command runs. */
+function shebangFlags(cli: string): string[] {
+  const first = readFileSync(cli, "utf8").split("\n", 1)[0]!;
+  return (/^#!.*\bnode\b(.*)$/.exec(first)?.[1] ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter((f) => f.startsWith("--"));
 }
 
-/** Recreates the snapshot's tree in `dir`, one `place(file, abs)` per file. Seconds. */
-function timeTree(
-  snapshot: Snapshot,
-  dir: string,
-  place: (f: Snapshot["files"][number], abs: string) => void,
-): number {
-  const start = performance.now();
-  const made = new Set<string>();
-  for (const f of snapshot.files) {
-    const abs = path.join(dir, f.rel);
-    const parent = path.dirname(abs);
-    if (!made.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      made.add(parent);
-    }
-    place(f, abs);
-  }
-  return (performance.now() - start) / 1000;
-}
-
-/** The raw floor: the same files and bytes, plain fs calls, into a fresh directory. Seconds. */
-function writeFloor(snapshot: Snapshot, dir: string): number {
-  return timeTree(snapshot, dir, (f, abs) => writeFileSync(abs, f.bytes));
-}
-
-/**
- * The JSON floor: every JSON body serialized with JSON.stringify and written, other files written
- * as they are, on one thread. Each body is parsed just before, outside the timed part (parsing
- * them all beforehand would not fit in memory at L). Seconds.
- */
-function jsonFloor(snapshot: Snapshot, dir: string): number {
-  let timed = 0;
-  const made = new Set<string>();
-  for (const f of snapshot.files) {
-    const body = f.rel.endsWith(".json") ? (JSON.parse(f.bytes.toString("utf8")) as unknown) : undefined;
-    const start = performance.now();
-    const abs = path.join(dir, f.rel);
-    const parent = path.dirname(abs);
-    if (!made.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      made.add(parent);
-    }
-    writeFileSync(abs, body === undefined ? f.bytes : JSON.stringify(body));
-    timed += performance.now() - start;
-  }
-  return timed / 1000;
-}
-
-/** Node's start-up and build-api's CLI module graph: `--version`. Seconds. */
-function startup(): number {
-  const start = performance.now();
-  execFileSync(process.execPath, [CLI, "--version"], { cwd: ROOT, stdio: "pipe" });
-  return (performance.now() - start) / 1000;
-}
-
-/** Renames one player of one tournament (a different name each time): one tournament changed. */
-let renames = 0;
-function changeOneTournament(db: string): void {
-  const w = new Database(db);
+function syncDisk(): void {
   try {
-    w.prepare(
-      `UPDATE players SET name = ? WHERE (tournament_id, source_player_number) =
-         (SELECT tournament_id, source_player_number FROM players ORDER BY tournament_id, source_player_number LIMIT 1)`,
-    ).run(`Bench Renamed ${++renames}`);
-  } finally {
-    w.close();
+    execFileSync("sync");
+  } catch {
+    // No sync(1): a step may then pay for the previous one's writeback.
   }
 }
 
-/** The link floor: the tree of `from` again in `dir`, every file hard-linked. Seconds. */
-function linkFloor(snapshot: Snapshot, from: string, dir: string): number {
-  return timeTree(snapshot, dir, (f, abs) => linkSync(path.join(from, f.rel), abs));
+export class Harness {
+  readonly flags: string[];
+  readonly cli: string;
+  readonly jobs: string | undefined;
+  private renames = 0;
+  constructor(cli: string, jobs: string | undefined) {
+    this.cli = cli;
+    this.jobs = jobs;
+    this.flags = shebangFlags(cli);
+  }
+
+  build(db: string, out: string, scratch: string): Run {
+    const args = [...this.flags, this.cli, "build", "--db", db, "--out", out, "--now", REFERENCE_NOW];
+    if (this.jobs !== undefined) args.push("--jobs", this.jobs);
+    const rssFile = path.join(scratch, "rss.txt");
+    const [cmd, argv] = useGnuTime
+      ? [TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...args]]
+      : [process.execPath, ["--import", RSS_HOOK, ...args]];
+    const start = performance.now();
+    const child = spawnSync(cmd, argv, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
+    const seconds = (performance.now() - start) / 1000;
+    if (child.status !== 0) throw new Error(`build failed (exit ${child.status}):\n${child.stderr}`);
+    const rssKb = useGnuTime
+      ? Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1))
+      : Number(/bench-maxrss-kb (\d+)/.exec(child.stderr)?.[1]);
+    const upToDate = child.stderr.includes("is up to date");
+    const m = /(\d+) files? \((\d+) written/.exec(child.stderr);
+    const rendered = /(\d+) tournaments? rendered/.exec(child.stderr);
+    return {
+      seconds,
+      rssMb: rssKb / 1024,
+      upToDate,
+      written: upToDate ? 0 : Number(m?.[2]),
+      files: upToDate ? NaN : Number(m?.[1]),
+      rendered: upToDate ? 0 : Number(rendered?.[1]),
+    };
+  }
+
+  /** Node's start-up and the CLI's module graph (`--version`), median of three. Seconds. */
+  startup(): number {
+    const times = [0, 1, 2].map(() => {
+      const start = performance.now();
+      execFileSync(process.execPath, [...this.flags, this.cli, "--version"], { cwd: ROOT, stdio: "pipe" });
+      return (performance.now() - start) / 1000;
+    });
+    return median(times);
+  }
+
+  /** Renames the first player of the i-th published tournament (spread over the store): one tournament changed. */
+  changeOneTournament(db: string, i: number): void {
+    const w = new Database(db);
+    try {
+      const ids = w
+        .prepare<[], { tournament_id: number }>(
+          // Published and not a draft (src/store/read/queries.ts), with players: a rename renders it.
+          "SELECT tournament_id FROM tournaments WHERE is_draft = 0 AND typeof(external_id) = 'integer' " +
+            "AND tournament_id IN (SELECT tournament_id FROM publications) " +
+            "AND tournament_id IN (SELECT tournament_id FROM players) ORDER BY tournament_id",
+        )
+        .all();
+      const t = ids[(i * 7919) % ids.length]!.tournament_id;
+      w.prepare(
+        "UPDATE players SET name = ? WHERE tournament_id = ? AND source_player_number = (SELECT min(source_player_number) FROM players WHERE tournament_id = ?)",
+      ).run(`Bench Renamed ${process.pid}-${++this.renames}`, t, t);
+    } finally {
+      w.close();
+    }
+  }
 }
 
-/** Deletes a build output: the link, the versions and the lock (see src/publish/publish.ts). */
-function removeOut(out: string): void {
+/** Deletes a build output: the link, the versions and the lock (see src/publish/layout.ts). */
+export function removeOut(out: string): void {
   const parent = path.dirname(out);
   const name = path.basename(out);
   for (const p of [out, path.join(parent, `.${name}.snapshots`), path.join(parent, `.${name}.lock`)]) {
     rmSync(p, { recursive: true, force: true });
   }
+}
+
+/**
+ * The JSON floor of the snapshot `out` points to: each JSON body read and parsed (untimed), then
+ * serialized and written into `floorDir` (timed), other files written as they are. Every
+ * FLOOR_CHUNK_BYTES the floor directory is deleted (untimed). With `sample` k > 1 only every k-th
+ * file in walk order is read and written, and the time is multiplied by k: an estimate of the
+ * total (the sum over a systematic sample), for L, where reading and parsing every file (untimed,
+ * but about six times the timed part at M) would take most of an hour. Returns seconds (scaled),
+ * the files and bytes of the whole snapshot, and the files timed.
+ */
+function jsonFloor(
+  out: string,
+  floorDir: string,
+  sample: number,
+): { seconds: number; files: number; bytes: number; timedFiles: number } {
+  let timed = 0;
+  let files = 0;
+  let timedFiles = 0;
+  let bytes = 0;
+  let chunk = 0;
+  let made = new Set<string>();
+  const walk = (dir: string, rel: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const src = path.join(dir, e.name);
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        walk(src, r);
+        continue;
+      }
+      if (!e.isFile()) continue;
+      if (files++ % sample !== 0) {
+        bytes += statSync(src).size;
+        continue;
+      }
+      const data = readFileSync(src);
+      const body = e.name.endsWith(".json") ? (JSON.parse(data.toString("utf8")) as unknown) : undefined;
+      const start = performance.now();
+      const abs = path.join(floorDir, r);
+      const parent = path.dirname(abs);
+      if (!made.has(parent)) {
+        mkdirSync(parent, { recursive: true });
+        made.add(parent);
+      }
+      writeFileSync(abs, body === undefined ? data : JSON.stringify(body));
+      timed += performance.now() - start;
+      timedFiles++;
+      bytes += data.length;
+      chunk += data.length;
+      if (chunk >= FLOOR_CHUNK_BYTES) {
+        rmSync(floorDir, { recursive: true, force: true });
+        made = new Set();
+        chunk = 0;
+      }
+    }
+  };
+  walk(realpathSync(out), "");
+  rmSync(floorDir, { recursive: true, force: true });
+  return { seconds: (timed / 1000) * sample, files, bytes, timedFiles };
 }
 
 function machine(dir: string): string {
@@ -233,167 +250,202 @@ function machine(dir: string): string {
   );
 }
 
-const fmt = (x: number, digits = 2): string => x.toFixed(digits);
+const freeBytes = (dir: string): number => {
+  const s = statfsSync(dir);
+  return s.bavail * s.bsize;
+};
 
-function benchSize(
-  label: string,
-  tournaments: number,
-  seed: string,
-  rounds: number,
-  base: string,
-  jobs: string | undefined,
-): string {
-  const dir = path.join(base, label);
-  mkdirSync(dir, { recursive: true });
-  const db = path.join(dir, "store.sqlite");
-  const gen = generateStore({ tournaments, seed, out: db });
-  console.error(
-    `[${label}] store: ${tournaments} tournaments, ${gen.players} players, ${gen.games} games (${fmt(gen.milliseconds / 1000)} s)`,
-  );
+interface SizeOptions {
+  label: string;
+  tournaments: number;
+  seed: string;
+  ticks: number;
+  dir: string;
+  db: string;
+  keep: boolean;
+  floorSample: number;
+}
 
-  // A warm-up build (not counted): warms the page cache and gives the files for the floor.
-  const out = path.join(dir, "out");
-  const warm = runBuild(db, out, dir, jobs);
-  const snapshot = readSnapshot(out);
-  removeOut(out);
-  console.error(
-    `[${label}] snapshot: ${snapshot.files.length} files, ${snapshot.bytes} bytes ` +
-      `(${warm.report.render.tournaments} tournaments built; warm-up ${fmt(warm.seconds)} s)`,
-  );
-
-  const results: Round[] = [];
-  const floorDir = path.join(dir, "floor");
-  const linkDir = path.join(dir, "floor-links");
-  const jsonDir = path.join(dir, "floor-json");
-  for (let r = 0; r < rounds; r++) {
-    let floor = 0;
-    let json = 0;
-    let links = 0;
-    const measureFloor = (): void => {
-      for (const d of [floorDir, linkDir, jsonDir]) rmSync(d, { recursive: true, force: true });
-      syncDisk();
-      json = jsonFloor(snapshot, jsonDir);
-      syncDisk();
-      floor = writeFloor(snapshot, floorDir);
-      syncDisk();
-      links = linkFloor(snapshot, floorDir, linkDir);
-    };
-    const measureBuilds = (): { full: ChildRun; rebuild: ChildRun; oneChanged: ChildRun } => {
-      removeOut(out);
-      syncDisk();
-      const full = runBuild(db, out, dir, jobs);
-      syncDisk();
-      const rebuild = runBuild(db, out, dir, jobs);
-      if (rebuild.report.publish.filesWritten > 0) {
-        // Name the files that changed, to tell nondeterminism from a bug in the incremental write.
-        const { written, removed } = publicationChanges(out);
-        console.error(
-          `[${label}] the no-change rebuild wrote files:\n${[...written, ...removed.map((p) => `removed ${p}`)].join("\n")}`,
-        );
-      }
-      changeOneTournament(db);
-      syncDisk();
-      const oneChanged = runBuild(db, out, dir, jobs);
-      return { full, rebuild, oneChanged };
-    };
-    let runs: { full: ChildRun; rebuild: ChildRun; oneChanged: ChildRun };
-    if (r % 2 === 0) {
-      measureFloor();
-      runs = measureBuilds();
-    } else {
-      runs = measureBuilds();
-      measureFloor();
-    }
-    const { full, rebuild, oneChanged } = runs;
-    const start = startup();
-    results.push({ floor, jsonFloor: json, linkFloor: links, full, rebuild, oneChanged, startup: start });
-    const inProcess = Object.values(full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000;
-    console.error(
-      `[${label}] round ${r + 1}: floor ${fmt(floor)} s, JSON floor ${fmt(json)} s, link floor ${fmt(links)} s, ` +
-        `full ${fmt(full.seconds)} s (in-process ${fmt(inProcess)} s, ${fmt(full.rssMb, 0)} MiB), ` +
-        `no-change rebuild ${fmt(rebuild.seconds)} s (${rebuild.report.publish.filesWritten} written), ` +
-        `one changed ${fmt(oneChanged.seconds)} s (${oneChanged.report.publish.filesWritten} written, ` +
-        `${fmt(oneChanged.rssMb, 0)} MiB), start-up ${fmt(start)} s`,
+function benchSize(h: Harness, o: SizeOptions): SizeFigures {
+  const { label, dir, db } = o;
+  if (!existsSync(db)) {
+    const gen = generateStore({ tournaments: o.tournaments, seed: o.seed, out: db });
+    log(
+      `${label}: store generated, ${gen.tournaments} tournaments, ${gen.players} players, ${fmt(gen.milliseconds / 1000)} s`,
     );
-    for (const d of [floorDir, linkDir, jsonDir]) rmSync(d, { recursive: true, force: true });
-    removeOut(out);
-  }
+  } else log(`${label}: store ${db} reused`);
+  const out = path.join(dir, "dist");
+  const floorDir = path.join(dir, "floor-json");
+  removeOut(out);
+  rmSync(floorDir, { recursive: true, force: true });
+  syncDisk();
 
-  // Times: medians over the rounds. Ratios: medians of the per-round ratios, whose two terms ran
-  // back to back, so a slow spell of the machine weighs on both.
-  const inProcessOf = (x: Round): number =>
-    Object.values(x.full.report.publish.phases).reduce((a, b) => a + b, 0) / 1000;
-  const full = median(results.map((x) => x.full.seconds));
-  const floor = median(results.map((x) => x.floor));
-  const rebuild = median(results.map((x) => x.rebuild.seconds));
-  const links = median(results.map((x) => x.linkFloor));
-  const inProcess = median(results.map(inProcessOf));
-  const fullToFloor = median(results.map((x) => x.full.seconds / x.floor));
-  const inProcessToFloor = median(results.map((x) => inProcessOf(x) / x.floor));
-  const rebuildToFull = median(results.map((x) => x.rebuild.seconds / x.full.seconds));
-  const linksToFull = median(results.map((x) => x.linkFloor / x.full.seconds));
-  const rss = Math.max(...results.map((x) => x.full.rssMb));
-  const rebuildRss = Math.max(...results.map((x) => x.rebuild.rssMb));
-  const oneRss = Math.max(...results.map((x) => x.oneChanged.rssMb));
-  const written = Math.max(...results.map((x) => x.rebuild.report.publish.filesWritten));
-  const json = median(results.map((x) => x.jsonFloor));
-  const fullToJson = median(results.map((x) => x.full.seconds / x.jsonFloor));
-  const one = median(results.map((x) => x.oneChanged.seconds));
-  const oneToFull = median(results.map((x) => x.oneChanged.seconds / x.full.seconds));
-  const oneWritten = Math.max(...results.map((x) => x.oneChanged.report.publish.filesWritten));
-  const start = median(results.map((x) => x.startup));
-  const overStartup = median(results.map((x) => x.rebuild.seconds - x.startup));
-  const files = snapshot.files.length;
+  log(`${label}: full build (load ${load()})`);
+  const full = h.build(db, out, dir);
+  log(
+    `${label}: full build ${fmt(full.seconds)} s, ${full.files} files, ${fmt(full.rssMb, 0)} MiB (load ${load()})`,
+  );
+
+  const ticks: Run[] = [];
+  for (let i = 0; i <= o.ticks; i++) {
+    h.changeOneTournament(db, i);
+    syncDisk();
+    const t = h.build(db, out, dir);
+    if (t.rendered !== 1) log(`${label}: WARNING tick ${i + 1} rendered ${t.rendered} tournaments, not 1`);
+    ticks.push(t);
+    log(
+      `${label}: tick ${i + 1}${i === 0 ? " (makes the second version)" : ""} ${fmt(t.seconds)} s, ` +
+        `${t.written} written, ${t.rendered} rendered, ${fmt(t.rssMb, 0)} MiB (load ${load()})`,
+    );
+  }
+  syncDisk();
+  const noChange = h.build(db, out, dir);
+  if (!noChange.upToDate && noChange.written > 0)
+    log(`${label}: WARNING the no-change rebuild wrote ${noChange.written} files`);
+  const startup = h.startup();
+  log(
+    `${label}: no-change ${fmt(noChange.seconds)} s (${fmt(noChange.rssMb, 0)} MiB), start-up ${fmt(startup)} s`,
+  );
+
+  syncDisk();
+  log(`${label}: JSON floor (load ${load()})`);
+  const floor = jsonFloor(out, floorDir, o.floorSample);
+  log(
+    `${label}: JSON floor ${fmt(floor.seconds)} s (${floor.timedFiles} of ${floor.files} files timed` +
+      `${o.floorSample > 1 ? `, × ${o.floorSample}` : ""}), ${floor.bytes} bytes (load ${load()})`,
+  );
+  if (!o.keep) removeOut(out);
+
+  const [first, ...steady] = ticks;
+  return {
+    label,
+    tournaments: o.tournaments,
+    files: floor.files,
+    bytes: floor.bytes,
+    full: { seconds: full.seconds, rssMb: full.rssMb },
+    jsonFloor: floor.seconds,
+    ...(o.floorSample > 1 ? { floorSample: o.floorSample } : {}),
+    firstTick: { seconds: first!.seconds, rssMb: first!.rssMb, written: first!.written },
+    ticks: steady.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
+    noChange: { seconds: noChange.seconds, rssMb: noChange.rssMb },
+    startup,
+  };
+}
+
+export function summary(f: SizeFigures): string {
+  const tick = steadyTick(f);
   return (
-    `${label} (${tournaments} tournaments): ${files} files, ${(snapshot.bytes / 1e6).toFixed(1)} MB, ` +
-    `${Math.round(files / full)} files/s, peak RSS ${fmt(rss, 0)} MiB (no-change ${fmt(rebuildRss, 0)} MiB, ` +
-    `one changed ${fmt(oneRss, 0)} MiB), full ${fmt(full)} s (in-process ${fmt(inProcess)} s), ` +
-    `JSON floor ${fmt(json)} s, full/JSON floor ${fmt(fullToJson)}, raw floor ${fmt(floor)} s, ` +
-    `full/raw floor ${fmt(fullToFloor)} (in-process ${fmt(inProcessToFloor)}), ` +
-    `one changed ${fmt(one)} s, one changed/full ${fmt(oneToFull, 4)}, files written ${oneWritten}, ` +
-    `no-change rebuild ${fmt(rebuild)} s, start-up ${fmt(start)} s, no-change - start-up ${fmt(overStartup)} s, ` +
-    `no-change/full ${fmt(rebuildToFull)}, files written on no-change ${written}, ` +
-    `link floor ${fmt(links)} s (link floor/full ${fmt(linksToFull)})`
+    `${f.label} (${f.tournaments} tournaments): ${f.files} files, ${(f.bytes / 1e9).toFixed(2)} GB; ` +
+    `full ${fmt(f.full.seconds)} s (${fmt(f.full.rssMb, 0)} MiB), JSON floor ${fmt(f.jsonFloor)} s` +
+    `${f.floorSample ? ` (1 file in ${f.floorSample} timed, × ${f.floorSample})` : ""}, ` +
+    `full/JSON floor ${fmt(f.full.seconds / f.jsonFloor)}; first tick ${fmt(f.firstTick.seconds)} s ` +
+    `(${f.firstTick.written} written, ${fmt(f.firstTick.rssMb, 0)} MiB); steady tick median ${fmt(tick)} s of ` +
+    `${f.ticks.map((t) => fmt(t.seconds)).join("/")} (written ${f.ticks.map((t) => t.written).join("/")}, ` +
+    `${f.ticks.map((t) => fmt(t.rssMb, 0)).join("/")} MiB), tick/full ${(tick / f.full.seconds).toFixed(4)}; ` +
+    `no-change ${fmt(f.noChange.seconds)} s (${fmt(f.noChange.rssMb, 0)} MiB), start-up ${fmt(f.startup)} s, ` +
+    `no-change − start-up ${fmt(f.noChange.seconds - f.startup)} s; peak RSS ${fmt(peakRss(f), 0)} MiB`
   );
 }
 
-function main(): void {
-  const { values } = parseArgs({
-    options: {
-      sizes: { type: "string", default: "S,M" },
-      seed: { type: "string", default: "1" },
-      rounds: { type: "string", default: "3" },
-      keep: { type: "boolean", default: false },
-      jobs: { type: "string" },
-    },
-    strict: true,
-  });
-  const rounds = Number(values.rounds);
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer`);
-  // A size is S, M or L, or a number of tournaments.
-  const sizes = values.sizes.split(",").map((s) => {
-    const label = s.trim();
-    const n = SIZES[label.toUpperCase()] ?? Number(label);
-    if (!Number.isInteger(n) || n < 1)
-      throw new Error(`unknown size ${JSON.stringify(label)}: use S, M, L or a count`);
-    return { label: label.toUpperCase(), tournaments: n };
-  });
+export interface BenchArgs {
+  sizes: string;
+  seed: string;
+  ticks: string;
+  jobs?: string;
+  work?: string;
+  keep: boolean;
+  db?: string;
+  cli?: string;
+  "floor-sample": string;
+  with?: string;
+}
 
-  const base = mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));
-  console.log(`machine: ${machine(base)}`);
+export const BENCH_OPTIONS = {
+  sizes: { type: "string", default: "S,M" },
+  seed: { type: "string", default: "7" },
+  ticks: { type: "string", default: "3" },
+  jobs: { type: "string" },
+  work: { type: "string" },
+  keep: { type: "boolean", default: false },
+  db: { type: "string" },
+  cli: { type: "string" },
+  /** Time the JSON floor on one file in k (k = 1: every file). */
+  "floor-sample": { type: "string", default: "1" },
+  /** A file of `figures: {...}` lines of an earlier run (its output), judged with this run's sizes. */
+  with: { type: "string" },
+} as const;
+
+export function runBench(a: BenchArgs): number {
+  const ticks = Number(a.ticks);
+  const floorSample = Number(a["floor-sample"]);
+  if (!Number.isInteger(floorSample) || floorSample < 1)
+    throw new Error("--floor-sample must be a positive integer");
+  if (!Number.isInteger(ticks) || ticks < 1) throw new Error("--ticks must be a positive integer");
+  const sizes = a.sizes.split(",").map((s) => {
+    const label = s.trim().toUpperCase();
+    const n = SIZES[label] ?? Number(label);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`unknown size ${JSON.stringify(s)}: use S, M, L, XL or a count`);
+    // A count that is a named size takes its name, so that its targets apply.
+    return { label: Object.entries(SIZES).find(([, v]) => v === n)?.[0] ?? label, tournaments: n };
+  });
+  if (a.db !== undefined && sizes.length !== 1) throw new Error("--db measures one store: give one size");
+  const h = new Harness(a.cli ? path.resolve(a.cli) : path.join(ROOT, "bin/build-api.js"), a.jobs);
+  const work = a.work ? path.resolve(a.work) : mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));
+  mkdirSync(work, { recursive: true });
+
+  console.log(`machine: ${machine(work)}`);
   console.log(
-    `method: ${rounds} interleaved rounds per size (JSON floor + raw floor + link floor, full build, no-change rebuild, ` +
-      `one tournament changed, start-up; medians of times and of per-round ratios), --jobs ${values.jobs ?? "default"}, ` +
-      `seed ${values.seed}, peak RSS ${useGnuTime ? "by GNU time %M" : "by process.resourceUsage().maxRSS"}`,
+    `method: per size one full build, 1 + ${ticks} one-tournament ticks (the first makes the second version; ` +
+      `the median of the other ${ticks} is the steady tick), a no-change rebuild, start-up, the JSON floor; ` +
+      `cli ${path.relative(ROOT, h.cli) || h.cli} ${h.flags.join(" ")}, --jobs ${a.jobs ?? "default"}, seed ${a.seed}, ` +
+      `peak RSS ${useGnuTime ? "by GNU time %M" : "by process.resourceUsage().maxRSS"}; load ${load()}`,
   );
+  const xl = SIZES.XL!;
+  console.log(
+    `disk: ${(freeBytes(work) / 1e9).toFixed(1)} GB free in ${work}; XL (${xl} tournaments) needs about ` +
+      `${(diskNeeded(xl, false) / 1e9).toFixed(0)} GB, L about ${(diskNeeded(SIZES.L!, false) / 1e9).toFixed(0)} GB`,
+  );
+  const measured: SizeFigures[] = [];
+  let refused = 0;
   try {
     for (const { label, tournaments } of sizes) {
-      console.log(benchSize(label, tournaments, values.seed, rounds, base, values.jobs));
+      const dir = path.join(work, String(tournaments));
+      mkdirSync(dir, { recursive: true });
+      const db = a.db ? path.resolve(a.db) : path.join(dir, "store.sqlite");
+      const why = diskRefusal(label, tournaments, freeBytes(dir), existsSync(db));
+      if (why) {
+        console.log(`REFUSED ${why}`);
+        refused++;
+        continue;
+      }
+      const f = benchSize(h, { label, tournaments, seed: a.seed, ticks, dir, db, keep: a.keep, floorSample });
+      measured.push(f);
+      console.log(`${summary(f)}; load ${load()}`);
+      console.log(`figures: ${JSON.stringify(f)}`);
     }
   } finally {
-    if (values.keep) console.error(`kept ${base}`);
-    else rmSync(base, { recursive: true, force: true });
+    if (!a.work && !a.keep) rmSync(work, { recursive: true, force: true });
+    else if (!a.keep)
+      for (const { tournaments } of sizes) removeOut(path.join(work, String(tournaments), "dist"));
+    if (a.keep) console.error(`kept ${work}`);
   }
+  const earlier = a.with
+    ? readFileSync(a.with, "utf8")
+        .split("\n")
+        .filter((l) => l.startsWith("figures: "))
+        .map((l) => JSON.parse(l.slice("figures: ".length)) as SizeFigures)
+        .filter((e) => !measured.some((m) => m.label === e.label))
+    : [];
+  if (earlier.length > 0)
+    console.log(`with earlier figures of ${earlier.map((e) => e.label).join(", ")} from ${a.with}`);
+  console.log("targets (issue 19):");
+  for (const t of judge([...earlier, ...measured].sort((x, y) => x.tournaments - y.tournaments)))
+    console.log(`  ${t.verdict.toUpperCase().padEnd(12)} ${t.target}: ${t.detail}`);
+  return refused > 0 ? 1 : 0;
 }
 
-main();
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({ options: BENCH_OPTIONS, strict: true });
+  process.exitCode = runBench(values);
+}
