@@ -1,11 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env node
 // Runs the JavaScript that `npm run build` compiles from src/ into lib/.
-// The flag: the main thread keeps long-lived bookkeeping while rendering happens in workers; a
-// 2 MiB semi-space (V8's default grows to 16+) took 26-43 MiB off the peak RSS of a full build at M,
-// and V8 only reads it at start-up (docs/benchmarks.md, issue 19). `node bin/build-api.js` runs
-// without it; the installed `build-api` command and `./bin/build-api.js` run with it.
 // First of all: an unsupported Node stops here with the fix, before any native addon loads.
 import "./check-node.js";
+// Before any work: the main thread's young generation stays small (bin/young-generation.js).
+import "./young-generation.js";
 import module from "node:module";
 import { fileURLToPath } from "node:url";
 import { staleMessage, staleness } from "./lib-stamp.js";

@@ -20,7 +20,7 @@ export interface Inputs {
   version: string;
   /** sha256 of build-api's own sources and schemas: a changed program rebuilds even at the same version. */
   code: string;
-  /** The store's state (store/read/revisions.ts storeKeyOf: every revision's count and random stamp,
+  /** The store's state (store/read/revisions.ts storeKeyOf: the store-wide revisions' counts and stamps,
    * and the file's identity and times); null when it cannot be named cheaply. */
   store: string | null;
   statusOptions: StatusOptions;

@@ -2,7 +2,8 @@
 // (`<store>/bookkeeping.sqlite`, never inside a served version) that describes the live version.
 //
 // Tables:
-//   meta     generation, the live version it describes, the change log's id and start
+//   meta     generation, the live version it describes, the change log's id and start, and the
+//            live files and bytes in all (kept by apply from the touched owners' change)
 //   files    path -> owner, sha256, size, and the generation it last changed in; a row whose
 //            sha256 is NULL is a tombstone: the path was removed in that generation
 //   owners   owner -> how many files and bytes it has: a tick keeps a whole owner (a tournament,
@@ -29,6 +30,8 @@ import Database from "better-sqlite3";
 import { entryValue } from "./manifest.ts";
 
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
+/** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
+export const BOOKKEEPING_CACHE_KIB = 2048;
 const FORMAT = "1";
 
 /** One live file: its entry value (manifest.ts entryValue) and the owner that wrote it. */
@@ -106,6 +109,9 @@ export class Bookkeeping {
   static open(storeDir: string, options: { readonly?: boolean } = {}): Bookkeeping {
     const file = path.join(storeDir, BOOKKEEPING_NAME);
     const db = new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
+    // A small page cache (better-sqlite3's default is 16 MiB, all resident after a full build's
+    // 80,000-row delta): pages missed come from the OS file cache (docs/design/memory.md).
+    db.pragma(`cache_size = -${BOOKKEEPING_CACHE_KIB}`);
     if (!options.readonly) {
       // WAL: a commit is one append and fsync; a reader (verify, deploy) never blocks a build.
       db.pragma("journal_mode = WAL");
@@ -211,6 +217,18 @@ export class Bookkeeping {
       .map((r) => [r.path, entryValue(r.sha256, r.bytes)]);
   }
 
+  /**
+   * Appends to `out` the live paths of the given owners: one scan of the rows (paths and owners
+   * only), for when most owners are wanted (making a version from scratch). O(files).
+   */
+  pathsOwnedBy(owners: ReadonlySet<string>, out: string[]): void {
+    const it = this.db
+      .prepare<[], [string, string]>("SELECT path, owner FROM files WHERE sha256 IS NOT NULL")
+      .raw()
+      .iterate();
+    for (const [p, owner] of it) if (owners.has(owner)) out.push(p);
+  }
+
   /** Every live file, in path order: for the full comparisons (verify, a walk). O(files). */
   *allFiles(): Generator<[string, FileRow]> {
     const it = this.db
@@ -221,11 +239,24 @@ export class Bookkeeping {
     for (const r of it) yield [r.path, { owner: r.owner, value: entryValue(r.sha256, r.bytes) }];
   }
 
-  /** Files and bytes of the live version. O(owners). */
+  /**
+   * Files and bytes of the live version: O(1), from `meta` (kept by apply); a database written
+   * before those rows existed sums the owners instead (O(owners)).
+   */
   totals(): { files: number; bytes: number } {
+    const files = this.meta("files");
+    const bytes = this.meta("bytes");
+    if (files !== undefined && bytes !== undefined) return { files: Number(files), bytes: Number(bytes) };
+    return this.ownerSums();
+  }
+
+  /** Sums the owners' totals, of the owners in temp.touched only when `touched`. */
+  private ownerSums(touched = false): { files: number; bytes: number } {
     const r = this.db
       .prepare<[], { files: number | null; bytes: number | null }>(
-        "SELECT sum(files) AS files, sum(bytes) AS bytes FROM owners",
+        `SELECT sum(files) AS files, sum(bytes) AS bytes FROM owners${
+          touched ? " WHERE owner IN (SELECT owner FROM temp.touched)" : ""
+        }`,
       )
       .get();
     return { files: r?.files ?? 0, bytes: r?.bytes ?? 0 };
@@ -331,12 +362,17 @@ export class Bookkeeping {
                       THEN files.gen ELSE excluded.gen END,
            sha256 = excluded.sha256, bytes = excluded.bytes`,
       ).run(g);
+      // The live totals follow the touched owners' change, so reading them is O(1) (a no-change
+      // rebuild reports them) and keeping them O(change).
+      const total = this.totals();
+      const before = this.ownerSums(true);
       db.exec("DELETE FROM owners WHERE owner IN (SELECT owner FROM temp.touched)");
       db.exec(
         `INSERT INTO owners (owner, files, bytes)
            SELECT owner, count(*), sum(bytes) FROM files
            WHERE sha256 IS NOT NULL AND owner IN (SELECT owner FROM temp.touched) GROUP BY owner`,
       );
+      const after = this.ownerSums(true);
       if (flag("completeRecords")) db.exec("DELETE FROM records");
       db.exec("DELETE FROM records WHERE key IN (SELECT key FROM pending_records WHERE fp IS NULL)");
       db.exec(
@@ -346,6 +382,8 @@ export class Bookkeeping {
       const put = db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)");
       put.run("generation", String(g));
       put.run("version", pending.version);
+      put.run("files", String(total.files - before.files + after.files));
+      put.run("bytes", String(total.bytes - before.bytes + after.bytes));
       if (flag("restartLog")) put.run("logFrom", String(g + 1));
       this.clearPending();
     });

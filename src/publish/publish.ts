@@ -104,6 +104,11 @@ export interface PublishOptions {
   rewriteAll?: boolean;
   /** Paths that must never be deleted, even with force (the input store): refused inside the output. */
   protectedPaths?: readonly string[];
+  /**
+   * A first build (no snapshot before it) also makes the second version, after its switch, hard
+   * links of every file (default true; false leaves that to the next build, as older builds did).
+   */
+  pairFirstBuild?: boolean;
   /** Test hook: called at every step (each file written, each file put in place, each rename...). */
   onStep?: (step: string) => void;
   /** Called as each phase starts (lock, prepare, produce, finish, switch, cleanup): progress output. */
@@ -111,7 +116,7 @@ export interface PublishOptions {
 }
 
 export interface PublishReport extends WriteCounts {
-  /** Milliseconds per phase: lock, prepare, produce, finish, switch, cleanup. */
+  /** Milliseconds per phase: lock, prepare, produce, finish, switch, cleanup, pair. */
   phases: Record<string, number>;
   /** The version directory the target now points to. */
   snapshotDir: string;
@@ -139,7 +144,7 @@ async function publish(
   const force = opts.force ?? false;
   const phases: Record<string, number> = {};
   let mark = performance.now();
-  const order = ["lock", "prepare", "produce", "finish", "switch", "cleanup"];
+  const order = ["lock", "prepare", "produce", "finish", "switch", "cleanup", "pair"];
   const phase = (name: string): void => {
     const now = performance.now();
     phases[name] = now - mark;
@@ -274,6 +279,13 @@ async function publish(
     }
     step("cleaned-up");
     phase("cleanup");
+    // A first build makes the other version now, after its switch: the snapshot is live already,
+    // and the next build (the first tick) then costs what it changed instead of a link per file
+    // and a mkdir per directory (more directories than files in an API snapshot).
+    if (!paired && current.kind !== "dir" && opts.pairFirstBuild !== false) {
+      warnings.push(...makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh, step));
+    }
+    phase("pair");
     const counts = collected.counts;
     counts.changed = { count: differ.length, paths: differ.slice(0, CHANGED_PATHS_CAP) };
     return { ...counts, phases, snapshotDir: staleDir, warnings };
@@ -317,17 +329,18 @@ class Updater {
     liveDir: string | undefined,
     incoming: string,
     direct: boolean,
-    c: Collected,
+    c: Collected | undefined,
     step: (s: string) => void,
   ) {
     this.dir = dir;
     this.liveDir = liveDir;
     this.incoming = incoming;
     this.direct = direct;
-    this.c = c;
+    // Only linkTree and finishMarker run without a build's collected files (makeSecondVersion).
+    this.c = c ?? ({} as Collected);
     this.step = step;
     this.tmp = freshName(layout.store, `tmp-${process.pid}`);
-    this.freshIndex = direct ? undefined : new Map(c.fresh.map((p, i) => [p, i]));
+    this.freshIndex = direct || !c ? undefined : new Map(c.fresh.map((p, i) => [p, i]));
   }
 
   /** The paths the stale version must be checked at: where it may differ, plus this build's changes. */
@@ -355,24 +368,85 @@ class Updater {
     }
     if (this.direct) {
       // The new files are in place already: only the shared ones are linked in.
-      for (const p of this.c.kept()) this.place(p);
+      this.linkTree(this.c.keptSorted());
     } else {
       for (const p of this.c.paths()) this.place(p);
     }
-    // Files of the live version that the new one lacks, whether its bookkeeping lists them or not.
-    const gone = this.liveDir ? listFiles(this.liveDir).filter((p) => !this.c.has(p)) : [];
+    // Files of the live version that the new one lacks: the bookkeeping's removed rows when it
+    // describes the live version (walking it would cost a directory read per directory, more
+    // directories than files in an API snapshot); otherwise every file found in it.
+    const gone = !this.liveDir
+      ? []
+      : this.c.liveKnown
+        ? this.c.removed
+        : listFiles(this.liveDir).filter((p) => !this.c.has(p));
     // After a first build every file is new: sort that list in place rather than copy it.
     return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
+  }
+
+  /**
+   * Links the live version's files at `sorted` (sorted paths, so each directory's files are
+   * contiguous) into a version made by this build: the second version, made once after a full
+   * build. Per file one link(2); per directory one mkdir(2), made while the walk enters it (the
+   * chain of directories entered is kept, not a set of them all). No lstat: link(2) itself fails
+   * when the live copy is gone or is a directory, which fails the build as `place` does.
+   */
+  linkTree(sorted: readonly string[]): void {
+    const live = this.liveDir;
+    if (sorted.length > 0 && live === undefined) throw missingLive(sorted[0]!, "");
+    // chain[k]: the directory of k+1 components that the walk is in (relative, "/"-separated).
+    const chain: string[] = [];
+    let current: string | undefined;
+    for (const p of sorted) {
+      const slash = p.lastIndexOf("/");
+      const dir = slash < 0 ? "" : p.slice(0, slash);
+      if (dir !== current) {
+        this.enter(chain, dir);
+        current = dir;
+      }
+      try {
+        io.linkSync(path.join(live!, p), path.join(this.dir, p));
+      } catch (e) {
+        const code = errnoCode(e);
+        // ENOENT/ENOTDIR: the live copy is gone; EPERM/EISDIR: a directory stands in its place.
+        if (code === "ENOENT" || code === "ENOTDIR" || code === "EPERM" || code === "EISDIR") {
+          throw missingLive(p, live!);
+        }
+        throw e;
+      }
+      this.step(`placed ${p}`);
+    }
+  }
+
+  /** Makes the directories of `dir` below the chain's common part, one mkdir(2) each. */
+  private enter(chain: string[], dir: string): void {
+    let k = 0;
+    while (k < chain.length && (dir === chain[k] || dir.startsWith(`${chain[k]}/`))) k++;
+    chain.length = k;
+    if (dir === "" || (k > 0 && chain[k - 1] === dir)) return;
+    // The end of the first component not yet made (-1: the last one).
+    const start = k === 0 ? 0 : chain[k - 1]!.length + 1;
+    for (let i = dir.indexOf("/", start); ; i = dir.indexOf("/", i + 1)) {
+      const sub = i < 0 ? dir : dir.slice(0, i);
+      try {
+        io.mkdirSync(path.join(this.dir, sub));
+      } catch (e) {
+        // The directories of this build's new files exist already (they were written in place).
+        if (errnoCode(e) !== "EEXIST") throw e;
+      }
+      chain.push(sub);
+      if (i < 0) return;
+    }
   }
 
   /**
    * The marker, written anew after every file is in place: it names the generation the version is
    * sealed as, and its mtime tells the next build which live files were edited since.
    */
-  finishMarker(generation: number): void {
+  finishMarker(generation: number, stepName = "marker-written"): void {
     io.writeFileSync(this.tmp, markerText(generation));
     io.renameSync(this.tmp, path.join(this.dir, MARKER_NAME));
-    this.step("marker-written");
+    this.step(stepName);
   }
 
   private place(p: string): void {
@@ -381,20 +455,7 @@ class Updater {
     if (i !== undefined) {
       this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
-      // Its live copy, which the live bookkeeping lists, is gone: removed by hand, since builds
-      // never remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
-      const where = path.join(this.liveDir ?? "", p);
-      throw new BuildError(
-        `The live snapshot lacks ${p}, which its bookkeeping lists; nothing was published.`,
-        [
-          {
-            where,
-            what: "a file of the live snapshot was removed or replaced by something other than a build",
-            fix: "run `build-api verify --out <dir>` to list every such file, then `build-api build --rebuild`",
-          },
-        ],
-        EXIT.snapshotDamaged,
-      );
+      throw missingLive(p, this.liveDir ?? "");
     }
     this.step(`placed ${p}`);
   }
@@ -479,6 +540,68 @@ class Updater {
       }
     }
     this.step(`removed ${p}`);
+  }
+}
+
+/**
+ * A file the live bookkeeping lists is gone from the live version: removed by hand, since builds
+ * never remove a file of the live version. Nothing is switched; the old snapshot keeps serving.
+ */
+function missingLive(p: string, liveDir: string): BuildError {
+  return new BuildError(
+    `The live snapshot lacks ${p}, which its bookkeeping lists; nothing was published.`,
+    [
+      {
+        where: path.join(liveDir, p),
+        what: "a file of the live snapshot was removed or replaced by something other than a build",
+        fix: "run `build-api verify --out <dir>` to list every such file, then `build-api build --rebuild`",
+      },
+    ],
+    EXIT.snapshotDamaged,
+  );
+}
+
+/**
+ * After a first build's switch: makes `<store>/<n>`, a copy of the live version `liveDir` made of
+ * hard links (every file of a first build is in `files`), seals it with the live marker's
+ * generation, then records the pair with no path differing. A kill before the marker leaves an
+ * unmarked version that the next build removes as a leftover (it then makes the second version
+ * itself); a kill between the marker and pair.json leaves a complete version that the next build
+ * adopts and compares file by file. Trouble is a warning: the snapshot is live already.
+ */
+function makeSecondVersion(
+  layout: Layout,
+  liveDir: string,
+  liveVersion: string,
+  generation: number,
+  files: string[],
+  step: (s: string) => void,
+): string[] {
+  const version = String(nextVersion(layout));
+  const dir = path.join(layout.store, version);
+  let made = false;
+  try {
+    io.mkdirSync(dir);
+    made = true;
+    step("second-version-made");
+    const updater = new Updater(layout, dir, liveDir, "", true, undefined, step);
+    // Sorted in place (no copy of every path): a first build's list is sorted already.
+    updater.linkTree(files.sort());
+    updater.finishMarker(generation, "second-marker-written");
+    writePair(layout, { buffers: [liveVersion, version], differ: [] });
+    step("paired");
+    return [];
+  } catch (e) {
+    if (made) {
+      try {
+        io.rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // A leftover without a marker: the next build removes it.
+      }
+    }
+    return [
+      `the second snapshot version could not be made (${(e as Error).message}); the next build makes it`,
+    ];
   }
 }
 

@@ -79,6 +79,18 @@ export interface Collected {
   paths(): Iterable<string>;
   /** Files of the new snapshot whose bytes equal the live ones (O(files): the full comparison only). */
   kept(): Iterable<string>;
+  /**
+   * The same files as `kept`, sorted (so every directory's files are contiguous), the kept owners'
+   * paths read in one scan of the bookkeeping rather than one query per owner: for making a
+   * version from scratch (O(files), once).
+   */
+  keptSorted(): string[];
+  /**
+   * True when the live bookkeeping describes the live version: `removed` is then exactly the live
+   * files this snapshot lacks, and the live version need not be walked to find them (files added
+   * to it by hand are `verify`'s to find).
+   */
+  liveKnown: boolean;
   /** The bookkeeping delta of this build (complete: the whole snapshot, when nothing was known). */
   delta(restartLog: boolean): Delta;
 }
@@ -273,6 +285,12 @@ export class StagingWriter implements SnapshotWriter {
         yield* keptPaths.keys();
         yield* ownedKept();
       },
+      keptSorted(): string[] {
+        const out = [...same, ...keptPaths.keys()];
+        if (keptOwners.size > 0) live!.pathsOwnedBy(keptOwners, out);
+        return out.sort();
+      },
+      liveKnown: live !== undefined,
       delta(restartLog: boolean): Delta {
         const files = new Map<string, FileRow>();
         const complete = live === undefined;

@@ -24,7 +24,10 @@ export interface PoolOptions {
 }
 
 export interface ClosablePool extends RenderPool {
+  /** Ends the workers (run() ends them itself once its jobs are done); safe to call again. */
   close(): Promise<void>;
+  /** Worker threads alive now (0 once run() has returned). */
+  readonly liveWorkers: number;
 }
 
 /** Below this many tournaments to render, starting workers costs more than it saves. */
@@ -57,7 +60,7 @@ export const WORKER_RSS_MIB = 80;
 /**
  * What the main thread takes before any per-file bookkeeping (MiB): Node, the modules, the store
  * connection and the publication's working set at S (scripts/bench-memory.ts: 130 MiB RSS when
- * `produce` starts).
+ * `produce` started; 109 MiB since the store connections keep a 2 MiB page cache, store/read/open.ts).
  */
 export const MAIN_RSS_MIB = 130;
 
@@ -102,6 +105,20 @@ export function workerCount(
   return { requested: cores, used: workers, capped: false, workers, memoryCapped: workers < cores - 1 };
 }
 
+/**
+ * Frees the bytes a worker transferred, once the files are written (the sink writes synchronously
+ * and keeps no bytes). They were allocated by the worker's thread, so they sit in its malloc arena;
+ * left to this thread's garbage collector, thousands of them are freed late and that arena stays
+ * large. Detaching a buffer (`transfer(0)`) frees its memory at once.
+ */
+function release(result: TournamentResult): void {
+  if (result.kind !== "rendered") return;
+  for (const [, bytes] of result.files) {
+    if (typeof bytes !== "string")
+      (bytes.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
+  }
+}
+
 /** A pool, or undefined when tournaments are to be rendered in this thread. */
 export function createPool(opts: PoolOptions): ClosablePool | undefined {
   const jobs = opts.workers;
@@ -109,7 +126,20 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
   if (jobs < 1 || opts.storeKey === null) return undefined;
   const workers: Worker[] = [];
   let closed = false;
+  const close = async (): Promise<void> => {
+    closed = true;
+    await Promise.all(
+      workers.splice(0).map(async (w) => {
+        w.postMessage({ type: "stop" } satisfies ToWorker);
+        await w.terminate();
+      }),
+    );
+  };
   return {
+    get liveWorkers() {
+      return workers.length;
+    },
+    close,
     async run(jobsIn, onResult, ctx) {
       const iterator = jobsIn[Symbol.iterator]();
       // Few tournaments to render (a small change): this thread renders them.
@@ -146,6 +176,8 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
           return b.done ? undefined : b.value;
         };
         const sent = new Map<number, TournamentJob>();
+        /** Results whose bytes a worker transferred here: freed as soon as they are taken. */
+        const transferred = new Set<TournamentResult>();
         const results = new Map<number, TournamentResult>();
         let seq = 0;
         let delivered = 0;
@@ -193,6 +225,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               fail(e as Error);
               return;
             }
+            if (transferred.delete(result)) release(result);
           }
         };
         /**
@@ -223,6 +256,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               return fail(e);
             }
             load.set(w, pendingOf(w) - 1);
+            transferred.add(m.result);
             results.set(m.seq, m.result);
             deliver();
             for (const x of workers) feed(x);
@@ -238,15 +272,10 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         for (const w of workers) feed(w);
         if (seq === 0) resolve();
       });
-    },
-    async close() {
-      closed = true;
-      await Promise.all(
-        workers.map(async (w) => {
-          w.postMessage({ type: "stop" } satisfies ToWorker);
-          await w.terminate();
-        }),
-      );
+      // The workers are done once their last result is in: their isolates, modules and store
+      // connections (60-80 MiB of RSS each) are given back before this thread renders the lists
+      // and the publication finishes, where a full build's bookkeeping is largest.
+      await close();
     },
   };
 }

@@ -19,6 +19,25 @@ import { storeSizeProblems } from "./sizes.ts";
 
 export type { CatalogClub, Store } from "./reader.ts";
 
+/**
+ * The page cache of a store connection, in KiB (`PRAGMA cache_size = -N`). better-sqlite3 builds
+ * SQLite with a 16 MiB default, and a build holds up to three connections at once (the store here,
+ * each render worker's, the bookkeeping's): 16 MiB each, filled by quick_check and by the render,
+ * is resident memory the build never reads again. Rows are read once per tournament through
+ * indexes; a page missed here comes from the OS file cache. 2 MiB took 14 MiB off each connection's
+ * RSS at M with no slower quick_check or render (docs/design/memory.md).
+ */
+export const STORE_CACHE_KIB = 2048;
+
+/** The connection settings every store read uses, before its first read. */
+export function readPragmas(db: Database.Database): void {
+  // A hostile store's schema must not run functions or virtual tables with side effects.
+  db.pragma("trusted_schema = OFF");
+  db.pragma(`cache_size = -${STORE_CACHE_KIB}`);
+  // Memory-mapped reads would put the store's pages in this process's RSS: read() them instead.
+  db.pragma("mmap_size = 0");
+}
+
 const CREATE_HINT = "pass a store created with `build-api init-store` and filled by the importer";
 
 function unreadable(file: string, what: string, fix = CREATE_HINT): BuildError {
@@ -159,8 +178,7 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     throw unreadable(file, `cannot open the file: ${(error as Error).message}`);
   }
   try {
-    // A hostile store's schema must not run functions or virtual tables with side effects.
-    db.pragma("trusted_schema = OFF");
+    readPragmas(db);
     // One read transaction for the whole build: every read sees one state of the store. In
     // rollback-journal mode the SHARED lock it takes keeps writers from committing until the
     // build closes the store; in WAL mode writers go on but this connection keeps its snapshot.
@@ -239,7 +257,7 @@ export function openCheckedStore(file: string, identity: string): Store {
     throw replacedError(file, "while the build ran");
   }
   try {
-    db.pragma("trusted_schema = OFF");
+    readPragmas(db);
     db.exec("BEGIN");
     // The first read fixes the transaction's state: of the file opened above, checked below.
     db.pragma("user_version", { simple: true });

@@ -115,18 +115,28 @@ export function readRevisions(db: Database.Database): Revisions | null {
 }
 
 /**
- * A key that names the store's state, for the whole-snapshot up-to-date check: the hash of every
- * revision and of the file's identity and times when the store keeps revisions (cheap at any
- * size; a commit or a checkpoint that changed nothing only costs the per-tournament check), else
+ * A key that names the store's state, for the whole-snapshot up-to-date check: the hash of the
+ * store-wide revisions and of the file's identity and times when the store keeps revisions (O(1)
+ * at any size; a commit or a checkpoint that changed nothing only costs the per-tournament check), else
  * the sha256 of the file,
  * else null (a WAL-mode store without revisions: its file alone does not name its state).
  */
 export function storeKeyOf(db: Database.Database, file: string): string | null {
-  const revisions = readRevisions(db);
-  // The file's identity and times too: a change that no trigger sees (a page overwritten, the
-  // schema or user_version altered, the file replaced) still makes the store differ.
-  if (revisions)
-    return `revisions:${createHash("sha256").update(revisions.store).update(fileStamp(file)).digest("hex")}`;
+  // The store-wide revisions only ('all', which every trigger counts with a fresh random stamp,
+  // and 'clubs'): every change a trigger sees changes 'all', so the tournaments' own tokens
+  // (derived from it) add nothing here, and reading them would make a no-change rebuild cost
+  // O(tournaments). The file's identity and times too: a change that no trigger sees (a page
+  // overwritten, the schema or user_version altered, the revision tables written by hand, the
+  // file replaced) still makes the store differ.
+  if (maintainsRevisions(db)) {
+    const hash = createHash("sha256");
+    const scopes = db
+      .prepare<[], [string, string]>(`SELECT scope, ${TOKEN} FROM store_revisions ORDER BY scope`)
+      .raw(true)
+      .all();
+    for (const [scope, token] of scopes) hash.update(`${scope}=${token}\n`);
+    return `revisions:${createHash("sha256").update(hash.digest("hex")).update(fileStamp(file)).digest("hex")}`;
+  }
   if (String(db.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return null;
   return `sha256:${sha256File(file)}`;
 }

@@ -33,8 +33,12 @@ async function realDirectorySnapshot(out: string): Promise<void> {
   cpSync(elsewhere, out, { recursive: true, dereference: true });
 }
 
+/**
+ * One version only, as an older build-api's first build left it (or a first build killed before
+ * its second version was sealed): the next build makes the second version itself.
+ */
 async function linkedSnapshot(out: string): Promise<void> {
-  await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+  await publishSnapshot({ outDir: out, pairFirstBuild: false }, writeAll(sampleFiles(0)));
 }
 
 afterAll(removeTempDirs);
@@ -119,6 +123,48 @@ describe("publishSnapshot under SIGKILL", () => {
   it(
     "keeps the previous snapshot servable byte for byte at every kill point (second version made)",
     () => killAtEveryStep(linkedSnapshot, 30),
+    TIMEOUT_MS,
+  );
+
+  it(
+    "a first build killed at every step, its second version (made after the switch) included",
+    async () => {
+      const steps = await stepsOfBuild(async () => {});
+      const switchedAt = steps.indexOf("switched");
+      // The second version is made after the switch, and sealed before the pair names it.
+      expect(steps.indexOf("second-version-made")).toBeGreaterThan(steps.indexOf("cleaned-up"));
+      expect(steps.indexOf("second-marker-written")).toBeGreaterThan(steps.indexOf("second-version-made"));
+      expect(steps.indexOf("paired")).toBe(steps.indexOf("second-marker-written") + 1);
+      expect(steps.filter((s) => s.startsWith("placed ")).length).toBeGreaterThan(0);
+
+      await inPool(
+        POOL,
+        steps.map((step, i) => async () => {
+          const out = path.join(tempDir(), "dist");
+          const result = await startChild(out, 1, i).done;
+          expect(result.signal, `${step}: ${result.stderr}`).toBe("SIGKILL");
+          if (i < switchedAt) expect(lstatSync(out, { throwIfNoEntry: false }), step).toBeUndefined();
+          else {
+            expectSnapshot(out, sampleFiles(1));
+            expect(liveFiles(out)?.to.generation, `bookkeeping after ${step}`).toBe(1);
+          }
+          // The next builds repair or finish the second version, and tick from there.
+          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+          expectSnapshot(out, sampleFiles(1));
+          expectNoLeftovers(path.dirname(out));
+          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+          expectSnapshot(out, sampleFiles(2));
+          expectNoLeftovers(path.dirname(out));
+          const identities = fileIdentities(out);
+          const again = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+          expect(again.filesWritten, `after ${step}`).toBe(0);
+          expect(fileIdentities(out), `after ${step}`).toEqual(identities);
+          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+          expectSnapshot(out, sampleFiles(0));
+          expectNoLeftovers(path.dirname(out));
+        }),
+      );
+    },
     TIMEOUT_MS,
   );
 

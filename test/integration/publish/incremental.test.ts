@@ -81,10 +81,100 @@ describe("publishSnapshot: incremental rebuilds", () => {
     expectNoLeftovers(path.dirname(out));
   });
 
+  it("a first build also makes the second version after its switch: hard links of every file, paired", async () => {
+    const out = path.join(tempDir(), "dist");
+    const files = sampleFiles(0);
+    const first = await publishSnapshot({ outDir: out }, writeAll(files));
+    expect(first.warnings).toEqual([]);
+    const store = path.join(path.dirname(out), ".dist.snapshots");
+    const live = path.basename(realpathSync(out));
+    const versions = readdirSync(store).filter((e) => /^[0-9]+$/.test(e));
+    expect(versions.sort()).toHaveLength(2);
+    const second = versions.find((v) => v !== live)!;
+    const pair = JSON.parse(readFileSync(path.join(store, "pair.json"), "utf8"));
+    expect(pair).toMatchObject({ buffers: [live, second], differ: [] });
+    // The same bytes as the live version (the marker, naming the same generation, included), and
+    // every file the very same inode: nothing was copied.
+    expect(hashTree(path.join(store, second))).toEqual(hashTree(out));
+    for (const rel of Object.keys(files)) {
+      expect(statSync(path.join(store, second, rel)).ino).toBe(statSync(path.join(out, rel)).ino);
+    }
+    expectNoLeftovers(path.dirname(out));
+
+    // The first tick then updates only what changed: it writes the changed files and links only
+    // those paths into the other version, which becomes live byte-identical to a fresh build.
+    const next = sampleFiles(1);
+    const identities = fileIdentities(out);
+    const tick = await publishSnapshot({ outDir: out }, writeAll(next));
+    const changed = Object.keys(next).filter((p) => files[p] !== next[p]);
+    expect(tick.filesWritten).toBe(changed.length);
+    expect(path.basename(realpathSync(out))).toBe(second);
+    const fresh = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: fresh }, writeAll(next));
+    expect(hashTree(out)).toEqual(hashTree(fresh));
+    const after = fileIdentities(out);
+    for (const rel of Object.keys(next)) {
+      if (!changed.includes(rel) && rel in files) expect(after[rel]).toBe(identities[rel]);
+    }
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("a second version missing (pairFirstBuild off, or a kill) is made by the next build, byte-identical", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out, pairFirstBuild: false }, writeAll(sampleFiles(0)));
+    const store = path.join(path.dirname(out), ".dist.snapshots");
+    expect(readdirSync(store).filter((e) => /^[0-9]+$/.test(e))).toHaveLength(1);
+    // A leftover of a first build killed while linking its second version: no marker yet.
+    const partial = path.join(store, "9", "api", "public");
+    mkdirSync(partial, { recursive: true });
+    writeFileSync(path.join(partial, "stray.json"), "{}");
+    const tick = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    expect(tick.warnings).toEqual([]);
+    const fresh = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: fresh }, writeAll(sampleFiles(1)));
+    expect(hashTree(out)).toEqual(hashTree(fresh));
+    // Every path the two versions share is one inode; pair.json lists where they differ.
+    expectNoLeftovers(path.dirname(out));
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+    expectSnapshot(out, sampleFiles(2));
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("a first build whose second version cannot be made still publishes, with a warning", async () => {
+    const out = path.join(tempDir(), "dist");
+    const files = sampleFiles(0);
+    let n = 0;
+    const report = await publishSnapshot(
+      {
+        outDir: out,
+        // Kills nothing: the hook throws at the second file linked into the second version.
+        onStep: (s) => {
+          if (s.startsWith("placed ") && ++n === 2) throw new Error("link refused");
+        },
+      },
+      writeAll(files),
+    );
+    expect(report.warnings.join("\n")).toContain("the second snapshot version could not be made");
+    expectSnapshot(out, files);
+    // The partial version is gone; the next build makes it and ticks as usual.
+    expectNoLeftovers(path.dirname(out));
+    await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
+    expectSnapshot(out, sampleFiles(1));
+    expectNoLeftovers(path.dirname(out));
+  });
+
   it("reports the time of each phase", async () => {
     const out = path.join(tempDir(), "dist");
     const report = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
-    expect(Object.keys(report.phases)).toEqual(["lock", "prepare", "produce", "finish", "switch", "cleanup"]);
+    expect(Object.keys(report.phases)).toEqual([
+      "lock",
+      "prepare",
+      "produce",
+      "finish",
+      "switch",
+      "cleanup",
+      "pair",
+    ]);
     for (const ms of Object.values(report.phases)) expect(ms).toBeGreaterThanOrEqual(0);
   });
 

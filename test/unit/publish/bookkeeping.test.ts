@@ -102,6 +102,42 @@ describe("Bookkeeping", () => {
     b.close();
   });
 
+  it("keeps the live totals in meta through every kind of delta, equal to the owners' sums", () => {
+    const { dir, b } = open();
+    const sums = (): { files: number; bytes: number } => {
+      let files = 0;
+      let bytes = 0;
+      for (const o of b.owners()) {
+        files += b.owned(o)!.files;
+        bytes += b.owned(o)!.bytes;
+      }
+      return { files, bytes };
+    };
+    b.stage(delta({ a: row(1), b: row(2), c: row(3, "t/2"), d: row(4, "lists") }), "1", 1);
+    b.apply();
+    expect(b.totals()).toEqual({ files: 4, bytes: 100 });
+    // A changed file, a removed one, a new owner, a file moving between owners.
+    b.stage(delta({ a: row(5), e: row(6, "t/3"), c: row(7, "t/1") }, ["d"]), "2", 2);
+    b.apply();
+    expect(b.totals()).toEqual({ files: 4, bytes: 200 });
+    expect(b.totals()).toEqual(sums());
+    b.stage(delta({ a: row(1) }, [], { completeFiles: true }), "1", 3);
+    b.apply();
+    expect(b.totals()).toEqual({ files: 1, bytes: 10 });
+    expect(b.totals()).toEqual(sums());
+    b.close();
+    // A database written before the totals were kept: they are summed from the owners.
+    const again = Bookkeeping.open(dir);
+    (again as unknown as { db: { exec(sql: string): void } }).db.exec(
+      "DELETE FROM meta WHERE k IN ('files', 'bytes')",
+    );
+    expect(again.totals()).toEqual({ files: 1, bytes: 10 });
+    again.stage(delta({ z: row(2, "t/9") }), "2", 4);
+    again.apply();
+    expect(again.totals()).toEqual({ files: 2, bytes: 30 });
+    again.close();
+  });
+
   it("restarts the log when the rows did not describe the live version", () => {
     const { b } = open();
     b.stage(delta({ a: row(1) }), "1", 1);

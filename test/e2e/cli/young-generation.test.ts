@@ -1,0 +1,39 @@
+// The CLI's main thread keeps V8's young generation at its initial size however it is started
+// (bin/young-generation.js, imported first by bin/build-api.js): a full build at M peaked at 353
+// MiB with V8's default growth (docs/design/memory.md). Each case runs a fresh Node that allocates
+// like the main thread of a build (fast, much of it surviving) and reports the new space's size.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../../../bin/", import.meta.url));
+
+/** The new space's size (MiB) after a surviving-heavy allocation, in a fresh `node`, with `setup` first. */
+function newSpaceMib(setup: string): number {
+  const code = `${setup}
+    const v8 = await import("node:v8");
+    const keep = new Map();
+    for (let i = 0; i < 1e6; i++) if (i % 3 === 0) keep.set("k" + i, { p: "p" + i, i });
+    const s = v8.getHeapSpaceStatistics().find((x) => x.space_name === "new_space");
+    console.log(s.space_size / 2 ** 20);`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
+  expect(r.stderr).toBe("");
+  return Number(r.stdout.trim());
+}
+
+describe("bin/young-generation.js", () => {
+  it("keeps the young generation at 2 MiB or less where V8's default grows it", () => {
+    const url = pathToFileURL(path.join(BIN, "young-generation.js")).href;
+    expect(newSpaceMib(`await import(${JSON.stringify(url)});`)).toBeLessThanOrEqual(2);
+    expect(newSpaceMib("")).toBeGreaterThan(2);
+  });
+
+  it("is imported by bin/build-api.js before the CLI loads", () => {
+    const text = readFileSync(path.join(BIN, "build-api.js"), "utf8");
+    const at = text.indexOf('import "./young-generation.js";');
+    expect(at).toBeGreaterThan(0);
+    expect(at).toBeLessThan(text.indexOf("../lib/cli.js"));
+  });
+});

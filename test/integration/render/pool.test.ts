@@ -1,0 +1,87 @@
+// The render pool gives its memory back as soon as it can (issue 19, point 5): the workers end when
+// run() has delivered the last result, before the main thread renders the lists and the
+// publication finishes; the bytes a worker transferred are freed once the sink has taken them.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
+import { SnapshotValidator } from "../../../src/output/validate.ts";
+import { createPool } from "../../../src/render/pool.ts";
+import { renderTournament, type TournamentJob } from "../../../src/render/tournament.ts";
+import { openStore, type Store } from "../../../src/store/read/open.ts";
+import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+const NOW = Date.parse(REFERENCE_NOW);
+let file: string;
+let store: Store;
+
+beforeAll(() => {
+  file = path.join(tempDir("pool-store"), "store.sqlite");
+  generateStore({ tournaments: 6, seed: "pool", out: file });
+  store = openStore(file);
+});
+afterAll(() => {
+  store.close();
+  removeTempDirs();
+});
+
+describe("createPool", () => {
+  it("ends its workers when run() returns and frees transferred bytes once they are taken", async () => {
+    const site = { languages: store.vocabulary().languages };
+    const ctx = {
+      now: NOW,
+      statusOptions: DEFAULT_STATUS_OPTIONS,
+      validator: new SnapshotValidator(),
+      site,
+      base: null,
+    };
+    const pool = createPool({
+      workers: 1,
+      minJobs: 1,
+      db: file,
+      identity: store.identity,
+      storeKey: store.storeKey(),
+      now: NOW,
+      statusOptions: DEFAULT_STATUS_OPTIONS,
+    })!;
+    expect(pool).toBeDefined();
+    const jobs: TournamentJob[] = store
+      .publishedTournaments()
+      .map((k) => ({ rowId: k.rowId, externalId: k.externalId.toString(), token: null, previous: null }));
+    expect(jobs.length).toBeGreaterThan(1);
+
+    const taken: Uint8Array[] = [];
+    const workersDuring: number[] = [];
+    let same = 0;
+    await pool.run(
+      jobs,
+      (job, result) => {
+        workersDuring.push(pool.liveWorkers);
+        expect(result.kind).toBe("rendered");
+        if (result.kind !== "rendered") return;
+        // The worker's bytes are whole while the sink takes them, and equal this thread's render.
+        const here = renderTournament(store, job, ctx);
+        if (here.kind !== "rendered") throw new Error("rendered here but not there");
+        const local = new Map(here.files);
+        for (const [name, bytes] of result.files) {
+          expect(bytes).toBeInstanceOf(Uint8Array);
+          expect(Buffer.from(bytes as Uint8Array).toString("utf8")).toBe(local.get(name));
+          taken.push(bytes as Uint8Array);
+          same++;
+        }
+      },
+      {
+        site,
+        base: null,
+        revisions: store.revisions()?.store ?? null,
+        local: (job) => renderTournament(store, job, ctx),
+      },
+    );
+    expect(same).toBeGreaterThan(0);
+    expect(workersDuring.every((n) => n === 1)).toBe(true);
+    // After run(): no worker is left, and every transferred buffer was freed (detached).
+    expect(pool.liveWorkers).toBe(0);
+    expect(taken.every((b) => b.byteLength === 0)).toBe(true);
+    await pool.close(); // a second close is harmless
+  });
+});
