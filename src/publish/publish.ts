@@ -381,7 +381,7 @@ class Updater {
     io.mkdirSync(this.dir, { recursive: true });
     // A version made by this build holds nothing else.
     if (!this.direct) {
-      for (const rel of listFiles(this.dir)) {
+      for (const rel of walkFiles(this.dir)) {
         if (!this.c.has(rel)) this.remove(rel);
       }
     }
@@ -394,14 +394,14 @@ class Updater {
     // Files of the live version that the new one lacks: the bookkeeping's removed rows when it
     // describes the live version (walking it would cost a directory read per directory, more
     // directories than files in an API snapshot); otherwise every file found in it.
-    // Known: the removed rows and the fresh ones are disjoint, and both are read from the staged
-    // rows as needed (after a first build every file is new: no list of them is ever made).
-    if (!this.liveDir || this.c.liveKnown) {
-      const c = this.c;
-      return { count: c.freshCount + c.removedCount, first: (n) => c.changed(n), list: () => c.changed(-1) };
+    // The fresh, removed and gone paths are disjoint, and all are read from the staged rows as
+    // needed (after a first build every file is new: no list of them is ever made).
+    const c = this.c;
+    if (this.liveDir && !c.liveKnown) {
+      for (const p of walkFiles(this.liveDir)) if (!c.has(p)) c.addGone(p);
     }
-    const gone = listFiles(this.liveDir).filter((p) => !this.c.has(p));
-    return differOf([...new Set([...this.c.fresh(), ...gone])].sort());
+    const count = c.freshCount + c.removedCount + c.goneCount();
+    return { count, first: (n) => c.changed(n), list: () => c.changed(-1) };
   }
 
   /**
@@ -648,19 +648,17 @@ function isDirectory(p: string): boolean {
 
 /**
  * Every non-directory under `root`, as "/"-separated relative paths, the marker excluded (the
- * previous format's manifest and state are not: a walk removes them).
+ * previous format's manifest and state are not: a walk removes them). Yielded as found, one
+ * directory's entries held at a time per level: never a list of every file. A caller may remove
+ * files already yielded (and directories they left empty): each directory is read before its
+ * files are yielded.
  */
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (abs: string, rel: string): void => {
-    for (const e of io.readdirSync(abs, { withFileTypes: true })) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
-      else if (rel || e.name !== MARKER_NAME) out.push(childRel);
-    }
-  };
-  walk(root, "");
-  return out;
+function* walkFiles(root: string, abs = root, rel = ""): Generator<string> {
+  for (const e of io.readdirSync(abs, { withFileTypes: true })) {
+    const childRel = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) yield* walkFiles(root, path.join(abs, e.name), childRel);
+    else if (rel || e.name !== MARKER_NAME) yield childRel;
+  }
 }
 
 /** Points the target at `version`. */

@@ -9,6 +9,8 @@
 //            3 kept by name), and for written files the owner, sha256, size and, for new bytes,
 //            `seq`: the file's number in incoming/
 //   removed  live paths this build neither wrote nor kept
+//   gone     files found by walking a live version the bookkeeping does not describe, that the
+//            new snapshot lacks (listed as changed; not tombstones: those rows were never known)
 //   kept_owners  owners kept whole (keepOwned)
 import type Database from "better-sqlite3";
 
@@ -24,11 +26,13 @@ const SCHEMA = `
 DROP TABLE IF EXISTS temp.staged;
 DROP TABLE IF EXISTS temp.removed;
 DROP TABLE IF EXISTS temp.kept_owners;
+DROP TABLE IF EXISTS temp.gone;
 CREATE TEMP TABLE staged (
   path TEXT PRIMARY KEY, kind INTEGER NOT NULL, owner TEXT, sha256 BLOB, bytes INTEGER, seq INTEGER
 ) WITHOUT ROWID;
 CREATE TEMP TABLE removed (path TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE kept_owners (owner TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE gone (path TEXT PRIMARY KEY) WITHOUT ROWID;
 `;
 
 export class StagedRows {
@@ -39,6 +43,7 @@ export class StagedRows {
   >;
   private readonly putOwner: Database.Statement<[string]>;
   private readonly getOwnedKept: Database.Statement<[string], number>;
+  private putGone: Database.Statement<[string]> | undefined;
   private pendingRows = 0;
 
   constructor(db: Database.Database) {
@@ -74,6 +79,20 @@ export class StagedRows {
     if (!this.db.inTransaction) this.db.exec("BEGIN");
     this.put.run(p, kind, owner, sha, bytes, seq);
     if (++this.pendingRows >= BATCH) this.flush();
+  }
+
+  /** A live file that the new snapshot lacks, found by a walk (see `gone` above). */
+  addGone(p: string): void {
+    if (!this.db.inTransaction) this.db.exec("BEGIN");
+    this.putGone ??= this.db.prepare("INSERT OR IGNORE INTO temp.gone (path) VALUES (?)");
+    this.putGone.run(p);
+    if (++this.pendingRows >= BATCH) this.flush();
+  }
+
+  /** How many files `addGone` recorded. */
+  goneCount(): number {
+    this.flush();
+    return this.count("SELECT count(*) FROM temp.gone");
   }
 
   keepOwner(owner: string): void {
@@ -127,12 +146,15 @@ export class StagedRows {
     return this.paths("SELECT path FROM temp.removed ORDER BY path");
   }
 
-  /** Written with new bytes or removed, in path order (disjoint sets): what a CDN must forget. */
+  /**
+   * Written with new bytes, removed or gone, in path order (disjoint sets): what a CDN must forget.
+   */
   changed(limit = -1): string[] {
+    this.flush();
     return this.db
       .prepare<[number], string>(
         `SELECT path FROM temp.staged WHERE kind = 2 UNION ALL SELECT path FROM temp.removed
-         ORDER BY path LIMIT ?`,
+         UNION ALL SELECT path FROM temp.gone ORDER BY path LIMIT ?`,
       )
       .pluck()
       .all(limit);

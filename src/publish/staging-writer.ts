@@ -87,8 +87,15 @@ export interface Collected {
   removedCount: number;
   /** Those files, in path order. */
   removed(): Iterable<string>;
-  /** The first `limit` (-1: all) of the fresh and removed paths together, sorted. */
+  /** The first `limit` (-1: all) of the fresh, removed and gone paths together, sorted. */
   changed(limit: number): string[];
+  /**
+   * Records a file of the live version, found by walking it, that the new snapshot lacks (when the
+   * bookkeeping does not describe the live version): listed by `changed`, not a tombstone.
+   */
+  addGone(p: string): void;
+  /** How many files `addGone` recorded. */
+  goneCount(): number;
   /** Whether `p` is a file of the new snapshot. */
   has(p: string): boolean;
   /** Every file of the new snapshot (O(files): only for the full comparison). */
@@ -278,6 +285,8 @@ export class StagingWriter implements SnapshotWriter {
       removedCount,
       removed: () => staged.removed(),
       changed: (limit) => staged.changed(limit),
+      addGone: (p) => staged.addGone(p),
+      goneCount: () => staged.goneCount(),
       has: (p) => isFile(p) || (keptOwners.size > 0 && staged.ownedKept(p)),
       paths: () => staged.all(),
       keptSorted: () => staged.keptSorted(),
