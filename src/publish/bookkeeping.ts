@@ -28,6 +28,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { entryValue } from "./manifest.ts";
+import { StagedRows } from "./staged-rows.ts";
 
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
 /** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
@@ -64,6 +65,11 @@ export interface Delta {
   completeRecords: boolean;
   /** The change log cannot say what changed before this generation (the previous rows were unknown). */
   restartLog: boolean;
+  /**
+   * A build's rows streamed into this connection's TEMP tables (staged-rows.ts): copied into the
+   * pending delta by SQL, beside `files` and `removed`, so they never sit in the heap together.
+   */
+  staged?: StagedRows;
 }
 
 const SCHEMA = `
@@ -136,6 +142,11 @@ export class Bookkeeping {
 
   close(): void {
     this.db.close();
+  }
+
+  /** Fresh TEMP tables for one build's per-file rows (staged-rows.ts), on this connection. */
+  staging(): StagedRows {
+    return new StagedRows(this.db);
   }
 
   private meta(k: string, table = "meta"): string | undefined {
@@ -313,6 +324,7 @@ export class Bookkeeping {
         putFile.run(p, row.owner, sha, bytes);
       }
       for (const p of delta.removed) if (!delta.files.has(p)) putFile.run(p, null, null, null);
+      delta.staged?.copyToPending(delta.completeFiles);
       const putRecord = this.db.prepare(
         "INSERT INTO pending_records (key, fp, vfrom, vuntil, detail) VALUES (?, ?, ?, ?, ?)",
       );

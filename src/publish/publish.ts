@@ -217,6 +217,7 @@ async function publish(
         liveSealedMs,
         rewriteAll: opts.rewriteAll,
         direct: direct ? staleDir : undefined,
+        staged: bookkeeping.staging(),
         step,
       });
       await produce(writer);
@@ -258,7 +259,7 @@ async function publish(
     const paired = partner !== undefined && (current.kind !== "dir" || current.marked);
     // When most files differ (after rewriteAll), "all" says as much in a few bytes: the next
     // build compares every file, which is what it would have to do anyway.
-    const recorded = differ.length > collected.counts.files / 2 ? "all" : differ;
+    const recorded = differ.count > collected.counts.files / 2 ? "all" : differ.list();
     writePair(layout, paired ? { buffers: [stale.version, partner], differ: recorded } : undefined);
     step("staged");
     phase("finish");
@@ -283,11 +284,13 @@ async function publish(
     // and the next build (the first tick) then costs what it changed instead of a link per file
     // and a mkdir per directory (more directories than files in an API snapshot).
     if (!paired && current.kind !== "dir" && opts.pairFirstBuild !== false) {
-      warnings.push(...makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh, step));
+      warnings.push(
+        ...makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh(), step),
+      );
     }
     phase("pair");
     const counts = collected.counts;
-    counts.changed = { count: differ.length, paths: differ.slice(0, CHANGED_PATHS_CAP) };
+    counts.changed = { count: differ.count, paths: differ.first(CHANGED_PATHS_CAP) };
     return { ...counts, phases, snapshotDir: staleDir, warnings };
   } finally {
     bookkeeping?.close();
@@ -309,11 +312,25 @@ function unsafeReplace(layout: Layout, why: string): Error {
   );
 }
 
+/**
+ * Where the two versions differ after an update: a count, the first paths, and the whole list only
+ * when it is small enough to be recorded in pair.json (at most half the files: otherwise "all").
+ */
+interface Differ {
+  count: number;
+  /** The first `n`, sorted. */
+  first(n: number): string[];
+  /** All of them, sorted. */
+  list(): string[];
+}
+
+function differOf(paths: string[]): Differ {
+  return { count: paths.length, first: (n) => paths.slice(0, n), list: () => paths };
+}
+
 /** Brings the stale version to the new snapshot. Every change is a rename or an unlink. */
 class Updater {
   readonly tmp: string;
-  /** fresh[i] -> i, to find a new file in incoming/ (not needed when new files are in place). */
-  private readonly freshIndex: Map<string, number> | undefined;
   private readonly made = new Set<string>();
 
   private readonly dir: string;
@@ -340,29 +357,31 @@ class Updater {
     this.c = c ?? ({} as Collected);
     this.step = step;
     this.tmp = freshName(layout.store, `tmp-${process.pid}`);
-    this.freshIndex = direct || !c ? undefined : new Map(c.fresh.map((p, i) => [p, i]));
   }
 
-  /** The paths the stale version must be checked at: where it may differ, plus this build's changes. */
+  /**
+   * The paths the stale version must be checked at: where it may differ, plus this build's changes.
+   * O(change): used when pair.json names the differing paths (a tick).
+   */
   dirtyPaths(differ: readonly string[]): string[] {
-    return [...new Set([...differ, ...this.c.fresh, ...this.c.removed])].sort();
+    return [...new Set([...differ, ...this.c.fresh(), ...this.c.removed()])].sort();
   }
 
   /** Updates the paths in `dirty` only. Returns the paths where the versions now differ. */
-  updateOnly(dirty: readonly string[]): string[] {
+  updateOnly(dirty: readonly string[]): Differ {
     io.mkdirSync(this.dir, { recursive: true });
     // Removals first, deepest first, so a file can replace a directory that went away.
     for (let i = dirty.length - 1; i >= 0; i--) if (!this.c.has(dirty[i]!)) this.remove(dirty[i]!);
     for (const p of dirty) if (this.c.has(p)) this.place(p);
-    return [...this.c.fresh, ...this.c.removed].sort();
+    return differOf(this.c.changed(-1));
   }
 
   /** Compares every file: drops what is not in the snapshot, places the rest. */
-  updateAll(): string[] {
+  updateAll(): Differ {
     io.mkdirSync(this.dir, { recursive: true });
     // A version made by this build holds nothing else.
     if (!this.direct) {
-      for (const rel of listFiles(this.dir)) {
+      for (const rel of walkFiles(this.dir)) {
         if (!this.c.has(rel)) this.remove(rel);
       }
     }
@@ -375,13 +394,14 @@ class Updater {
     // Files of the live version that the new one lacks: the bookkeeping's removed rows when it
     // describes the live version (walking it would cost a directory read per directory, more
     // directories than files in an API snapshot); otherwise every file found in it.
-    const gone = !this.liveDir
-      ? []
-      : this.c.liveKnown
-        ? this.c.removed
-        : listFiles(this.liveDir).filter((p) => !this.c.has(p));
-    // After a first build every file is new: sort that list in place rather than copy it.
-    return (gone.length === 0 ? this.c.fresh : [...new Set([...this.c.fresh, ...gone])]).sort();
+    // The fresh, removed and gone paths are disjoint, and all are read from the staged rows as
+    // needed (after a first build every file is new: no list of them is ever made).
+    const c = this.c;
+    if (this.liveDir && !c.liveKnown) {
+      for (const p of walkFiles(this.liveDir)) if (!c.has(p)) c.addGone(p);
+    }
+    const count = c.freshCount + c.removedCount + c.goneCount();
+    return { count, first: (n) => c.changed(n), list: () => c.changed(-1) };
   }
 
   /**
@@ -391,13 +411,13 @@ class Updater {
    * chain of directories entered is kept, not a set of them all). No lstat: link(2) itself fails
    * when the live copy is gone or is a directory, which fails the build as `place` does.
    */
-  linkTree(sorted: readonly string[]): void {
+  linkTree(sorted: Iterable<string>): void {
     const live = this.liveDir;
-    if (sorted.length > 0 && live === undefined) throw missingLive(sorted[0]!, "");
     // chain[k]: the directory of k+1 components that the walk is in (relative, "/"-separated).
     const chain: string[] = [];
     let current: string | undefined;
     for (const p of sorted) {
+      if (live === undefined) throw missingLive(p, "");
       const slash = p.lastIndexOf("/");
       const dir = slash < 0 ? "" : p.slice(0, slash);
       if (dir !== current) {
@@ -451,7 +471,7 @@ class Updater {
 
   private place(p: string): void {
     const dest = path.join(this.dir, p);
-    const i = this.freshIndex?.get(p);
+    const i = this.direct ? undefined : this.c.freshIndex(p);
     if (i !== undefined) {
       this.replace(path.join(this.incoming, String(i)), dest);
     } else if (!this.linkFromLive(p)) {
@@ -563,7 +583,7 @@ function missingLive(p: string, liveDir: string): BuildError {
 
 /**
  * After a first build's switch: makes `<store>/<n>`, a copy of the live version `liveDir` made of
- * hard links (every file of a first build is in `files`), seals it with the live marker's
+ * hard links (every file of a first build is in `files`, sorted), seals it with the live marker's
  * generation, then records the pair with no path differing. A kill before the marker leaves an
  * unmarked version that the next build removes as a leftover (it then makes the second version
  * itself); a kill between the marker and pair.json leaves a complete version that the next build
@@ -574,7 +594,7 @@ function makeSecondVersion(
   liveDir: string,
   liveVersion: string,
   generation: number,
-  files: string[],
+  files: Iterable<string>,
   step: (s: string) => void,
 ): string[] {
   const version = String(nextVersion(layout));
@@ -585,8 +605,8 @@ function makeSecondVersion(
     made = true;
     step("second-version-made");
     const updater = new Updater(layout, dir, liveDir, "", true, undefined, step);
-    // Sorted in place (no copy of every path): a first build's list is sorted already.
-    updater.linkTree(files.sort());
+    // Read from the staged rows in path order as they are linked: no list of every path.
+    updater.linkTree(files);
     updater.finishMarker(generation, "second-marker-written");
     writePair(layout, { buffers: [liveVersion, version], differ: [] });
     step("paired");
@@ -628,19 +648,17 @@ function isDirectory(p: string): boolean {
 
 /**
  * Every non-directory under `root`, as "/"-separated relative paths, the marker excluded (the
- * previous format's manifest and state are not: a walk removes them).
+ * previous format's manifest and state are not: a walk removes them). Yielded as found, one
+ * directory's entries held at a time per level: never a list of every file. A caller may remove
+ * files already yielded (and directories they left empty): each directory is read before its
+ * files are yielded.
  */
-function listFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (abs: string, rel: string): void => {
-    for (const e of io.readdirSync(abs, { withFileTypes: true })) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(abs, e.name), childRel);
-      else if (rel || e.name !== MARKER_NAME) out.push(childRel);
-    }
-  };
-  walk(root, "");
-  return out;
+function* walkFiles(root: string, abs = root, rel = ""): Generator<string> {
+  for (const e of io.readdirSync(abs, { withFileTypes: true })) {
+    const childRel = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) yield* walkFiles(root, path.join(abs, e.name), childRel);
+    else if (rel || e.name !== MARKER_NAME) yield childRel;
+  }
 }
 
 /** Points the target at `version`. */

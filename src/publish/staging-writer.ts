@@ -3,6 +3,10 @@
 // it will be shared with the live version. Every other file is written, with new bytes, into the
 // flat `incoming` directory (incoming/<n>), from which publish.ts renames it into place. Nothing
 // of either snapshot version is touched while the producer runs.
+//
+// Every per-file row (path, hash, owner, which files have new bytes, the directories seen) goes to
+// the bookkeeping connection's TEMP tables as it is produced (staged-rows.ts), not into the heap:
+// the main thread's memory does not grow with the file count (docs/design/memory.md).
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { BuildError, EXIT } from "../shared/errors.ts";
@@ -10,6 +14,7 @@ import { io } from "./io.ts";
 import type { Bookkeeping, CompactRecord, Delta, FileRow, RecordRow } from "./bookkeeping.ts";
 import { entryBytes, entryValue } from "./manifest.ts";
 import { safeRelativePath } from "./safe-path.ts";
+import { KIND, type StagedRows } from "./staged-rows.ts";
 
 export interface SnapshotWriter {
   /**
@@ -66,25 +71,40 @@ export interface WriteCounts {
   changed: ChangedFiles;
 }
 
-/** What the writer hands to publish.ts once the producer is done. */
+/**
+ * What the writer hands to publish.ts once the producer is done. The lists are read from the
+ * staged rows as they are consumed (cursors), never held whole.
+ */
 export interface Collected {
   counts: WriteCounts;
-  /** Files written with new bytes: fresh[i] is at incoming/<i> (or in place, when direct). */
-  fresh: string[];
-  /** Files of the live bookkeeping that this build neither wrote nor kept. */
-  removed: string[];
+  /** How many files were written with new bytes. */
+  freshCount: number;
+  /** Files written with new bytes, in path order. */
+  fresh(): Iterable<string>;
+  /** Where a file with new bytes waits: incoming/<n> (undefined: not one of them). */
+  freshIndex(p: string): number | undefined;
+  /** How many files of the live bookkeeping this build neither wrote nor kept. */
+  removedCount: number;
+  /** Those files, in path order. */
+  removed(): Iterable<string>;
+  /** The first `limit` (-1: all) of the fresh, removed and gone paths together, sorted. */
+  changed(limit: number): string[];
+  /**
+   * Records a file of the live version, found by walking it, that the new snapshot lacks (when the
+   * bookkeeping does not describe the live version): listed by `changed`, not a tombstone.
+   */
+  addGone(p: string): void;
+  /** How many files `addGone` recorded. */
+  goneCount(): number;
   /** Whether `p` is a file of the new snapshot. */
   has(p: string): boolean;
   /** Every file of the new snapshot (O(files): only for the full comparison). */
   paths(): Iterable<string>;
-  /** Files of the new snapshot whose bytes equal the live ones (O(files): the full comparison only). */
-  kept(): Iterable<string>;
   /**
-   * The same files as `kept`, sorted (so every directory's files are contiguous), the kept owners'
-   * paths read in one scan of the bookkeeping rather than one query per owner: for making a
-   * version from scratch (O(files), once).
+   * The files of the new snapshot whose bytes equal the live ones, sorted (so every directory's
+   * files are contiguous): for making a version from scratch (O(files), once).
    */
-  keptSorted(): string[];
+  keptSorted(): Iterable<string>;
   /**
    * True when the live bookkeeping describes the live version: `removed` is then exactly the live
    * files this snapshot lacks, and the live version need not be walked to find them (files added
@@ -118,6 +138,8 @@ export interface WriterOptions {
   liveSealedMs?: number;
   /** Write every file anew (--rebuild): nothing is shared with the live version. */
   rewriteAll?: boolean;
+  /** Where the per-file rows go (the bookkeeping connection's TEMP tables). */
+  staged: StagedRows;
   /**
    * A version directory made for this build (empty, shared with nothing): files with new bytes are
    * written straight to their place in it instead of to `incoming`.
@@ -127,22 +149,19 @@ export interface WriterOptions {
 }
 
 export class StagingWriter implements SnapshotWriter {
-  /** Every file written by this build. */
-  private readonly written = new Map<string, FileRow>();
-  /** Live files kept by name (keepAll). */
-  private readonly keptPaths = new Map<string, FileRow>();
-  /** Owners kept whole (keepOwned). */
+  /** Owners kept whole (keepOwned): one per tournament, not per file. */
   private readonly keptOwners = new Set<string>();
   /**
    * Two paths differing only in case would clash on macOS, Windows and many hosts. Almost every
    * path is lower-case already, so only the lower-cased forms of the paths that are not are kept.
    */
   private readonly folded = new Set<string>();
-  /** Every directory written to, to refuse a path that is both a file and a directory. */
-  private readonly dirs = new Set<string>();
-  private readonly fresh: string[] = [];
-  /** Written files whose bytes equal the live ones. */
-  private readonly same: string[] = [];
+  /**
+   * Directories known to be in the staged rows, the recent ones only (files arrive grouped by
+   * directory): the rows hold them all, to refuse a path that is both a file and a directory.
+   */
+  private readonly knownDirs = new Set<string>();
+  private readonly staged: StagedRows;
   /** Directories made recently in `direct` (files arrive grouped by directory). */
   private readonly madeDirs = new Set<string>();
   private records: { rows: Map<string, RecordRow>; removed: readonly string[]; complete: boolean } = {
@@ -172,6 +191,7 @@ export class StagingWriter implements SnapshotWriter {
 
   constructor(opts: WriterOptions) {
     this.opts = opts;
+    this.staged = opts.staged;
     this.live = opts.liveDir !== undefined && !opts.rewriteAll ? opts.live : undefined;
     this.compareFiles = opts.liveDir !== undefined && !opts.rewriteAll && opts.live === undefined;
     const live = this.live;
@@ -183,21 +203,22 @@ export class StagingWriter implements SnapshotWriter {
     safeRelativePath(relPath);
     const key = this.register(relPath);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    const value = entryValue(createHash("sha256").update(bytes).digest(), bytes.length);
+    const sha = createHash("sha256").update(bytes).digest();
+    const value = entryValue(sha, bytes.length);
     const before = this.live?.get(relPath);
     const same = this.compareFiles
       ? this.liveCopyEqual(relPath, bytes.length, value)
       : before !== undefined && before.value === value && this.liveCopyIntact(relPath, bytes.length, value);
     if (same) {
-      this.same.push(key);
+      this.staged.add(key, KIND.same, owner, sha, bytes.length, null);
       this.counts.filesUnchanged++;
     } else {
-      this.writeFresh(relPath, bytes);
-      this.fresh.push(key);
+      const seq = this.counts.filesWritten;
+      this.writeFresh(seq, relPath, bytes);
+      this.staged.add(key, KIND.fresh, owner, sha, bytes.length, seq);
       this.counts.filesWritten++;
       this.counts.bytesWritten += bytes.length;
     }
-    this.written.set(key, { value, owner });
     this.counts.bytesTotal += bytes.length;
     this.counts.files++;
     this.opts.step(`file ${relPath}`);
@@ -213,12 +234,11 @@ export class StagingWriter implements SnapshotWriter {
     const rows = new Map<string, FileRow>();
     for (const p of relPaths) {
       const row = live.get(p);
-      if (!row || rows.has(p) || this.written.has(p) || this.keptPaths.has(p)) return false;
+      if (!row || rows.has(p) || this.isFile(p)) return false;
       rows.set(p, row);
     }
     for (const [relPath, row] of rows) {
-      this.register(relPath);
-      this.keptPaths.set(relPath, row);
+      this.staged.add(this.register(relPath), KIND.kept, null, null, null, null);
       this.counts.filesUnchanged++;
       this.counts.bytesTotal += entryBytes(row.value);
       this.counts.files++;
@@ -234,6 +254,7 @@ export class StagingWriter implements SnapshotWriter {
     // Its paths are not registered (that would read them): the producer never writes a path of
     // an owner it keeps, and the previous build checked them when it wrote them.
     this.keptOwners.add(owner);
+    this.staged.keepOwner(owner);
     this.counts.filesUnchanged += owned.files;
     this.counts.bytesTotal += owned.bytes;
     this.counts.files += owned.files;
@@ -248,75 +269,47 @@ export class StagingWriter implements SnapshotWriter {
   /** Seals the writer. Live files of owners neither kept nor rewritten are the removed ones. */
   finish(): Collected {
     this.sealed = true;
-    const live = this.live;
-    const removed: string[] = [];
-    if (live) {
-      for (const owner of live.owners()) {
-        if (this.keptOwners.has(owner)) continue;
-        for (const [p] of live.filesOf(owner)) {
-          if (!this.written.has(p) && !this.keptPaths.has(p)) removed.push(p);
-        }
-      }
-    }
-    removed.sort();
-    this.counts.filesRemoved = removed.length;
-    const { written, keptPaths, keptOwners, fresh, same, records } = this;
-    const ownedKept = function* (): Generator<string> {
-      for (const owner of keptOwners) for (const [p] of live!.filesOf(owner)) yield p;
-    };
-    const has = (p: string): boolean => {
-      if (written.has(p) || keptPaths.has(p)) return true;
-      if (keptOwners.size === 0) return false;
-      const row = live!.get(p);
-      return row !== undefined && keptOwners.has(row.owner);
-    };
+    const { live, staged, keptOwners, records } = this;
+    staged.flush();
+    const removedCount = live ? staged.collectRemoved() : 0;
+    this.counts.filesRemoved = removedCount;
+    const isFile = (p: string): boolean => this.isFile(p);
     return {
       counts: { ...this.counts },
-      fresh,
-      removed,
-      has,
-      *paths() {
-        yield* written.keys();
-        yield* keptPaths.keys();
-        yield* ownedKept();
+      freshCount: this.counts.filesWritten,
+      fresh: () => staged.fresh(),
+      freshIndex: (p) => {
+        const row = staged.kind(p);
+        return row?.kind === KIND.fresh ? row.seq! : undefined;
       },
-      *kept() {
-        yield* same;
-        yield* keptPaths.keys();
-        yield* ownedKept();
-      },
-      keptSorted(): string[] {
-        const out = [...same, ...keptPaths.keys()];
-        if (keptOwners.size > 0) live!.pathsOwnedBy(keptOwners, out);
-        return out.sort();
-      },
+      removedCount,
+      removed: () => staged.removed(),
+      changed: (limit) => staged.changed(limit),
+      addGone: (p) => staged.addGone(p),
+      goneCount: () => staged.goneCount(),
+      has: (p) => isFile(p) || (keptOwners.size > 0 && staged.ownedKept(p)),
+      paths: () => staged.all(),
+      keptSorted: () => staged.keptSorted(),
       liveKnown: live !== undefined,
       delta(restartLog: boolean): Delta {
-        const files = new Map<string, FileRow>();
-        const complete = live === undefined;
-        for (const [p, row] of written) {
-          if (complete) files.set(p, row);
-          else {
-            const before = live.get(p);
-            if (!before || before.value !== row.value || before.owner !== row.owner) files.set(p, row);
-          }
-        }
         return {
-          files,
-          removed,
-          completeFiles: complete,
+          files: new Map<string, FileRow>(),
+          removed: [],
+          completeFiles: live === undefined,
           records: records.rows,
           removedRecords: [...records.removed],
           completeRecords: records.complete,
           restartLog,
+          staged,
         };
       },
     };
   }
-  private writeFresh(relPath: string, bytes: Uint8Array): void {
+
+  private writeFresh(seq: number, relPath: string, bytes: Uint8Array): void {
     const direct = this.opts.direct;
     if (direct === undefined) {
-      io.writeFileSync(path.join(this.opts.incoming, String(this.fresh.length)), bytes, { flag: "wx" });
+      io.writeFileSync(path.join(this.opts.incoming, String(seq)), bytes, { flag: "wx" });
       return;
     }
     const abs = path.join(direct, relPath);
@@ -330,22 +323,24 @@ export class StagingWriter implements SnapshotWriter {
   }
 
   private isFile(p: string): boolean {
-    return this.written.has(p) || this.keptPaths.has(p);
+    const row = this.staged.kind(p);
+    return row !== undefined && row.kind !== KIND.dir;
   }
 
   /** Checks relPath against the paths so far; returns the key to keep it under. */
   private register(relPath: string): string {
-    if (this.isFile(relPath)) throw pathError(relPath, "it was written twice in one build");
-    const folded = relPath.toLowerCase();
-    if (this.folded.has(folded) || (folded !== relPath && this.isFile(folded))) {
-      throw pathError(relPath, "another path differs from it only in letter case");
-    }
     const clash = (): BuildError =>
       pathError(
         relPath,
         "it clashes with another output path (a file where a directory is needed, or the reverse)",
       );
-    if (this.dirs.has(relPath)) throw clash();
+    const seen = this.knownDirs.has(relPath) ? KIND.dir : this.staged.kind(relPath)?.kind;
+    if (seen === KIND.dir) throw clash();
+    if (seen !== undefined) throw pathError(relPath, "it was written twice in one build");
+    const folded = relPath.toLowerCase();
+    if (this.folded.has(folded) || (folded !== relPath && this.isFile(folded))) {
+      throw pathError(relPath, "another path differs from it only in letter case");
+    }
     // A lower-case path is kept as `folded`, an equal but flat copy: a path built with `+` or `${}`
     // is a tree of strings that costs about 30 more bytes a file.
     const key = folded === relPath ? folded : relPath;
@@ -353,9 +348,14 @@ export class StagingWriter implements SnapshotWriter {
     // string it was cut from alive, so cutting from relPath kept a second copy of every path.
     for (let i = key.lastIndexOf("/"); i > 0; i = key.lastIndexOf("/", i - 1)) {
       const dir = key.slice(0, i);
-      if (this.isFile(dir)) throw clash();
-      if (this.dirs.has(dir)) break;
-      this.dirs.add(dir);
+      if (this.knownDirs.has(dir)) break;
+      const kind = this.staged.kind(dir)?.kind;
+      if (kind !== undefined && kind !== KIND.dir) throw clash();
+      if (this.knownDirs.size >= 256) this.knownDirs.clear();
+      this.knownDirs.add(dir);
+      // A directory already in the rows has its parents there too.
+      if (kind === KIND.dir) break;
+      this.staged.add(dir, KIND.dir, null, null, null, null);
     }
     if (folded !== relPath) this.folded.add(folded);
     return key;
