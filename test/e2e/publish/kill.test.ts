@@ -94,23 +94,31 @@ async function killAtEveryStep(prepare: (out: string) => Promise<void>, minSteps
       // A build of the very snapshot that is live changes no file: what it puts live is only the
       // other version, repaired from the pair record alone.
       const live = i < switchedAt ? 0 : 1;
-      await publishSnapshot({ outDir: out }, writeAll(sampleFiles(live)));
-      expectSnapshot(out, sampleFiles(live));
-      expectNoLeftovers(path.dirname(out));
-      await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
-      expectSnapshot(out, sampleFiles(2));
-      expectNoLeftovers(path.dirname(out));
-      const identities = fileIdentities(out);
-      const again = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
-      expect(again.filesWritten, `after ${step}`).toBe(0);
-      expect(fileIdentities(out), `after ${step}`).toEqual(identities);
-      await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
-      expectSnapshot(out, sampleFiles(0));
-      expectNoLeftovers(path.dirname(out));
+      await expectBuildsGoOn(out, live, step);
       return step;
     }),
   );
   expect(killed).toEqual(steps);
+}
+
+/**
+ * After a kill at `step`: a build of the live files `live` repairs what the kill left, then builds
+ * tick from there (a change, the same again writing nothing, another change), leaving nothing behind.
+ */
+async function expectBuildsGoOn(out: string, live: number, step: string): Promise<void> {
+  await publishSnapshot({ outDir: out }, writeAll(sampleFiles(live)));
+  expectSnapshot(out, sampleFiles(live));
+  expectNoLeftovers(path.dirname(out));
+  await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+  expectSnapshot(out, sampleFiles(2));
+  expectNoLeftovers(path.dirname(out));
+  const identities = fileIdentities(out);
+  const again = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
+  expect(again.filesWritten, `after ${step}`).toBe(0);
+  expect(fileIdentities(out), `after ${step}`).toEqual(identities);
+  await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
+  expectSnapshot(out, sampleFiles(0));
+  expectNoLeftovers(path.dirname(out));
 }
 
 describe("publishSnapshot under SIGKILL", () => {
@@ -149,19 +157,7 @@ describe("publishSnapshot under SIGKILL", () => {
             expect(liveFiles(out)?.to.generation, `bookkeeping after ${step}`).toBe(1);
           }
           // The next builds repair or finish the second version, and tick from there.
-          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(1)));
-          expectSnapshot(out, sampleFiles(1));
-          expectNoLeftovers(path.dirname(out));
-          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
-          expectSnapshot(out, sampleFiles(2));
-          expectNoLeftovers(path.dirname(out));
-          const identities = fileIdentities(out);
-          const again = await publishSnapshot({ outDir: out }, writeAll(sampleFiles(2)));
-          expect(again.filesWritten, `after ${step}`).toBe(0);
-          expect(fileIdentities(out), `after ${step}`).toEqual(identities);
-          await publishSnapshot({ outDir: out }, writeAll(sampleFiles(0)));
-          expectSnapshot(out, sampleFiles(0));
-          expectNoLeftovers(path.dirname(out));
+          await expectBuildsGoOn(out, 1, step);
         }),
       );
     },
