@@ -24,10 +24,12 @@ function newSpaceMib(setup: string): number {
 }
 
 describe("bin/young-generation.js", () => {
-  it("keeps the young generation at 2 MiB or less where V8's default grows it", () => {
+  // Held near its initial 2 MiB; V8 may add a page in a scavenge (2.5 MiB seen on Node 24 under a
+  // loaded CI), while its default grows the space to 16-64 MiB on the same allocation.
+  it("keeps the young generation near its initial size where V8's default grows it", () => {
     const url = pathToFileURL(path.join(BIN, "young-generation.js")).href;
-    expect(newSpaceMib(`await import(${JSON.stringify(url)});`)).toBeLessThanOrEqual(2);
-    expect(newSpaceMib("")).toBeGreaterThan(2);
+    expect(newSpaceMib(`await import(${JSON.stringify(url)});`)).toBeLessThanOrEqual(4);
+    expect(newSpaceMib("")).toBeGreaterThanOrEqual(16);
   });
 
   it("is imported by bin/build-api.js before the CLI loads", () => {
