@@ -2,14 +2,24 @@
 // from outside and may hold markup. Pages are plain strings, so this is the one escape point.
 import type { SiteUrls } from "./links.ts";
 
-/** Escapes text for element content and double-quoted attribute values. */
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+const ENTITY: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * Escapes text for element content and double-quoted attribute values. Most strings hold none of
+ * the five characters: one test returns them as they are (five chained replaces were 9% of a
+ * render worker's time at 500 tournaments).
+ */
 export function esc(value: string | number): string {
-  return String(value)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  const text = String(value);
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ENTITY[c] ?? c) : text;
 }
 
 export interface PageLayout {
