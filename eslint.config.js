@@ -19,6 +19,7 @@ export default tseslint.config(
       ".tmp/",
       "schema/",
       "src/hosting/edge/generated/",
+      "src/output/generated/",
     ],
   },
   js.configs.recommended,

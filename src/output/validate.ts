@@ -1,39 +1,23 @@
-// ajv (draft 2020-12, ajv-formats) validation of every emitted file against the checked-in
-// JSON Schemas in schema/: the exact bytes a client gets are parsed and checked.
-import { readFileSync, readdirSync } from "node:fs";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+// Validation of every emitted file against the checked-in JSON Schemas in schema/: the exact bytes
+// a client gets are parsed and checked by the validators ajv compiled from those schemas ahead of
+// time (output/validators.ts, `npm run gen-schema`), so no build compiles a schema.
+import type { ErrorObject } from "ajv";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
+import * as COMPILED from "./generated/validators.ts";
 
-// ajv-formats is CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+/** A compiled validator: true when valid, else its errors are left on `errors`. */
+interface Compiled {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
 
-export const SCHEMA_DIR = new URL("../../schema/", import.meta.url);
+const VALIDATORS = COMPILED as unknown as Readonly<Record<string, Compiled | undefined>>;
 
 export class SnapshotValidator {
-  private readonly ajv: Ajv2020;
-  private readonly cache = new Map<string, ValidateFunction>();
-
-  constructor(schemaDir: URL = SCHEMA_DIR) {
-    this.ajv = new Ajv2020({ allErrors: true, strict: true });
-    addFormats(this.ajv);
-    // OpenAPI's numeric formats; the integer bounds are in the schemas themselves.
-    this.ajv.addFormat("int64", { type: "number", validate: Number.isSafeInteger });
-    this.ajv.addFormat("int32", { type: "number", validate: Number.isInteger });
-    this.ajv.addKeyword("example");
-    for (const name of readdirSync(schemaDir).sort()) {
-      if (!name.endsWith(".json") || name === "openapi.json") continue;
-      this.ajv.addSchema(JSON.parse(readFileSync(new URL(name, schemaDir), "utf8")));
-    }
-  }
-
-  private validator(id: string): ValidateFunction {
-    let v = this.cache.get(id);
-    if (!v) {
-      v = this.ajv.getSchema(`${id}.json`);
-      if (!v) throw new Error(`no schema ${id}.json in schema/ (run npm run gen-schema)`);
-      this.cache.set(id, v);
-    }
+  private validator(id: string): Compiled {
+    const v = VALIDATORS[id];
+    if (!v)
+      throw new Error(`no validator for ${id}: no schema ${id}.json in schema/ (run npm run gen-schema)`);
     return v;
   }
 

@@ -1,9 +1,12 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { generatedSchemaFiles } from "../../../src/output/generated.ts";
+import { FORMATS } from "../../../src/output/formats.ts";
+import { generatedSchemaFiles, SCHEMA_DIR } from "../../../src/output/generated.ts";
 import { schemaId } from "../../../src/output/jsonschema.ts";
-import { SCHEMA_DIR, SnapshotValidator } from "../../../src/output/validate.ts";
+import { SnapshotValidator } from "../../../src/output/validate.ts";
+import { VALIDATORS_FILE, validatorsModule } from "../../../src/output/validators.ts";
 import { ROUTES } from "../../../src/routes/table.ts";
 
 describe("generated schema/ files", () => {
@@ -16,6 +19,12 @@ describe("generated schema/ files", () => {
     for (const [name, text] of expected) {
       expect(readFileSync(new URL(name, SCHEMA_DIR), "utf8"), `schema/${name} is stale`).toBe(text);
     }
+  });
+
+  it("compile into the checked-in validators (run npm run gen-schema)", () => {
+    expect(readFileSync(VALIDATORS_FILE, "utf8"), "src/output/generated/validators.ts is stale").toBe(
+      validatorsModule(),
+    );
   });
 });
 
@@ -93,5 +102,65 @@ describe("int64 on the wire", () => {
   it("rejects a field that is not in the contract", () => {
     const withExtra = JSON.stringify({ ...JSON.parse(detail(1)), internalNotes: "secret" });
     expect(v.check("f", "PublicTournamentDetailResponse", withExtra)[0].what).toMatch(/additional/);
+  });
+});
+
+// The compiled validators must judge exactly as ajv compiling schema/ itself: the same verdict and
+// the same error paths, on valid bodies and on each kind of fault a view could make.
+describe("the compiled validators", () => {
+  const runtime = new Ajv2020({ allErrors: true, strict: true });
+  for (const [name, format] of Object.entries(FORMATS)) runtime.addFormat(name, format);
+  runtime.addKeyword("example");
+  for (const [name, text] of generatedSchemaFiles())
+    if (name !== "openapi.json") runtime.addSchema(JSON.parse(text) as object);
+  const v = new SnapshotValidator();
+  const paths = (id: string, body: unknown): string[] => {
+    const check = runtime.getSchema(`${id}.json`)!;
+    return check(body) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
+  };
+  const summary = {
+    id: 7,
+    name: "Club Open",
+    location: "Riga",
+    startDate: "2026-11-20",
+    endDate: null,
+    status: "Live",
+    currentRound: 3,
+    totalRounds: 7,
+    playerCount: 40,
+    lastScrapedAt: "2026-11-22T12:00:00Z",
+    lastSourceChangeAt: null,
+    tags: ["juniors"],
+  };
+  const cases: [string, unknown][] = [
+    ["valid", [summary]],
+    ["an empty list", []],
+    ["a bad date", [{ ...summary, startDate: "2026-13-40" }]],
+    ["a bad instant", [{ ...summary, lastScrapedAt: "yesterday" }]],
+    ["an unknown status", [{ ...summary, status: "Paused" }]],
+    ["a missing field", [{ ...summary, name: undefined }]],
+    ["an extra field", [{ ...summary, secret: 1 }]],
+    ["a float count", [{ ...summary, playerCount: 1.5 }]],
+    [
+      "two faults in two items",
+      [
+        { ...summary, tags: [1] },
+        { ...summary, id: -1.5 },
+      ],
+    ],
+    ["not a list", { ...summary }],
+  ];
+
+  it.each(cases)("agree with ajv compiling schema/ at run time: %s", (label, body) => {
+    const text = JSON.stringify(body);
+    const expected = paths("PublicTournamentList", JSON.parse(text));
+    const got = v.check("f", "PublicTournamentList", text).map((p) => p.where);
+    expect(got).toEqual(expected.map((e) => `f at ${e.split(" ")[0] || "/"}`));
+    if (label === "valid" || label === "an empty list") expect(got).toEqual([]);
+    else expect(got.length).toBeGreaterThan(0);
+  });
+
+  it("name the schema they lack", () => {
+    expect(() => v.check("f", "NoSuchResponse", "{}")).toThrow(/NoSuchResponse.*npm run gen-schema/);
   });
 });
