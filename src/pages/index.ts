@@ -67,6 +67,6 @@ export function pagesOfSite(lists: ListContext): PageFile[] {
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
-    snapshotFeed(lists.publicSummaries, urls),
+    snapshotFeed(lists.publicSummaries, urls, lists.pageSize),
   ];
 }
