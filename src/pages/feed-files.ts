@@ -82,7 +82,13 @@ function newestEvent(p: PublicSummary): { key: string; title: string; summary: s
   };
 }
 
-export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls): PageFile {
+/**
+ * `/feeds/all.atom`: the newest event of each published tournament, newest first, at most `limit`
+ * entries (the list's page size), so the file stays bounded as the store grows. A reader that
+ * polls sees every new event long before `limit` newer ones push it out; older tournaments stay
+ * in their own feeds and on the index pages.
+ */
+export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls, limit: number): PageFile {
   const entries: FeedEntry[] = [];
   for (const p of summaries) {
     const e = newestEvent(p);
@@ -97,6 +103,7 @@ export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls
     });
   }
   entries.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? -1 : 1));
+  entries.splice(limit);
   // With no entry, the feed's instant is the newest retrieval of any listed tournament.
   const fallback = summaries.reduce(
     (m, p) => (p.lastScrapedAt > m ? p.lastScrapedAt : m),

@@ -1,13 +1,17 @@
-// `/`: the published tournaments, from the same summaries as /api/public/v1/tournaments. The tag
-// filter works without JavaScript: each tag link targets an anchor, and a rule generated per
+// `/`: the published tournaments, from the same summaries as /api/public/v1/tournaments, cut into
+// the same pages (`/page/{n}/` beside page n of the JSON list), so a tick rewrites `/` alone
+// while finished tournaments stay finished. The tag filter works without JavaScript: each tag link targets an anchor, and a rule generated per
 // tag hides the rows without that tag while its anchor is the :target. Those rules are a
 // stylesheet of their own (tagStyle), named by its content, so that the pages' strict
 // Content-Security-Policy (style-src 'self') needs no inline style.
 import { createHash } from "node:crypto";
+import { paginate } from "../routes/pagination.ts";
+import { summaryFinished } from "../routes/table.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { formatDates, statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
-import type { SiteUrls } from "./links.ts";
+import { indexSitePath, type SiteUrls } from "./links.ts";
+import { pageFile, type PageFile } from "./tournament.ts";
 
 /** The tags that get a filter: the store's tag pattern keeps tags to [a-z0-9-], others get none. */
 function filterTags(summaries: PublicSummary[], tags: string[]): string[] {
@@ -33,10 +37,54 @@ export function tagStyle(summaries: PublicSummary[], tags: string[]): [string, s
   return [`assets/tags-${hash}.css`, text];
 }
 
-export function indexPage(summaries: PublicSummary[], tags: string[], urls: SiteUrls): string {
+/** Which part of the index a page shows. */
+export interface IndexPart {
+  /** 0: the head (`/`); n: numbered page n (`/page/{n}/`), page 1 the oldest. */
+  page: number;
+  /** The numbered pages the list has; 0 when it fits one page (the head is then the whole list). */
+  pages: number;
+  /** The published tournaments of the whole list. */
+  total: number;
+}
+
+/** Links between the parts of a split index, named as the JSON list's Link headers are: first is
+ * the head, last is page 1, next goes towards the older pages. */
+function partLinks(part: IndexPart, urls: SiteUrls): { rel: string; label: string; href: string }[] {
+  const { page: j, pages: k } = part;
+  if (k === 0) return [];
+  const out: { rel: string; label: string; href: string }[] = [];
+  if (j > 0) out.push({ rel: "first", label: "Newest", href: urls.index(0) });
+  if (j > 0) out.push({ rel: "prev", label: "Newer", href: urls.index(j === k ? 0 : j + 1) });
+  if (j !== 1) out.push({ rel: "next", label: "Older", href: urls.index(j === 0 ? k : j - 1) });
+  if (j !== 1) out.push({ rel: "last", label: "Oldest", href: urls.index(1) });
+  return out;
+}
+
+/**
+ * What the table's caption says the page holds. A numbered page names neither the total nor the
+ * number of pages: its bytes stay the same while the list grows.
+ */
+function caption(part: IndexPart, shown: number): string {
+  if (part.pages === 0) return "Published tournaments, newest first";
+  if (part.page === 0)
+    return `Published tournaments: the unfinished, then the newest finished (${shown} of ${part.total})`;
+  return `Published tournaments, page ${part.page} (page 1 holds the oldest), newest first`;
+}
+
+/**
+ * One page of the index: `summaries` are the part's own (all of them when the list fits one
+ * page), `style` the site path of the tag filter's stylesheet (tagStyle of the whole list, so
+ * every page links the same file), or null.
+ */
+export function indexPage(
+  summaries: PublicSummary[],
+  tags: string[],
+  urls: SiteUrls,
+  style: string | null,
+  part: IndexPart = { page: 0, pages: 0, total: summaries.length },
+): string {
   const used = filterTags(summaries, tags);
   const anchors = used.map((t) => `<span id="tag-${esc(t)}" class="anchor"></span>`).join("");
-  const style = tagStyle(summaries, tags);
   const filter = used.length
     ? `<nav aria-label="Filter by tag" class="filter"><ul><li><a href="#all">All</a></li>${used
         .map((t) => `<li><a href="#tag-${esc(t)}">${esc(t)}</a></li>`)
@@ -60,23 +108,63 @@ export function indexPage(summaries: PublicSummary[], tags: string[], urls: Site
   const table = summaries.length
     ? scrollTable(
         "Published tournaments",
-        `<table class="index"><caption>Published tournaments, newest first</caption><thead><tr>` +
+        `<table class="index"><caption>${esc(caption(part, summaries.length))}</caption><thead><tr>` +
           `<th scope="col">Tournament</th><th scope="col">Status</th><th scope="col">Dates</th>` +
           `<th scope="col">Round</th><th scope="col">Players</th><th scope="col">Tags</th>` +
           `</tr></thead><tbody>\n${rows}\n</tbody></table>`,
       )
     : "<p>No tournament is published yet.</p>";
+  const links = partLinks(part, urls);
+  const nav = links.length
+    ? `\n<nav aria-label="Pages" class="pager"><ul>${links
+        .map((l) => `<li><a href="${esc(l.href)}">${esc(l.label)}</a></li>`)
+        .join("")}</ul></nav>`
+    : "";
+  const title = part.page === 0 ? "Chess tournaments" : `Chess tournaments, page ${part.page}`;
   return layout({
     urls,
-    title: "Chess tournaments",
+    title,
     head:
-      (style ? `<link rel="stylesheet" href="${esc(urls.file(`/${style[0]}`))}">\n` : "") +
+      (style ? `<link rel="stylesheet" href="${esc(urls.file(`/${style}`))}">\n` : "") +
+      links
+        .filter((l) => l.rel === "prev" || l.rel === "next")
+        .map((l) => `<link rel="${l.rel}" href="${esc(l.href)}">\n`)
+        .join("") +
       `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${esc(urls.snapshotFeed)}">\n`,
-    body: `<h1>Chess tournaments</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}`,
+    body: `<h1>${esc(title)}</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}${nav}`,
     links: [
-      ["This list as JSON", urls.json("publicTournaments", {})],
+      [
+        part.page === 0 ? "This list as JSON" : "This page as JSON",
+        urls.json("publicTournaments", part.page === 0 ? {} : { page: String(part.page) }),
+      ],
       ["OpenAPI", urls.openapi],
       ["Follow (Atom feed)", urls.snapshotFeed],
     ],
   });
+}
+
+/**
+ * The index's files: `index.html` (the head) and `page/{n}/index.html`, cut by paginate() with
+ * the global list's order, page size and finished test, so page n shows exactly the tournaments
+ * of the JSON list's page n; the tag filter's stylesheet, computed from the whole list, comes
+ * with them.
+ */
+export function indexPages(
+  summaries: PublicSummary[],
+  tags: string[],
+  urls: SiteUrls,
+  pageSize: number,
+): PageFile[] {
+  const style = tagStyle(summaries, tags);
+  const { head, pages } = paginate(summaries, pageSize, summaryFinished);
+  const part = (page: number): IndexPart => ({ page, pages: pages.length, total: summaries.length });
+  const styleName = style?.[0] ?? null;
+  return [
+    ["index.html", indexPage(head, tags, urls, styleName, part(0))],
+    ...pages.map((p, i): PageFile => [
+      pageFile(indexSitePath(i + 1)),
+      indexPage(p, tags, urls, styleName, part(i + 1)),
+    ]),
+    ...(style ? [style] : []),
+  ];
 }

@@ -5,7 +5,7 @@ import { clubCalendarOf, type ListContext, type SiteContext } from "../routes/ta
 import { scheduleView } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
-import { indexPage, tagStyle } from "./index-page.ts";
+import { indexPages } from "./index-page.ts";
 import { calendarFile } from "./calendar.ts";
 import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
@@ -58,16 +58,15 @@ function clubCalendars(c: TournamentContext, site: SiteContext): PageFile[] {
   });
 }
 
-/** `/` (the index of published tournaments), the shared assets and the embed script. */
+/** `/` and its numbered pages (the index of published tournaments, with the tag filter's
+ * stylesheet), the shared assets, the embed script and the snapshot's feed. */
 export function pagesOfSite(lists: ListContext): PageFile[] {
-  const style = tagStyle(lists.publicSummaries, lists.globalTags);
   const urls = siteUrls(lists.basePath ?? "");
   return [
-    ["index.html", indexPage(lists.publicSummaries, lists.globalTags, urls)],
-    ...(style ? [style] : []),
+    ...indexPages(lists.publicSummaries, lists.globalTags, urls, lists.pageSize),
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
-    snapshotFeed(lists.publicSummaries, urls),
+    snapshotFeed(lists.publicSummaries, urls, lists.pageSize),
   ];
 }

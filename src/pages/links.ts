@@ -58,11 +58,22 @@ function pageUrls(to: (sitePath: string) => string): PageUrls {
 /** Site paths of pages: what names their files (`pageFile`), never a link. */
 export const pageSitePaths: PageUrls = pageUrls((sitePath) => sitePath);
 
+/**
+ * The site path of the index's head (page 0: `/`) or of its numbered page n (`/page/{n}/`), the
+ * pages of the global list (routes/pagination.ts).
+ */
+export function indexSitePath(page: number): string {
+  if (!Number.isInteger(page) || page < 0) throw new Error(`index page ${page}: expected 0 or a page number`);
+  return page === 0 ? pageSitePath("indexPage", {}) : pageSitePath("indexPagePage", { page: String(page) });
+}
+
 /** Every URL the human view links to, under one base path. */
 export interface SiteUrls {
   base: BasePath;
   /** The index of published tournaments. */
   home: string;
+  /** The index's head (0, the same as home) or its numbered page n (`/page/{n}/`). */
+  index(page: number): string;
   page: PageUrls;
   css: string;
   js: string;
@@ -82,6 +93,7 @@ export function siteUrls(base: BasePath): SiteUrls {
   return {
     base,
     home: to("/"),
+    index: (page) => to(indexSitePath(page)),
     page: pageUrls(to),
     css: to(ASSET.css),
     js: to(ASSET.js),

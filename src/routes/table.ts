@@ -90,6 +90,11 @@ function emitPaged<T>(
   pages.forEach((page, i) => emit({ ...params, page: String(i + 1) }, body(page)));
 }
 
+/** What the global list's pages count as finished: the index pages for people cut the same way. */
+export function summaryFinished(s: pub.PublicSummary): boolean {
+  return s.status === "Complete";
+}
+
 function idOf(c: TournamentContext): string {
   return c.t.externalId.toString();
 }
@@ -143,12 +148,11 @@ const BINDINGS: Record<
   publicTournaments: list({
     schema: C.PublicTournamentList,
     render(lists, emit) {
-      const finished = (s: pub.PublicSummary): boolean => s.status === "Complete";
       const same = (items: pub.PublicSummary[]) => items;
-      emitPaged(emit, {}, lists.publicSummaries, lists.pageSize, finished, same);
+      emitPaged(emit, {}, lists.publicSummaries, lists.pageSize, summaryFinished, same);
       for (const tag of ["", ...lists.globalTags]) {
         const tagged = lists.publicSummaries.filter((s) => s.tags.includes(tag));
-        emitPaged(emit, { tag }, tagged, lists.pageSize, finished, same);
+        emitPaged(emit, { tag }, tagged, lists.pageSize, summaryFinished, same);
       }
     },
   }),

@@ -38,6 +38,7 @@ const BODIES: Record<string, unknown> = {
 
 const PAGES: Record<string, string> = {
   "index.html": "<!doctype html><title>index</title>",
+  "page/1/index.html": "<!doctype html><title>index page 1</title>",
   "tournaments/42/index.html": "<!doctype html><title>42</title>",
   "tournaments/42/standings/index.html": "<!doctype html><title>standings</title>",
   "tournaments/42/rounds/1/index.html": "<!doctype html><title>round 1</title>",
@@ -227,6 +228,7 @@ describe("preview", () => {
   it("serves pages at their slash URL, redirects the bare URL, with the cache of their JSON", async () => {
     const pages: [string, string, string][] = [
       ["/", "index.html", CACHE_POLICY.list],
+      ["/page/1/", "page/1/index.html", CACHE_POLICY.list],
       ["/tournaments/42/", "tournaments/42/index.html", CACHE_POLICY.current],
       ["/tournaments/42/standings/", "tournaments/42/standings/index.html", CACHE_POLICY.current],
       ["/tournaments/42/rounds/1/", "tournaments/42/rounds/1/index.html", CACHE_POLICY.current],
@@ -266,6 +268,9 @@ describe("preview", () => {
     for (const url of [
       "/tournaments/99/",
       "/tournaments/99/standings",
+      "/page/2/",
+      "/page/0/",
+      "/page/",
       "/nothing",
       "/tournaments/42/draft.html",
     ]) {
