@@ -1,5 +1,5 @@
 // `npm run bench [-- --sizes S,M[,L|XL|<n>]] [--seed 7] [--ticks 3] [--jobs N] [--work DIR] [--keep]
-//   [--db FILE] [--cli bin/build-api.js]`
+//   [--db FILE] [--cli bin/build-api.js] [--floor-sample k] [--with log] [--floor-of dist]`
 //
 // Measures what issue 19's targets name, per size (S 50, M 2,000, L 20,000, XL 100,000 tournaments
 // of `npm run gen-store -- --seed 7`), one step after the other on one snapshot:
@@ -11,8 +11,10 @@
 //   no-change   - a build with nothing changed; start-up is `build-api --version` (median of 3);
 //   JSON floor  - every JSON body of the live snapshot serialized with JSON.stringify and written
 //                 with writeFileSync on one thread (other files written as they are); reading and
-//                 parsing are not timed. Written in chunks of at most 1 GB, each deleted (untimed)
-//                 before the next, so the bench never holds two snapshots on disk.
+//                 parsing are not timed. Written whole when the disk holds it with 2 GB to spare,
+//                 else in chunks of 0.5 GB, each deleted (untimed) before the next, so the bench
+//                 never needs two snapshots of disk (a deletion slows the creations after it).
+//                 `--floor-of DIR/<n>/dist` measures only the floor of a kept snapshot.
 // Builds run as the installed command runs them (the Node flags of bin/build-api.js's shebang
 // line) with the default --jobs unless --jobs is given. Then every target of issue 19 is printed
 // with met / missed / not measured (scripts/lib/bench-targets.ts judges). Before each size the
@@ -46,7 +48,7 @@ import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
 import {
   diskNeeded,
   diskRefusal,
-  FLOOR_CHUNK_BYTES,
+  floorChunk,
   judge,
   median,
   peakRss,
@@ -179,7 +181,8 @@ export function removeOut(out: string): void {
 /**
  * The JSON floor of the snapshot `out` points to: each JSON body read and parsed (untimed), then
  * serialized and written into `floorDir` (timed), other files written as they are. Every
- * FLOOR_CHUNK_BYTES the floor directory is deleted (untimed). With `sample` k > 1 only every k-th
+ * `chunkBytes` (scripts/lib/bench-targets.ts floorChunk: only when the disk is short) the floor
+ * directory is deleted (untimed). With `sample` k > 1 only every k-th
  * file in walk order is read and written, and the time is multiplied by k: an estimate of the
  * total (the sum over a systematic sample), for L, where reading and parsing every file (untimed,
  * but about six times the timed part at M) would take most of an hour. Returns seconds (scaled),
@@ -189,12 +192,14 @@ function jsonFloor(
   out: string,
   floorDir: string,
   sample: number,
-): { seconds: number; files: number; bytes: number; timedFiles: number } {
+  chunkBytes: number,
+): { seconds: number; files: number; bytes: number; timedFiles: number; chunks: number } {
   let timed = 0;
   let files = 0;
   let timedFiles = 0;
   let bytes = 0;
   let chunk = 0;
+  let chunks = 1;
   let made = new Set<string>();
   const walk = (dir: string, rel: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -223,16 +228,35 @@ function jsonFloor(
       timedFiles++;
       bytes += data.length;
       chunk += data.length;
-      if (chunk >= FLOOR_CHUNK_BYTES) {
+      if (chunk >= chunkBytes) {
         rmSync(floorDir, { recursive: true, force: true });
         made = new Set();
         chunk = 0;
+        chunks++;
       }
     }
   };
   walk(realpathSync(out), "");
   rmSync(floorDir, { recursive: true, force: true });
-  return { seconds: (timed / 1000) * sample, files, bytes, timedFiles };
+  return { seconds: (timed / 1000) * sample, files, bytes, timedFiles, chunks };
+}
+
+/** The JSON floor of `out` into `floorDir`, logged; its chunk from the free disk (floorChunk). */
+function measureFloor(
+  out: string,
+  floorDir: string,
+  sample: number,
+  label: string,
+): ReturnType<typeof jsonFloor> {
+  const snapshotBytes = Number(execFileSync("du", ["-sbL", out], { encoding: "utf8" }).split(/\s/)[0]);
+  const chunkBytes = floorChunk(freeBytes(path.dirname(floorDir)), snapshotBytes / sample);
+  const floor = jsonFloor(out, floorDir, sample, chunkBytes);
+  log(
+    `${label}: JSON floor ${fmt(floor.seconds)} s (${floor.timedFiles} of ${floor.files} files timed` +
+      `${sample > 1 ? `, × ${sample}` : ""}; written in ${floor.chunks} chunk${floor.chunks === 1 ? "" : "s"}), ` +
+      `${floor.bytes} bytes (load ${load()})`,
+  );
+  return floor;
 }
 
 function machine(dir: string): string {
@@ -309,11 +333,7 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
 
   syncDisk();
   log(`${label}: JSON floor (load ${load()})`);
-  const floor = jsonFloor(out, floorDir, o.floorSample);
-  log(
-    `${label}: JSON floor ${fmt(floor.seconds)} s (${floor.timedFiles} of ${floor.files} files timed` +
-      `${o.floorSample > 1 ? `, × ${o.floorSample}` : ""}), ${floor.bytes} bytes (load ${load()})`,
-  );
+  const floor = measureFloor(out, floorDir, o.floorSample, label);
   if (!o.keep) removeOut(out);
 
   const [first, ...steady] = ticks;
@@ -358,6 +378,7 @@ export interface BenchArgs {
   cli?: string;
   "floor-sample": string;
   with?: string;
+  "floor-of"?: string;
 }
 
 export const BENCH_OPTIONS = {
@@ -373,6 +394,8 @@ export const BENCH_OPTIONS = {
   "floor-sample": { type: "string", default: "1" },
   /** A file of `figures: {...}` lines of an earlier run (its output), judged with this run's sizes. */
   with: { type: "string" },
+  /** Only the JSON floor of this snapshot (a kept `--work` size's dist): no store, no build. */
+  "floor-of": { type: "string" },
 } as const;
 
 export function runBench(a: BenchArgs): number {
@@ -389,6 +412,17 @@ export function runBench(a: BenchArgs): number {
     // A count that is a named size takes its name, so that its targets apply.
     return { label: Object.entries(SIZES).find(([, v]) => v === n)?.[0] ?? label, tournaments: n };
   });
+  if (a["floor-of"] !== undefined) {
+    const out = path.resolve(a["floor-of"]);
+    console.log(`machine: ${machine(out)}; load ${load()}`);
+    measureFloor(
+      out,
+      path.join(path.dirname(out), "floor-json"),
+      floorSample,
+      path.basename(path.dirname(out)),
+    );
+    return 0;
+  }
   if (a.db !== undefined && sizes.length !== 1) throw new Error("--db measures one store: give one size");
   const h = new Harness(a.cli ? path.resolve(a.cli) : path.join(ROOT, "bin/build-api.js"), a.jobs);
   const work = a.work ? path.resolve(a.work) : mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));

@@ -157,6 +157,16 @@ export const SNAPSHOT_BYTES_PER_TOURNAMENT = 1.4e6;
 export const STORE_BYTES_PER_TOURNAMENT = 33e3;
 export const FLOOR_CHUNK_BYTES = 0.5e9;
 
+/**
+ * The floor's chunk for `free` bytes of disk: all the floor writes when it fits with 2 GB to
+ * spare, else FLOOR_CHUNK_BYTES. Deleting a chunk costs the next one: ext4 avoids reusing the
+ * inodes it freed in the last seconds and scans past them, so creating files and directories just
+ * after deleting many was up to ten times slower (seen at L: 1.08 ms a file against 0.29 at M).
+ */
+export function floorChunk(free: number, floorBytes: number): number {
+  return floorBytes + 2e9 <= free ? Infinity : FLOOR_CHUNK_BYTES;
+}
+
 export function diskNeeded(tournaments: number, storeExists: boolean): number {
   const snapshot = tournaments * SNAPSHOT_BYTES_PER_TOURNAMENT;
   const store = storeExists ? 0 : tournaments * STORE_BYTES_PER_TOURNAMENT;

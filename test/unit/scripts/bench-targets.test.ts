@@ -2,6 +2,8 @@
 // target met, missed or not measured from the figures, and the disk check that refuses a size.
 import { describe, expect, it } from "vitest";
 import {
+  floorChunk,
+  FLOOR_CHUNK_BYTES,
   diskNeeded,
   diskRefusal,
   judge,
@@ -87,5 +89,14 @@ describe("bench targets", () => {
     expect(diskRefusal("M", SIZES.M!, 30e9, false)).toBeUndefined();
     // A store already there needs no room of its own.
     expect(diskNeeded(SIZES.L!, true)).toBeLessThan(diskNeeded(SIZES.L!, false));
+  });
+});
+
+describe("the JSON floor's chunk", () => {
+  it("writes the whole floor when the disk holds it with 2 GB to spare, else deletes every 0.5 GB", () => {
+    expect(floorChunk(10e9, 3.7e9)).toBe(Infinity);
+    expect(floorChunk(5.7e9, 3.7e9)).toBe(Infinity);
+    expect(floorChunk(5.6e9, 3.7e9)).toBe(FLOOR_CHUNK_BYTES);
+    expect(floorChunk(1e9, 18e9)).toBe(FLOOR_CHUNK_BYTES);
   });
 });
