@@ -46,9 +46,13 @@ export interface TournamentState {
   /** The status window [from, until) it was rendered in; null for an infinite bound. */
   from: number | null;
   until: number | null;
-  /** Every file its routes and pages wrote, in write order (empty when loaded: see fileCount). */
+  /**
+   * Files its routes and pages wrote, by path: empty when rendered or loaded by a build (the
+   * bookkeeping names each owner's files; keeping every path for the whole build cost about 100
+   * bytes a file of heap), so `fileCount` counts them.
+   */
   files: string[];
-  /** How many files it has, when `files` was not loaded. */
+  /** How many files it has, when `files` does not list them. */
   fileCount?: number;
   warnings: string[];
   unknownResults: number;
@@ -157,7 +161,7 @@ export function stateRecords(delta: StateDelta): {
       fp,
       from,
       until,
-      detail: JSON.stringify({ fileCount: files.length, ...rest }),
+      detail: JSON.stringify({ fileCount: t.fileCount ?? files.length, ...rest }),
     });
   }
   const removed = delta.removed.map((id) => TOURNAMENT_KEY + id);

@@ -220,15 +220,12 @@ export async function renderSnapshot(
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
     } else {
-      // Its file list is made of the very path strings the sink was given (a worker sends the
-      // paths once, with the bytes): the state, kept for the whole build, adds no copy of them.
+      // The state keeps how many files it wrote, not their paths: the sink records each path
+      // (the bookkeeping names an owner's files), and the states of every rendered tournament
+      // live until the build ends, where the paths were about 100 bytes a file in the heap.
       const owner = tournamentOwner(result.state.id);
-      const files: string[] = [];
-      for (const [file, text] of result.files) {
-        sink.write(file, text, owner);
-        files.push(file);
-      }
-      const t: TournamentState = { ...result.state, files };
+      for (const [file, text] of result.files) sink.write(file, text, owner);
+      const t: TournamentState = { ...result.state, files: [], fileCount: result.files.length };
       adopt(t);
       if (base !== null) renderedStates.push(t);
       rendered.tournaments++;

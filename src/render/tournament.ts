@@ -116,7 +116,9 @@ export function renderTournament(
     fp,
     from: finite(c.statusWindow.from),
     until: finite(until),
-    files: files.map(([f]) => f),
+    // The paths go with the files (the sink records them); the state keeps their count.
+    files: [],
+    fileCount: files.length,
     warnings: c.standings.warnings,
     unknownResults,
     stop: standingsStop(c.t),

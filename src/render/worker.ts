@@ -60,12 +60,7 @@ function start(store: Store): void {
         typeof text === "string" ? encoder.encode(text) : text,
       ]);
       port.postMessage(
-        // The file list is not sent twice: the main thread takes state.files from the files.
-        {
-          type: "result",
-          seq: m.seq,
-          result: { ...result, state: { ...result.state, files: [] }, files },
-        } satisfies FromWorker,
+        { type: "result", seq: m.seq, result: { ...result, files } } satisfies FromWorker,
         files.map(([, bytes]) => bytes.buffer as ArrayBuffer),
       );
     } catch (error) {
