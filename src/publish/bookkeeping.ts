@@ -359,9 +359,11 @@ export class Bookkeeping {
            WHERE sha256 IS NOT NULL AND path NOT IN (SELECT path FROM pending_files)`,
         ).run(g);
       }
+      // CROSS JOIN: the pending rows drive the lookups. Left to choose, SQLite scanned every file
+      // row and probed the pending ones: 374 ms at 825,670 files for a tick's 30 rows.
       db.exec(
         `INSERT OR IGNORE INTO temp.touched
-           SELECT f.owner FROM pending_files p JOIN files f ON f.path = p.path WHERE f.sha256 IS NOT NULL`,
+           SELECT f.owner FROM pending_files p CROSS JOIN files f ON f.path = p.path WHERE f.sha256 IS NOT NULL`,
       );
       db.exec("INSERT OR IGNORE INTO temp.touched SELECT owner FROM pending_files WHERE owner IS NOT NULL");
       // A row keeps its generation when its bytes did not change (a complete delta lists every file).

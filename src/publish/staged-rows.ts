@@ -113,10 +113,13 @@ export class StagedRows {
    */
   collectRemoved(): number {
     this.flush();
+    // CROSS JOIN keeps the owners as the outer loop, so only the files of owners not kept are
+    // read. Left to choose, SQLite scanned every file row through the owner index instead: 829 ms
+    // against 5 ms at 20,000 tournaments (825,670 files), on every tick.
     this.db.exec(
       `INSERT OR IGNORE INTO temp.removed
-         SELECT f.path FROM main.owners o JOIN main.files f INDEXED BY files_owner ON f.owner = o.owner
-         WHERE f.sha256 IS NOT NULL AND o.owner NOT IN (SELECT owner FROM temp.kept_owners)
+         SELECT f.path FROM main.owners o CROSS JOIN main.files f INDEXED BY files_owner ON f.owner = o.owner
+         WHERE o.owner NOT IN (SELECT owner FROM temp.kept_owners) AND f.sha256 IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM temp.staged s WHERE s.path = f.path AND s.kind > 0)`,
     );
     return this.count("SELECT count(*) FROM temp.removed");
