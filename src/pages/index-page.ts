@@ -1,11 +1,12 @@
 // `/`: the published tournaments, from the same summaries as /api/public/v1/tournaments, cut into
 // the same pages (`/page/{n}/` beside page n of the JSON list), so a tick rewrites `/` alone
-// while finished tournaments stay finished. The tag filter works without JavaScript: each tag link targets an anchor, and a rule generated per
-// tag hides the rows without that tag while its anchor is the :target. Those rules are a
-// stylesheet of their own (tagStyle), named by its content, so that the pages' strict
-// Content-Security-Policy (style-src 'self') needs no inline style.
+// while finished tournaments stay finished. The tag filter works without JavaScript: each tag
+// link targets an anchor, and a rule generated per tag hides the rows without that tag while its
+// anchor is the :target. Those rules are a stylesheet of their own (tagStyle), named by its
+// content, so that the pages' strict Content-Security-Policy (style-src 'self') needs no inline
+// style.
 import { createHash } from "node:crypto";
-import { paginate } from "../routes/pagination.ts";
+import { pageNeighbours, paginate, type PageRel } from "../routes/pagination.ts";
 import { summaryFinished } from "../routes/table.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { formatDates, statusBadge } from "./format.ts";
@@ -47,17 +48,15 @@ export interface IndexPart {
   total: number;
 }
 
-/** Links between the parts of a split index, named as the JSON list's Link headers are: first is
- * the head, last is page 1, next goes towards the older pages. */
-function partLinks(part: IndexPart, urls: SiteUrls): { rel: string; label: string; href: string }[] {
-  const { page: j, pages: k } = part;
-  if (k === 0) return [];
-  const out: { rel: string; label: string; href: string }[] = [];
-  if (j > 0) out.push({ rel: "first", label: "Newest", href: urls.index(0) });
-  if (j > 0) out.push({ rel: "prev", label: "Newer", href: urls.index(j === k ? 0 : j + 1) });
-  if (j !== 1) out.push({ rel: "next", label: "Older", href: urls.index(j === 0 ? k : j - 1) });
-  if (j !== 1) out.push({ rel: "last", label: "Oldest", href: urls.index(1) });
-  return out;
+const LABELS: Record<PageRel, string> = { first: "Newest", prev: "Newer", next: "Older", last: "Oldest" };
+
+/** Links between the parts of a split index: the JSON list's links (pageNeighbours), but for a
+ * page's link to itself. */
+function partLinks(part: IndexPart, urls: SiteUrls): { rel: PageRel; label: string; href: string }[] {
+  if (part.pages === 0) return [];
+  return pageNeighbours(part.page, part.pages)
+    .filter(({ page }) => page !== part.page)
+    .map(({ rel, page }) => ({ rel, label: LABELS[rel], href: urls.index(page) }));
 }
 
 /**

@@ -43,12 +43,25 @@ export function paginate<T>(items: readonly T[], size: number, finished: (item: 
  */
 export function pageLinks(base: string, j: number, k: number): string {
   const url = (n: number): string => (n === 0 ? base : `${base}/${PAGE_SEGMENT}/${n}`);
-  const links: [string, string][] = [["first", url(0)]];
-  if (j > 0) links.push(["prev", url(j === k ? 0 : j + 1)]);
-  if (j === 0) links.push(["next", url(k)]);
-  else if (j > 1) links.push(["next", url(j - 1)]);
-  links.push(["last", url(1)]);
-  return links.map(([rel, u]) => `<${u}>; rel="${rel}"`).join(", ");
+  return pageNeighbours(j, k)
+    .map(({ rel, page }) => `<${url(page)}>; rel="${rel}"`)
+    .join(", ");
+}
+
+export type PageRel = "first" | "prev" | "next" | "last";
+
+/**
+ * The pages the head (page 0) or page `j` of a list of `k` numbered pages links to, by relation:
+ * first is the head, last is page 1, next goes towards the older pages. The one model of a paged
+ * list's links: the Link headers of the JSON pages and the navigation of the index pages.
+ */
+export function pageNeighbours(j: number, k: number): { rel: PageRel; page: number }[] {
+  const out: { rel: PageRel; page: number }[] = [{ rel: "first", page: 0 }];
+  if (j > 0) out.push({ rel: "prev", page: j === k ? 0 : j + 1 });
+  if (j === 0) out.push({ rel: "next", page: k });
+  else if (j > 1) out.push({ rel: "next", page: j - 1 });
+  out.push({ rel: "last", page: 1 });
+  return out;
 }
 
 /** What the hosts must know of a snapshot's lists and tournaments beyond the URL model. */
