@@ -7,7 +7,8 @@ import type { PublishReport } from "../publish/index.ts";
 import { liveTotals } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
-import { previousState, stateRecords } from "../incremental/state.ts";
+import { listsRecord, type StateDelta } from "../incremental/state.ts";
+import { tournamentIndex } from "../render/tournament-index.ts";
 import {
   currentInputs,
   INPUTS_FILE,
@@ -154,8 +155,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         protectedPaths: [opts.db],
       },
       async (writer) => {
-        // Read under the lock: the live snapshot, whose files keepAll keeps, cannot change now.
-        const previous = inputs && !opts.rebuild && writer.previous ? previousState(writer.previous) : null;
+        // Read under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.
         pool = createPool({
           workers: jobs.workers,
           minJobs: opts.minJobsForWorkers,
@@ -173,11 +173,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
             rendered++;
             writer.write(p, d, owner);
           },
-          keepAll: (paths: readonly string[]) => writer.keepAll(paths),
           keepOwned: (owner: string) => writer.keepOwned(owner),
-          recordState: (delta: Parameters<typeof stateRecords>[0]) => {
-            const r = stateRecords(delta);
-            writer.setRecords(r.records, r.removed, r.complete);
+          recordState: (delta: StateDelta) => {
+            const r = listsRecord(delta.lists);
+            writer.setRecords(r.records, r.removed);
           },
         };
         const r = await renderSnapshot(store, sink, {
@@ -191,7 +190,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           basePath: opts.basePath,
           onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
-          previous,
+          index: tournamentIndex(writer.index),
           pool,
         });
         render = r;

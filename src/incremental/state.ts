@@ -27,16 +27,13 @@ import type { PublicSummary } from "../views/public.ts";
 
 /** The previous format's state file (inside each version): no build writes it any more. */
 export const STATE_FILE = "_build-api-state.json";
-const STATE_FORMAT = 2;
 /** The record key of the list files' state. */
-const LISTS_KEY = "lists";
-const TOURNAMENT_KEY = "t:";
+export const LISTS_KEY = "lists";
 
-/** The owner of a tournament's files in the bookkeeping; LISTS_OWNER owns the list files. */
+/** The owner of a tournament's files in the bookkeeping (render/lists.ts names the lists' owners). */
 export function tournamentOwner(id: string): string {
   return `t/${id}`;
 }
-export const LISTS_OWNER = "lists";
 
 /** What a rebuild needs to know about one rendered tournament without reading it again. */
 export interface TournamentState {
@@ -64,13 +61,6 @@ export interface TournamentState {
   public: PublicSummary | null;
 }
 
-export interface SnapshotState {
-  format: number;
-  /** The fingerprint of the list files (catalogs, global lists, index page) and their paths. */
-  lists: { fp: string; files: string[] } | null;
-  tournaments: TournamentState[];
-}
-
 export function sha256(...parts: string[]): string {
   const h = createHash("sha256");
   for (const p of parts) h.update(p).update("\0");
@@ -91,8 +81,14 @@ export function stillValid(
   return state.fp === fp && (state.from ?? -Infinity) <= now && now < (state.until ?? Infinity);
 }
 
-export function emptyState(): SnapshotState {
-  return { format: STATE_FORMAT, lists: null, tournaments: [] };
+/**
+ * What the next build must know of the list files: the fingerprint of everything they depend on
+ * besides their members (the program, clubs, vocabulary, tags in use), and their files by owner
+ * (one owner per page of a list instance, so a tick keeps every page it does not render).
+ */
+export interface ListsRecord {
+  fp: string;
+  owners: Record<string, string[]>;
 }
 
 /** A record as the bookkeeping keeps it (publish/bookkeeping.ts RecordRow). */
@@ -103,75 +99,23 @@ export interface StateRecord {
   detail: string;
 }
 
-/** The previous build's state, read compactly: fingerprints and windows now, the rest on demand. */
-export interface PreviousState {
-  lists: { fp: string; files: string[] } | null;
-  /** id -> its fingerprint and window. */
-  tournaments: Map<string, { fp: string; from: number | null; until: number | null }>;
-  /** The whole state of one tournament (its files not listed: fileCount), or null. */
-  load(id: string): TournamentState | null;
-}
-
-/** The previous state over the bookkeeping's records. */
-export function previousState(records: {
-  compact: Map<string, { fp: string; from: number | null; until: number | null }>;
-  detail(key: string): string | undefined;
-}): PreviousState {
-  const tournaments = new Map<string, { fp: string; from: number | null; until: number | null }>();
-  let lists: PreviousState["lists"] = null;
-  for (const [key, row] of records.compact) {
-    if (key.startsWith(TOURNAMENT_KEY)) tournaments.set(key.slice(TOURNAMENT_KEY.length), row);
-    else if (key === LISTS_KEY) {
-      const d = records.detail(key);
-      if (d !== undefined) lists = { fp: row.fp, files: (JSON.parse(d) as { files: string[] }).files };
-    }
-  }
-  return {
-    lists,
-    tournaments,
-    load(id) {
-      const row = tournaments.get(id);
-      const d = records.detail(TOURNAMENT_KEY + id);
-      if (!row || d === undefined) return null;
-      const detail = JSON.parse(d) as Omit<TournamentState, "id" | "fp" | "from" | "until" | "files">;
-      return { id, fp: row.fp, from: row.from, until: row.until, files: [], ...detail };
-    },
-  };
-}
-
-/** What a build changes in the state: the tournaments it rendered, those gone, and the lists. */
+/**
+ * What a build records besides the tournaments (which go to the TournamentIndex): the lists'
+ * fingerprint and files by owner (render/lists.ts), or null to record none.
+ */
 export interface StateDelta {
-  lists: { fp: string; files: string[] } | null;
-  rendered: TournamentState[];
-  removed: string[];
-  /** True: the rendered ones are all there is (a first build): every other record goes. */
-  complete: boolean;
+  lists: ListsRecord | null;
 }
 
-/** The bookkeeping's records for `delta`. */
-export function stateRecords(delta: StateDelta): {
+/** The bookkeeping's record of the lists (key LISTS_KEY), or its removal. */
+export function listsRecord(lists: ListsRecord | null): {
   records: Map<string, StateRecord>;
   removed: string[];
-  complete: boolean;
 } {
-  const records = new Map<string, StateRecord>();
-  for (const t of delta.rendered) {
-    const { id, fp, from, until, files, fileCount: _count, ...rest } = t;
-    records.set(TOURNAMENT_KEY + id, {
-      fp,
-      from,
-      until,
-      detail: JSON.stringify({ fileCount: t.fileCount ?? files.length, ...rest }),
-    });
-  }
-  const removed = delta.removed.map((id) => TOURNAMENT_KEY + id);
-  if (delta.lists) {
-    records.set(LISTS_KEY, {
-      fp: delta.lists.fp,
-      from: null,
-      until: null,
-      detail: JSON.stringify({ files: delta.lists.files }),
-    });
-  } else removed.push(LISTS_KEY);
-  return { records, removed, complete: delta.complete };
+  if (!lists) return { records: new Map(), removed: [LISTS_KEY] };
+  const { fp, ...detail } = lists;
+  return {
+    records: new Map([[LISTS_KEY, { fp, from: null, until: null, detail: JSON.stringify(detail) }]]),
+    removed: [],
+  };
 }

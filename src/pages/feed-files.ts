@@ -5,6 +5,7 @@ import { feedPath, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
 import type { SiteUrls } from "./links.ts";
 import { roundStandingsViews } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
+import { ascText, descText } from "../views/order.ts";
 import type { PublicSummary } from "../views/public.ts";
 import { atomFeed, eventTitle, stableId, type FeedEntry } from "./feeds.ts";
 import { formatPoints } from "./format.ts";
@@ -82,6 +83,20 @@ function newestEvent(p: PublicSummary): { key: string; title: string; summary: s
   };
 }
 
+/** When a summary's newest event happened: its source's last change, else its retrieval. */
+function eventInstant(p: PublicSummary): string {
+  return p.lastSourceChangeAt ?? p.lastScrapedAt;
+}
+
+/**
+ * A summary's place in the snapshot feed, as a sort key (views/order.ts): the newest event
+ * first, then by entry id; null when it tells of no event.
+ */
+export function entryKeyOf(p: PublicSummary): string | null {
+  const e = newestEvent(p);
+  return e && descText(eventInstant(p)) + ascText(entryId(String(p.id), e.key));
+}
+
 /**
  * `/feeds/all.atom`: the newest event of each published tournament, newest first, at most `limit`
  * entries (the list's page size), so the file stays bounded as the store grows. A reader that
@@ -89,26 +104,42 @@ function newestEvent(p: PublicSummary): { key: string; title: string; summary: s
  * in their own feeds and on the index pages.
  */
 export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls, limit: number): PageFile {
-  const entries: FeedEntry[] = [];
-  for (const p of summaries) {
-    const e = newestEvent(p);
-    if (!e) continue;
+  const newest = summaries
+    .map((p) => ({ p, key: entryKeyOf(p) }))
+    .filter((e): e is { p: PublicSummary; key: string } => e.key !== null)
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, limit)
+    .map((e) => e.p);
+  const scraped = summaries.reduce<string | null>(
+    (m, p) => (m === null || p.lastScrapedAt > m ? p.lastScrapedAt : m),
+    null,
+  );
+  return snapshotFeedOf(newest, scraped, urls);
+}
+
+/**
+ * The snapshot feed of its `newest` summaries, already in feed order (entryKeyOf) and cut to the
+ * limit, each with an event; `lastScrapedAt` is the newest retrieval of any listed tournament.
+ */
+export function snapshotFeedOf(
+  newest: readonly PublicSummary[],
+  lastScrapedAt: string | null,
+  urls: SiteUrls,
+): PageFile {
+  const entries: FeedEntry[] = newest.map((p) => {
+    const e = newestEvent(p)!;
     const id = String(p.id);
-    entries.push({
+    return {
       id: entryId(id, e.key),
       title: e.title,
-      updated: p.lastSourceChangeAt ?? p.lastScrapedAt,
+      updated: eventInstant(p),
       link: e.key === "final" ? urls.page.standings(id) : urls.page.round(id, p.currentRound!),
       summary: e.summary,
-    });
-  }
-  entries.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : a.id < b.id ? -1 : 1));
-  entries.splice(limit);
+    };
+  });
   // With no entry, the feed's instant is the newest retrieval of any listed tournament.
-  const fallback = summaries.reduce(
-    (m, p) => (p.lastScrapedAt > m ? p.lastScrapedAt : m),
-    "1970-01-01T00:00:00Z",
-  );
+  const fallback =
+    lastScrapedAt !== null && lastScrapedAt > "1970-01-01T00:00:00Z" ? lastScrapedAt : "1970-01-01T00:00:00Z";
   return [
     SNAPSHOT_FEED_PATH.slice(1),
     atomFeed({

@@ -14,9 +14,14 @@ import { esc, layout, scrollTable } from "./html.ts";
 import { indexSitePath, type SiteUrls } from "./links.ts";
 import { pageFile, type PageFile } from "./tournament.ts";
 
-/** The tags that get a filter: the store's tag pattern keeps tags to [a-z0-9-], others get none. */
+/** Tags the store's tag pattern keeps to [a-z0-9-] get a filter; others get none. */
+export function filterable(tag: string): boolean {
+  return /^[a-z0-9-]+$/.test(tag);
+}
+
+/** The tags that get a filter on a page showing `summaries`. */
 function filterTags(summaries: PublicSummary[], tags: string[]): string[] {
-  return tags.filter((t) => /^[a-z0-9-]+$/.test(t) && summaries.some((s) => s.tags.includes(t)));
+  return tags.filter((t) => filterable(t) && summaries.some((s) => s.tags.includes(t)));
 }
 
 /**
@@ -24,7 +29,11 @@ function filterTags(summaries: PublicSummary[], tags: string[]): string[] {
  * hash of its bytes: a page never meets another build's rules, whatever the caches hold.
  */
 export function tagStyle(summaries: PublicSummary[], tags: string[]): [string, string] | null {
-  const used = filterTags(summaries, tags);
+  return tagStyleOf(filterTags(summaries, tags));
+}
+
+/** The stylesheet of the tags `used` by the whole list (filterable, in the list's tag order). */
+export function tagStyleOf(used: string[]): [string, string] | null {
   if (used.length === 0) return null;
   const text =
     used
@@ -156,14 +165,20 @@ export function indexPages(
 ): PageFile[] {
   const style = tagStyle(summaries, tags);
   const { head, pages } = paginate(summaries, pageSize, summaryFinished);
-  const part = (page: number): IndexPart => ({ page, pages: pages.length, total: summaries.length });
   const styleName = style?.[0] ?? null;
-  return [
-    ["index.html", indexPage(head, tags, urls, styleName, part(0))],
-    ...pages.map((p, i): PageFile => [
-      pageFile(indexSitePath(i + 1)),
-      indexPage(p, tags, urls, styleName, part(i + 1)),
-    ]),
-    ...(style ? [style] : []),
-  ];
+  const part = (page: number, items: PublicSummary[]): PageFile =>
+    indexPart(items, tags, urls, styleName, { page, pages: pages.length, total: summaries.length });
+  return [part(0, head), ...pages.map((p, i) => part(i + 1, p)), ...(style ? [style] : [])];
+}
+
+/** One file of the index: the head (`index.html`) or a numbered page, showing `summaries`. */
+export function indexPart(
+  summaries: PublicSummary[],
+  tags: string[],
+  urls: SiteUrls,
+  style: string | null,
+  part: IndexPart,
+): PageFile {
+  const file = part.page === 0 ? "index.html" : pageFile(indexSitePath(part.page));
+  return [file, indexPage(summaries, tags, urls, style, part)];
 }

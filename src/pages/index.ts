@@ -1,13 +1,12 @@
 // The human view of the snapshot: HTML pages beside api/, the assets they share and the club
 // embed. Pure: each function returns [relPath, text] pairs; render/snapshot.ts writes them.
 import { EMBED_JS, EMBED_PATH } from "./embed.ts";
-import { clubCalendarOf, type ListContext, type SiteContext } from "../routes/table.ts";
+import { clubCalendarOf, type SiteContext } from "../routes/table.ts";
 import { scheduleView } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
-import { indexPages } from "./index-page.ts";
 import { calendarFile } from "./calendar.ts";
-import { snapshotFeed, tournamentFeed } from "./feed-files.ts";
+import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 import { ASSET, siteUrls } from "./links.ts";
@@ -58,15 +57,12 @@ function clubCalendars(c: TournamentContext, site: SiteContext): PageFile[] {
   });
 }
 
-/** `/` and its numbered pages (the index of published tournaments, with the tag filter's
- * stylesheet), the shared assets, the embed script and the snapshot's feed. */
-export function pagesOfSite(lists: ListContext): PageFile[] {
-  const urls = siteUrls(lists.basePath ?? "");
+/** The shared assets and the embed script: the same in every snapshot of one program. The index
+ * pages and the snapshot feed are the global list's (render/lists.ts). */
+export function siteAssets(): PageFile[] {
   return [
-    ...indexPages(lists.publicSummaries, lists.globalTags, urls, lists.pageSize),
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
     [EMBED_PATH, EMBED_JS],
-    snapshotFeed(lists.publicSummaries, urls, lists.pageSize),
   ];
 }

@@ -29,11 +29,13 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { entryValue } from "./manifest.ts";
 import { StagedRows } from "./staged-rows.ts";
+import { SqlIndexRows } from "./tournament-index.ts";
 
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
 /** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
 export const BOOKKEEPING_CACHE_KIB = 2048;
-const FORMAT = "1";
+// 2: the records' report columns and the list members (tournament-index.ts).
+const FORMAT = "2";
 
 /** One live file: its entry value (manifest.ts entryValue) and the owner that wrote it. */
 export interface FileRow {
@@ -70,6 +72,8 @@ export interface Delta {
    * pending delta by SQL, beside `files` and `removed`, so they never sit in the heap together.
    */
   staged?: StagedRows;
+  /** The tournaments' records and list members of this build (tournament-index.ts), by SQL. */
+  index?: { copyToPending(): void };
 }
 
 const SCHEMA = `
@@ -81,15 +85,28 @@ CREATE INDEX IF NOT EXISTS files_owner ON files (owner) WHERE sha256 IS NOT NULL
 CREATE INDEX IF NOT EXISTS files_gen ON files (gen);
 CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, files INTEGER NOT NULL, bytes INTEGER NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS records (
-  key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL
+  key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
+  ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER
 ) STRICT;
+CREATE INDEX IF NOT EXISTS records_issues ON records (ord) WHERE issues = 1;
+CREATE INDEX IF NOT EXISTS records_archive ON records (archive, key) WHERE archive IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_vfrom ON records (vfrom);
+CREATE INDEX IF NOT EXISTS records_vuntil ON records (vuntil);
+CREATE TABLE IF NOT EXISTS members (
+  list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS members_key ON members (key);
 CREATE TABLE IF NOT EXISTS pending_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS pending_files (
   path TEXT PRIMARY KEY, owner TEXT, sha256 BLOB, bytes INTEGER
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pending_records (
-  key TEXT PRIMARY KEY, fp TEXT, vfrom INTEGER, vuntil INTEGER, detail TEXT
+  key TEXT PRIMARY KEY, fp TEXT, vfrom INTEGER, vuntil INTEGER, detail TEXT,
+  ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER
 ) STRICT;
+CREATE TABLE IF NOT EXISTS pending_members (list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL) STRICT;
 `;
 
 function split(value: string): { sha: Buffer; bytes: number } {
@@ -122,13 +139,21 @@ export class Bookkeeping {
       // WAL: a commit is one append and fsync; a reader (verify, deploy) never blocks a build.
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
-      db.exec(SCHEMA);
-      const format = db.prepare<[], { v: string }>("SELECT v FROM meta WHERE k = 'format'").get();
+      const hasMeta = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'").get();
+      const format = hasMeta
+        ? db.prepare<[], { v: string }>("SELECT v FROM meta WHERE k = 'format'").get()
+        : undefined;
       if (format && format.v !== FORMAT) {
-        // Another format: drop its rows; the build then compares every file, as a first build does.
-        db.exec("DELETE FROM meta; DELETE FROM files; DELETE FROM owners; DELETE FROM records;");
-        db.exec("DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records;");
+        // Another format: its tables go; the build then compares every file, as a first build does.
+        const tables = db
+          .prepare<[], string>(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+          )
+          .pluck()
+          .all();
+        for (const t of tables) db.exec(`DROP TABLE "${t.replace(/"/g, '""')}"`);
       }
+      db.exec(SCHEMA);
       if (!format || format.v !== FORMAT) {
         const put = db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)");
         put.run("format", FORMAT);
@@ -142,6 +167,16 @@ export class Bookkeeping {
 
   close(): void {
     this.db.close();
+  }
+
+  /** This connection, for the TEMP tables of one build (staged-rows.ts, tournament-index.ts). */
+  get connection(): Database.Database {
+    return this.db;
+  }
+
+  /** The tournament index of one build on this connection: over the live records when `live`. */
+  index(live: boolean): SqlIndexRows {
+    return new SqlIndexRows(this.db, live);
   }
 
   /** Fresh TEMP tables for one build's per-file rows (staged-rows.ts), on this connection. */
@@ -331,6 +366,7 @@ export class Bookkeeping {
       for (const [k, r] of delta.records) putRecord.run(k, r.fp, r.from, r.until, r.detail);
       for (const k of delta.removedRecords)
         if (!delta.records.has(k)) putRecord.run(k, null, null, null, null);
+      delta.index?.copyToPending();
       const put = this.db.prepare("INSERT INTO pending_meta (k, v) VALUES (?, ?)");
       put.run("version", version);
       put.run("generation", String(generation));
@@ -387,12 +423,16 @@ export class Bookkeeping {
            WHERE sha256 IS NOT NULL AND owner IN (SELECT owner FROM temp.touched) GROUP BY owner`,
       );
       const after = this.ownerSums(true);
-      if (flag("completeRecords")) db.exec("DELETE FROM records");
+      if (flag("completeRecords")) db.exec("DELETE FROM records; DELETE FROM members;");
       db.exec("DELETE FROM records WHERE key IN (SELECT key FROM pending_records WHERE fp IS NULL)");
+      // A pending record replaces its tournament's places in every list (none when it is removed).
+      db.exec("DELETE FROM members WHERE key IN (SELECT key FROM pending_records)");
       db.exec(
-        `INSERT OR REPLACE INTO records (key, fp, vfrom, vuntil, detail)
-           SELECT key, fp, vfrom, vuntil, detail FROM pending_records WHERE fp IS NOT NULL`,
+        `INSERT OR REPLACE INTO records (key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive)
+           SELECT key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive
+           FROM pending_records WHERE fp IS NOT NULL`,
       );
+      db.exec("INSERT INTO members (list, rank, key) SELECT list, rank, key FROM pending_members");
       const put = db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)");
       put.run("generation", String(g));
       put.run("version", pending.version);
@@ -410,6 +450,15 @@ export class Bookkeeping {
   }
 
   private clearPending(): void {
-    this.db.exec("DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records;");
+    this.db.exec(
+      "DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records; DELETE FROM pending_members;",
+    );
   }
+}
+
+/** A tournament index in memory, for a render that publishes nothing (tests render into a Map). */
+export function memoryIndex(): SqlIndexRows {
+  const db = new Database(":memory:");
+  db.exec(SCHEMA);
+  return new SqlIndexRows(db, false);
 }

@@ -218,6 +218,7 @@ async function publish(
         rewriteAll: opts.rewriteAll,
         direct: direct ? staleDir : undefined,
         staged: bookkeeping.staging(),
+        index: (live) => bookkeeping!.index(live),
         step,
       });
       await produce(writer);

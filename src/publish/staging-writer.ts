@@ -11,10 +11,11 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { io } from "./io.ts";
-import type { Bookkeeping, CompactRecord, Delta, FileRow, RecordRow } from "./bookkeeping.ts";
+import type { Bookkeeping, Delta, FileRow, RecordRow } from "./bookkeeping.ts";
 import { entryBytes, entryValue } from "./manifest.ts";
 import { safeRelativePath } from "./safe-path.ts";
 import { KIND, type StagedRows } from "./staged-rows.ts";
+import type { SqlIndexRows } from "./tournament-index.ts";
 
 export interface SnapshotWriter {
   /**
@@ -35,19 +36,16 @@ export interface SnapshotWriter {
    * many files that is, or false when the live bookkeeping has none (the producer then renders).
    */
   keepOwned(owner: string): number | false;
-  /** The previous build's records (per-tournament state), when the live bookkeeping has them. */
-  readonly previous: PreviousRecords | undefined;
   /**
-   * The records of this build: `records` are written, `removed` dropped; `complete`: every other
-   * record is dropped too. Without a call, the next build finds no records.
+   * The tournaments' states and list places, the live build's ones included when the live
+   * bookkeeping has them (tournament-index.ts); the render writes its own there.
    */
-  setRecords(records: Map<string, RecordRow>, removed: readonly string[], complete: boolean): void;
-}
-
-/** The live records, read compactly: fingerprints and windows at once, the detail one by one. */
-export interface PreviousRecords {
-  compact: Map<string, CompactRecord>;
-  detail(key: string): string | undefined;
+  readonly index: SqlIndexRows;
+  /**
+   * The records of this build besides the tournaments': `records` are written, `removed` dropped.
+   * Without a call, the next build finds none.
+   */
+  setRecords(records: Map<string, RecordRow>, removed: readonly string[]): void;
 }
 
 /** At most this many changed paths are listed in a report; `count` has them all. */
@@ -141,6 +139,11 @@ export interface WriterOptions {
   /** Where the per-file rows go (the bookkeeping connection's TEMP tables). */
   staged: StagedRows;
   /**
+   * The tournament index on the same connection: over the live records when `live` is given (and
+   * not rewriteAll), else starting empty (bookkeeping.ts Bookkeeping.index).
+   */
+  index: (live: boolean) => SqlIndexRows;
+  /**
    * A version directory made for this build (empty, shared with nothing): files with new bytes are
    * written straight to their place in it instead of to `incoming`.
    */
@@ -187,15 +190,14 @@ export class StagingWriter implements SnapshotWriter {
    * versions still share what is equal.
    */
   private readonly compareFiles: boolean;
-  readonly previous: PreviousRecords | undefined;
+  readonly index: SqlIndexRows;
 
   constructor(opts: WriterOptions) {
     this.opts = opts;
     this.staged = opts.staged;
     this.live = opts.liveDir !== undefined && !opts.rewriteAll ? opts.live : undefined;
     this.compareFiles = opts.liveDir !== undefined && !opts.rewriteAll && opts.live === undefined;
-    const live = this.live;
-    this.previous = live && { compact: live.compactRecords(), detail: (key) => live.detail(key) };
+    this.index = opts.index(this.live !== undefined);
   }
 
   write(relPath: string, data: string | Uint8Array, owner = ""): void {
@@ -262,14 +264,15 @@ export class StagingWriter implements SnapshotWriter {
     return owned.files;
   }
 
-  setRecords(records: Map<string, RecordRow>, removed: readonly string[], complete: boolean): void {
-    this.records = { rows: records, removed, complete: complete || this.live === undefined };
+  setRecords(records: Map<string, RecordRow>, removed: readonly string[]): void {
+    // Without live records, this build's are all there are.
+    this.records = { rows: records, removed, complete: this.live === undefined };
   }
 
   /** Seals the writer. Live files of owners neither kept nor rewritten are the removed ones. */
   finish(): Collected {
     this.sealed = true;
-    const { live, staged, keptOwners, records } = this;
+    const { live, staged, keptOwners, records, index } = this;
     staged.flush();
     const removedCount = live ? staged.collectRemoved() : 0;
     this.counts.filesRemoved = removedCount;
@@ -301,6 +304,7 @@ export class StagingWriter implements SnapshotWriter {
           completeRecords: records.complete,
           restartLog,
           staged,
+          index,
         };
       },
     };

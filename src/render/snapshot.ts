@@ -4,33 +4,25 @@
 // memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
 // snapshot recorded is kept as it is: its files by owner (keepOwned), its state loaded alone.
 import type { StatusOptions } from "../domain/status.ts";
-import type { Club } from "../domain/types.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import { toJson } from "../output/json.ts";
-import { schemaId } from "../output/jsonschema.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "../output/problem.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
-import { pagesOfSite } from "../pages/index.ts";
-import { ROUTES, type ListContext, type SiteContext } from "../routes/table.ts";
-import { href, instanceFile, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
-import { archiveFrom } from "../routes/cache.ts";
+import { ROUTES, type SiteContext } from "../routes/table.ts";
+import { href, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
 import { LIST_PAGE_SIZE, pageLinks, type EdgeFacts } from "../routes/pagination.ts";
 import {
-  emptyState,
-  LISTS_OWNER,
   sha256,
   stillValid,
   tournamentFingerprint,
   tournamentOwner,
-  type PreviousState,
-  type SnapshotState,
   type StateDelta,
   type TournamentState,
 } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
-import { compareCatalogEntries, type CatalogEntry } from "../views/club.ts";
-import { comparePublicSummaries, type PublicSummary } from "../views/public.ts";
+import { renderLists } from "./lists.ts";
+import { columnsOf, membersOf, type TournamentIndex } from "./tournament-index.ts";
 import {
   renderTournament,
   type RenderPool,
@@ -40,13 +32,11 @@ import {
 } from "./tournament.ts";
 
 export interface FileSink {
-  /** `owner`: the tournament (tournamentOwner) or the lists (LISTS_OWNER) the file belongs to. */
+  /** `owner`: the tournament (tournamentOwner) or the list page (lists.ts) the file belongs to. */
   write(relPath: string, data: string | Uint8Array, owner?: string): void;
-  /** Keeps these files of the previous snapshot without their bytes; false when it cannot. */
-  keepAll?(relPaths: readonly string[]): boolean;
   /** Keeps every file of the previous snapshot that `owner` wrote; their count, or false. */
   keepOwned?(owner: string): number | false;
-  /** Takes what this build changed in the state (incremental/state.ts), for the next build. */
+  /** Takes the lists' state (incremental/state.ts) for the next build. */
   recordState?(delta: StateDelta): void;
 }
 
@@ -74,8 +64,11 @@ export interface RenderOptions {
    * when unchanged, only when it is given. null: render everything, record no state.
    */
   programKey?: string | null;
-  /** The previous snapshot's state: what can be kept. */
-  previous?: PreviousState | null;
+  /**
+   * Where the tournaments' states go, and the lists are read from; it holds the previous build's
+   * states too (what can be kept: src/publish/tournament-index.ts).
+   */
+  index: TournamentIndex;
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
   pool?: RenderPool;
 }
@@ -171,63 +164,35 @@ export async function renderSnapshot(
     site,
     base,
   };
-  // The previous fingerprints and windows by external id (compact); a kept tournament's state is
-  // loaded alone, when it is kept.
-  const previous =
-    opts.previous?.tournaments ?? new Map<string, Pick<TournamentState, "fp" | "from" | "until">>();
-  const state: SnapshotState = emptyState();
-  /** The tournaments rendered now (their state is new) and those seen at all (rendered or kept). */
-  const renderedStates: TournamentState[] = [];
+  // The previous fingerprints and windows by external id (compact): what can be kept.
+  const ix = opts.index;
+  const previous = base === null ? new Map<string, never>() : ix.previous;
+  /** The tournaments seen (rendered or kept): the previous ones not seen are gone. */
   const seen = new Set<string>();
-  const keepAll = (files: readonly string[]): boolean => sink.keepAll?.(files) ?? false;
-  const keepOwned = (owner: string, files: readonly string[]): number | false =>
-    sink.keepOwned ? sink.keepOwned(owner) : keepAll(files) && files.length;
-
-  const catalog = new Map<string, CatalogEntry[]>();
-  const publicSummaries: PublicSummary[] = [];
-  const archived: string[] = [];
+  let files = 0;
   const keys = store.publishedTournaments();
   let done = 0;
 
-  /** Counts a tournament, rendered now or kept, into the report and the lists. */
-  const adopt = (t: TournamentState): void => {
-    report.tournaments++;
-    seen.add(t.id);
-    report.files += t.fileCount ?? t.files.length;
-    report.validFrom = Math.max(report.validFrom, t.from ?? -Infinity);
-    report.validUntil = Math.min(report.validUntil, t.until ?? Infinity);
-    report.warnings.push(...t.warnings);
-    report.unknownResults += t.unknownResults;
-    if (t.stop) report.standingsStops.push({ externalId: t.id, ...t.stop });
-    for (const entry of t.clubs) {
-      const list = catalog.get(entry.slug) ?? [];
-      list.push({ tournament: t.summary!, tags: entry.tags, displayOrder: entry.displayOrder });
-      catalog.set(entry.slug, list);
-    }
-    if (t.public) publicSummaries.push(t.public);
-    const s = t.public ?? t.summary;
-    const from = s ? archiveFrom(s.status, s.lastScrapedAt) : null;
-    if (from !== null && from <= opts.now) archived.push(t.id);
-  };
   const take = (job: TournamentJob, result: TournamentResult): void => {
     if (result.kind === "unchanged") {
-      const prev = opts.previous?.load(job.externalId) ?? null;
-      const kept = prev === null ? false : keepOwned(tournamentOwner(prev.id), prev.files);
-      // The snapshot lacks what it recorded: render the tournament after all.
-      if (kept !== false) adopt({ ...prev!, fileCount: kept });
-      else take(job, renderTournament(store, { ...job, previous: null }, ctx));
+      // Its state, list places and files stay as the previous build recorded them.
+      const kept = sink.keepOwned?.(tournamentOwner(job.externalId)) ?? false;
+      if (kept !== false) {
+        seen.add(job.externalId);
+        files += kept;
+      } else take(job, renderTournament(store, { ...job, previous: null }, ctx));
     } else if (result.kind === "invalid") {
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
     } else {
       // The state keeps how many files it wrote, not their paths: the sink records each path
-      // (the bookkeeping names an owner's files), and the states of every rendered tournament
-      // live until the build ends, where the paths were about 100 bytes a file in the heap.
+      // (the bookkeeping names an owner's files).
       const owner = tournamentOwner(result.state.id);
       for (const [file, text] of result.files) sink.write(file, text, owner);
       const t: TournamentState = { ...result.state, files: [], fileCount: result.files.length };
-      adopt(t);
-      if (base !== null) renderedStates.push(t);
+      seen.add(t.id);
+      files += result.files.length;
+      ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;
       rendered.warnings.push(...t.warnings);
       rendered.unknownResults += t.unknownResults;
@@ -258,7 +223,7 @@ export async function renderSnapshot(
   };
   const onResult = (job: TournamentJob, result: TournamentResult): void => {
     take(job, result);
-    opts.onProgress?.(++done, keys.length, report.files);
+    opts.onProgress?.(++done, keys.length, files);
   };
   const local = (job: TournamentJob): TournamentResult =>
     job.keep ? { kind: "unchanged", fp: job.previous!.fp } : renderTournament(store, job, ctx);
@@ -275,61 +240,45 @@ export async function renderSnapshot(
       EXIT.storeData,
     );
   }
+  // The previous tournaments not published now (gone, or invalid) leave the state and the lists.
+  for (const id of ix.previous.keys()) if (!seen.has(id)) ix.drop(id);
+  seen.clear();
 
-  const clubs: { club: Club; entries: CatalogEntry[] }[] = store.clubs().map((club) => ({
-    club,
-    entries: (catalog.get(club.slug) ?? []).sort(compareCatalogEntries),
-  }));
-  const lists: ListContext = {
-    clubs,
-    publicSummaries: publicSummaries.sort(comparePublicSummaries),
+  // The report: sums over every tournament of the snapshot, read from the index (a kept
+  // tournament's detail is read only when it has warnings to list).
+  const totals = ix.totals();
+  report.tournaments = totals.tournaments;
+  report.unknownResults = totals.unknownResults;
+  report.validFrom = totals.validFrom;
+  report.validUntil = totals.validUntil;
+  for (const t of ix.issues()) {
+    report.warnings.push(...t.warnings);
+    if (t.stop) report.standingsStops.push({ externalId: t.id, ...t.stop });
+  }
+
+  // The lists change only with what they list, and with what the fingerprint below holds.
+  const lists = renderLists({
+    index: ix,
+    clubs: store.clubs(),
     clubTags: vocab.clubTags,
     globalTags: vocab.globalTags,
     pageSize: opts.pageSize ?? LIST_PAGE_SIZE,
     ...(opts.basePath && { basePath: opts.basePath }),
-  };
-  // The list files change only with what they list: kept as they are when that is the same.
-  const listsFp =
-    base === null
-      ? null
-      : sha256(
-          programKey!,
-          JSON.stringify(lists, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v)),
-        );
-  const prevLists = opts.previous?.lists;
-  let listFiles: string[] = [];
-  if (
-    listsFp !== null &&
-    prevLists &&
-    prevLists.fp === listsFp &&
-    keepOwned(LISTS_OWNER, prevLists.files) !== false
-  ) {
-    report.files += prevLists.files.length;
-    state.lists = prevLists;
-    listFiles = prevLists.files;
-  } else {
-    const listSink = (file: string, text: string): void => {
-      sink.write(file, text, LISTS_OWNER);
-      listFiles.push(file);
-    };
-    for (const route of ROUTES) {
-      if (route.scope !== "list") continue;
-      route.render(lists, (params, body) => {
-        const file = instanceFile(route, params);
-        const text = toJson(body);
-        opts.validator.assert(file, schemaId(route.schema), text);
-        listSink(file, text);
-      });
-    }
-    for (const [file, text] of pagesOfSite(lists)) listSink(file, text);
-    report.files += listFiles.length;
-    if (listsFp !== null) state.lists = { fp: listsFp, files: listFiles };
-  }
+    validator: opts.validator,
+    fp:
+      base === null
+        ? null
+        : sha256(programKey!, clubsKey, JSON.stringify(vocab), JSON.stringify(site.clubSlugs ?? null)),
+    write: (file, text, owner) => sink.write(file, text, owner),
+    keepOwned: (owner) => sink.keepOwned?.(owner) ?? false,
+  });
+  report.files = totals.files + lists.files;
+  const listFiles = Object.values(lists.record?.owners ?? {}).flat();
 
   // The base path goes with the facts, so every host config, the preview and the probe know it.
   const facts: EdgeFacts = {
     links: pageLinksOf(listFiles, opts.basePath),
-    archived: archived.sort(),
+    archived: ix.archived(opts.now),
     ...(opts.basePath && { basePath: opts.basePath }),
   };
   const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
@@ -342,13 +291,7 @@ export async function renderSnapshot(
     sink.write(name, text);
   }
   report.files += 2 + hostFiles.size;
-  // The state's delta: the rendered tournaments, the ones gone (or invalid now), and the lists.
-  const removed = [...previous.keys()].filter((id) => !seen.has(id));
-  sink.recordState?.(
-    base === null
-      ? { lists: null, rendered: [], removed: [], complete: true }
-      : { lists: state.lists, rendered: renderedStates, removed, complete: !opts.previous },
-  );
+  sink.recordState?.({ lists: lists.record });
   return report;
 }
 

@@ -26,15 +26,44 @@ export interface Paged<T> {
  * pages keep their bytes until a finished tournament changes or leaves the list.
  */
 export function paginate<T>(items: readonly T[], size: number, finished: (item: T) => boolean): Paged<T> {
-  if (!Number.isInteger(size) || size < 1) throw new Error(`page size ${size}: expected a positive integer`);
-  if (items.length <= size) return { head: [...items], pages: [] };
+  const { k, headSize } = pageShape(items.length, size);
+  if (k === 0) return { head: [...items], pages: [] };
   const ordered = [...items.filter((i) => !finished(i)), ...items.filter(finished)];
-  const k = Math.floor((ordered.length - 1) / size);
-  const headSize = ordered.length - k * size;
   const pages: T[][] = [];
   for (let j = 1; j <= k; j++)
     pages.push(ordered.slice(ordered.length - j * size, ordered.length - (j - 1) * size));
   return { head: ordered.slice(0, headSize), pages };
+}
+
+/**
+ * How a list of `n` items is cut (paginate): `k` numbered pages (0 when it fits one page) and the
+ * head's size. Page j (1..k) holds the items at positions [n - j*size, n - (j-1)*size) of the
+ * page order.
+ */
+export function pageShape(n: number, size: number): { k: number; headSize: number } {
+  if (!Number.isInteger(size) || size < 1) throw new Error(`page size ${size}: expected a positive integer`);
+  if (n <= size) return { k: 0, headSize: n };
+  const k = Math.floor((n - 1) / size);
+  return { k, headSize: n - k * size };
+}
+
+/**
+ * The oldest numbered page a build must render again after a change to a list (it renders the head
+ * and every page from its k down to this one; the older pages keep their bytes): pages made only
+ * of the `sameTail` last items, unchanged and in the same order, are the same, unless the number
+ * of pages changed (page k links to the head as "prev") or the list crossed one page (the head
+ * of a list that fits is in list order, not page order). Returns k + 1 when only the head changes.
+ */
+export function firstChangedPage(
+  change: { before: number; after: number; sameTail: number },
+  size: number,
+): number {
+  const kBefore = pageShape(change.before, size).k;
+  const k = pageShape(change.after, size).k;
+  let first = Math.floor(change.sameTail / size) + 1;
+  if (kBefore !== k) first = Math.min(first, Math.max(1, Math.min(kBefore, k)));
+  if (kBefore === 0 || k === 0) first = 1;
+  return Math.min(first, k + 1);
 }
 
 /**

@@ -8,7 +8,6 @@ import type { TournamentContext } from "../views/context.ts";
 import * as ext from "../views/extensions.ts";
 import * as pub from "../views/public.ts";
 import { hasCalendar } from "../domain/extensions/schedule.ts";
-import { paginate } from "./pagination.ts";
 import {
   calendarPath,
   href,
@@ -22,14 +21,18 @@ import {
 
 export type Emit = (params: Params, body: unknown) => void;
 
-/** What list routes see once every tournament has been processed. */
+/**
+ * What list routes see once every tournament has been processed: each list instance as the parts
+ * to render now, `[page, items]` in page order (page 0 the head, the list's own URL; then the
+ * numbered pages from the newest to page 1: routes/pagination.ts). A tick gets only the parts its
+ * changes touch; the other pages are kept as they are.
+ */
 export interface ListContext {
-  clubs: { club: Club; entries: club.CatalogEntry[] }[];
-  publicSummaries: pub.PublicSummary[];
+  clubs: Club[];
+  catalog(slug: string, tag?: string): Iterable<[number, club.CatalogEntry[]]>;
+  global(tag?: string): Iterable<[number, pub.PublicSummary[]]>;
   clubTags: string[];
   globalTags: string[];
-  /** Items per page of a long list (routes/pagination.ts; tests lower it). */
-  pageSize: number;
   /** The base path the snapshot is served under (routes/urls.ts href); "" or absent: the root. */
   basePath?: string;
 }
@@ -73,21 +76,14 @@ function forEachClub(c: TournamentContext, emit: Emit, params: Params, body: unk
   for (const slug of clubSlugs(c)) emit({ ...params, slug }, body);
 }
 
-/**
- * Emits one list instance: the whole list when it fits a page, else its head at the list's own
- * params and each numbered page at `{ ...params, page }` (routes/pagination.ts).
- */
-function emitPaged<T>(
+/** Emits the parts of one list instance: the head at the list's own params, page j at `page`. */
+function emitParts<T>(
   emit: Emit,
   params: Params,
-  items: T[],
-  size: number,
-  finished: (item: T) => boolean,
+  parts: Iterable<[number, T[]]>,
   body: (items: T[]) => unknown,
 ): void {
-  const { head, pages } = paginate(items, size, finished);
-  emit(params, body(head));
-  pages.forEach((page, i) => emit({ ...params, page: String(i + 1) }, body(page)));
+  for (const [j, items] of parts) emit(j === 0 ? params : { ...params, page: String(j) }, body(items));
 }
 
 /** What the global list's pages count as finished: the index pages for people cut the same way. */
@@ -107,15 +103,12 @@ const BINDINGS: Record<
   clubCatalog: list({
     schema: C.ClubCatalogResponse,
     render(lists, emit) {
-      const finished = (e: club.CatalogEntry): boolean => e.tournament.status === "Complete";
-      const catalog = (cl: Club) => (items: club.CatalogEntry[]) => club.clubCatalog(cl, items);
-      for (const { club: cl, entries } of lists.clubs) {
-        emitPaged(emit, { slug: cl.slug }, entries, lists.pageSize, finished, catalog(cl));
+      for (const cl of lists.clubs) {
+        const body = (items: club.CatalogEntry[]) => club.clubCatalog(cl, items);
+        emitParts(emit, { slug: cl.slug }, lists.catalog(cl.slug), body);
         // Path forms for every club tag of the store, plus "" (no tag matches: the empty list).
-        for (const tag of ["", ...lists.clubTags]) {
-          const tagged = entries.filter((e) => e.tags.includes(tag));
-          emitPaged(emit, { slug: cl.slug, tag }, tagged, lists.pageSize, finished, catalog(cl));
-        }
+        for (const tag of ["", ...lists.clubTags])
+          emitParts(emit, { slug: cl.slug, tag }, lists.catalog(cl.slug, tag), body);
       }
     },
   }),
@@ -149,11 +142,8 @@ const BINDINGS: Record<
     schema: C.PublicTournamentList,
     render(lists, emit) {
       const same = (items: pub.PublicSummary[]) => items;
-      emitPaged(emit, {}, lists.publicSummaries, lists.pageSize, summaryFinished, same);
-      for (const tag of ["", ...lists.globalTags]) {
-        const tagged = lists.publicSummaries.filter((s) => s.tags.includes(tag));
-        emitPaged(emit, { tag }, tagged, lists.pageSize, summaryFinished, same);
-      }
+      emitParts(emit, {}, lists.global(), same);
+      for (const tag of ["", ...lists.globalTags]) emitParts(emit, { tag }, lists.global(tag), same);
     },
   }),
   publicTournament: tournament({

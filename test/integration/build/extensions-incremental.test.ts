@@ -4,36 +4,33 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
-import {
-  previousState,
-  stateRecords,
-  tournamentOwner,
-  type PreviousState,
-  type StateRecord,
-} from "../../../src/incremental/state.ts";
+import { listsRecord, tournamentOwner, type ListsRecord } from "../../../src/incremental/state.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
+import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
 import { renderSnapshot } from "../../../src/render/snapshot.ts";
+import { tournamentIndex, type TournamentIndex } from "../../../src/render/tournament-index.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const file = makeSampleStore(tempDir("ext-incremental"));
 const validator = new SnapshotValidator();
+// The records and list places live in a real bookkeeping; the files by owner in memory.
+const bookkeeping = Bookkeeping.open(tempDir("ext-incremental-bk"));
+let generation = 0;
 
-/** The records and files by owner, as the publication's bookkeeping keeps them, in memory. */
 interface Memory {
-  records: Map<string, StateRecord>;
   owners: Map<string, string[]>;
 }
 
 async function render(
   memory: Memory | null,
-): Promise<{ written: string[]; memory: Memory; state: PreviousState }> {
+): Promise<{ written: string[]; memory: Memory; lists: ListsRecord | null; index: TournamentIndex }> {
   const store = openStore(file);
   const written: string[] = [];
-  const next: Memory = { records: new Map(memory?.records ?? []), owners: new Map() };
-  const previous =
-    memory && previousState({ compact: memory.records, detail: (k) => memory.records.get(k)?.detail });
+  const next: Memory = { owners: new Map() };
+  const rows = bookkeeping.index(memory !== null);
+  let lists: ListsRecord | null = null;
   // Closed after each render: an open store holds a read transaction that would block the update.
   await renderSnapshot(
     store,
@@ -49,10 +46,7 @@ async function render(
         return files.length;
       },
       recordState: (delta) => {
-        const r = stateRecords(delta);
-        if (r.complete) next.records.clear();
-        for (const k of r.removed) next.records.delete(k);
-        for (const [k, v] of r.records) next.records.set(k, v);
+        lists = delta.lists;
       },
     },
     {
@@ -63,11 +57,26 @@ async function render(
       openApi: "{}",
       hostFiles: new Map(),
       programKey: "test",
-      previous,
+      index: tournamentIndex(rows),
     },
   ).finally(() => store.close());
-  const state = previousState({ compact: next.records, detail: (k) => next.records.get(k)?.detail });
-  return { written, memory: next, state };
+  const r = listsRecord(lists);
+  bookkeeping.stage(
+    {
+      files: new Map(),
+      removed: [],
+      completeFiles: false,
+      records: r.records,
+      removedRecords: r.removed,
+      completeRecords: memory === null,
+      restartLog: false,
+      index: rows,
+    },
+    "1",
+    ++generation,
+  );
+  bookkeeping.apply();
+  return { written, memory: next, lists, index: tournamentIndex(bookkeeping.index(true)) };
 }
 
 const isExtension = (f: string) =>
@@ -83,8 +92,8 @@ describe("extension files in incremental builds", () => {
     // Its club's copies (the club surface's extensions and calendar) are its files too.
     expect(gros).toContain("api/clubs/gros-xake-taldea/tournaments/9007199254740993/players/index.json");
     expect(gros).toContain("calendar/clubs/gros-xake-taldea/9007199254740993.ics");
-    expect(first.state.lists!.files).toContain("feeds/all.atom");
-    expect(first.state.load("9007199254740993")?.fileCount).toBe(gros.length);
+    expect(Object.values(first.lists!.owners).flat()).toContain("feeds/all.atom");
+    expect(first.index.loadPrevious("9007199254740993")?.fileCount).toBe(gros.length);
 
     const second = await render(first.memory);
     expect(second.written.filter(isExtension)).toEqual([]);

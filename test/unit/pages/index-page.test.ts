@@ -3,9 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { indexPage, indexPages, tagStyle } from "../../../src/pages/index-page.ts";
 import { indexSitePath, siteUrls } from "../../../src/pages/links.ts";
-import { ROUTES, type ListContext } from "../../../src/routes/table.ts";
+import { ROUTES } from "../../../src/routes/table.ts";
 import { instanceFile } from "../../../src/routes/urls.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
+import { arrayLists } from "../../support/lists.ts";
 
 const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary => ({
   id,
@@ -64,13 +65,7 @@ describe("index pages", () => {
 
   it("show on page n exactly the tournaments of the JSON list's page n", () => {
     for (const size of [1, 2, 3, 6]) {
-      const lists: ListContext = {
-        clubs: [],
-        publicSummaries: SEVEN,
-        clubTags: [],
-        globalTags: TAGS,
-        pageSize: size,
-      };
+      const lists = arrayLists({ publicSummaries: SEVEN, globalTags: TAGS, pageSize: size });
       const json = new Map<string, number[]>();
       const route = ROUTES.find((r) => r.id === "publicTournaments")!;
       if (route.scope !== "list") throw new Error("publicTournaments is a list");

@@ -1,0 +1,282 @@
+// The TournamentIndex of a build (render/tournament-index.ts) in the bookkeeping database: the
+// previous build's records and list members are its main tables (`records`, `members`); what
+// this build renders goes to TEMP tables of the same connection, so the heap holds neither, and
+// every read sees the previous rows less those this build replaced, plus its own. The delta
+// reaches `pending_records` and `pending_members` only inside the stage transaction, by SQL
+// (bookkeeping.ts), so nothing here changes the crash protocol.
+// Rows only: keys, JSON details and the columns the report sums (render/tournament-index.ts
+// turns them into states and defines what they mean).
+import type Database from "better-sqlite3";
+
+/** A record's compact columns and its detail (JSON, opaque here). */
+export interface IndexRecord {
+  fp: string;
+  from: number | null;
+  until: number | null;
+  detail: string;
+}
+
+/** A tournament's record with the columns the report is summed from. */
+export interface IndexRow extends IndexRecord {
+  key: string;
+  ord: string;
+  files: number;
+  unknown: number;
+  issues: boolean;
+  archive: number | null;
+}
+
+/** Rows inserted before the TEMP tables' transaction is committed. */
+const BATCH = 2000;
+const COLUMNS = "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive";
+
+const TEMP_SCHEMA = `
+CREATE TEMP TABLE IF NOT EXISTS ix_records (
+  key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
+  ord TEXT, nfiles INTEGER NOT NULL, unknown INTEGER NOT NULL, issues INTEGER NOT NULL, archive INTEGER
+);
+CREATE TEMP TABLE IF NOT EXISTS ix_members (
+  list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
+) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS ix_replaced (key TEXT PRIMARY KEY) WITHOUT ROWID;
+DELETE FROM temp.ix_records; DELETE FROM temp.ix_members; DELETE FROM temp.ix_replaced;
+`;
+
+export class SqlIndexRows {
+  private readonly db: Database.Database;
+  /** The main tables describe the previous snapshot (false: a first build, they are ignored). */
+  private readonly live: boolean;
+  private pending = 0;
+  private readonly putRecord: Database.Statement;
+  private readonly putMember: Database.Statement;
+  private readonly putReplaced: Database.Statement;
+  private readonly getNew: Database.Statement<[string], { detail: string }>;
+  private readonly getOld: Database.Statement<
+    [string],
+    { detail: string; fp: string; vfrom: number | null; vuntil: number | null }
+  > | null;
+  /** Every record of the snapshot being built (the tournaments'): a FROM clause. */
+  private readonly merged: string;
+
+  constructor(db: Database.Database, live: boolean) {
+    this.db = db;
+    this.live = live;
+    db.exec(TEMP_SCHEMA);
+    this.putRecord = db.prepare(
+      `INSERT OR REPLACE INTO temp.ix_records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.putMember = db.prepare("INSERT OR REPLACE INTO temp.ix_members (list, rank, key) VALUES (?, ?, ?)");
+    this.putReplaced = db.prepare("INSERT OR IGNORE INTO temp.ix_replaced (key) VALUES (?)");
+    this.getNew = db.prepare("SELECT detail FROM temp.ix_records WHERE key = ?");
+    this.getOld = live
+      ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
+      : null;
+    this.merged = live
+      ? `(SELECT ${COLUMNS} FROM main.records WHERE key >= 't:' AND key < 't;'
+           AND key NOT IN (SELECT key FROM temp.ix_replaced)
+         UNION ALL SELECT ${COLUMNS} FROM temp.ix_records)`
+      : "temp.ix_records";
+  }
+
+  /** The previous build's tournament records, compactly (none at a first build). */
+  *previous(): Generator<{ key: string; fp: string; from: number | null; until: number | null }> {
+    if (!this.live) return;
+    const rows = this.db
+      .prepare<[], { key: string; fp: string; vfrom: number | null; vuntil: number | null }>(
+        "SELECT key, fp, vfrom, vuntil FROM main.records WHERE key >= 't:' AND key < 't;'",
+      )
+      .iterate();
+    for (const r of rows) yield { key: r.key, fp: r.fp, from: r.vfrom, until: r.vuntil };
+  }
+
+  /** A record of the previous build, if any. */
+  previousRecord(key: string): IndexRecord | undefined {
+    const r = this.getOld?.get(key);
+    return r && { fp: r.fp, from: r.vfrom, until: r.vuntil, detail: r.detail };
+  }
+
+  private write(run: () => void): void {
+    if (!this.db.inTransaction) this.db.exec("BEGIN");
+    run();
+    if (++this.pending >= BATCH) this.flush();
+  }
+
+  /** Commits the TEMP rows written so far (nothing durable changes). */
+  flush(): void {
+    if (this.db.inTransaction) this.db.exec("COMMIT");
+    this.pending = 0;
+  }
+
+  /** A tournament rendered now, with its places (list, rank) in the lists. */
+  put(row: IndexRow, members: readonly { list: string; rank: string }[]): void {
+    this.write(() => {
+      this.putReplaced.run(row.key);
+      this.putRecord.run(
+        row.key,
+        row.fp,
+        row.from,
+        row.until,
+        row.detail,
+        row.ord,
+        row.files,
+        row.unknown,
+        row.issues ? 1 : 0,
+        row.archive,
+      );
+      for (const m of members) this.putMember.run(m.list, m.rank, row.key);
+    });
+  }
+
+  /** A previous record that goes. */
+  drop(key: string): void {
+    this.write(() => this.putReplaced.run(key));
+  }
+
+  private one<R>(sql: string, ...params: unknown[]): R {
+    this.flush();
+    return this.db.prepare<unknown[], R>(sql).get(...params)!;
+  }
+
+  totals(): {
+    tournaments: number;
+    files: number;
+    unknownResults: number;
+    validFrom: number;
+    validUntil: number;
+  } {
+    const r = this.one<{
+      n: number;
+      files: number | null;
+      unknown: number | null;
+      from: number | null;
+      until: number | null;
+    }>(
+      `SELECT count(*) AS n, sum(nfiles) AS files, sum(unknown) AS unknown, max(vfrom) AS "from", min(vuntil) AS until
+       FROM ${this.merged}`,
+    );
+    return {
+      tournaments: r.n,
+      files: r.files ?? 0,
+      unknownResults: r.unknown ?? 0,
+      validFrom: r.from ?? -Infinity,
+      validUntil: r.until ?? Infinity,
+    };
+  }
+
+  archived(now: number): string[] {
+    this.flush();
+    return this.db
+      .prepare<[number], string>(
+        `SELECT key FROM ${this.merged} WHERE archive IS NOT NULL AND archive <= ? ORDER BY key`,
+      )
+      .pluck()
+      .all(now);
+  }
+
+  /** The records with warnings, unknown results or a standings stop, in store order. */
+  issues(): { key: string; detail: string }[] {
+    this.flush();
+    return this.db
+      .prepare<[], { key: string; detail: string }>(
+        `SELECT key, detail FROM ${this.merged} WHERE issues = 1 ORDER BY ord, key`,
+      )
+      .all();
+  }
+
+  count(list: string): number {
+    return this.countWhere(list, "", []);
+  }
+
+  /** Members of `list` (this build's view) whose rank passes `cond` (SQL on `rank`). */
+  private countWhere(list: string, cond: string, params: unknown[]): number {
+    const n = this.one<{ n: number }>(
+      `SELECT count(*) AS n FROM temp.ix_members WHERE list = ?${cond}`,
+      list,
+      ...params,
+    ).n;
+    if (!this.live) return n;
+    return (
+      n +
+      this.one<{ n: number }>(
+        `SELECT count(*) AS n FROM main.members WHERE list = ?${cond} AND key NOT IN (SELECT key FROM temp.ix_replaced)`,
+        list,
+        ...params,
+      ).n
+    );
+  }
+
+  *members(list: string, limit = Infinity): Generator<{ rank: string; key: string; detail: string }> {
+    this.flush();
+    // Keyset chunks: each query reads one chunk in rank order (the two sides merged by SQLite),
+    // and no statement stays open while the caller renders.
+    const sql = this.live
+      ? `SELECT rank, key FROM main.members WHERE list = @list AND rank > @after
+           AND key NOT IN (SELECT key FROM temp.ix_replaced)
+         UNION ALL SELECT rank, key FROM temp.ix_members WHERE list = @list AND rank > @after
+         ORDER BY rank LIMIT @limit`
+      : "SELECT rank, key FROM temp.ix_members WHERE list = @list AND rank > @after ORDER BY rank LIMIT @limit";
+    const stmt = this.db.prepare<
+      [{ list: string; after: string; limit: number }],
+      { rank: string; key: string }
+    >(sql);
+    let after = "";
+    let left = limit;
+    while (left > 0) {
+      const rows = stmt.all({ list, after, limit: Math.min(left, 500) });
+      for (const r of rows) yield { rank: r.rank, key: r.key, detail: this.detail(r.key) };
+      if (rows.length < Math.min(left, 500)) return;
+      left -= rows.length;
+      after = rows[rows.length - 1]!.rank;
+    }
+  }
+
+  private detail(key: string): string {
+    const row = this.getNew.get(key) ?? this.getOld?.get(key);
+    if (!row) throw new Error(`tournament index: no record ${key} for a list member`);
+    return row.detail;
+  }
+
+  /** What this build changed in `list` (render/tournament-index.ts ListChange), or null. */
+  changed(list: string): { before: number; after: number; sameTail: number } | null {
+    const newest = this.one<{ r: string | null }>(
+      "SELECT max(rank) AS r FROM temp.ix_members WHERE list = ?",
+      list,
+    ).r;
+    const oldest = this.live
+      ? this.one<{ r: string | null }>(
+          `SELECT max(m.rank) AS r FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key
+           WHERE m.list = ?`,
+          list,
+        ).r
+      : null;
+    if (newest === null && oldest === null) return null;
+    const last = newest === null ? oldest! : oldest === null || newest > oldest ? newest : oldest;
+    const after = this.count(list);
+    const before = this.live
+      ? this.one<{ n: number }>("SELECT count(*) AS n FROM main.members WHERE list = ?", list).n
+      : 0;
+    return { before, after, sameTail: after - this.countWhere(list, " AND rank <= ?", [last]) };
+  }
+
+  changedLists(): string[] {
+    this.flush();
+    const sql = this.live
+      ? `SELECT list FROM temp.ix_members UNION
+         SELECT m.list FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key`
+      : "SELECT DISTINCT list FROM temp.ix_members";
+    return this.db.prepare<[], string>(sql).pluck().all();
+  }
+
+  /** Inside bookkeeping.ts's stage transaction: this build's records and members, pending. */
+  copyToPending(): void {
+    // No flush: the stage transaction is open, and the writer committed the TEMP rows before it.
+    this.db.exec(`INSERT INTO main.pending_records (${COLUMNS}) SELECT ${COLUMNS} FROM temp.ix_records`);
+    this.db.exec(
+      `INSERT OR IGNORE INTO main.pending_records (key) SELECT key FROM temp.ix_replaced
+       WHERE key NOT IN (SELECT key FROM temp.ix_records)`,
+    );
+    this.db.exec(
+      "INSERT INTO main.pending_members (list, rank, key) SELECT list, rank, key FROM temp.ix_members",
+    );
+  }
+}

@@ -1,0 +1,185 @@
+// The list files (club catalogs, the global list, their tag forms, the index pages, the snapshot
+// feed, the site's assets), read page by page from the TournamentIndex. A full render writes
+// them all; a tick writes the parts its changed tournaments touch (the head of each changed list
+// and the numbered pages down to the first changed one: routes/pagination.ts firstChangedPage)
+// and keeps every other page by its owner (one owner per page of a list instance), so the lists
+// cost what changed, not the store.
+import type { Club } from "../domain/types.ts";
+import type { TournamentState } from "../incremental/state.ts";
+import { toJson } from "../output/json.ts";
+import { schemaId } from "../output/jsonschema.ts";
+import type { SnapshotValidator } from "../output/validate.ts";
+import { snapshotFeedOf } from "../pages/feed-files.ts";
+import { filterable, indexPart, tagStyleOf } from "../pages/index-page.ts";
+import { siteAssets } from "../pages/index.ts";
+import { siteUrls } from "../pages/links.ts";
+import { firstChangedPage, pageShape } from "../routes/pagination.ts";
+import { ROUTES, type ListContext } from "../routes/table.ts";
+import { instanceFile, type Params } from "../routes/urls.ts";
+import type { CatalogEntry } from "../views/club.ts";
+import type { PublicSummary } from "../views/public.ts";
+import { LIST, type ListsRecord, type TournamentIndex } from "./tournament-index.ts";
+
+export interface ListsInput {
+  index: TournamentIndex;
+  clubs: Club[];
+  clubTags: string[];
+  globalTags: string[];
+  pageSize: number;
+  basePath?: string;
+  validator: SnapshotValidator;
+  /** The fingerprint of all the lists depend on but their members; null: record nothing. */
+  fp: string | null;
+  write(file: string, text: string, owner: string): void;
+  keepOwned(owner: string): number | false;
+}
+
+/** The owner of page `j` of a list instance (0: its head), and of the lists' other files. */
+export function pageOwner(list: string, j: number): string {
+  return `l/${list}#${j}`;
+}
+const FEED_OWNER = "l/feed";
+const SITE_OWNER = "l/site";
+
+/** Which list instance a list route's params name. */
+function listOf(routeId: string, params: Params): string {
+  if (routeId === "clubCatalog")
+    return params.tag === undefined ? LIST.club(params.slug!) : LIST.clubTag(params.slug!, params.tag);
+  return params.tag === undefined ? LIST.global : LIST.globalTag(params.tag);
+}
+
+/** Renders (or keeps) every list file; returns the record for the next build and the file count. */
+export function renderLists(input: ListsInput): { record: ListsRecord | null; files: number } {
+  const ix = input.index;
+  const size = input.pageSize;
+  const urls = siteUrls(input.basePath ?? "");
+  const used = input.globalTags.filter((t) => filterable(t) && ix.count(LIST.globalTag(t)) > 0);
+  const style = tagStyleOf(used);
+  const fp = input.fp === null ? null : `${input.fp}:${used.join(" ")}`;
+  const before = ix.previousLists;
+  const incremental = fp !== null && before !== null && before.fp === fp;
+  const changed = new Set(incremental ? ix.changedLists() : []);
+  // The previous pages of each list instance, from the owners the record names.
+  const pagesBefore = new Map<string, number[]>();
+  for (const owner of incremental ? Object.keys(before.owners) : []) {
+    const m = /^l\/(.*)#(\d+)$/.exec(owner);
+    if (!m) continue;
+    pagesBefore.set(m[1]!, [...(pagesBefore.get(m[1]!) ?? []), Number(m[2])]);
+  }
+
+  const owners: Record<string, string[]> = {};
+  let files = 0;
+  const keep = (owner: string): boolean => {
+    const n = input.keepOwned(owner);
+    if (n === false) return false;
+    owners[owner] = before?.owners[owner] ?? [];
+    files += n;
+    return true;
+  };
+  const write = (file: string, text: string, owner: string): void => {
+    input.write(file, text, owner);
+    (owners[owner] ??= []).push(file);
+    files++;
+  };
+
+  /** The parts of `list` to render now, each mapped to its items; the others are kept. */
+  function* parts<T>(list: string, item: (s: TournamentState) => T): Generator<[number, T[]]> {
+    const render = new Set<number>();
+    let n: number | null = null;
+    if (!incremental) {
+      n = ix.count(list);
+      for (let j = 0; j <= pageShape(n, size).k; j++) render.add(j);
+    } else {
+      const change = changed.has(list) ? ix.changed(list) : null;
+      if (change !== null) {
+        n = change.after;
+        const { k } = pageShape(n, size);
+        const first = firstChangedPage(change, size);
+        render.add(0);
+        for (let j = first; j <= k; j++) render.add(j);
+        for (let j = 1; j < first; j++) if (!keep(pageOwner(list, j))) render.add(j);
+      } else {
+        // Untouched: every page is kept; one the snapshot lacks is rendered again.
+        for (const j of pagesBefore.get(list) ?? [0]) if (!keep(pageOwner(list, j))) render.add(j);
+      }
+    }
+    if (render.size === 0) return;
+    n ??= ix.count(list);
+    const { k, headSize } = pageShape(n, size);
+    if (k === 0) {
+      // A list that fits one page is its head, in list order (the rank without its finished flag).
+      const all = [...ix.members(list)].sort((a, b) => (a.rank.slice(1) < b.rank.slice(1) ? -1 : 1));
+      yield [0, all.map((m) => item(m.state))];
+      return;
+    }
+    // Page order: the head, then page k down to page 1; read as far as the oldest page rendered.
+    const oldest = Math.min(...[...render].map((j) => (j === 0 ? k + 1 : j)));
+    const limit = headSize + (k - oldest + 1) * size;
+    let page = 0;
+    let items: T[] = [];
+    let left = headSize;
+    for (const m of ix.members(list, limit)) {
+      if (render.has(page)) items.push(item(m.state));
+      if (--left > 0) continue;
+      if (render.has(page)) yield [page, items];
+      items = [];
+      page = page === 0 ? k : page - 1;
+      left = size;
+    }
+  }
+
+  const catalogItem =
+    (slug: string) =>
+    (s: TournamentState): CatalogEntry => {
+      const entry = s.clubs.find((c) => c.slug === slug)!;
+      return { tournament: s.summary!, tags: entry.tags, displayOrder: entry.displayOrder };
+    };
+  const lists: ListContext = {
+    clubs: input.clubs,
+    clubTags: input.clubTags,
+    globalTags: input.globalTags,
+    ...(input.basePath && { basePath: input.basePath }),
+    catalog: (slug, tag) =>
+      parts(tag === undefined ? LIST.club(slug) : LIST.clubTag(slug, tag), catalogItem(slug)),
+    global: (tag) => {
+      if (tag !== undefined) return parts(LIST.globalTag(tag), (s) => s.public!);
+      // The index pages for people are the global list's parts, page for page.
+      return (function* () {
+        const n = ix.count(LIST.global);
+        const { k } = pageShape(n, size);
+        for (const [j, items] of parts(LIST.global, (s) => s.public!)) {
+          const [file, text] = indexPart(items, input.globalTags, urls, style?.[0] ?? null, {
+            page: j,
+            pages: k,
+            total: n,
+          });
+          write(file, text, pageOwner(LIST.global, j));
+          yield [j, items] as [number, PublicSummary[]];
+        }
+      })();
+    },
+  };
+  for (const route of ROUTES) {
+    if (route.scope !== "list") continue;
+    route.render(lists, (params, body) => {
+      const file = instanceFile(route, params);
+      const text = toJson(body);
+      input.validator.assert(file, schemaId(route.schema), text);
+      write(file, text, pageOwner(listOf(route.id, params), Number(params.page ?? 0)));
+    });
+  }
+
+  // The snapshot feed: the newest entries, and the newest retrieval for a feed without any.
+  if (!incremental || (changed.has(LIST.feed) || changed.has(LIST.scraped) ? true : !keep(FEED_OWNER))) {
+    const newest = [...ix.members(LIST.feed, size)].map((m) => m.state.public!);
+    const [last] = ix.members(LIST.scraped, 1);
+    const [file, text] = snapshotFeedOf(newest, last?.state.public?.lastScrapedAt ?? null, urls);
+    write(file, text, FEED_OWNER);
+  }
+  // The assets, the embed and the tag filter's stylesheet change with the program and the tags
+  // in use, which the fingerprint holds.
+  if (!incremental || !keep(SITE_OWNER)) {
+    for (const [file, text] of [...siteAssets(), ...(style ? [style] : [])]) write(file, text, SITE_OWNER);
+  }
+  return { record: fp === null ? null : { fp, owners }, files };
+}

@@ -1,0 +1,238 @@
+// The tournaments of the snapshot as the lists and the report need them, kept outside the heap:
+// every rendered tournament's state goes to a TournamentIndex (the publication's bookkeeping
+// implements it in SQLite: src/publish/tournament-index.ts), with its place in every list it
+// belongs to (a sort key: views/order.ts). A list page is then read from the index in order, one
+// page at a time, and a tick renders only the pages that its changed tournaments touch: the lists
+// cost what changed, and a full build's memory does not grow with the store
+// (docs/design/incremental.md, "Lists and the report").
+
+export type { ListsRecord };
+import type { StandingsStop } from "../domain/standings.ts";
+import { LISTS_KEY, type ListsRecord, type TournamentState } from "../incremental/state.ts";
+import { entryKeyOf } from "../pages/feed-files.ts";
+import { archiveFrom } from "../routes/cache.ts";
+import { catalogKey, descText, int64Key, publicKey } from "../views/order.ts";
+
+/** The index's name of a list instance (never a path: lists are paths only when rendered). */
+export const LIST = {
+  club: (slug: string): string => `c/${slug}`,
+  clubTag: (slug: string, tag: string): string => `c/${slug}/t/${tag}`,
+  global: "p",
+  globalTag: (tag: string): string => `p/t/${tag}`,
+  /** The snapshot feed's entries, newest first (pages/feed-files.ts). */
+  feed: "f",
+  /** Every global summary by its retrieval instant, newest first: the feed's instant without entries. */
+  scraped: "s",
+} as const;
+
+/** One place of a tournament in one list: `rank` sorts the list's page order (finished last). */
+export interface Member {
+  list: string;
+  /** "0" (unfinished) or "1" (finished), then the list's order key. */
+  rank: string;
+}
+
+/** The lists a tournament's state puts it in, with its rank in each. Pure. */
+export function membersOf(t: TournamentState): Member[] {
+  const out: Member[] = [];
+  if (t.summary) {
+    const fin = t.summary.status === "Complete" ? "1" : "0";
+    for (const c of t.clubs) {
+      const rank = fin + catalogKey({ tournament: t.summary, tags: c.tags, displayOrder: c.displayOrder });
+      out.push({ list: LIST.club(c.slug), rank });
+      for (const tag of c.tags) out.push({ list: LIST.clubTag(c.slug, tag), rank });
+    }
+  }
+  const p = t.public;
+  if (p) {
+    const rank = (p.status === "Complete" ? "1" : "0") + publicKey(p);
+    out.push({ list: LIST.global, rank });
+    for (const tag of p.tags) out.push({ list: LIST.globalTag(tag), rank });
+    const entry = entryKeyOf(p);
+    if (entry !== null) out.push({ list: LIST.feed, rank: `0${entry}` });
+    out.push({ list: LIST.scraped, rank: `0${descText(p.lastScrapedAt)}${int64Key(p.id)}` });
+  }
+  return out;
+}
+
+/** The columns the report is summed from, without reading a tournament's detail. */
+export interface StateColumns {
+  /** Store order: the report lists warnings in it. */
+  ord: string;
+  files: number;
+  unknownResults: number;
+  /** Warnings, unknown results or a standings stop: the report reads its detail. */
+  issues: boolean;
+  /** When its answers take the archive cache class (routes/cache.ts), or null. */
+  archive: number | null;
+}
+
+export function columnsOf(t: TournamentState, externalId: bigint | string, rowId: number): StateColumns {
+  const s = t.public ?? t.summary;
+  return {
+    ord: int64Key(externalId.toString()) + int64Key(rowId),
+    files: t.fileCount ?? t.files.length,
+    unknownResults: t.unknownResults,
+    issues: t.warnings.length > 0 || t.unknownResults > 0 || t.stop !== null,
+    archive: s ? archiveFrom(s.status, s.lastScrapedAt) : null,
+  };
+}
+
+/** The report's sums over every tournament of the snapshot. */
+export interface IndexTotals {
+  tournaments: number;
+  files: number;
+  unknownResults: number;
+  validFrom: number;
+  validUntil: number;
+}
+
+/** What a build changed in one list, in the new page order (see changedFrom). */
+export interface ListChange {
+  /** How many members it had before this build (0 when new) and has now. */
+  before: number;
+  after: number;
+  /**
+   * How many of its last members (the oldest finished) are the same, in the same order, as
+   * before: every numbered page made of them alone is unchanged.
+   */
+  sameTail: number;
+}
+
+/**
+ * The index a render writes to and reads the lists from. All of it describes the snapshot being
+ * built: the previous build's tournaments, less those put or dropped now, plus those put now.
+ */
+export interface TournamentIndex {
+  /** The previous build's tournaments (fingerprint and window) by external id; empty at first. */
+  readonly previous: ReadonlyMap<string, { fp: string; from: number | null; until: number | null }>;
+  /** The previous build's list record (see ListsRecord), or null. */
+  readonly previousLists: ListsRecord | null;
+  /** The whole recorded state of a previous tournament (its files counted, not listed), or null. */
+  loadPrevious(id: string): TournamentState | null;
+  /** A tournament rendered now: its state replaces any previous one. */
+  put(t: TournamentState, columns: StateColumns, members: Member[]): void;
+  /** A previous tournament that is no longer published (or invalid now). */
+  drop(id: string): void;
+  /** The sums of the report. */
+  totals(): IndexTotals;
+  /** The ids whose answers are archived at `now`, sorted. */
+  archived(now: number): string[];
+  /** Tournaments with warnings, unknown results or a standings stop, in store order. */
+  issues(): Iterable<{ id: string; warnings: string[]; unknownResults: number; stop: StandingsStop | null }>;
+  /** How many members `list` has. */
+  count(list: string): number;
+  /** The members of `list` in rank order (the first `limit`, or all), with their states. */
+  members(list: string, limit?: number): Iterable<{ rank: string; state: TournamentState }>;
+  /** What this build changed in `list`, or null when nothing. */
+  changed(list: string): ListChange | null;
+  /** The lists this build changed. */
+  changedLists(): string[];
+}
+
+/**
+ * The rows behind a TournamentIndex (the publication's bookkeeping: publish/tournament-index.ts):
+ * records keyed `t:<id>` with a JSON detail, and list places (list, rank, key).
+ */
+export interface IndexRows {
+  previous(): Iterable<{ key: string; fp: string; from: number | null; until: number | null }>;
+  previousRecord(
+    key: string,
+  ): { fp: string; from: number | null; until: number | null; detail: string } | undefined;
+  put(
+    row: {
+      key: string;
+      fp: string;
+      from: number | null;
+      until: number | null;
+      detail: string;
+      ord: string;
+      files: number;
+      unknown: number;
+      issues: boolean;
+      archive: number | null;
+    },
+    members: readonly Member[],
+  ): void;
+  drop(key: string): void;
+  totals(): IndexTotals;
+  archived(now: number): string[];
+  issues(): Iterable<{ key: string; detail: string }>;
+  count(list: string): number;
+  members(list: string, limit?: number): Iterable<{ rank: string; key: string; detail: string }>;
+  changed(list: string): ListChange | null;
+  changedLists(): string[];
+}
+
+const T = "t:";
+type Detail = Omit<TournamentState, "id" | "fp" | "from" | "until" | "files">;
+
+function stateOf(
+  key: string,
+  r: { fp: string; from: number | null; until: number | null; detail: string },
+): TournamentState {
+  return {
+    id: key.slice(T.length),
+    fp: r.fp,
+    from: r.from,
+    until: r.until,
+    files: [],
+    ...(JSON.parse(r.detail) as Detail),
+  };
+}
+
+/** The TournamentIndex over its rows: states in and out as JSON details. */
+export function tournamentIndex(rows: IndexRows): TournamentIndex {
+  const previous = new Map<string, { fp: string; from: number | null; until: number | null }>();
+  for (const r of rows.previous())
+    previous.set(r.key.slice(T.length), { fp: r.fp, from: r.from, until: r.until });
+  const lists = rows.previousRecord(LISTS_KEY);
+  return {
+    previous,
+    previousLists: lists ? { fp: lists.fp, ...(JSON.parse(lists.detail) as Omit<ListsRecord, "fp">) } : null,
+    loadPrevious(id) {
+      const r = rows.previousRecord(T + id);
+      return r ? stateOf(T + id, r) : null;
+    },
+    put(t, c, members) {
+      const { id, fp, from, until, files, fileCount: _count, ...rest } = t;
+      const detail: Detail = { fileCount: t.fileCount ?? files.length, ...rest };
+      rows.put(
+        {
+          key: T + id,
+          fp,
+          from,
+          until,
+          detail: JSON.stringify(detail),
+          ord: c.ord,
+          files: c.files,
+          unknown: c.unknownResults,
+          issues: c.issues,
+          archive: c.archive,
+        },
+        members,
+      );
+    },
+    drop: (id) => rows.drop(T + id),
+    totals: () => rows.totals(),
+    archived: (now) => rows.archived(now).map((k) => k.slice(T.length)),
+    *issues() {
+      for (const r of rows.issues()) {
+        const d = JSON.parse(r.detail) as Detail;
+        yield {
+          id: r.key.slice(T.length),
+          warnings: d.warnings,
+          unknownResults: d.unknownResults,
+          stop: d.stop,
+        };
+      }
+    },
+    count: (list) => rows.count(list),
+    *members(list, limit) {
+      for (const m of rows.members(list, limit))
+        yield { rank: m.rank, state: stateOf(m.key, { fp: "", from: null, until: null, detail: m.detail }) };
+    },
+    changed: (list) => rows.changed(list),
+    changedLists: () => rows.changedLists(),
+  };
+}
