@@ -6,7 +6,7 @@
 // each step the incremental snapshot (--jobs 1 or 2, workers forced) must equal a full rebuild,
 // bookkeeping files included. The store keeps its revisions (schema 2) or, with a trigger
 // dropped, is fingerprinted by hashing its rows.
-import { copyFileSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
@@ -195,11 +195,13 @@ describe("incremental builds (fast-check, seeded)", () => {
       fc.asyncProperty(
         fc.boolean(),
         fc.constantFrom(1, 2),
+        // Small pages split the sample's lists, so a tick renders some pages and keeps the others.
+        fc.constantFrom(1, 2, 3, 1000),
         fc.array(
           fc.record({ edits: fc.array(edit, { minLength: 0, maxLength: 3 }), hours: fc.nat(24 * 45) }),
           { minLength: 1, maxLength: 3 },
         ),
-        async (fallback, jobs, steps) => {
+        async (fallback, jobs, pageSize, steps) => {
           const dir = tempDir("incremental");
           const db = path.join(dir, "store.sqlite");
           copyFileSync(sample, db);
@@ -210,15 +212,18 @@ describe("incremental builds (fast-check, seeded)", () => {
           let now = SAMPLE_NOW;
           try {
             // The first build of the incremental snapshot: the state later steps start from.
-            await build({ db, out: incremental, now, jobs, minJobsForWorkers: 1 });
+            await build({ db, out: incremental, now, jobs, minJobsForWorkers: 1, pageSize });
             for (const step of steps) {
               for (const e of step.edits) apply(w, e);
               now += step.hours * HOUR;
               const a = await outcome(
-                () => build({ db, out: incremental, now, jobs, minJobsForWorkers: 1 }),
+                () => build({ db, out: incremental, now, jobs, minJobsForWorkers: 1, pageSize }),
                 incremental,
               );
-              const b = await outcome(() => build({ db, out: full, now, rebuild: true, jobs: 1 }), full);
+              const b = await outcome(
+                () => build({ db, out: full, now, rebuild: true, jobs: 1, pageSize }),
+                full,
+              );
               expect(differences(a, b)).toEqual([]);
               // The incremental build recorded state (a record per tournament) to build on.
               if ("tree" in a && (liveTotals(incremental)?.size ?? 0) > 0) kept++;
@@ -228,7 +233,7 @@ describe("incremental builds (fast-check, seeded)", () => {
           }
         },
       ),
-      { seed: SEED, numRuns: 10, endOnFailure: true },
+      { seed: SEED, numRuns: 16, endOnFailure: true },
     );
     expect(kept).toBeGreaterThan(0);
   }, 300_000);
@@ -266,5 +271,28 @@ describe("incremental builds (fast-check, seeded)", () => {
       rendered: { tournaments: 1, warnings: [], unknownResults: 0, standingsStops: [] },
     });
     expect(first.render.rendered?.tournaments).toBe(first.render.tournaments);
+  }, 60_000);
+
+  it("leave the numbered pages of a paged list when an unfinished tournament changes", async () => {
+    const dir = tempDir("incremental-head");
+    const db = path.join(dir, "store.sqlite");
+    copyFileSync(sample, db);
+    const out = path.join(dir, "dist");
+    // Page size 2: the global list is a head and three numbered pages; 1281735 (Upcoming) heads it.
+    await build({ db, out, now: SAMPLE_NOW, jobs: 1, pageSize: 2 });
+    const w = new Database(db);
+    w.prepare("UPDATE tournaments SET location = 'Anoeta, Donostia' WHERE external_id = 1281735").run();
+    w.close();
+    const again = await build({ db, out, now: SAMPLE_NOW, jobs: 1, pageSize: 2 });
+    const changed = again.publish.changed.paths;
+    expect(changed).toContain("api/public/v1/tournaments/index.json");
+    expect(changed).toContain("index.html");
+    // The numbered pages hold finished tournaments only: their bytes stay (test/unit/render/lists.test.ts
+    // shows they are not even rendered).
+    expect(changed.filter((f) => /(^|\/)page\/\d+\//.test(f))).toEqual([]);
+    expect(existsSync(path.join(out, "api/public/v1/tournaments/page/3/index.json"))).toBe(true);
+    const rebuilt = path.join(dir, "full", "dist");
+    await build({ db, out: rebuilt, now: SAMPLE_NOW, jobs: 1, pageSize: 2, rebuild: true });
+    expect(hashTree(realpathSync(out))).toEqual(hashTree(realpathSync(rebuilt)));
   }, 60_000);
 });

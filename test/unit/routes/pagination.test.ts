@@ -1,6 +1,12 @@
 // Pages of long lists: the split (head, numbered pages from the oldest) and the Link header.
 import { describe, expect, it } from "vitest";
-import { LIST_PAGE_SIZE, pageLinks, paginate } from "../../../src/routes/pagination.ts";
+import {
+  firstChangedPage,
+  LIST_PAGE_SIZE,
+  pageLinks,
+  pageShape,
+  paginate,
+} from "../../../src/routes/pagination.ts";
 
 type Item = { id: number; done: boolean };
 const items = (n: number, unfinished: number): Item[] =>
@@ -86,5 +92,32 @@ describe("pageLinks", () => {
     expect(pageLinks(base, 1, 3)).toBe(
       `<${base}>; rel="first", <${base}/page/2>; rel="prev", <${base}/page/1>; rel="last"`,
     );
+  });
+});
+
+describe("pageShape and firstChangedPage (what a tick renders of a changed list)", () => {
+  it("cut as paginate does", () => {
+    for (let n = 0; n <= 12; n++)
+      for (const size of [1, 2, 5]) {
+        const { head, pages } = paginate(
+          Array.from({ length: n }, (_, i) => i),
+          size,
+          () => true,
+        );
+        expect(pageShape(n, size)).toEqual({ k: pages.length, headSize: head.length });
+      }
+  });
+
+  it("keep the pages made of the unchanged tail, and re-render from the oldest page whose links change", () => {
+    // 9 items at size 2: head 1, pages 4..1. A change above the last 6 items: pages 3.. render.
+    expect(firstChangedPage({ before: 9, after: 9, sameTail: 6 }, 2)).toBe(4);
+    expect(firstChangedPage({ before: 9, after: 9, sameTail: 5 }, 2)).toBe(3);
+    // Only the head changes (the change sits above every numbered page): k + 1.
+    expect(firstChangedPage({ before: 9, after: 9, sameTail: 8 }, 2)).toBe(5);
+    // 11 items make page 5: pages 4 (its "prev" is no longer the head) and 5 render.
+    expect(firstChangedPage({ before: 10, after: 11, sameTail: 10 }, 2)).toBe(4);
+    // A list that fits one page is in list order: crossing that line renders every page.
+    expect(firstChangedPage({ before: 2, after: 3, sameTail: 2 }, 2)).toBe(1);
+    expect(firstChangedPage({ before: 3, after: 2, sameTail: 0 }, 2)).toBe(1);
   });
 });

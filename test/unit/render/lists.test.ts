@@ -1,0 +1,169 @@
+// The list files read page by page from the TournamentIndex: a full render writes exactly the
+// pages paginate() models, and a tick renders the head of a changed list and keeps every page
+// its change does not touch.
+import { afterAll, describe, expect, it } from "vitest";
+import { listsRecord, type ListsRecord, type TournamentState } from "../../../src/incremental/state.ts";
+import { SnapshotValidator } from "../../../src/output/validate.ts";
+import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { renderLists } from "../../../src/render/lists.ts";
+import { columnsOf, membersOf, tournamentIndex } from "../../../src/render/tournament-index.ts";
+import { ROUTES } from "../../../src/routes/table.ts";
+import { instanceFile } from "../../../src/routes/urls.ts";
+import type { PublicSummary } from "../../../src/views/public.ts";
+import { arrayLists } from "../../support/lists.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
+const validator = new SnapshotValidator();
+
+const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary => ({
+  id,
+  name: `Open ${id}`,
+  location: null,
+  startDate: `2026-01-${String(30 - id).padStart(2, "0")}`,
+  endDate: null,
+  status: id === 1 || id === 4 ? "Live" : "Complete",
+  currentRound: 5,
+  totalRounds: 5,
+  playerCount: 10,
+  lastScrapedAt: "2026-02-01T00:00:00Z",
+  lastSourceChangeAt: null,
+  tags: id % 2 ? ["blitz"] : [],
+  ...o,
+});
+
+const state = (p: PublicSummary): TournamentState => ({
+  id: String(p.id),
+  fp: `fp${p.id}`,
+  from: null,
+  until: null,
+  files: [],
+  fileCount: 3,
+  warnings: [],
+  unknownResults: 0,
+  stop: null,
+  clubs: [],
+  summary: null,
+  public: p,
+});
+
+/** One render of the lists over a bookkeeping in `dir`, then its delta applied as a build does. */
+function render(
+  bk: Bookkeeping,
+  put: PublicSummary[],
+  previous: { record: ListsRecord; files: Map<string, string> } | null,
+  generation: number,
+  drop: string[] = [],
+): { record: ListsRecord; files: Map<string, string>; written: string[]; kept: string[] } {
+  const rows = bk.index(previous !== null);
+  const ix = tournamentIndex(rows);
+  for (const p of put) ix.put(state(p), columnsOf(state(p), String(p.id), Number(p.id)), membersOf(state(p)));
+  for (const id of drop) ix.drop(id);
+  const files = new Map<string, string>();
+  const written: string[] = [];
+  const kept: string[] = [];
+  const out = renderLists({
+    index: ix,
+    clubs: [],
+    clubTags: [],
+    globalTags: ["blitz"],
+    pageSize: 2,
+    validator,
+    fp: "lists",
+    write: (file, text) => {
+      files.set(file, text);
+      written.push(file);
+    },
+    keepOwned: (owner) => {
+      const paths = previous?.record.owners[owner];
+      if (!paths) return false;
+      for (const p of paths) files.set(p, previous!.files.get(p)!);
+      kept.push(owner);
+      return paths.length;
+    },
+  });
+  const r = listsRecord(out.record);
+  bk.stage(
+    {
+      files: new Map(),
+      removed: [],
+      completeFiles: false,
+      records: r.records,
+      removedRecords: r.removed,
+      completeRecords: previous === null,
+      restartLog: false,
+      index: rows,
+    },
+    "1",
+    generation,
+  );
+  bk.apply();
+  return { record: out.record!, files, written, kept };
+}
+
+const SEVEN = [1, 2, 3, 4, 5, 6, 7].map((id) => summary(id));
+
+describe("renderLists", () => {
+  it("writes the pages paginate() models, each JSON page beside its index page", () => {
+    const { files } = render(Bookkeeping.open(tempDir("lists-full")), SEVEN, null, 1);
+    const model = arrayLists({ publicSummaries: SEVEN, globalTags: ["blitz"], pageSize: 2 });
+    const route = ROUTES.find((r) => r.id === "publicTournaments")!;
+    if (route.scope !== "list") throw new Error("publicTournaments is a list");
+    const expected = new Map<string, unknown>();
+    route.render(model, (params, body) => expected.set(instanceFile(route, params), body));
+    for (const [file, body] of expected) expect(JSON.parse(files.get(file)!), file).toEqual(body);
+    const json = [...files.keys()].filter((f) => f.startsWith("api/"));
+    expect(json.sort()).toEqual([...expected.keys()].sort());
+    expect(files.has("index.html") && files.has("page/3/index.html")).toBe(true);
+    expect(files.has("feeds/all.atom")).toBe(true);
+  });
+
+  it("renders only the head of a list whose unfinished tournament changed, and keeps its pages", () => {
+    const bk = Bookkeeping.open(tempDir("lists-tick"));
+    const first = render(bk, SEVEN, null, 1);
+    // 1 (Live) alone heads both lists: the global one (1 | 4 2 | 3 5 | 6 7) and blitz's (1 3 | 5 7).
+    const changed = summary(1, { location: "Elsewhere", playerCount: 12 });
+    const tick = render(bk, [changed], first, 2);
+    expect(tick.written.sort()).toEqual([
+      "api/public/v1/tournaments/index.json",
+      "api/public/v1/tournaments/tag/blitz/index.json",
+      "feeds/all.atom",
+      "index.html",
+    ]);
+    expect(tick.kept).toEqual(expect.arrayContaining(["l/p#1", "l/p#2", "l/p#3", "l/p/t/blitz#1"]));
+    // The same files as a full render of the store after the change.
+    const full = render(
+      Bookkeeping.open(tempDir("lists-tick-full")),
+      SEVEN.map((s) => (s.id === 1 ? changed : s)),
+      null,
+      1,
+    );
+    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+  });
+
+  it("renders the pages down to a finished tournament that became unfinished", () => {
+    const bk = Bookkeeping.open(tempDir("lists-leave"));
+    const first = render(bk, SEVEN, null, 1);
+    // 6 (on page 1) is Live again: it moves to the unfinished part, and every page above it shifts.
+    const moved = summary(6, { status: "Live" });
+    const tick = render(bk, [moved], first, 2);
+    const full = render(
+      Bookkeeping.open(tempDir("lists-leave-full")),
+      SEVEN.map((s) => (s.id === 6 ? moved : s)),
+      null,
+      1,
+    );
+    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    expect(tick.written).toContain("api/public/v1/tournaments/page/1/index.json");
+  });
+
+  it("drops the oldest numbered page when a tournament leaves and the list needs one page fewer", () => {
+    const bk = Bookkeeping.open(tempDir("lists-drop"));
+    const first = render(bk, SEVEN, null, 1);
+    const tick = render(bk, [], first, 2, ["7"]);
+    const full = render(Bookkeeping.open(tempDir("lists-drop-full")), SEVEN.slice(0, 6), null, 1);
+    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    expect(tick.files.has("api/public/v1/tournaments/page/3/index.json")).toBe(false);
+    expect(tick.record.owners["l/p#3"]).toBeUndefined();
+  });
+});
