@@ -16,7 +16,12 @@ function setup(): { b: Bookkeeping; w: StagingWriter; dir: string } {
   const incoming = path.join(dir, "incoming");
   mkdirSync(incoming);
   const b = Bookkeeping.open(dir);
-  const w = new StagingWriter({ incoming, staged: b.staging(), index: (live) => b.index(live), step: () => {} });
+  const w = new StagingWriter({
+    incoming,
+    staged: b.staging(),
+    index: (live) => b.index(live),
+    step: () => {},
+  });
   return { b, w, dir };
 }
 
