@@ -12,14 +12,14 @@
 //
 // The publication's bookkeeping (src/publish/bookkeeping.ts, a database beside the versions) keeps
 // one record per tournament: its fingerprint and window as compact columns, which a tick reads for
-// every tournament, and the rest (warnings, the public summaries the list files need) as a detail
-// loaded only for the tournaments that are kept. Its files are not listed here: they are recorded
-// under the tournament's owner, so an unchanged tournament is kept (SnapshotWriter.keepOwned)
-// without being read, computed or rendered, and without reading its paths. The list files are
-// rendered again only when the summaries, clubs or vocabulary in them changed. The records are
-// internal (never served: the database is outside every version) and hold only public facts:
-// external ids, file paths, summaries that the lists publish anyway, and hashes of revision
-// counters or of contract columns without the private row ids.
+// every tournament, the columns the report sums, and the rest (warnings, the summaries the list
+// files need) as a detail read only for list pages rendered again and for warnings
+// (render/tournament-index.ts). Its files are not listed here: they are recorded under the
+// tournament's owner, so an unchanged tournament is kept (SnapshotWriter.keepOwned) without being
+// read, computed or rendered, and without reading its paths. The records are internal (never
+// served: the database is outside every version) and hold only public facts: external ids, file
+// paths, summaries that the lists publish anyway, and hashes of revision counters or of contract
+// columns without the private row ids.
 import { createHash } from "node:crypto";
 import type { StandingsStop } from "../domain/standings.ts";
 import type { CatalogEntry } from "../views/club.ts";

@@ -8,7 +8,10 @@
 //            sha256 is NULL is a tombstone: the path was removed in that generation
 //   owners   owner -> how many files and bytes it has: a tick keeps a whole owner (a tournament,
 //            the lists) without reading its paths
-//   records  key -> fingerprint, status window and detail (the per-tournament state, opaque here)
+//   records  key -> fingerprint, status window, the report's columns and detail (the
+//            per-tournament state, opaque here)
+//   members  (list, rank) -> record key: each tournament's places in the lists, in page order
+//            (tournament-index.ts)
 //   pending_* the delta of the next generation, written before the switch
 //
 // Crash protocol, around the atomic symlink switch (publish.ts):
@@ -91,8 +94,7 @@ CREATE TABLE IF NOT EXISTS records (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS records_issues ON records (ord) WHERE issues = 1;
 CREATE INDEX IF NOT EXISTS records_archive ON records (archive, key) WHERE archive IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_vfrom ON records (vfrom);
-CREATE INDEX IF NOT EXISTS records_vuntil ON records (vuntil);
+CREATE INDEX IF NOT EXISTS records_sums ON records (key, nfiles, unknown, vfrom, vuntil);
 CREATE TABLE IF NOT EXISTS members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) STRICT, WITHOUT ROWID;

@@ -55,8 +55,6 @@ export class SqlIndexRows {
     [string],
     { detail: string; fp: string; vfrom: number | null; vuntil: number | null }
   > | null;
-  /** Every record of the snapshot being built (the tournaments'): a FROM clause. */
-  private readonly merged: string;
 
   constructor(db: Database.Database, live: boolean) {
     this.db = db;
@@ -71,11 +69,6 @@ export class SqlIndexRows {
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
       : null;
-    this.merged = live
-      ? `(SELECT ${COLUMNS} FROM main.records WHERE key >= 't:' AND key < 't;'
-           AND key NOT IN (SELECT key FROM temp.ix_replaced)
-         UNION ALL SELECT ${COLUMNS} FROM temp.ix_records)`
-      : "temp.ix_records";
   }
 
   /** The previous build's tournament records, compactly (none at a first build). */
@@ -93,6 +86,18 @@ export class SqlIndexRows {
   previousRecord(key: string): IndexRecord | undefined {
     const r = this.getOld?.get(key);
     return r && { fp: r.fp, from: r.vfrom, until: r.vuntil, detail: r.detail };
+  }
+
+  /**
+   * Every tournament record of the snapshot being built, with only `columns`: a FROM clause. Naming
+   * the columns lets the live side be read from a covering index, not the rows with their details.
+   */
+  private merged(columns: string): string {
+    return this.live
+      ? `(SELECT ${columns} FROM main.records WHERE key >= 't:' AND key < 't;'
+           AND key NOT IN (SELECT key FROM temp.ix_replaced)
+         UNION ALL SELECT ${columns} FROM temp.ix_records)`
+      : "temp.ix_records";
   }
 
   private write(run: () => void): void {
@@ -152,7 +157,7 @@ export class SqlIndexRows {
       until: number | null;
     }>(
       `SELECT count(*) AS n, sum(nfiles) AS files, sum(unknown) AS unknown, max(vfrom) AS "from", min(vuntil) AS until
-       FROM ${this.merged}`,
+       FROM ${this.merged("nfiles, unknown, vfrom, vuntil")}`,
     );
     return {
       tournaments: r.n,
@@ -167,7 +172,7 @@ export class SqlIndexRows {
     this.flush();
     return this.db
       .prepare<[number], string>(
-        `SELECT key FROM ${this.merged} WHERE archive IS NOT NULL AND archive <= ? ORDER BY key`,
+        `SELECT key FROM ${this.merged("key, archive")} WHERE archive IS NOT NULL AND archive <= ? ORDER BY key`,
       )
       .pluck()
       .all(now);
@@ -178,13 +183,28 @@ export class SqlIndexRows {
     this.flush();
     return this.db
       .prepare<[], { key: string; detail: string }>(
-        `SELECT key, detail FROM ${this.merged} WHERE issues = 1 ORDER BY ord, key`,
+        `SELECT key, detail FROM ${this.merged("key, detail, ord, issues")} WHERE issues = 1 ORDER BY ord, key`,
       )
       .all();
   }
 
   count(list: string): number {
     return this.countWhere(list, "", []);
+  }
+
+  any(list: string): boolean {
+    const fresh = this.one<{ n: number }>(
+      "SELECT EXISTS (SELECT 1 FROM temp.ix_members WHERE list = ?) AS n",
+      list,
+    ).n;
+    if (fresh || !this.live) return fresh === 1;
+    return (
+      this.one<{ n: number }>(
+        `SELECT EXISTS (SELECT 1 FROM main.members WHERE list = ?
+           AND key NOT IN (SELECT key FROM temp.ix_replaced)) AS n`,
+        list,
+      ).n === 1
+    );
   }
 
   /** Members of `list` (this build's view) whose rank passes `cond` (SQL on `rank`). */

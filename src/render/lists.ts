@@ -53,7 +53,7 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
   const ix = input.index;
   const size = input.pageSize;
   const urls = siteUrls(input.basePath ?? "");
-  const used = input.globalTags.filter((t) => filterable(t) && ix.count(LIST.globalTag(t)) > 0);
+  const used = input.globalTags.filter((t) => filterable(t) && ix.any(LIST.globalTag(t)));
   const style = tagStyleOf(used);
   const fp = input.fp === null ? null : `${input.fp}:${used.join(" ")}`;
   const before = ix.previousLists;
@@ -145,13 +145,16 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
       if (tag !== undefined) return parts(LIST.globalTag(tag), (s) => s.public!);
       // The index pages for people are the global list's parts, page for page.
       return (function* () {
-        const n = ix.count(LIST.global);
-        const { k } = pageShape(n, size);
+        let shape: { n: number; k: number } | null = null;
         for (const [j, items] of parts(LIST.global, (s) => s.public!)) {
+          if (shape === null) {
+            const n = ix.count(LIST.global);
+            shape = { n, k: pageShape(n, size).k };
+          }
           const [file, text] = indexPart(items, input.globalTags, urls, style?.[0] ?? null, {
             page: j,
-            pages: k,
-            total: n,
+            pages: shape.k,
+            total: shape.n,
           });
           write(file, text, pageOwner(LIST.global, j));
           yield [j, items] as [number, PublicSummary[]];

@@ -2,7 +2,8 @@
 // threads, src/render/pool.ts), then the lists, the OpenAPI document, the 404 body and the host
 // files. No file system here: files go to the FileSink that is passed in, so tests can render into
 // memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
-// snapshot recorded is kept as it is: its files by owner (keepOwned), its state loaded alone.
+// snapshot recorded is kept as it is: its files by owner (keepOwned), its state and list places
+// in the index. The lists and the report are read from the index (render/lists.ts).
 import type { StatusOptions } from "../domain/status.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";

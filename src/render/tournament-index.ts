@@ -122,6 +122,8 @@ export interface TournamentIndex {
   issues(): Iterable<{ id: string; warnings: string[]; unknownResults: number; stop: StandingsStop | null }>;
   /** How many members `list` has. */
   count(list: string): number;
+  /** Whether `list` has any member (without counting them). */
+  any(list: string): boolean;
   /** The members of `list` in rank order (the first `limit`, or all), with their states. */
   members(list: string, limit?: number): Iterable<{ rank: string; state: TournamentState }>;
   /** What this build changed in `list`, or null when nothing. */
@@ -159,6 +161,7 @@ export interface IndexRows {
   archived(now: number): string[];
   issues(): Iterable<{ key: string; detail: string }>;
   count(list: string): number;
+  any(list: string): boolean;
   members(list: string, limit?: number): Iterable<{ rank: string; key: string; detail: string }>;
   changed(list: string): ListChange | null;
   changedLists(): string[];
@@ -228,6 +231,7 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
       }
     },
     count: (list) => rows.count(list),
+    any: (list) => rows.any(list),
     *members(list, limit) {
       for (const m of rows.members(list, limit))
         yield { rank: m.rank, state: stateOf(m.key, { fp: "", from: null, until: null, detail: m.detail }) };

@@ -300,8 +300,11 @@ export class StoreReader implements Store {
     return guard(this.file, () => checkStore(this.db, this.name));
   }
 
+  /** Read once: the build asks for it twice (the lists, the host files), in one read state. */
+  private vocab: { globalTags: string[]; clubTags: string[]; languages: string[] } | undefined;
+
   vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] } {
-    return guard(this.file, () => {
+    return (this.vocab ??= guard(this.file, () => {
       const q = this.queries;
       const values = (rows: SqlRow[], column: string, kind: SegmentKind): string[] => {
         const set = new Set<string>();
@@ -316,7 +319,7 @@ export class StoreReader implements Store {
         clubTags: values(q.clubTags.all(), "tag", "tag"),
         languages: values(q.languages.all(), "language", "language"),
       };
-    });
+    }));
   }
 
   close(): void {
