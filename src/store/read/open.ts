@@ -201,17 +201,17 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
     }
     // Before anything is read: a store far beyond the limits fails here, fast and small.
     const sizes = storeSizeProblems(db, basename(file));
-    if (sizes.length > 0) {
+    if (sizes.problems.length > 0) {
       throw new BuildError(
         `The store ${file} is beyond the size limits; nothing was published.`,
-        sizes,
+        sizes.problems,
         EXIT.storeData,
       );
     }
     // The checks above read the store: its transaction holds a state of the file opened now. The
     // path must still name the file stat()ed before: else that state may be another file's.
     if (fileIdentity(file) !== identity) throw replacedError(file, "while the build opened it");
-    return new StoreReader(db, file, identity);
+    return new StoreReader(db, file, identity, sizes.vocabulary);
   } catch (error) {
     db.close();
     if (error instanceof BuildError) throw error;

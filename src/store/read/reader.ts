@@ -13,7 +13,7 @@ import { columnPositions, selectAll, type TableName } from "../columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
 import { fileIdentity, readRevisions, revisionTrouble, storeKeyOf, type Revisions } from "./revisions.ts";
 import { replacedError } from "./replaced.ts";
-import { prepareSizeQueries, type SizeQueries } from "./sizes.ts";
+import { prepareSizeQueries, type SizeQueries, type VocabularyRows } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
 import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
 
@@ -134,7 +134,12 @@ export class StoreReader implements Store {
   readonly file: string;
   readonly identity: string;
 
-  constructor(db: Database.Database, file: string, identity: string) {
+  /**
+   * `vocabularyRows`: the rows of the vocabulary queries when the opener has read them already
+   * (open.ts reads them to count them against the size limits), in this read transaction.
+   */
+  constructor(db: Database.Database, file: string, identity: string, vocabularyRows?: VocabularyRows) {
+    this.vocabularyRows = vocabularyRows;
     this.db = db;
     this.file = file;
     this.identity = identity;
@@ -300,6 +305,7 @@ export class StoreReader implements Store {
     return guard(this.file, () => checkStore(this.db, this.name));
   }
 
+  private readonly vocabularyRows: VocabularyRows | undefined;
   /** Read once: the build asks for it twice (the lists, the host files), in one read state. */
   private vocab: { globalTags: string[]; clubTags: string[]; languages: string[] } | undefined;
 
@@ -314,10 +320,15 @@ export class StoreReader implements Store {
         }
         return [...set].sort();
       };
+      const rows = this.vocabularyRows ?? {
+        globalTags: q.globalTags.all() as SqlRow[],
+        clubTags: q.clubTags.all() as SqlRow[],
+        languages: q.languages.all() as SqlRow[],
+      };
       return {
-        globalTags: values(q.globalTags.all(), "tag", "tag"),
-        clubTags: values(q.clubTags.all(), "tag", "tag"),
-        languages: values(q.languages.all(), "language", "language"),
+        globalTags: values(rows.globalTags, "tag", "tag"),
+        clubTags: values(rows.clubTags, "tag", "tag"),
+        languages: values(rows.languages, "language", "language"),
       };
     }));
   }

@@ -166,6 +166,7 @@ const STORE_COUNTS = [
     name: "MAX_CLUBS",
   },
   {
+    vocabulary: "globalTags",
     sql: QUERY_SQL.globalTags,
     where: "table publication_tags",
     what: "distinct tags on the global surface",
@@ -173,6 +174,7 @@ const STORE_COUNTS = [
     name: "MAX_DISTINCT_TAGS",
   },
   {
+    vocabulary: "clubTags",
     sql: QUERY_SQL.clubTags,
     where: "table club_tournament_tags",
     what: "distinct tags in the catalogs of enabled clubs",
@@ -180,6 +182,7 @@ const STORE_COUNTS = [
     name: "MAX_DISTINCT_TAGS",
   },
   {
+    vocabulary: "languages",
     sql: QUERY_SQL.languages,
     where: "table recaps, column language",
     what: "distinct languages of published recaps",
@@ -188,16 +191,38 @@ const STORE_COUNTS = [
   },
 ] as const;
 
-/** Store-wide counts that multiply the number of files (a catalog file per club and tag, a recaps
- * file per tournament and language). */
-export function storeSizeProblems(db: Database.Database, file: string): Problem[] {
+/** The rows of the vocabulary queries (queries.ts), read while they are counted. */
+export type VocabularyRows = Record<"globalTags" | "clubTags" | "languages", SqlRow[]>;
+
+/**
+ * Store-wide counts that multiply the number of files (a catalog file per club and tag, a recaps
+ * file per tournament and language). The distinct tags and languages are read, not only counted
+ * (at most the limit and one), so the reader's vocabulary needs no second pass over the store.
+ */
+export function storeSizeProblems(
+  db: Database.Database,
+  file: string,
+): { problems: Problem[]; vocabulary: VocabularyRows } {
   const problems: Problem[] = [];
+  const vocabulary: VocabularyRows = { globalTags: [], clubTags: [], languages: [] };
   for (const c of STORE_COUNTS) {
-    const n = db
-      .prepare<unknown[], bigint>(capped(c.sql))
-      .safeIntegers(true)
-      .pluck()
-      .get(c.limit + 1) as bigint;
+    let n: number;
+    if ("vocabulary" in c) {
+      const rows = db
+        .prepare<unknown[], SqlRow>(`${c.sql} LIMIT ?`)
+        .safeIntegers(true)
+        .all(c.limit + 1);
+      vocabulary[c.vocabulary] = rows;
+      n = rows.length;
+    } else {
+      n = Number(
+        db
+          .prepare<unknown[], bigint>(capped(c.sql))
+          .safeIntegers(true)
+          .pluck()
+          .get(c.limit + 1),
+      );
+    }
     if (n > c.limit) {
       problems.push({
         where: `${file}: ${c.where}`,
@@ -206,5 +231,5 @@ export function storeSizeProblems(db: Database.Database, file: string): Problem[
       });
     }
   }
-  return problems;
+  return { problems, vocabulary };
 }
