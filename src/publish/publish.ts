@@ -145,11 +145,11 @@ async function publish(
   const phases: Record<string, number> = {};
   let mark = performance.now();
   const order = ["lock", "prepare", "produce", "finish", "switch", "cleanup", "pair"];
-  const phase = (name: string): void => {
+  /** Ends phase `name` (its time recorded) and announces `next` (by default the one after it). */
+  const phase = (name: string, next: string | null = order[order.indexOf(name) + 1] ?? null): void => {
     const now = performance.now();
     phases[name] = now - mark;
     mark = now;
-    const next = order[order.indexOf(name) + 1];
     if (next) opts.onPhase?.(next);
   };
   opts.onPhase?.("lock");
@@ -280,11 +280,13 @@ async function publish(
       }
     }
     step("cleaned-up");
-    phase("cleanup");
     // A first build makes the other version now, after its switch: the snapshot is live already,
     // and the next build (the first tick) then costs what it changed instead of a link per file
-    // and a mkdir per directory (more directories than files in an API snapshot).
-    if (!paired && current.kind !== "dir" && opts.pairFirstBuild !== false) {
+    // and a mkdir per directory (more directories than files in an API snapshot). Only then is
+    // the phase announced.
+    const pair = !paired && current.kind !== "dir" && opts.pairFirstBuild !== false;
+    phase("cleanup", pair ? "pair" : null);
+    if (pair) {
       warnings.push(
         ...makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh(), step),
       );

@@ -176,6 +176,14 @@ describe("publishSnapshot: incremental rebuilds", () => {
       "pair",
     ]);
     for (const ms of Object.values(report.phases)) expect(ms).toBeGreaterThanOrEqual(0);
+    // A tick announces no pairing (it has its second version), though the phase's time is kept.
+    const announced: string[] = [];
+    const tick = await publishSnapshot(
+      { outDir: out, onPhase: (p) => announced.push(p) },
+      writeAll(sampleFiles(1)),
+    );
+    expect(announced).toEqual(["lock", "prepare", "produce", "finish", "switch", "cleanup"]);
+    expect(Object.keys(tick.phases)).toContain("pair");
   });
 
   it("gives byte-identical snapshots whatever the write order, and the same bookkeeping rows", async () => {
