@@ -7,7 +7,7 @@ import type { PublishReport } from "../publish/index.ts";
 import { liveTotals } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
-import { listsRecord, type StateDelta } from "../incremental/state.ts";
+import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
 import { tournamentIndex } from "../render/tournament-index.ts";
 import {
   currentInputs,
@@ -17,6 +17,7 @@ import {
   recordText,
   upToDate,
   type RecordedWindow,
+  type StoreChecked,
 } from "../incremental/inputs.ts";
 
 /** The render report as the inputs record keeps it (JSON writes its infinite bounds as null). */
@@ -143,6 +144,22 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
     const storeKey = store.storeKey();
+    // The store's checks: of the tournaments changed since the live snapshot's build, when that
+    // build checked this same file and its clubs have not changed; else of the whole store.
+    const counts = store.revisionCounts();
+    const checked: StoreChecked | undefined = counts
+      ? { store: sha256(store.identity), all: counts.all.toString(), clubs: counts.clubs }
+      : undefined;
+    const before = previous?.checked;
+    const checkSince =
+      checked &&
+      before &&
+      before.store === checked.store &&
+      before.clubs === checked.clubs &&
+      /^\d+$/.test(before.all) &&
+      BigInt(before.all) <= counts!.all
+        ? BigInt(before.all)
+        : undefined;
     const validator = new SnapshotValidator();
     let render: RenderReport | undefined;
     const publish = await publishSnapshot(
@@ -191,11 +208,15 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
           index: tournamentIndex(writer.index),
+          checkSince,
           pool,
         });
         render = r;
         if (inputs) {
-          writer.write(INPUTS_FILE, recordText({ ...inputs, store: storeKey }, publicReport(r)));
+          writer.write(
+            INPUTS_FILE,
+            recordText({ ...inputs, store: storeKey, ...(checked && { checked }) }, publicReport(r)),
+          );
         }
       },
     );

@@ -30,6 +30,19 @@ export interface Inputs {
   /** The base path every URL is made under (routes/urls.ts href); absent for the root, so a
    * root build's record and keys are the same bytes as before the option existed. */
   basePath?: string;
+  /**
+   * What the store's checks covered, written by a build of a store that keeps trusted revisions:
+   * the file (the sha256 of its identity), the count of its changes and its clubs' token. A later
+   * build of the same file with the same clubs checks only the tournaments changed since
+   * (store/read/check-store.ts). Never part of the up-to-date comparison.
+   */
+  checked?: StoreChecked;
+}
+
+export interface StoreChecked {
+  store: string;
+  all: string;
+  clubs: string;
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */

@@ -72,6 +72,13 @@ export interface RenderOptions {
   index: TournamentIndex;
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
   pool?: RenderPool;
+  /**
+   * The count of the store's changes that the live snapshot's build checked the whole store at
+   * (build.ts): the store-wide checks then read only the tournaments changed since. It is dropped,
+   * and the whole store checked, when a tournament shows that the store's history is not the one
+   * the snapshot recorded (an unchanged revision with another fingerprint, a tournament gone).
+   */
+  checkSince?: bigint;
 }
 
 export interface RenderReport {
@@ -117,16 +124,27 @@ export async function renderSnapshot(
   sink: FileSink,
   opts: RenderOptions,
 ): Promise<RenderReport> {
+  /** The store-wide problems (checkStore) that fail the build, and those of its tournaments. */
+  let storeProblems: Problem[] = [];
   const problems: Problem[] = [];
   const skippedClubs = new Map<string, Problem[]>();
-  for (const p of store.checkStore()) {
-    // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
-    // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
-    const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
-    if (opts.skipInvalid && club !== undefined)
-      skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
-    else problems.push(p);
-  }
+  const storeWide = (since?: bigint): Problem[] => {
+    const out: Problem[] = [];
+    skippedClubs.clear();
+    for (const p of store.checkStore(since)) {
+      // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
+      // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
+      const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
+      if (opts.skipInvalid && club !== undefined)
+        skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
+      else out.push(p);
+    }
+    return out;
+  };
+  // Scoped to what changed when the build says so; the tournaments below confirm that the store
+  // is the one that was checked (else the whole store is checked after them).
+  let checkSince = opts.checkSince;
+  storeProblems = storeWide(checkSince);
   const report: RenderReport = {
     tournaments: 0,
     skipped: [],
@@ -208,11 +226,14 @@ export async function renderSnapshot(
       const externalId = key.externalId.toString();
       const prev = previous.get(externalId) ?? null;
       const token = revisions ? (revisions.tournaments.get(key.rowId) ?? "") : null;
-      const keep =
-        base !== null &&
-        prev !== null &&
-        token !== null &&
-        stillValid(prev, tournamentFingerprint(base, token, ""), opts.now);
+      const fp = base !== null && token !== null ? tournamentFingerprint(base, token, "") : null;
+      const keep = fp !== null && prev !== null && stillValid(prev, fp, opts.now);
+      // Unchanged since the checked count, it must be the tournament the snapshot recorded.
+      if (
+        checkSince !== undefined &&
+        (fp === null || (revisionCount(token!) <= checkSince && prev?.fp !== fp))
+      )
+        checkSince = undefined;
       yield {
         rowId: key.rowId,
         externalId,
@@ -233,6 +254,10 @@ export async function renderSnapshot(
     await opts.pool.run(jobs(), onResult, { site, base, revisions: storeRevisions, local });
   } else for (const job of jobs()) onResult(job, local(job));
 
+  // A previous tournament that is gone without a change the scoped checks read: check everything.
+  if (checkSince !== undefined && [...ix.previous.keys()].some((id) => !seen.has(id))) checkSince = undefined;
+  if (checkSince === undefined && opts.checkSince !== undefined) storeProblems = storeWide();
+  problems.unshift(...storeProblems);
   if (problems.length > 0) {
     throw new BuildError(
       `The store has ${problems.length} problem(s); nothing was published. ` +
@@ -326,4 +351,10 @@ export function pageLinksOf(listFiles: readonly string[], basePath = ""): Record
     for (const [j, file] of [...pages].sort(([a], [b]) => a - b)) links[file] = pageLinks(base, j, k);
   }
   return links;
+}
+
+/** The count of a revision token ("17.9f3c…", store/read/revisions.ts); -1 for none. */
+function revisionCount(token: string): bigint {
+  const m = /^(\d+)\./.exec(token);
+  return m ? BigInt(m[1]!) : -1n;
 }

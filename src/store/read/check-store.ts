@@ -104,6 +104,33 @@ const REFERENCES: Reference[] = [
   },
 ];
 
+/**
+ * The tournaments (row ids, existing or not) whose rows changed after a count of the store's
+ * changes: every trigger of schema/store.sql stamps the tournament_id it touched with the count of
+ * that change. Read once as a JSON array (exact 64-bit integers), the one parameter of CHANGED_IDS.
+ */
+const CHANGED_SINCE = "SELECT json_group_array(tournament_id) FROM tournament_revisions WHERE revision > ?";
+const CHANGED_IDS = "SELECT value FROM json_each(?)";
+
+/**
+ * Dangling values of one reference among the rows of the changed tournaments (`since`), each with
+ * the count of all its rows, as the whole-store query gives it. Rows without a value are counted
+ * by the index, whatever changed.
+ */
+function changedDanglingSql(r: Reference): string {
+  const missing = (v: string) => `NOT EXISTS (SELECT 1 FROM ${r.target} WHERE ${r.targetColumn} = ${v})`;
+  const refs =
+    r.column === "tournament_id"
+      ? CHANGED_IDS
+      : `SELECT DISTINCT ${r.column} FROM ${r.table} WHERE tournament_id IN (${CHANGED_IDS})`;
+  return `SELECT v.ref AS ref, (SELECT count(*) FROM ${r.table} WHERE ${r.column} = v.ref) AS n
+    FROM (${refs.replace(/^SELECT (DISTINCT )?(\w+)/, "SELECT $1$2 AS ref")}) v
+    WHERE v.ref IS NOT NULL AND ${missing("v.ref")} AND n > 0
+    UNION ALL
+    SELECT NULL AS ref, count(*) AS n FROM ${r.table} WHERE ${r.column} IS NULL HAVING count(*) > 0
+    ORDER BY ref`;
+}
+
 /** Dangling values of one reference with their row counts. */
 function danglingSql(r: Reference): string {
   const missing = (v: string) => `NOT EXISTS (SELECT 1 FROM ${r.target} WHERE ${r.targetColumn} = ${v})`;
@@ -130,9 +157,24 @@ function rows(n: string, singular: string, plural: string): string {
   return n === "1" ? `1 row ${singular}` : `${n} rows ${plural}`;
 }
 
-export function checkStore(db: Database.Database, file: string): Problem[] {
+/**
+ * The store-wide problems. `since` (a count of the store's `all` revision, when its triggers are
+ * trusted and an earlier build of this same file passed these checks at that count) scopes the
+ * checks of tournament rows to the tournaments changed after it: what did not change passed then.
+ * The club checks read every club row either way (clubs are few).
+ */
+export function checkStore(db: Database.Database, file: string, since?: bigint): Problem[] {
   const problems: Problem[] = [];
-  const all = (sql: string): SqlRow[] => db.prepare<unknown[], SqlRow>(sql).safeIntegers(true).all();
+  const all = (sql: string, ...params: unknown[]): SqlRow[] =>
+    db
+      .prepare<unknown[], SqlRow>(sql)
+      .safeIntegers(true)
+      .all(...params);
+  // The changed tournaments, as a condition on a tournament_id column, and its parameters.
+  const changed =
+    since === undefined ? null : db.prepare<[bigint], string>(CHANGED_SINCE).pluck().get(since)!;
+  const scoped = (column: string): [string, unknown[]] =>
+    changed === null ? ["", []] : [` AND ${column} IN (${CHANGED_IDS})`, [changed]];
 
   // Clubs: every row's enabled flag; every enabled club in full. A disabled club publishes nothing.
   const bytes = bytesLookup(db);
@@ -163,18 +205,28 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
   }
 
   // Tournaments: a broken draft flag is never published, but must be seen and fixed.
-  for (const row of all(`SELECT tournament_id, is_draft FROM tournaments
-      WHERE typeof(is_draft) != 'integer' OR is_draft NOT IN (0, 1) ORDER BY tournament_id`)) {
+  const [inChanged, changedParams] = scoped("tournament_id");
+  for (const row of all(
+    `SELECT tournament_id, is_draft FROM tournaments
+      WHERE (typeof(is_draft) != 'integer' OR is_draft NOT IN (0, 1))${inChanged} ORDER BY tournament_id`,
+    ...changedParams,
+  )) {
     new RowCheck(file, "tournaments", row, ["tournament_id"], problems).flag("is_draft");
   }
   // Published tournaments need an integer external_id (their path) and a usable row id.
   const published = `is_draft = 0 AND tournament_id IN (${PUBLISHED_IDS})`;
-  for (const row of all(`SELECT tournament_id, external_id FROM tournaments
-      WHERE ${published} AND typeof(external_id) != 'integer' ORDER BY tournament_id`)) {
+  for (const row of all(
+    `SELECT tournament_id, external_id FROM tournaments
+      WHERE ${published} AND typeof(external_id) != 'integer'${inChanged} ORDER BY tournament_id`,
+    ...changedParams,
+  )) {
     new RowCheck(file, "tournaments", row, ["tournament_id"], problems).int64("external_id");
   }
-  for (const row of all(`SELECT tournament_id FROM tournaments
-      WHERE ${published} AND abs(tournament_id) > 9007199254740991 ORDER BY tournament_id`)) {
+  for (const row of all(
+    `SELECT tournament_id FROM tournaments
+      WHERE ${published} AND abs(tournament_id) > 9007199254740991${inChanged} ORDER BY tournament_id`,
+    ...changedParams,
+  )) {
     problems.push({
       where:
         rowWhere(file, "tournaments", [["tournament_id", row["tournament_id"]!]]) + ", column tournament_id",
@@ -182,8 +234,16 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
       fix: "renumber the tournament with a smaller tournament_id",
     });
   }
-  for (const row of all(`SELECT external_id, count(*) AS n FROM tournaments WHERE ${published}
-      GROUP BY external_id HAVING count(*) > 1 ORDER BY external_id`)) {
+  // Scoped: the external ids of the changed tournaments, each counted over the whole table.
+  const sharedScope =
+    since === undefined
+      ? ""
+      : ` AND external_id IN (SELECT external_id FROM tournaments WHERE tournament_id IN (${CHANGED_IDS}))`;
+  for (const row of all(
+    `SELECT external_id, count(*) AS n FROM tournaments WHERE ${published}${sharedScope}
+      GROUP BY external_id HAVING count(*) > 1 ORDER BY external_id`,
+    ...changedParams,
+  )) {
     problems.push({
       where: `${file}: table tournaments, rows (external_id=${showValue(row["external_id"]!)}), column external_id`,
       what: `${showValue(row["n"]!)} published tournaments share the external_id ${showValue(row["external_id"]!)}`,
@@ -193,7 +253,8 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
 
   // Dangling references.
   for (const r of REFERENCES) {
-    for (const row of all(danglingSql(r))) {
+    const dangling = changed === null ? all(danglingSql(r)) : all(changedDanglingSql(r), changed);
+    for (const row of dangling) {
       const ref = row["ref"] ?? null;
       const n = showValue(row["n"]!);
       problems.push({
@@ -206,9 +267,13 @@ export function checkStore(db: Database.Database, file: string): Problem[] {
       });
     }
   }
-  for (const row of all(`SELECT club_id, tournament_id, count(*) AS n FROM club_tournament_tags x
-      WHERE NOT EXISTS (SELECT 1 FROM club_tournaments ct WHERE ct.club_id = x.club_id AND ct.tournament_id = x.tournament_id)
-      GROUP BY club_id, tournament_id ORDER BY club_id, tournament_id`)) {
+  const [tagsInChanged] = scoped("x.tournament_id");
+  for (const row of all(
+    `SELECT club_id, tournament_id, count(*) AS n FROM club_tournament_tags x
+      WHERE NOT EXISTS (SELECT 1 FROM club_tournaments ct WHERE ct.club_id = x.club_id AND ct.tournament_id = x.tournament_id)${tagsInChanged}
+      GROUP BY club_id, tournament_id ORDER BY club_id, tournament_id`,
+    ...changedParams,
+  )) {
     problems.push({
       where: `${file}: table club_tournament_tags, rows (club_id=${showValue(row["club_id"] ?? null)}, tournament_id=${showValue(row["tournament_id"] ?? null)})`,
       what: `${rows(showValue(row["n"]!), "(a tag) belongs", "(tags) belong")} to a catalog entry that does not exist in table club_tournaments`,

@@ -11,7 +11,14 @@ import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
-import { fileIdentity, readRevisions, revisionTrouble, storeKeyOf, type Revisions } from "./revisions.ts";
+import {
+  fileIdentity,
+  readRevisions,
+  revisionCounts,
+  revisionTrouble,
+  storeKeyOf,
+  type Revisions,
+} from "./revisions.ts";
 import { replacedError } from "./replaced.ts";
 import { prepareSizeQueries, type SizeQueries, type VocabularyRows } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
@@ -49,13 +56,19 @@ export interface Store {
   revisions(): Revisions | null;
   /** Why revisions() is null (revisions.ts revisionTrouble), or null when they are kept. */
   revisionTrouble(): string | null;
+  /** The store-wide counts (revisions.ts revisionCounts), or null without trusted revisions. */
+  revisionCounts(): { all: bigint; clubs: string } | null;
   /** The hash of the clubs rows the reader reads, private row ids left out. */
   clubsHash(): string;
   /** The key of the state this build reads (store/read/revisions.ts storeKeyOf). */
   storeKey(): string | null;
   /** Store-wide checks that are not per tournament (club rows, broken flags, shared external ids,
    * dangling references). */
-  checkStore(): Problem[];
+  /**
+   * The store-wide problems; with `since` (store/read/check-store.ts), those of the tournaments
+   * changed after that count of the store's revisions only.
+   */
+  checkStore(since?: bigint): Problem[];
   /** Every tag used on each surface and every language of non-draft recaps of published
    * tournaments; sorted, without duplicates. Values that are not valid path segments are left out
    * (loadTournament reports them), so every value here is safe in a path. */
@@ -281,6 +294,10 @@ export class StoreReader implements Store {
     return guard(this.file, () => revisionTrouble(this.db));
   }
 
+  revisionCounts(): { all: bigint; clubs: string } | null {
+    return guard(this.file, () => revisionCounts(this.db));
+  }
+
   storeKey(): string | null {
     const key = guard(this.file, () => storeKeyOf(this.db, this.file));
     // The key stats the path: it names this connection's state only if the path is still its file.
@@ -301,8 +318,8 @@ export class StoreReader implements Store {
     });
   }
 
-  checkStore(): Problem[] {
-    return guard(this.file, () => checkStore(this.db, this.name));
+  checkStore(since?: bigint): Problem[] {
+    return guard(this.file, () => checkStore(this.db, this.name, since));
   }
 
   private readonly vocabularyRows: VocabularyRows | undefined;

@@ -115,6 +115,26 @@ export function readRevisions(db: Database.Database): Revisions | null {
 }
 
 /**
+ * The store-wide counts of changes now: `all` (every change) and the clubs' token; null when the
+ * store does not maintain revisions. O(1): two rows.
+ */
+export function revisionCounts(db: Database.Database): { all: bigint; clubs: string } | null {
+  if (!maintainsRevisions(db)) return null;
+  let all = 0n;
+  let clubs = "";
+  const rows = db
+    .prepare<[], [string, bigint, string]>(`SELECT scope, revision, ${TOKEN} FROM store_revisions`)
+    .safeIntegers(true)
+    .raw(true)
+    .all();
+  for (const [scope, revision, token] of rows) {
+    if (scope === "all") all = revision;
+    if (scope === "clubs") clubs = String(token);
+  }
+  return { all, clubs };
+}
+
+/**
  * A key that names the store's state, for the whole-snapshot up-to-date check: the hash of the
  * store-wide revisions and of the file's identity and times when the store keeps revisions (O(1)
  * at any size; a commit or a checkpoint that changed nothing only costs the per-tournament check), else

@@ -1,5 +1,6 @@
 // Store-wide problems: club rows, broken flags, shared identifiers and dangling references.
 import { afterAll, describe, expect, it } from "vitest";
+import BetterSqlite from "better-sqlite3";
 import type Database from "better-sqlite3";
 import { IDS, insert, makeStore, storeProblems, stripConstraints, withStore } from "../../support/stores.ts";
 import { removeTempDirs } from "../../support/temp.ts";
@@ -186,5 +187,71 @@ describe("dangling references", () => {
         "table recaps, rows (tournament_id=NULL), column tournament_id: 1 row has no tournament_id",
       ),
     ]);
+  });
+});
+
+describe("checkStore scoped to the tournaments changed since a count of the store's revisions", () => {
+  /** The store-wide `all` count now: what a build records as checked. */
+  const allCount = (file: string): bigint => {
+    const db = new BetterSqlite(file, { readonly: true });
+    try {
+      return db
+        .prepare<[], bigint>("SELECT revision FROM store_revisions WHERE scope = 'all'")
+        .safeIntegers(true)
+        .pluck()
+        .get()!;
+    } finally {
+      db.close();
+    }
+  };
+  // Changes made through the triggers (no table rebuilt: that would drop them, and a build then
+  // checks the whole store).
+  const changes: Record<string, (db: Database.Database) => void> = {
+    "a broken draft flag": unchecked(
+      `UPDATE tournaments SET is_draft = 'no' WHERE tournament_id = ${IDS.published}`,
+    ),
+    "catalog entries of a missing club or tournament, tags of a missing entry": (db) => {
+      insert(db, "club_tournaments", { club_id: 42, tournament_id: IDS.published });
+      insert(db, "club_tournaments", { club_id: IDS.club, tournament_id: 77 });
+      insert(db, "club_tournament_tags", { club_id: IDS.club, tournament_id: IDS.unpublished, tag: "x" });
+    },
+    "recaps, publications and tags of missing tournaments": (db) => {
+      insert(db, "recaps", {
+        tournament_id: 88,
+        language: "es",
+        kind: "Final",
+        headline: "H",
+        paragraphs: "[]",
+      });
+      insert(db, "publications", { tournament_id: 89, published_at: "x" });
+      insert(db, "publication_tags", { tournament_id: IDS.clubOnly, tag: "orphan" });
+    },
+    "the rows of a deleted tournament": (db) =>
+      db.exec(`DELETE FROM tournaments WHERE tournament_id = ${IDS.unpublished}`),
+  };
+  for (const [name, change] of Object.entries(changes)) {
+    it(`finds ${name} made after that count, as the whole-store check does`, () => {
+      const file = makeStore();
+      const since = allCount(file);
+      const db = new BetterSqlite(file);
+      db.pragma("foreign_keys = OFF"); // as another tool's connection may run
+      change(db);
+      db.close();
+      withStore(file, (store) => {
+        const full = store.checkStore();
+        expect(full.length).toBeGreaterThan(0);
+        expect(store.checkStore(since)).toEqual(full);
+      });
+    });
+  }
+
+  it("does not look again at what did not change after that count (a build passed it then)", () => {
+    const file = makeStore((db) =>
+      db.exec(`DELETE FROM tournaments WHERE tournament_id = ${IDS.unpublished}`),
+    );
+    withStore(file, (store) => {
+      expect(store.checkStore().length).toBeGreaterThan(0);
+      expect(store.checkStore(allCount(file))).toEqual([]);
+    });
   });
 });
