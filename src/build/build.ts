@@ -17,7 +17,6 @@ import {
   recordText,
   upToDate,
   type RecordedWindow,
-  type StoreChecked,
 } from "../incremental/inputs.ts";
 
 /** The render report as the inputs record keeps it (JSON writes its infinite bounds as null). */
@@ -147,18 +146,17 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     // The store's checks: of the tournaments changed since the live snapshot's build, when that
     // build checked this same file and its clubs have not changed; else of the whole store.
     const counts = store.revisionCounts();
-    const checked: StoreChecked | undefined = counts
-      ? { store: sha256(store.identity), all: counts.all.toString(), clubs: counts.clubs }
-      : undefined;
+    const storeId = sha256(store.identity);
     const before = previous?.checked;
-    const checkSince =
-      checked &&
+    const checked =
+      counts &&
       before &&
-      before.store === checked.store &&
-      before.clubs === checked.clubs &&
+      before.store === storeId &&
+      before.clubs === counts.clubs &&
+      typeof before.unlisted === "string" &&
       /^\d+$/.test(before.all) &&
-      BigInt(before.all) <= counts!.all
-        ? BigInt(before.all)
+      BigInt(before.all) <= counts.all
+        ? { since: BigInt(before.all), unlisted: before.unlisted }
         : undefined;
     const validator = new SnapshotValidator();
     let render: RenderReport | undefined;
@@ -208,14 +206,24 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
           index: tournamentIndex(writer.index),
-          checkSince,
+          checked,
           pool,
         });
         render = r;
         if (inputs) {
+          // What the store's checks covered, for the next build (StoreChecked).
+          const storeChecked = counts &&
+            r.storeCheck?.unlisted && {
+              checked: {
+                store: storeId,
+                all: counts.all.toString(),
+                clubs: counts.clubs,
+                unlisted: r.storeCheck.unlisted,
+              },
+            };
           writer.write(
             INPUTS_FILE,
-            recordText({ ...inputs, store: storeKey, ...(checked && { checked }) }, publicReport(r)),
+            recordText({ ...inputs, store: storeKey, ...storeChecked }, publicReport(r)),
           );
         }
       },
@@ -240,7 +248,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
  * the store's file, private row keys and cell values, so only their count is kept.
  */
 function publicReport(r: RenderReport): RenderReport {
-  const { rendered: _perBuild, ...same } = r;
+  const { rendered: _perBuild, storeCheck: _check, ...same } = r;
   return {
     ...same,
     skipped: r.skipped.map((s) => ({

@@ -43,6 +43,8 @@ export interface StoreChecked {
   store: string;
   all: string;
   clubs: string;
+  /** The digest of the revisions of the tournaments it did not publish (render/snapshot.ts). */
+  unlisted: string;
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */

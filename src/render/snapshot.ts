@@ -4,6 +4,7 @@
 // memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
 // snapshot recorded is kept as it is: its files by owner (keepOwned), its state and list places
 // in the index. The lists and the report are read from the index (render/lists.ts).
+import { createHash } from "node:crypto";
 import type { StatusOptions } from "../domain/status.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
@@ -73,12 +74,14 @@ export interface RenderOptions {
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
   pool?: RenderPool;
   /**
-   * The count of the store's changes that the live snapshot's build checked the whole store at
-   * (build.ts): the store-wide checks then read only the tournaments changed since. It is dropped,
-   * and the whole store checked, when a tournament shows that the store's history is not the one
-   * the snapshot recorded (an unchanged revision with another fingerprint, a tournament gone).
+   * What the live snapshot's build checked (build.ts): the count of the store's changes then and
+   * the digest of the revisions of the tournaments it did not publish. The store-wide checks then
+   * read only the tournaments changed since. The whole store is checked instead when the store
+   * shows another history than the one recorded: a published tournament unchanged since that
+   * count with another fingerprint, a previous one gone, or another digest of the unpublished
+   * ones' revisions up to that count.
    */
-  checkSince?: bigint;
+  checked?: { since: bigint; unlisted: string };
 }
 
 export interface RenderReport {
@@ -109,6 +112,12 @@ export interface RenderReport {
    * full build of the same store and instant).
    */
   rendered?: RenderedIssues;
+  /**
+   * How the store-wide checks ran (per build, never recorded): over the tournaments changed since
+   * the live snapshot's build, or the whole store; and the digest of the revisions of the
+   * tournaments this build did not publish, for the next build's `checked`.
+   */
+  storeCheck?: { scope: "changed" | "whole"; unlisted?: string };
 }
 
 /** The tournaments a build rendered and their warnings (the report's fields above cover all). */
@@ -143,7 +152,7 @@ export async function renderSnapshot(
   };
   // Scoped to what changed when the build says so; the tournaments below confirm that the store
   // is the one that was checked (else the whole store is checked after them).
-  let checkSince = opts.checkSince;
+  let checkSince = opts.checked?.since;
   storeProblems = storeWide(checkSince);
   const report: RenderReport = {
     tournaments: 0,
@@ -254,9 +263,20 @@ export async function renderSnapshot(
     await opts.pool.run(jobs(), onResult, { site, base, revisions: storeRevisions, local });
   } else for (const job of jobs()) onResult(job, local(job));
 
-  // A previous tournament that is gone without a change the scoped checks read: check everything.
-  if (checkSince !== undefined && [...ix.previous.keys()].some((id) => !seen.has(id))) checkSince = undefined;
-  if (checkSince === undefined && opts.checkSince !== undefined) storeProblems = storeWide();
+  // The revisions of the tournaments not published: their digest up to the checked count must be
+  // the recorded one, and a previous tournament gone must have changed since (it is not published
+  // now, so its revision is in that digest). Else the whole store is checked.
+  const unlisted = revisions ? unlistedDigests(revisions.tournaments, keys, checkSince) : null;
+  if (
+    checkSince !== undefined &&
+    (unlisted?.upTo !== opts.checked!.unlisted || [...ix.previous.keys()].some((id) => !seen.has(id)))
+  )
+    checkSince = undefined;
+  if (checkSince === undefined && opts.checked !== undefined) storeProblems = storeWide();
+  report.storeCheck = {
+    scope: checkSince === undefined ? "whole" : "changed",
+    ...(unlisted && { unlisted: unlisted.all }),
+  };
   problems.unshift(...storeProblems);
   if (problems.length > 0) {
     throw new BuildError(
@@ -357,4 +377,26 @@ export function pageLinksOf(listFiles: readonly string[], basePath = ""): Record
 function revisionCount(token: string): bigint {
   const m = /^(\d+)\./.exec(token);
   return m ? BigInt(m[1]!) : -1n;
+}
+
+/**
+ * Digests of the revision tokens of the tournaments (row ids, existing or not) that are not
+ * published: of all of them, and of those whose count is at most `since`. Published ones are
+ * vouched for by their fingerprints; these cover drafts, unpublished tournaments and rows of
+ * tournaments that do not exist.
+ */
+function unlistedDigests(
+  tokens: ReadonlyMap<number, string>,
+  published: readonly { rowId: number }[],
+  since: bigint | undefined,
+): { all: string; upTo: string | null } {
+  const listed = new Set(published.map((k) => k.rowId));
+  const all = createHash("sha256");
+  const upTo = createHash("sha256");
+  for (const [id, token] of tokens) {
+    if (listed.has(id)) continue;
+    all.update(`${id}:${token}\n`);
+    if (since !== undefined && revisionCount(token) <= since) upTo.update(`${id}:${token}\n`);
+  }
+  return { all: all.digest("hex"), upTo: since === undefined ? null : upTo.digest("hex") };
 }

@@ -1,0 +1,81 @@
+// A tick checks the store-wide rules (dangling rows, flags, shared ids) over the tournaments changed
+// since the live snapshot's build, and the whole store when the store shows another history than
+// the one that build checked (docs/design/incremental.md, "What a tick checks").
+import { copyFileSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { build } from "../../../src/build/build.ts";
+import { BuildError, EXIT } from "../../../src/shared/errors.ts";
+import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
+
+const sample = makeSampleStore(tempDir("scoped-sample"));
+
+/** Runs `sql` on `file` through another connection, as a writer does (foreign keys off). */
+function write(file: string, sql: string): void {
+  const db = new Database(file);
+  db.pragma("foreign_keys = OFF");
+  db.exec(sql);
+  db.close();
+}
+
+/** The exit code and the problems' text of a build that must fail. */
+async function failure(run: Promise<unknown>): Promise<{ code: number; text: string }> {
+  try {
+    await run;
+  } catch (e) {
+    if (e instanceof BuildError)
+      return { code: e.exitCode, text: e.problems.map((p) => `${p.where}: ${p.what}`).join("\n") };
+    throw e;
+  }
+  throw new Error("the build succeeded");
+}
+
+const RENAME = (t: number, name: string) =>
+  `UPDATE players SET name = '${name}' WHERE tournament_id = ${t} AND source_player_number = 1`;
+const DANGLING = `INSERT INTO recaps (tournament_id, language, kind, headline, paragraphs)
+  VALUES (999, 'es', 'Final', 'H', '[]')`;
+
+describe("a tick's store checks", () => {
+  it("read only what changed, and still find a dangling row written after the last build", async () => {
+    const dir = tempDir("scoped");
+    const db = path.join(dir, "store.sqlite");
+    copyFileSync(sample, db);
+    const out = path.join(dir, "dist");
+    const first = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    expect(first.render.storeCheck?.scope).toBe("whole");
+    write(db, RENAME(1, "Renamed"));
+    const tick = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    expect(tick.render.storeCheck?.scope).toBe("changed");
+
+    write(db, DANGLING);
+    const failed = await failure(build({ db, out, now: SAMPLE_NOW, jobs: 1 }));
+    expect(failed.code).toBe(EXIT.storeData);
+    expect(failed.text).toContain(
+      "table recaps, rows (tournament_id=999), column tournament_id: 1 row references tournament 999",
+    );
+  }, 60_000);
+
+  it("check the whole store when another store, of another history, is copied over the file in place", async () => {
+    const dir = tempDir("scoped-copy");
+    const db = path.join(dir, "store.sqlite");
+    copyFileSync(sample, db);
+    // The live store: five changes to an unpublished draft, then the build that records them.
+    for (let i = 0; i < 5; i++) write(db, `UPDATE tournaments SET name = 'Draft ${i}' WHERE is_draft = 1`);
+    const out = path.join(dir, "dist");
+    await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    // Another store from the same sample: a dangling row first (a count the live build already
+    // passed), then enough changes to a published tournament that its count is ahead.
+    const other = path.join(dir, "other.sqlite");
+    copyFileSync(sample, other);
+    write(other, DANGLING);
+    for (let i = 0; i < 10; i++) write(other, RENAME(2, `Other ${i}`));
+    copyFileSync(other, db); // in place: the same inode
+    const failed = await failure(build({ db, out, now: SAMPLE_NOW, jobs: 1 }));
+    expect(failed.code).toBe(EXIT.storeData);
+    expect(failed.text).toContain("rows (tournament_id=999)");
+  }, 60_000);
+});
