@@ -17,7 +17,7 @@ import {
 } from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
 
-export type { CatalogClub, Store } from "./reader.ts";
+export type { Store } from "./reader.ts";
 
 /**
  * The page cache of a store connection, in KiB (`PRAGMA cache_size = -N`). better-sqlite3 builds

@@ -53,13 +53,6 @@ const SQL = {
     WHERE c.enabled = 1 ORDER BY c.slug, c.club_id, ctt.tag`,
 
   enabledClubs: `SELECT ${selectAll("clubs")} FROM clubs WHERE enabled = 1 ORDER BY slug, club_id`,
-  catalog: `
-    SELECT ct.club_id AS club_id, ct.tournament_id AS tournament_id, t.external_id AS external_id,
-      ${selectColumn("club_tournaments", "display_order", "ct")}, ${selectColumn("club_tournament_tags", "tag", "ctt")}
-    FROM club_tournaments ct
-    JOIN tournaments t ON t.tournament_id = ct.tournament_id AND t.is_draft = 0 AND typeof(t.external_id) = 'integer'
-    LEFT JOIN club_tournament_tags ctt ON ctt.club_id = ct.club_id AND ctt.tournament_id = ct.tournament_id
-    WHERE ct.club_id = ? ORDER BY ct.display_order, t.external_id, ct.tournament_id, ctt.tag`,
 
   globalTags: `
     SELECT DISTINCT ${selectColumn("publication_tags", "tag", "pt")} FROM publication_tags pt

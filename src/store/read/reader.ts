@@ -24,18 +24,13 @@ import { prepareSizeQueries, type SizeQueries, type VocabularyRows } from "./siz
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
 import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
 
-export interface CatalogClub extends Club {
-  /** Ordered by displayOrder, then externalId. */
-  entries: { externalId: bigint; tags: string[]; displayOrder: number }[];
-}
-
 export interface Store {
   readonly file: string;
   /** Which file the connection reads (revisions.ts fileIdentity), as of the open. */
   readonly identity: string;
-  /** Enabled clubs only, ordered by slug, with catalog entries of non-draft tournaments. Rows that
-   * fail their checks are left out here; checkStore() and loadTournament() report them. */
-  clubs(): CatalogClub[];
+  /** Enabled clubs only, ordered by slug. Rows that fail their checks are left out here;
+   * checkStore() reports them. A club's catalog comes from its tournaments (loadTournament). */
+  clubs(): Club[];
   /** Non-draft tournaments that are published on the global surface or in an enabled club's
    * catalog, ordered by external_id. Lightweight keys only. */
   publishedTournaments(): { rowId: number; externalId: bigint }[];
@@ -162,9 +157,9 @@ export class StoreReader implements Store {
     this.bytes = bytesLookup(db);
   }
 
-  clubs(): CatalogClub[] {
+  clubs(): Club[] {
     return guard(this.file, () => {
-      const clubs: CatalogClub[] = [];
+      const clubs: Club[] = [];
       const ignored: Problem[] = [];
       const rows = this.queries.enabledClubs.all();
       markInvalidUtf8(this.bytes, "clubs", ["club_id"], rows);
@@ -172,37 +167,10 @@ export class StoreReader implements Store {
         const c = new RowCheck(this.name, "clubs", row, ["club_id"], ignored);
         const club = readClub(c);
         if (!c.ok) continue;
-        clubs.push({ ...club, entries: this.catalogEntries(row["club_id"]!) });
+        clubs.push(club);
       }
       return clubs;
     });
-  }
-
-  private catalogEntries(clubId: SqlRow[string]): CatalogClub["entries"] {
-    const entries: CatalogClub["entries"] = [];
-    let current: { tournamentId: unknown; valid: boolean; entry: CatalogClub["entries"][number] } | null =
-      null;
-    const finish = () => {
-      if (current?.valid) entries.push({ ...current.entry, tags: current.entry.tags.sort() });
-    };
-    for (const row of this.queries.catalog.all(clubId)) {
-      if (current === null || current.tournamentId !== row["tournament_id"]) {
-        finish();
-        const order = row["display_order"];
-        const valid = typeof order === "bigint" && order >= -(2n ** 31n) && order < 2n ** 31n;
-        current = {
-          tournamentId: row["tournament_id"],
-          valid,
-          entry: { externalId: row["external_id"] as bigint, tags: [], displayOrder: Number(order) },
-        };
-      }
-      const tag = row["tag"];
-      if (tag === null) continue;
-      if (isValidSegment("tag", tag)) current.entry.tags.push(tag);
-      else current.valid = false;
-    }
-    finish();
-    return entries;
   }
 
   publishedTournaments(): { rowId: number; externalId: bigint }[] {

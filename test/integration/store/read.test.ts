@@ -179,7 +179,7 @@ describe("loadTournament", () => {
 });
 
 describe("clubs", () => {
-  it("lists enabled clubs with catalog entries of non-draft tournaments, by display order", () => {
+  it("lists enabled clubs (their catalogs come from their tournaments)", () => {
     const clubs = withStore(baseline, (store) => store.clubs());
     expect(clubs).toEqual([
       {
@@ -193,10 +193,6 @@ describe("clubs", () => {
         defaultLanguage: "es",
         timeZone: "Europe/Madrid",
         brandColor: "#1a2b3c",
-        entries: [
-          { externalId: EXTERNAL.clubOnly, tags: ["blitz"], displayOrder: 1 },
-          { externalId: EXTERNAL.published, tags: ["youth"], displayOrder: 2 },
-        ],
       },
     ]);
   });
