@@ -54,8 +54,6 @@ export interface RecordRow {
   detail: string;
 }
 
-export type CompactRecord = Omit<RecordRow, "detail">;
-
 /** What the next generation changes. */
 export interface Delta {
   /** Files with new bytes or a new owner. */
@@ -120,14 +118,12 @@ export class Bookkeeping {
   private readonly db: Database.Database;
   private readonly getFile: Database.Statement<[string], { owner: string; sha256: Buffer; bytes: number }>;
   private readonly getOwner: Database.Statement<[string], { files: number; bytes: number }>;
-  private readonly getDetail: Database.Statement<[string], { detail: string }>;
 
   private constructor(file: string, db: Database.Database) {
     this.file = file;
     this.db = db;
     this.getFile = db.prepare("SELECT owner, sha256, bytes FROM files WHERE path = ? AND sha256 IS NOT NULL");
     this.getOwner = db.prepare("SELECT files, bytes FROM owners WHERE owner = ?");
-    this.getDetail = db.prepare("SELECT detail FROM records WHERE key = ?");
   }
 
   /** Opens (creating when missing) the bookkeeping of the versions directory `storeDir`. */
@@ -308,22 +304,6 @@ export class Bookkeeping {
       )
       .get();
     return { files: r?.files ?? 0, bytes: r?.bytes ?? 0 };
-  }
-
-  /** The fingerprint and window of every record: what a tick compares. */
-  compactRecords(): Map<string, CompactRecord> {
-    const out = new Map<string, CompactRecord>();
-    const it = this.db
-      .prepare<[], { key: string; fp: string; vfrom: number | null; vuntil: number | null }>(
-        "SELECT key, fp, vfrom, vuntil FROM records",
-      )
-      .iterate();
-    for (const r of it) out.set(r.key, { fp: r.fp, from: r.vfrom, until: r.vuntil });
-    return out;
-  }
-
-  detail(key: string): string | undefined {
-    return this.getDetail.get(key)?.detail;
   }
 
   /**
