@@ -266,11 +266,10 @@ export async function renderSnapshot(
   // The revisions of the tournaments not published: their digest up to the checked count must be
   // the recorded one, and a previous tournament gone must have changed since (it is not published
   // now, so its revision is in that digest). Else the whole store is checked.
+  const gone = [...ix.previous.keys()].filter((id) => !seen.has(id));
+  seen.clear();
   const unlisted = revisions ? unlistedDigests(revisions.tournaments, keys, checkSince) : null;
-  if (
-    checkSince !== undefined &&
-    (unlisted?.upTo !== opts.checked!.unlisted || [...ix.previous.keys()].some((id) => !seen.has(id)))
-  )
+  if (checkSince !== undefined && (unlisted?.upTo !== opts.checked!.unlisted || gone.length > 0))
     checkSince = undefined;
   if (checkSince === undefined && opts.checked !== undefined) storeProblems = storeWide();
   report.storeCheck = {
@@ -287,8 +286,7 @@ export async function renderSnapshot(
     );
   }
   // The previous tournaments not published now (gone, or invalid) leave the state and the lists.
-  for (const id of ix.previous.keys()) if (!seen.has(id)) ix.drop(id);
-  seen.clear();
+  for (const id of gone) ix.drop(id);
 
   // The report: sums over every tournament of the snapshot, read from the index (a kept
   // tournament's detail is read only when it has warnings to list).

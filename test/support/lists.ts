@@ -46,3 +46,22 @@ export function arrayLists(o: {
     },
   };
 }
+
+/** A valid global summary of tournament `id`, newest first by id (finished, untagged unless `o` says). */
+export function listSummary(id: number, o: Partial<PublicSummary> = {}): PublicSummary {
+  return {
+    id,
+    name: `Open ${id}`,
+    location: null,
+    startDate: `2026-01-${String(30 - id).padStart(2, "0")}`,
+    endDate: null,
+    status: "Complete",
+    currentRound: 5,
+    totalRounds: 5,
+    playerCount: 10,
+    lastScrapedAt: "2026-02-01T00:00:00Z",
+    lastSourceChangeAt: null,
+    tags: [],
+    ...o,
+  };
+}

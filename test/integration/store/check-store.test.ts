@@ -12,6 +12,26 @@ const unchecked = (statement: string) => (db: Database.Database) => {
   db.exec(statement);
 };
 
+/** Catalog entries of a missing club and of a missing tournament, and a tag of a missing entry. */
+const MISSING_CATALOG_TARGETS = (db: Database.Database): void => {
+  insert(db, "club_tournaments", { club_id: 42, tournament_id: IDS.published });
+  insert(db, "club_tournaments", { club_id: IDS.club, tournament_id: 77 });
+  insert(db, "club_tournament_tags", { club_id: IDS.club, tournament_id: IDS.unpublished, tag: "x" });
+};
+
+/** A recap and a publication of missing tournaments, and a tag of a missing publication. */
+const MISSING_TOURNAMENTS = (db: Database.Database): void => {
+  insert(db, "recaps", {
+    tournament_id: 88,
+    language: "es",
+    kind: "Final",
+    headline: "H",
+    paragraphs: "[]",
+  });
+  insert(db, "publications", { tournament_id: 89, published_at: "x" });
+  insert(db, "publication_tags", { tournament_id: IDS.clubOnly, tag: "orphan" });
+};
+
 describe("checkStore", () => {
   it("finds nothing wrong with the baseline", () => {
     expect(withStore(makeStore(), (store) => store.checkStore())).toEqual([]);
@@ -120,11 +140,7 @@ describe("checkStore", () => {
 
 describe("dangling references", () => {
   it("reports catalog entries of a missing club or tournament, and tags of a missing entry", () => {
-    const problems = storeProblems((db) => {
-      insert(db, "club_tournaments", { club_id: 42, tournament_id: IDS.published });
-      insert(db, "club_tournaments", { club_id: IDS.club, tournament_id: 77 });
-      insert(db, "club_tournament_tags", { club_id: IDS.club, tournament_id: IDS.unpublished, tag: "x" });
-    });
+    const problems = storeProblems(MISSING_CATALOG_TARGETS);
     expect(problems).toEqual([
       "sample.sqlite: table club_tournaments, rows (club_id=42), column club_id: 1 row references club 42, which does not exist in table clubs " +
         "(fix: add the missing clubs row, or correct or delete these rows)",
@@ -138,17 +154,7 @@ describe("dangling references", () => {
   });
 
   it("reports recaps, publications and tags of missing tournaments", () => {
-    const problems = storeProblems((db) => {
-      insert(db, "recaps", {
-        tournament_id: 88,
-        language: "es",
-        kind: "Final",
-        headline: "H",
-        paragraphs: "[]",
-      });
-      insert(db, "publications", { tournament_id: 89, published_at: "x" });
-      insert(db, "publication_tags", { tournament_id: IDS.clubOnly, tag: "orphan" });
-    });
+    const problems = storeProblems(MISSING_TOURNAMENTS);
     expect(problems).toEqual([
       expect.stringContaining(
         "table recaps, rows (tournament_id=88), column tournament_id: 1 row references tournament 88",
@@ -210,22 +216,8 @@ describe("checkStore scoped to the tournaments changed since a count of the stor
     "a broken draft flag": unchecked(
       `UPDATE tournaments SET is_draft = 'no' WHERE tournament_id = ${IDS.published}`,
     ),
-    "catalog entries of a missing club or tournament, tags of a missing entry": (db) => {
-      insert(db, "club_tournaments", { club_id: 42, tournament_id: IDS.published });
-      insert(db, "club_tournaments", { club_id: IDS.club, tournament_id: 77 });
-      insert(db, "club_tournament_tags", { club_id: IDS.club, tournament_id: IDS.unpublished, tag: "x" });
-    },
-    "recaps, publications and tags of missing tournaments": (db) => {
-      insert(db, "recaps", {
-        tournament_id: 88,
-        language: "es",
-        kind: "Final",
-        headline: "H",
-        paragraphs: "[]",
-      });
-      insert(db, "publications", { tournament_id: 89, published_at: "x" });
-      insert(db, "publication_tags", { tournament_id: IDS.clubOnly, tag: "orphan" });
-    },
+    "catalog entries of a missing club or tournament, tags of a missing entry": MISSING_CATALOG_TARGETS,
+    "recaps, publications and tags of missing tournaments": MISSING_TOURNAMENTS,
     "the rows of a deleted tournament": (db) =>
       db.exec(`DELETE FROM tournaments WHERE tournament_id = ${IDS.unpublished}`),
   };

@@ -6,23 +6,9 @@ import { indexSitePath, siteUrls } from "../../../src/pages/links.ts";
 import { ROUTES } from "../../../src/routes/table.ts";
 import { instanceFile } from "../../../src/routes/urls.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
-import { arrayLists } from "../../support/lists.ts";
+import { arrayLists, listSummary } from "../../support/lists.ts";
 
-const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary => ({
-  id,
-  name: `Open ${id}`,
-  location: null,
-  startDate: `2026-01-${String(30 - id).padStart(2, "0")}`,
-  endDate: null,
-  status: "Complete",
-  currentRound: 5,
-  totalRounds: 5,
-  playerCount: 10,
-  lastScrapedAt: "2026-02-01T00:00:00Z",
-  lastSourceChangeAt: null,
-  tags: [],
-  ...o,
-});
+const summary = listSummary;
 
 /** Seven tournaments, newest first; 1 and 4 are unfinished. At page size 2: a head of 1 and
  * pages 3, 2, 1 (page 1 the oldest). */

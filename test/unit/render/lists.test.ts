@@ -10,27 +10,19 @@ import { columnsOf, membersOf, tournamentIndex } from "../../../src/render/tourn
 import { ROUTES } from "../../../src/routes/table.ts";
 import { instanceFile } from "../../../src/routes/urls.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
-import { arrayLists } from "../../support/lists.ts";
+import { arrayLists, listSummary } from "../../support/lists.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 const validator = new SnapshotValidator();
 
-const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary => ({
-  id,
-  name: `Open ${id}`,
-  location: null,
-  startDate: `2026-01-${String(30 - id).padStart(2, "0")}`,
-  endDate: null,
-  status: id === 1 || id === 4 ? "Live" : "Complete",
-  currentRound: 5,
-  totalRounds: 5,
-  playerCount: 10,
-  lastScrapedAt: "2026-02-01T00:00:00Z",
-  lastSourceChangeAt: null,
-  tags: id % 2 ? ["blitz"] : [],
-  ...o,
-});
+/** 1 and 4 are live, the odd ones tagged blitz. */
+const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary =>
+  listSummary(id, {
+    status: id === 1 || id === 4 ? "Live" : "Complete",
+    tags: id % 2 ? ["blitz"] : [],
+    ...o,
+  });
 
 const state = (p: PublicSummary): TournamentState => ({
   id: String(p.id),
