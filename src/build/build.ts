@@ -143,8 +143,9 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   let pool: Awaited<ReturnType<typeof createPool>> | undefined;
   try {
     const storeKey = store.storeKey();
-    // The store's checks: of the tournaments changed since the live snapshot's build, when that
-    // build checked this same file and its clubs have not changed; else of the whole store.
+    // What the live snapshot's build read: when it read this same file, with the same clubs, at a
+    // count not past today's, the render may look only at what changed since (render/snapshot.ts
+    // onHistory decides, with the tournaments that build found changed last).
     const counts = store.revisionCounts();
     const storeId = sha256(store.identity);
     const before = previous?.checked;
@@ -153,10 +154,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       before &&
       before.store === storeId &&
       before.clubs === counts.clubs &&
-      typeof before.unlisted === "string" &&
+      typeof before.base === "string" &&
       /^\d+$/.test(before.all) &&
       BigInt(before.all) <= counts.all
-        ? { since: BigInt(before.all), unlisted: before.unlisted }
+        ? { since: BigInt(before.all), base: before.base }
         : undefined;
     const validator = new SnapshotValidator();
     let render: RenderReport | undefined;
@@ -189,6 +190,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
             writer.write(p, d, owner);
           },
           keepOwned: (owner: string) => writer.keepOwned(owner),
+          keepOwnersUnder: (prefix: string) => writer.keepOwnersUnder(prefix),
+          dropOwner: (owner: string) => writer.dropOwner(owner),
           recordState: (delta: StateDelta) => {
             const r = listsRecord(delta.lists);
             writer.setRecords(r.records, r.removed);
@@ -213,12 +216,12 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         if (inputs) {
           // What the store's checks covered, for the next build (StoreChecked).
           const storeChecked = counts &&
-            r.storeCheck?.unlisted && {
+            r.storeCheck?.base && {
               checked: {
                 store: storeId,
                 all: counts.all.toString(),
                 clubs: counts.clubs,
-                unlisted: r.storeCheck.unlisted,
+                base: r.storeCheck.base,
               },
             };
           writer.write(

@@ -31,10 +31,11 @@ export interface Inputs {
    * root build's record and keys are the same bytes as before the option existed. */
   basePath?: string;
   /**
-   * What the store's checks covered, written by a build of a store that keeps trusted revisions:
-   * the file (the sha256 of its identity), the count of its changes and its clubs' token. A later
-   * build of the same file with the same clubs checks only the tournaments changed since
-   * (store/read/check-store.ts). Never part of the up-to-date comparison.
+   * What the build read of a store that keeps trusted revisions: the file (the sha256 of its
+   * identity), the count of its changes, its clubs' token and the fingerprints' common part. A
+   * later build of the same file with the same clubs and program looks only at the tournaments
+   * changed since, and checks only those (render/snapshot.ts). Never part of the up-to-date
+   * comparison.
    */
   checked?: StoreChecked;
 }
@@ -43,8 +44,8 @@ export interface StoreChecked {
   store: string;
   all: string;
   clubs: string;
-  /** The digest of the revisions of the tournaments it did not publish (render/snapshot.ts). */
-  unlisted: string;
+  /** The fingerprints' common part: the program, the clubs' key and the languages (a sha256). */
+  base: string;
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */

@@ -8,10 +8,12 @@
 //            sha256 is NULL is a tombstone: the path was removed in that generation
 //   owners   owner -> how many files and bytes it has: a tick keeps a whole owner (a tournament,
 //            the lists) without reading its paths
-//   records  key -> fingerprint, status window, the report's columns and detail (the
-//            per-tournament state, opaque here)
+//   records  key -> fingerprint, status window, the store row, the report's columns and detail
+//            (the per-tournament state, opaque here)
 //   members  (list, rank) -> record key: each tournament's places in the lists, in page order
 //            (tournament-index.ts)
+//   recent   the store's tournaments changed last (row, revision token) as the build read them:
+//            the next build finds them again to know it reads the same history (render/snapshot.ts)
 //   pending_* the delta of the next generation, written before the switch
 //
 // Crash protocol, around the atomic symlink switch (publish.ts):
@@ -37,8 +39,9 @@ import { SqlIndexRows } from "./tournament-index.ts";
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
 /** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
 export const BOOKKEEPING_CACHE_KIB = 2048;
-// 2: the records' report columns and the list members (tournament-index.ts).
-const FORMAT = "2";
+// 2: the records' report columns and the list members (tournament-index.ts); 3: each record's
+// store row, and its window indexed, so a tick finds what changed without reading every record.
+const FORMAT = "3";
 
 /** One live file: its entry value (manifest.ts entryValue) and the owner that wrote it. */
 export interface FileRow {
@@ -88,8 +91,11 @@ CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, files INTEGER NOT NUL
 CREATE TABLE IF NOT EXISTS records (
   key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
   ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER
 ) STRICT;
+CREATE INDEX IF NOT EXISTS records_row ON records (row) WHERE row IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_until ON records (vuntil) WHERE vuntil IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_from ON records (vfrom) WHERE vfrom IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_issues ON records (ord) WHERE issues = 1;
 CREATE INDEX IF NOT EXISTS records_archive ON records (archive, key) WHERE archive IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_sums ON records (key, nfiles, unknown, vfrom, vuntil);
@@ -97,6 +103,8 @@ CREATE TABLE IF NOT EXISTS members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS members_key ON members (key);
+CREATE TABLE IF NOT EXISTS recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS pending_recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS pending_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS pending_files (
   path TEXT PRIMARY KEY, owner TEXT, sha256 BLOB, bytes INTEGER
@@ -104,7 +112,7 @@ CREATE TABLE IF NOT EXISTS pending_files (
 CREATE TABLE IF NOT EXISTS pending_records (
   key TEXT PRIMARY KEY, fp TEXT, vfrom INTEGER, vuntil INTEGER, detail TEXT,
   ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER
 ) STRICT;
 CREATE TABLE IF NOT EXISTS pending_members (list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL) STRICT;
 `;
@@ -410,11 +418,13 @@ export class Bookkeeping {
       // A pending record replaces its tournament's places in every list (none when it is removed).
       db.exec("DELETE FROM members WHERE key IN (SELECT key FROM pending_records)");
       db.exec(
-        `INSERT OR REPLACE INTO records (key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive)
-           SELECT key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive
+        `INSERT OR REPLACE INTO records (key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row)
+           SELECT key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row
            FROM pending_records WHERE fp IS NOT NULL`,
       );
       db.exec("INSERT INTO members (list, rank, key) SELECT list, rank, key FROM pending_members");
+      // The store's tournaments changed last, as this generation's build read them (a few rows).
+      db.exec("DELETE FROM recent; INSERT INTO recent (row, token) SELECT row, token FROM pending_recent");
       const put = db.prepare("INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)");
       put.run("generation", String(g));
       put.run("version", pending.version);
@@ -433,7 +443,7 @@ export class Bookkeeping {
 
   private clearPending(): void {
     this.db.exec(
-      "DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records; DELETE FROM pending_members;",
+      "DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records; DELETE FROM pending_members; DELETE FROM pending_recent;",
     );
   }
 }

@@ -37,6 +37,15 @@ export interface SnapshotWriter {
    */
   keepOwned(owner: string): number | false;
   /**
+   * Keeps every live owner whose name starts with `prefix` (the tournaments) without naming them,
+   * except those this build writes or drops (dropOwner): a tick names only what changed. False,
+   * and nothing changes, when there is no live bookkeeping to keep them by (the producer then
+   * keeps or renders each one).
+   */
+  keepOwnersUnder(prefix: string): boolean;
+  /** An owner under keepOwnersUnder's prefix that is gone: its live files are removed. */
+  dropOwner(owner: string): void;
+  /**
    * The tournaments' states and list places, the live build's ones included when the live
    * bookkeeping has them (tournament-index.ts); the render writes its own there.
    */
@@ -253,6 +262,8 @@ export class StagingWriter implements SnapshotWriter {
     if (this.sealed) throw new Error("keepOwned() after the snapshot was finished");
     const owned = this.live?.owned(owner);
     if (owned === undefined || this.keptOwners.has(owner)) return false;
+    // Kept already by keepOwnersUnder (and counted when the writer finishes), unless dropped.
+    if (this.staged.isUnder(owner)) return owned.files;
     // Its paths are not registered (that would read them): the producer never writes a path of
     // an owner it keeps, and the previous build checked them when it wrote them.
     this.keptOwners.add(owner);
@@ -264,6 +275,19 @@ export class StagingWriter implements SnapshotWriter {
     return owned.files;
   }
 
+  keepOwnersUnder(prefix: string): boolean {
+    if (this.sealed) throw new Error("keepOwnersUnder() after the snapshot was finished");
+    if (this.live === undefined) return false;
+    this.staged.keepUnder(prefix);
+    return true;
+  }
+
+  dropOwner(owner: string): void {
+    if (this.sealed) throw new Error("dropOwner() after the snapshot was finished");
+    if (!this.staged.isUnder(owner)) throw new Error(`dropOwner(${JSON.stringify(owner)}): not a kept owner`);
+    this.staged.dropOwner(owner);
+  }
+
   setRecords(records: Map<string, RecordRow>, removed: readonly string[]): void {
     // Without live records, this build's are all there are.
     this.records = { rows: records, removed, complete: this.live === undefined };
@@ -272,8 +296,14 @@ export class StagingWriter implements SnapshotWriter {
   /** Seals the writer. Live files of owners neither kept nor rewritten are the removed ones. */
   finish(): Collected {
     this.sealed = true;
-    const { live, staged, keptOwners, records, index } = this;
+    const { live, staged, records, index } = this;
     staged.flush();
+    if (live) {
+      const kept = staged.keptUnder(live.totals());
+      this.counts.filesUnchanged += kept.files;
+      this.counts.bytesTotal += kept.bytes;
+      this.counts.files += kept.files;
+    }
     const removedCount = live ? staged.collectRemoved() : 0;
     this.counts.filesRemoved = removedCount;
     const isFile = (p: string): boolean => this.isFile(p);
@@ -290,7 +320,7 @@ export class StagingWriter implements SnapshotWriter {
       changed: (limit) => staged.changed(limit),
       addGone: (p) => staged.addGone(p),
       goneCount: () => staged.goneCount(),
-      has: (p) => isFile(p) || (keptOwners.size > 0 && staged.ownedKept(p)),
+      has: (p) => isFile(p) || staged.ownedKept(p),
       paths: () => staged.all(),
       keptSorted: () => staged.keptSorted(),
       liveKnown: live !== undefined,

@@ -24,22 +24,27 @@ export interface IndexRow extends IndexRecord {
   unknown: number;
   issues: boolean;
   archive: number | null;
+  /** The tournament's row in the store: a tick finds a changed row's previous record by it. */
+  row: number;
 }
 
 /** Rows inserted before the TEMP tables' transaction is committed. */
 const BATCH = 2000;
-const COLUMNS = "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive";
+const COLUMNS = "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row";
 
 const TEMP_SCHEMA = `
 CREATE TEMP TABLE IF NOT EXISTS ix_records (
   key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
-  ord TEXT, nfiles INTEGER NOT NULL, unknown INTEGER NOT NULL, issues INTEGER NOT NULL, archive INTEGER
+  ord TEXT, nfiles INTEGER NOT NULL, unknown INTEGER NOT NULL, issues INTEGER NOT NULL, archive INTEGER,
+  row INTEGER
 );
 CREATE TEMP TABLE IF NOT EXISTS ix_members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_replaced (key TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS ix_recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL);
 DELETE FROM temp.ix_records; DELETE FROM temp.ix_members; DELETE FROM temp.ix_replaced;
+DELETE FROM temp.ix_recent;
 `;
 
 export class SqlIndexRows {
@@ -61,7 +66,7 @@ export class SqlIndexRows {
     this.live = live;
     db.exec(TEMP_SCHEMA);
     this.putRecord = db.prepare(
-      `INSERT OR REPLACE INTO temp.ix_records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO temp.ix_records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.putMember = db.prepare("INSERT OR REPLACE INTO temp.ix_members (list, rank, key) VALUES (?, ?, ?)");
     this.putReplaced = db.prepare("INSERT OR IGNORE INTO temp.ix_replaced (key) VALUES (?)");
@@ -80,6 +85,54 @@ export class SqlIndexRows {
       )
       .iterate();
     for (const r of rows) yield { key: r.key, fp: r.fp, from: r.vfrom, until: r.vuntil };
+  }
+
+  /** The store's tournaments changed last as the previous build read them (row, token). */
+  recent(): [number, string][] {
+    if (!this.live) return [];
+    return this.db
+      .prepare<[], [number, string]>("SELECT row, token FROM main.recent ORDER BY rowid")
+      .raw(true)
+      .all();
+  }
+
+  /** This build's list of the tournaments changed last, for the next build. */
+  setRecent(rows: readonly (readonly [number, string])[]): void {
+    this.flush();
+    this.db.exec("DELETE FROM temp.ix_recent");
+    const put = this.db.prepare("INSERT OR IGNORE INTO temp.ix_recent (row, token) VALUES (?, ?)");
+    for (const [row, token] of rows) put.run(row, token);
+  }
+
+  /** The fingerprint and window of a record of the previous build, if any. */
+  previousWindow(key: string): { fp: string; from: number | null; until: number | null } | undefined {
+    if (!this.live) return undefined;
+    const r = this.db
+      .prepare<[string], { fp: string; vfrom: number | null; vuntil: number | null }>(
+        "SELECT fp, vfrom, vuntil FROM main.records WHERE key = ?",
+      )
+      .get(key);
+    return r && { fp: r.fp, from: r.vfrom, until: r.vuntil };
+  }
+
+  /** The keys of the previous build's records of store row `row` (one, or none). */
+  keysOfRow(row: number): string[] {
+    if (!this.live) return [];
+    return this.db.prepare<[number], string>("SELECT key FROM main.records WHERE row = ?").pluck().all(row);
+  }
+
+  /**
+   * The previous build's records whose window does not hold `now` (until <= now, or from > now):
+   * their answers change with the clock alone. By the window indexes: O(what expired).
+   */
+  expired(now: number): { key: string; row: number | null }[] {
+    if (!this.live) return [];
+    return this.db
+      .prepare<[number, number], { key: string; row: number | null }>(
+        `SELECT key, row FROM main.records WHERE vuntil <= ?
+         UNION SELECT key, row FROM main.records WHERE vfrom > ?`,
+      )
+      .all(now, now);
   }
 
   /** A record of the previous build, if any. */
@@ -127,6 +180,7 @@ export class SqlIndexRows {
         row.unknown,
         row.issues ? 1 : 0,
         row.archive,
+        row.row,
       );
       for (const m of members) this.putMember.run(m.list, m.rank, row.key);
     });
@@ -298,5 +352,6 @@ export class SqlIndexRows {
     this.db.exec(
       "INSERT INTO main.pending_members (list, rank, key) SELECT list, rank, key FROM temp.ix_members",
     );
+    this.db.exec("INSERT INTO main.pending_recent (row, token) SELECT row, token FROM temp.ix_recent");
   }
 }

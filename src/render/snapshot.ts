@@ -4,7 +4,6 @@
 // memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
 // snapshot recorded is kept as it is: its files by owner (keepOwned), its state and list places
 // in the index. The lists and the report are read from the index (render/lists.ts).
-import { createHash } from "node:crypto";
 import type { StatusOptions } from "../domain/status.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
@@ -38,6 +37,13 @@ export interface FileSink {
   write(relPath: string, data: string | Uint8Array, owner?: string): void;
   /** Keeps every file of the previous snapshot that `owner` wrote; their count, or false. */
   keepOwned?(owner: string): number | false;
+  /**
+   * Keeps every previous owner named `prefix…` that this build neither writes nor drops: a tick
+   * then names only what changed. False when the previous files cannot be kept that way.
+   */
+  keepOwnersUnder?(prefix: string): boolean;
+  /** A previous owner under keepOwnersUnder's prefix that is gone. */
+  dropOwner?(owner: string): void;
   /** Takes the lists' state (incremental/state.ts) for the next build. */
   recordState?(delta: StateDelta): void;
 }
@@ -74,14 +80,14 @@ export interface RenderOptions {
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
   pool?: RenderPool;
   /**
-   * What the live snapshot's build checked (build.ts): the count of the store's changes then and
-   * the digest of the revisions of the tournaments it did not publish. The store-wide checks then
-   * read only the tournaments changed since. The whole store is checked instead when the store
-   * shows another history than the one recorded: a published tournament unchanged since that
-   * count with another fingerprint, a previous one gone, or another digest of the unpublished
-   * ones' revisions up to that count.
+   * What the live snapshot's build read (build.ts): the count of the store's changes then and the
+   * fingerprints' common part (program, clubs, languages); the index holds the tournaments it
+   * found changed last, with their tokens (RECENT_REVISIONS). When the store continues that
+   * history (onHistory), the build looks only at the tournaments changed since, and the
+   * store-wide checks read only those; else it looks at every tournament and checks the whole
+   * store.
    */
-  checked?: { since: bigint; unlisted: string };
+  checked?: { since: bigint; base: string };
 }
 
 export interface RenderReport {
@@ -113,11 +119,12 @@ export interface RenderReport {
    */
   rendered?: RenderedIssues;
   /**
-   * How the store-wide checks ran (per build, never recorded): over the tournaments changed since
-   * the live snapshot's build, or the whole store; and the digest of the revisions of the
-   * tournaments this build did not publish, for the next build's `checked`.
+   * How the build read the store (per build, never recorded): only the tournaments changed since
+   * the live snapshot's build and checks over those ("changed"), or every tournament and the
+   * whole store; and the fingerprints' common part, for the next build's `checked` (when the
+   * store keeps revisions).
    */
-  storeCheck?: { scope: "changed" | "whole"; unlisted?: string };
+  storeCheck?: { scope: "changed" | "whole"; base?: string };
 }
 
 /** The tournaments a build rendered and their warnings (the report's fields above cover all). */
@@ -133,13 +140,11 @@ export async function renderSnapshot(
   sink: FileSink,
   opts: RenderOptions,
 ): Promise<RenderReport> {
-  /** The store-wide problems (checkStore) that fail the build, and those of its tournaments. */
-  let storeProblems: Problem[] = [];
   const problems: Problem[] = [];
   const skippedClubs = new Map<string, Problem[]>();
+  /** The store-wide problems (checkStore) that fail the build; with `since`, of what changed. */
   const storeWide = (since?: bigint): Problem[] => {
     const out: Problem[] = [];
-    skippedClubs.clear();
     for (const p of store.checkStore(since)) {
       // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
       // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
@@ -150,10 +155,30 @@ export async function renderSnapshot(
     }
     return out;
   };
-  // Scoped to what changed when the build says so; the tournaments below confirm that the store
-  // is the one that was checked (else the whole store is checked after them).
-  let checkSince = opts.checked?.since;
-  storeProblems = storeWide(checkSince);
+  const vocab = store.vocabulary();
+  const programKey = opts.programKey ?? null;
+  // Revisions count along one file's history: the file's identity is part of their key.
+  const counts = programKey === null ? null : store.revisionCounts();
+  const clubsKey =
+    programKey === null
+      ? ""
+      : counts
+        ? `revision:${store.identity}:${counts.clubs}`
+        : `rows:${store.clubsHash()}`;
+  const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
+  const ix = opts.index;
+  // A tick: the live snapshot was built from this store's history by this program, so only the
+  // tournaments changed since (and those whose window ended) are looked at; the others keep their
+  // files, states and list places without being read (TICK_OWNERS).
+  const since =
+    base !== null &&
+    counts !== null &&
+    onHistory(store, opts.checked, base, ix.recent()) &&
+    sink.keepOwnersUnder?.(TICK_OWNERS)
+      ? opts.checked!.since
+      : undefined;
+  const storeProblems = storeWide(since);
+  ix.setRecent(base !== null && counts !== null ? store.recentRevisions(RECENT_REVISIONS) : []);
   const report: RenderReport = {
     tournaments: 0,
     skipped: [],
@@ -167,24 +192,17 @@ export async function renderSnapshot(
     validFrom: -Infinity,
     validUntil: Infinity,
     rendered: { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] },
+    storeCheck: {
+      scope: since === undefined ? "whole" : "changed",
+      ...(base !== null && counts !== null && { base }),
+    },
   };
   const rendered = report.rendered!;
-  const vocab = store.vocabulary();
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
     ...(opts.basePath && { basePath: opts.basePath }),
   };
-  const programKey = opts.programKey ?? null;
-  const revisions = programKey === null ? null : store.revisions();
-  // Revisions count along one file's history: the file's identity is part of their key.
-  const clubsKey =
-    programKey === null
-      ? ""
-      : revisions
-        ? `revision:${store.identity}:${revisions.clubs}`
-        : `rows:${store.clubsHash()}`;
-  const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
   const ctx: TournamentRenderContext = {
     now: opts.now,
     statusOptions: opts.statusOptions,
@@ -192,13 +210,9 @@ export async function renderSnapshot(
     site,
     base,
   };
-  // The previous fingerprints and windows by external id (compact): what can be kept.
-  const ix = opts.index;
-  const previous = base === null ? new Map<string, never>() : ix.previous;
-  /** The tournaments seen (rendered or kept): the previous ones not seen are gone. */
+  /** The tournaments seen (rendered or kept): a previous one among `candidates` not seen is gone. */
   const seen = new Set<string>();
   let files = 0;
-  const keys = store.publishedTournaments();
   let done = 0;
 
   const take = (job: TournamentJob, result: TournamentResult): void => {
@@ -228,54 +242,23 @@ export async function renderSnapshot(
     }
   };
 
-  // A tournament whose revision says it is unchanged is a job marked `keep`: it never reaches a
-  // renderer, but goes through the same ordered stream, so results are taken in store order.
-  const jobs = function* (): Generator<TournamentJob> {
-    for (const key of keys) {
-      const externalId = key.externalId.toString();
-      const prev = previous.get(externalId) ?? null;
-      const token = revisions ? (revisions.tournaments.get(key.rowId) ?? "") : null;
-      const fp = base !== null && token !== null ? tournamentFingerprint(base, token, "") : null;
-      const keep = fp !== null && prev !== null && stillValid(prev, fp, opts.now);
-      // Unchanged since the checked count, it must be the tournament the snapshot recorded.
-      if (
-        checkSince !== undefined &&
-        (fp === null || (revisionCount(token!) <= checkSince && prev?.fp !== fp))
-      )
-        checkSince = undefined;
-      yield {
-        rowId: key.rowId,
-        externalId,
-        token,
-        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
-        ...(keep && { keep }),
-      };
-    }
-  };
+  const plan =
+    since === undefined
+      ? everyTournament(store, ix, base, opts.now)
+      : changedTournaments(store, ix, since, opts.now);
   const onResult = (job: TournamentJob, result: TournamentResult): void => {
     take(job, result);
-    opts.onProgress?.(++done, keys.length, files);
+    opts.onProgress?.(++done, plan.total, files);
   };
   const local = (job: TournamentJob): TournamentResult =>
     job.keep ? { kind: "unchanged", fp: job.previous!.fp } : renderTournament(store, job, ctx);
-  if (opts.pool) {
-    const storeRevisions = (revisions ?? store.revisions())?.store ?? null;
-    await opts.pool.run(jobs(), onResult, { site, base, revisions: storeRevisions, local });
-  } else for (const job of jobs()) onResult(job, local(job));
+  if (opts.pool)
+    await opts.pool.run(plan.jobs, onResult, { site, base, revisions: store.revisionState(), local });
+  else for (const job of plan.jobs) onResult(job, local(job));
 
-  // The revisions of the tournaments not published: their digest up to the checked count must be
-  // the recorded one, and a previous tournament gone must have changed since (it is not published
-  // now, so its revision is in that digest). Else the whole store is checked.
-  const gone = [...ix.previous.keys()].filter((id) => !seen.has(id));
+  // The previous tournaments not seen now: gone, unpublished, or invalid.
+  const gone = [...plan.candidates()].filter((id) => !seen.has(id));
   seen.clear();
-  const unlisted = revisions ? unlistedDigests(revisions.tournaments, keys, checkSince) : null;
-  if (checkSince !== undefined && (unlisted?.upTo !== opts.checked!.unlisted || gone.length > 0))
-    checkSince = undefined;
-  if (checkSince === undefined && opts.checked !== undefined) storeProblems = storeWide();
-  report.storeCheck = {
-    scope: checkSince === undefined ? "whole" : "changed",
-    ...(unlisted && { unlisted: unlisted.all }),
-  };
   problems.unshift(...storeProblems);
   if (problems.length > 0) {
     throw new BuildError(
@@ -286,7 +269,10 @@ export async function renderSnapshot(
     );
   }
   // The previous tournaments not published now (gone, or invalid) leave the state and the lists.
-  for (const id of gone) ix.drop(id);
+  for (const id of gone) {
+    ix.drop(id);
+    if (since !== undefined) sink.dropOwner?.(tournamentOwner(id));
+  }
 
   // The report: sums over every tournament of the snapshot, read from the index (a kept
   // tournament's detail is read only when it has warnings to list).
@@ -371,30 +357,106 @@ export function pageLinksOf(listFiles: readonly string[], basePath = ""): Record
   return links;
 }
 
+/** The tournaments a tick can keep unread: every owner under this prefix (tournamentOwner). */
+const TICK_OWNERS = tournamentOwner("");
+
+/** How many of the tournaments changed last a build records, for the next one to find again. */
+export const RECENT_REVISIONS = 256;
+
+/**
+ * Whether the store continues the history the live snapshot's build read: that build recorded the
+ * tournaments changed last and their tokens; each must have that token now, or a count past the
+ * recorded one (changed since), and at least one must be found unchanged. Another store copied
+ * over the file shows other stamps; a store restored from an older copy of itself shows older
+ * tokens for what it lost, unless every one of those tournaments changed again since, in which
+ * case each is rendered again anyway. And the program, clubs and languages must be the same.
+ */
+function onHistory(
+  store: Store,
+  checked: RenderOptions["checked"],
+  base: string,
+  recent: readonly [number, string][],
+): boolean {
+  if (checked === undefined || checked.base !== base || recent.length === 0) return false;
+  const now = store.revisionTokens(recent.map(([row]) => row));
+  let unchanged = 0;
+  for (const [i, [, token]] of recent.entries()) {
+    const current = now[i] ?? null;
+    if (current === token) unchanged++;
+    else if (current === null || revisionCount(current) <= checked.since) return false;
+  }
+  return unchanged > 0;
+}
+
+/** The tournaments a build looks at, in store order, and the previous ones it may drop. */
+interface Plan {
+  jobs: Iterable<TournamentJob>;
+  /** How many jobs there are (for progress). */
+  total: number;
+  /** The previous tournaments that are gone unless seen now. */
+  candidates(): Iterable<string>;
+}
+
+/**
+ * Every published tournament: a job marked `keep` when its revision says it is unchanged (it never
+ * reaches a renderer, but goes through the same ordered stream, so results are taken in store
+ * order). Every previous tournament is a candidate to drop. O(tournaments).
+ */
+function everyTournament(store: Store, ix: TournamentIndex, base: string | null, now: number): Plan {
+  const keys = store.publishedTournaments();
+  const revisions = base === null ? null : store.revisions();
+  const previous = base === null ? new Map<string, never>() : ix.previous;
+  const jobs = function* (): Generator<TournamentJob> {
+    for (const key of keys) {
+      const externalId = key.externalId.toString();
+      const prev = previous.get(externalId) ?? null;
+      const token = revisions ? (revisions.tournaments.get(key.rowId) ?? "") : null;
+      const fp = base !== null && token !== null ? tournamentFingerprint(base, token, "") : null;
+      const keep = fp !== null && prev !== null && stillValid(prev, fp, now);
+      yield {
+        rowId: key.rowId,
+        externalId,
+        token,
+        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
+        ...(keep && { keep }),
+      };
+    }
+  };
+  return { jobs: jobs(), total: keys.length, candidates: () => ix.previous.keys() };
+}
+
+/**
+ * A tick's tournaments: those whose revision passed `since` and those whose window no longer
+ * holds `now`, the published ones rendered in store order. Their previous records are the
+ * candidates to drop (a tournament unpublished, deleted, or given another external id). The
+ * others are kept under TICK_OWNERS. O(change), besides one scan of the revision table.
+ */
+function changedTournaments(store: Store, ix: TournamentIndex, since: bigint, now: number): Plan {
+  const tokens = store.changedSince(since);
+  const expired = ix.expired(now).flatMap((e) => (e.row === null || tokens.has(e.row) ? [] : [e.row]));
+  const unchanged = store.revisionTokens(expired);
+  for (const [i, row] of expired.entries()) tokens.set(row, unchanged[i] ?? "");
+  const keys = store.publishedAmong(tokens.keys());
+  const candidates = new Set<string>();
+  for (const row of tokens.keys()) for (const id of ix.idsOfRow(row)) candidates.add(id);
+  const jobs = function* (): Generator<TournamentJob> {
+    for (const key of keys) {
+      const externalId = key.externalId.toString();
+      const prev = ix.previousOf(externalId);
+      if (prev) candidates.add(externalId);
+      yield {
+        rowId: key.rowId,
+        externalId,
+        token: tokens.get(key.rowId) ?? "",
+        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
+      };
+    }
+  };
+  return { jobs: jobs(), total: keys.length, candidates: () => candidates };
+}
+
 /** The count of a revision token ("17.9f3c…", store/read/revisions.ts); -1 for none. */
 function revisionCount(token: string): bigint {
   const m = /^(\d+)\./.exec(token);
   return m ? BigInt(m[1]!) : -1n;
-}
-
-/**
- * Digests of the revision tokens of the tournaments (row ids, existing or not) that are not
- * published: of all of them, and of those whose count is at most `since`. Published ones are
- * vouched for by their fingerprints; these cover drafts, unpublished tournaments and rows of
- * tournaments that do not exist.
- */
-function unlistedDigests(
-  tokens: ReadonlyMap<number, string>,
-  published: readonly { rowId: number }[],
-  since: bigint | undefined,
-): { all: string; upTo: string | null } {
-  const listed = new Set(published.map((k) => k.rowId));
-  const all = createHash("sha256");
-  const upTo = createHash("sha256");
-  for (const [id, token] of tokens) {
-    if (listed.has(id)) continue;
-    all.update(`${id}:${token}\n`);
-    if (since !== undefined && revisionCount(token) <= since) upTo.update(`${id}:${token}\n`);
-  }
-  return { all: all.digest("hex"), upTo: since === undefined ? null : upTo.digest("hex") };
 }

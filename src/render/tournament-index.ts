@@ -65,6 +65,8 @@ export interface StateColumns {
   issues: boolean;
   /** When its answers take the archive cache class (routes/cache.ts), or null. */
   archive: number | null;
+  /** Its row in the store (a tick finds the record of a changed row by it). */
+  row: number;
 }
 
 export function columnsOf(t: TournamentState, externalId: bigint | string, rowId: number): StateColumns {
@@ -75,6 +77,7 @@ export function columnsOf(t: TournamentState, externalId: bigint | string, rowId
     unknownResults: t.unknownResults,
     issues: t.warnings.length > 0 || t.unknownResults > 0 || t.stop !== null,
     archive: s ? archiveFrom(s.status, s.lastScrapedAt) : null,
+    row: rowId,
   };
 }
 
@@ -104,8 +107,23 @@ export interface ListChange {
  * built: the previous build's tournaments, less those put or dropped now, plus those put now.
  */
 export interface TournamentIndex {
-  /** The previous build's tournaments (fingerprint and window) by external id; empty at first. */
-  readonly previous: ReadonlyMap<string, { fp: string; from: number | null; until: number | null }>;
+  /**
+   * The previous build's tournaments (fingerprint and window) by external id; empty at first.
+   * Read whole on first use: only a build that walks every tournament asks for it.
+   */
+  readonly previous: ReadonlyMap<string, Window>;
+  /** One previous tournament's fingerprint and window, if it had one. */
+  previousOf(id: string): Window | null;
+  /** The ids the previous build recorded for store row `row` (one, or none). */
+  idsOfRow(row: number): string[];
+  /** The previous tournaments whose window does not hold `now`, with their store rows. */
+  expired(now: number): { id: string; row: number | null }[];
+  /**
+   * The store's tournaments changed last (row, revision token) as the previous build read them,
+   * and this build's list for the next one (render/snapshot.ts onHistory).
+   */
+  recent(): [number, string][];
+  setRecent(rows: readonly (readonly [number, string])[]): void;
   /** The previous build's list record (see ListsRecord), or null. */
   readonly previousLists: ListsRecord | null;
   /** The whole recorded state of a previous tournament (its files counted, not listed), or null. */
@@ -132,12 +150,24 @@ export interface TournamentIndex {
   changedLists(): string[];
 }
 
+/** A tournament's fingerprint and the window of build instants its files hold for. */
+export interface Window {
+  fp: string;
+  from: number | null;
+  until: number | null;
+}
+
 /**
  * The rows behind a TournamentIndex (the publication's bookkeeping: publish/tournament-index.ts):
  * records keyed `t:<id>` with a JSON detail, and list places (list, rank, key).
  */
 export interface IndexRows {
   previous(): Iterable<{ key: string; fp: string; from: number | null; until: number | null }>;
+  previousWindow(key: string): Window | undefined;
+  keysOfRow(row: number): string[];
+  expired(now: number): { key: string; row: number | null }[];
+  recent(): [number, string][];
+  setRecent(rows: readonly (readonly [number, string])[]): void;
   previousRecord(
     key: string,
   ): { fp: string; from: number | null; until: number | null; detail: string } | undefined;
@@ -153,6 +183,7 @@ export interface IndexRows {
       unknown: number;
       issues: boolean;
       archive: number | null;
+      row: number;
     },
     members: readonly Member[],
   ): void;
@@ -186,12 +217,25 @@ function stateOf(
 
 /** The TournamentIndex over its rows: states in and out as JSON details. */
 export function tournamentIndex(rows: IndexRows): TournamentIndex {
-  const previous = new Map<string, { fp: string; from: number | null; until: number | null }>();
-  for (const r of rows.previous())
-    previous.set(r.key.slice(T.length), { fp: r.fp, from: r.from, until: r.until });
+  let previous: Map<string, Window> | undefined;
   const lists = rows.previousRecord(LISTS_KEY);
   return {
-    previous,
+    get previous() {
+      if (previous === undefined) {
+        previous = new Map();
+        for (const r of rows.previous())
+          previous.set(r.key.slice(T.length), { fp: r.fp, from: r.from, until: r.until });
+      }
+      return previous;
+    },
+    previousOf: (id) => rows.previousWindow(T + id) ?? null,
+    idsOfRow: (row) => rows.keysOfRow(row).flatMap((k) => (k.startsWith(T) ? [k.slice(T.length)] : [])),
+    recent: () => rows.recent(),
+    setRecent: (list) => rows.setRecent(list),
+    expired: (now) =>
+      rows
+        .expired(now)
+        .flatMap((r) => (r.key.startsWith(T) ? [{ id: r.key.slice(T.length), row: r.row }] : [])),
     previousLists: lists ? { fp: lists.fp, ...(JSON.parse(lists.detail) as Omit<ListsRecord, "fp">) } : null,
     loadPrevious(id) {
       const r = rows.previousRecord(T + id);
@@ -212,6 +256,7 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
           unknown: c.unknownResults,
           issues: c.issues,
           archive: c.archive,
+          row: c.row,
         },
         members,
       );

@@ -25,8 +25,7 @@ try {
   // The first read fixes this transaction's state. In rollback-journal mode the main thread's
   // SHARED lock keeps every writer out, so it is the main thread's; in WAL mode the pool starts
   // workers only for stores that keep revisions, and the hashes of the revisions must match.
-  const key =
-    init.revisions === null ? (store.publishedTournaments(), null) : (store.revisions()?.store ?? "");
+  const key = init.revisions === null ? (store.publishedTournaments(), null) : (store.revisionState() ?? "");
   if (key !== init.revisions) {
     // A writer committed after the main thread began: this worker cannot help.
     store.close();

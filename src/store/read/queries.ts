@@ -20,6 +20,13 @@ const SQL = {
     SELECT tournament_id, external_id FROM tournaments
     WHERE is_draft = 0 AND typeof(external_id) = 'integer' AND tournament_id IN (${PUBLISHED_IDS})
     ORDER BY external_id, tournament_id`,
+  // The same rule for one row, by index seeks (a tick asks it of the tournaments that changed).
+  publishedTournament: `
+    SELECT t.tournament_id, t.external_id FROM tournaments t
+    WHERE t.tournament_id = ? AND t.is_draft = 0 AND typeof(t.external_id) = 'integer'
+      AND (EXISTS (SELECT 1 FROM publications p WHERE p.tournament_id = t.tournament_id)
+        OR EXISTS (SELECT 1 FROM club_tournaments ct JOIN clubs c ON c.club_id = ct.club_id
+                   WHERE ct.tournament_id = t.tournament_id AND c.enabled = 1))`,
 
   tournament: `SELECT ${selectAll("tournaments")} FROM tournaments WHERE tournament_id = ?`,
   players: `SELECT ${selectAll("players")} FROM players WHERE tournament_id = ? ORDER BY source_player_number`,

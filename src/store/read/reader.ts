@@ -12,9 +12,13 @@ import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
 import { prepareQueries, type Queries } from "./queries.ts";
 import {
+  changedSince,
   fileIdentity,
   readRevisions,
+  recentRevisions,
   revisionCounts,
+  revisionState,
+  revisionTokens,
   revisionTrouble,
   storeKeyOf,
   type Revisions,
@@ -38,6 +42,8 @@ export interface Store {
    * non-draft recaps, its global tags (null when not globally published) and its enabled-club
    * catalog entries. Never throws on bad data: returns every problem found in its rows, tags and
    * recap languages included. value is null when there are problems. */
+  /** Those of `rowIds` that publishedTournaments() would list, in its order. */
+  publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[];
   loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] };
   /**
    * Reads a tournament's rows and hashes them (private row ids left out); assembles them only when
@@ -49,6 +55,14 @@ export interface Store {
   ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
   /** The revision tokens the store's triggers keep, or null when it keeps none (version 1). */
   revisions(): Revisions | null;
+  /** The tournaments changed after the count `since` (revisions.ts changedSince). */
+  changedSince(since: bigint): Map<number, string>;
+  /** The `limit` tournaments changed last, newest first (revisions.ts recentRevisions). */
+  recentRevisions(limit: number): [number, string][];
+  /** The revision tokens of these tournaments now (null: none). */
+  revisionTokens(ids: readonly number[]): (string | null)[];
+  /** The store's state as its revisions name it, O(1); null when none are kept. */
+  revisionState(): string | null;
   /** Why revisions() is null (revisions.ts revisionTrouble), or null when they are kept. */
   revisionTrouble(): string | null;
   /** The store-wide counts (revisions.ts revisionCounts), or null without trusted revisions. */
@@ -69,6 +83,11 @@ export interface Store {
    * (loadTournament reports them), so every value here is safe in a path. */
   vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] };
   close(): void;
+}
+
+/** A row id that a JS number holds exactly (a job names its tournament by it). */
+function safeRowId(id: unknown): boolean {
+  return typeof id === "bigint" && id >= -(2n ** 53n) + 1n && id <= 2n ** 53n - 1n;
 }
 
 /** Private row ids: never part of a hash that reaches the snapshot. */
@@ -177,12 +196,23 @@ export class StoreReader implements Store {
     return guard(this.file, () =>
       this.queries.publishedTournaments
         .all()
-        .filter((row) => {
-          const id = row["tournament_id"];
-          return typeof id === "bigint" && id >= -(2n ** 53n) + 1n && id <= 2n ** 53n - 1n;
-        })
+        .filter((row) => safeRowId(row["tournament_id"]))
         .map((row) => ({ rowId: Number(row["tournament_id"]), externalId: row["external_id"] as bigint })),
     );
+  }
+
+  publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[] {
+    return guard(this.file, () => {
+      const out: { rowId: number; externalId: bigint }[] = [];
+      for (const rowId of rowIds) {
+        const row = this.queries.publishedTournament.get(rowId);
+        if (row && safeRowId(row["tournament_id"]))
+          out.push({ rowId, externalId: row["external_id"] as bigint });
+      }
+      return out.sort((a, b) =>
+        a.externalId !== b.externalId ? (a.externalId < b.externalId ? -1 : 1) : a.rowId - b.rowId,
+      );
+    });
   }
 
   loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] } {
@@ -256,6 +286,22 @@ export class StoreReader implements Store {
 
   revisions(): Revisions | null {
     return guard(this.file, () => readRevisions(this.db));
+  }
+
+  changedSince(since: bigint): Map<number, string> {
+    return guard(this.file, () => changedSince(this.db, since));
+  }
+
+  recentRevisions(limit: number): [number, string][] {
+    return guard(this.file, () => recentRevisions(this.db, limit));
+  }
+
+  revisionTokens(ids: readonly number[]): (string | null)[] {
+    return guard(this.file, () => revisionTokens(this.db, ids));
+  }
+
+  revisionState(): string | null {
+    return guard(this.file, () => revisionState(this.db));
   }
 
   revisionTrouble(): string | null {

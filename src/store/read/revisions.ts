@@ -76,8 +76,6 @@ export interface Revisions {
   tournaments: Map<number, string>;
   /** The revision token of the clubs table. */
   clubs: string;
-  /** One hash of every revision: names the state of the whole store. */
-  store: string;
 }
 
 /**
@@ -90,28 +88,70 @@ const TOKEN = "revision || '.' || ifnull(hex(stamp), '')";
 /** The revisions, or null when the store does not maintain them. Call inside the read transaction. */
 export function readRevisions(db: Database.Database): Revisions | null {
   if (!maintainsRevisions(db)) return null;
-  const hash = createHash("sha256");
   const tournaments = new Map<number, string>();
   const rows = db
-    .prepare<[], [number | bigint, string]>(
-      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions ORDER BY tournament_id`,
-    )
+    .prepare<[], [number | bigint, string]>(`SELECT tournament_id, ${TOKEN} FROM tournament_revisions`)
     .raw(true)
     .all();
-  for (const [id, token] of rows) {
-    tournaments.set(Number(id), String(token));
-    hash.update(`${id}:${token}\n`);
-  }
+  for (const [id, token] of rows) tournaments.set(Number(id), String(token));
+  const clubs = db
+    .prepare<[], string>(`SELECT ${TOKEN} FROM store_revisions WHERE scope = 'clubs'`)
+    .pluck()
+    .get();
+  return { tournaments, clubs: clubs ?? "" };
+}
+
+/**
+ * The tournaments (row ids, existing or not) whose revision count passed `since`, with their
+ * tokens: what changed after a build that read the store at that count. One scan of the small
+ * revision table in SQLite, whatever the size of the rest; call inside the read transaction.
+ */
+export function changedSince(db: Database.Database, since: bigint): Map<number, string> {
+  const rows = db
+    .prepare<[bigint], [number | bigint, string]>(
+      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions WHERE revision > ?`,
+    )
+    .raw(true)
+    .all(since);
+  return new Map(rows.map(([id, token]) => [Number(id), String(token)]));
+}
+
+/**
+ * The `limit` tournaments changed last (row id and token, newest first): a build records them,
+ * and the next one finds them unchanged or changed since, never with another token. A store
+ * restored from an older copy of itself shows older tokens there; another store, other stamps.
+ */
+export function recentRevisions(db: Database.Database, limit: number): [number, string][] {
+  return db
+    .prepare<[number], [number | bigint, string]>(
+      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions ORDER BY revision DESC, tournament_id LIMIT ?`,
+    )
+    .raw(true)
+    .all(limit)
+    .map(([id, token]) => [Number(id), String(token)]);
+}
+
+/** The tokens of these tournaments now (null: no revision row). */
+export function revisionTokens(db: Database.Database, ids: readonly number[]): (string | null)[] {
+  const stmt = db
+    .prepare<[number], string>(`SELECT ${TOKEN} FROM tournament_revisions WHERE tournament_id = ?`)
+    .pluck();
+  return ids.map((id) => stmt.get(id) ?? null);
+}
+
+/**
+ * The state of the store as its revisions name it, O(1): the store-wide rows, which every change
+ * the triggers see moves to a new count and a fresh stamp. Null when revisions are not kept.
+ */
+export function revisionState(db: Database.Database): string | null {
+  if (!maintainsRevisions(db)) return null;
+  const hash = createHash("sha256");
   const scopes = db
     .prepare<[], [string, string]>(`SELECT scope, ${TOKEN} FROM store_revisions ORDER BY scope`)
     .raw(true)
     .all();
-  let clubs = "";
-  for (const [scope, token] of scopes) {
-    if (scope === "clubs") clubs = String(token);
-    hash.update(`${scope}=${token}\n`);
-  }
-  return { tournaments, clubs, store: hash.digest("hex") };
+  for (const [scope, token] of scopes) hash.update(`${scope}=${token}\n`);
+  return hash.digest("hex");
 }
 
 /**
@@ -148,15 +188,9 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
   // O(tournaments). The file's identity and times too: a change that no trigger sees (a page
   // overwritten, the schema or user_version altered, the revision tables written by hand, the
   // file replaced) still makes the store differ.
-  if (maintainsRevisions(db)) {
-    const hash = createHash("sha256");
-    const scopes = db
-      .prepare<[], [string, string]>(`SELECT scope, ${TOKEN} FROM store_revisions ORDER BY scope`)
-      .raw(true)
-      .all();
-    for (const [scope, token] of scopes) hash.update(`${scope}=${token}\n`);
-    return `revisions:${createHash("sha256").update(hash.digest("hex")).update(fileStamp(file)).digest("hex")}`;
-  }
+  const state = revisionState(db);
+  if (state !== null)
+    return `revisions:${createHash("sha256").update(state).update(fileStamp(file)).digest("hex")}`;
   if (String(db.pragma("journal_mode", { simple: true })).toLowerCase() === "wal") return null;
   return `sha256:${sha256File(file)}`;
 }

@@ -270,7 +270,7 @@ describe("incremental builds (fast-check, seeded)", () => {
       // The report names what this build rendered: the renamed player's tournament alone.
       rendered: { tournaments: 1, warnings: [], unknownResults: 0, standingsStops: [] },
       // The store's checks read the one changed tournament; the first build read the whole store.
-      storeCheck: { scope: "changed", unlisted: first.render.storeCheck?.unlisted },
+      storeCheck: { scope: "changed", base: first.render.storeCheck?.base },
     });
     expect(first.render.storeCheck?.scope).toBe("whole");
     expect(first.render.rendered?.tournaments).toBe(first.render.tournaments);

@@ -73,7 +73,7 @@ describe("createPool", () => {
       {
         site,
         base: null,
-        revisions: store.revisions()?.store ?? null,
+        revisions: store.revisionState(),
         local: (job) => renderTournament(store, job, ctx),
       },
     );

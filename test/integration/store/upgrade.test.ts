@@ -16,6 +16,7 @@ import { openStore } from "../../../src/store/read/open.ts";
 import {
   maintainsRevisions,
   readRevisions,
+  revisionState,
   revisionTrouble,
   schemaTriggers,
 } from "../../../src/store/read/revisions.ts";
@@ -140,6 +141,7 @@ describe("upgrade-store", () => {
     upgradeStore(file);
     const db = new Database(file);
     const before = readRevisions(db)!;
+    const stateBefore = revisionState(db);
     const { tournament_id: id } = db.prepare("SELECT tournament_id FROM players LIMIT 1").get() as {
       tournament_id: number;
     };
@@ -147,11 +149,12 @@ describe("upgrade-store", () => {
       "UPDATE players SET name = 'Renamed' WHERE tournament_id = ? AND source_player_number = 1",
     ).run(id);
     const after = readRevisions(db)!;
+    const stateAfter = revisionState(db);
     db.close();
     expect(after.tournaments.get(id)).not.toBe(before.tournaments.get(id));
     for (const [other, rev] of after.tournaments)
       if (other !== id) expect(rev).toBe(before.tournaments.get(other));
-    expect(after.store).not.toBe(before.store);
+    expect(stateAfter).not.toBe(stateBefore);
   });
 
   it("gives two copies of one version 3 store different stamps: a copy of one over the other is seen", () => {
@@ -164,7 +167,7 @@ describe("upgrade-store", () => {
     const read = (f: string) => {
       const db = new Database(f, { readonly: true });
       try {
-        return readRevisions(db)!;
+        return { ...readRevisions(db)!, store: revisionState(db) };
       } finally {
         db.close();
       }
@@ -243,6 +246,7 @@ describe("upgrade-store", () => {
     expect(upgradeStore(file)).toBe(2);
     const db = new Database(file);
     const before = readRevisions(db)!;
+    const stateBefore = revisionState(db);
     const { tournament_id: id } = db.prepare("SELECT tournament_id FROM tournaments LIMIT 1").get() as {
       tournament_id: number;
     };
@@ -250,10 +254,12 @@ describe("upgrade-store", () => {
       "INSERT INTO round_schedule (tournament_id, round_number, scheduled_date, scheduled_time) VALUES (?, 1, '2026-12-01', '18:00')",
     ).run(id);
     const after = readRevisions(db)!;
+    const stateAfter = revisionState(db);
     db.close();
     expect(after.tournaments.get(id)).not.toBe(before.tournaments.get(id));
     for (const [other, rev] of after.tournaments)
       if (other !== id) expect(rev).toBe(before.tournaments.get(other));
+    expect(stateAfter).not.toBe(stateBefore);
   });
 
   it("adds tiebreak_practice to a version 2 store, NULL (the written rules) in every tournament", () => {
