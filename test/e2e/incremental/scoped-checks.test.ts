@@ -1,7 +1,7 @@
 // A tick checks the store-wide rules (dangling rows, flags, shared ids) over the tournaments changed
 // since the live snapshot's build, and the whole store when the store shows another history than
 // the one that build checked (docs/design/incremental.md, "What a tick checks").
-import { copyFileSync } from "node:fs";
+import { copyFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { build } from "../../../src/build/build.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { hashTree } from "../../support/tree.ts";
 
 afterAll(removeTempDirs);
 
@@ -77,5 +78,31 @@ describe("a tick's store checks", () => {
     const failed = await failure(build({ db, out, now: SAMPLE_NOW, jobs: 1 }));
     expect(failed.code).toBe(EXIT.storeData);
     expect(failed.text).toContain("rows (tournament_id=999)");
+  }, 60_000);
+
+  it("look at every tournament when an older copy of the store is restored in place and changed past the count", async () => {
+    const dir = tempDir("scoped-restore");
+    const db = path.join(dir, "store.sqlite");
+    copyFileSync(sample, db);
+    const out = path.join(dir, "dist");
+    await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    const backup = path.join(dir, "backup.sqlite");
+    copyFileSync(db, backup);
+    // Changes the restore will lose, then the tick that records them.
+    for (let i = 0; i < 3; i++) write(db, RENAME(1, `Lost ${i}`));
+    const tick = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    expect(tick.render.storeCheck?.scope).toBe("changed");
+    // The older copy comes back over the file, and gets more changes than it lost elsewhere.
+    copyFileSync(backup, db);
+    for (let i = 0; i < 5; i++) write(db, RENAME(2, `After ${i}`));
+    const after = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    expect(after.render.storeCheck?.scope).toBe("whole");
+    // Tournament 1 is as the restored store has it again, exactly as a full build makes it.
+    const full = path.join(dir, "full", "dist");
+    await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, rebuild: true });
+    const a = hashTree(realpathSync(out));
+    const b = hashTree(realpathSync(full));
+    expect(Object.keys(a).filter((f) => a[f] !== b[f])).toEqual([]);
+    expect(Object.keys(a).length).toBe(Object.keys(b).length);
   }, 60_000);
 });
