@@ -127,12 +127,18 @@ export class SqlIndexRows {
    */
   expired(now: number): { key: string; row: number | null }[] {
     if (!this.live) return [];
-    return this.db
+    // UNION ALL, deduplicated here: a plain UNION merges the two sides in key order, which makes
+    // SQLite scan every record by its primary key instead of the two window indexes.
+    const rows = this.db
       .prepare<[number, number], { key: string; row: number | null }>(
         `SELECT key, row FROM main.records WHERE vuntil <= ?
-         UNION SELECT key, row FROM main.records WHERE vfrom > ?`,
+         UNION ALL SELECT key, row FROM main.records WHERE vfrom > ?`,
       )
       .all(now, now);
+    const seen = new Set<string>();
+    return rows
+      .filter((r) => !seen.has(r.key) && (seen.add(r.key), true))
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
   }
 
   /** A record of the previous build, if any. */

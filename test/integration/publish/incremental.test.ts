@@ -16,7 +16,7 @@ import { liveFiles } from "../../../src/publish/changes.ts";
 import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
 import { MANIFEST_NAME, MARKER_CONTENT, MARKER_NAME } from "../../../src/publish/manifest.ts";
 import { STATE_FILE } from "../../../src/incremental/state.ts";
-import { publishSnapshot } from "../../../src/publish/publish.ts";
+import { publishSnapshot, type SnapshotWriter } from "../../../src/publish/publish.ts";
 import { publicationChanges } from "../../../src/publish/changes.ts";
 import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -24,6 +24,13 @@ import { hashTree } from "../../support/tree.ts";
 import { sampleFiles } from "../../support/sample-files.ts";
 
 afterAll(removeTempDirs);
+
+/** A producer that writes each [path, text, owner]. */
+function writeAllOwned(files: [string, string, string][]): (w: SnapshotWriter) => void {
+  return (w) => {
+    for (const [p, text, owner] of files) w.write(p, text, owner);
+  };
+}
 
 describe("publishSnapshot: incremental rebuilds", () => {
   it("first build writes every file; a no-change rebuild writes none and keeps inode and mtime", async () => {
@@ -330,6 +337,50 @@ describe("publishSnapshot: incremental rebuilds", () => {
       if (rel === changedPath) expect(after[rel]).not.toBe(identities[rel]);
       else expect(after[rel]).toBe(identities[rel]);
     }
+    expectNoLeftovers(path.dirname(out));
+  });
+
+  it("keepOwnersUnder keeps every live owner under a prefix, except those written or dropped", async () => {
+    const out = path.join(tempDir(), "dist");
+    const first: boolean[] = [];
+    const files: [string, string, string][] = [
+      ["t/1/a.json", "a", "t/1"],
+      ["t/1/b.json", "b", "t/1"],
+      ["t/2/c.json", "c", "t/2"],
+      ["t/3/d.json", "d", "t/3"],
+      ["lists/e.json", "e", "l/x"],
+      ["f.json", "f", ""],
+    ];
+    await publishSnapshot({ outDir: out }, (w) => {
+      // No live bookkeeping yet: nothing to keep by.
+      first.push(w.keepOwnersUnder("t/"));
+      for (const [p, text, owner] of files) w.write(p, text, owner);
+    });
+    expect(first).toEqual([false]);
+    await publishSnapshot({ outDir: out }, writeAllOwned(files));
+    const kept: (number | false)[] = [];
+    const report = await publishSnapshot({ outDir: out }, (w) => {
+      expect(w.keepOwnersUnder("t/")).toBe(true);
+      w.write("t/1/a.json", "A", "t/1"); // t/1 rewritten: its file not written again (b) goes
+      w.dropOwner("t/3"); // gone
+      kept.push(w.keepOwned("t/2")); // already kept: counted once
+      w.write("f.json", "f", ""); // outside the prefix: kept only when written or kept
+      expect(() => w.dropOwner("l/x")).toThrow(/not a kept owner/);
+    });
+    expect(kept).toEqual([1]);
+    expectSnapshot(out, { "t/1/a.json": "A", "t/2/c.json": "c", "f.json": "f" });
+    expect(report).toMatchObject({ files: 3, filesWritten: 1, filesUnchanged: 2, filesRemoved: 3 });
+    expect(report.changed).toEqual({
+      count: 4,
+      paths: ["lists/e.json", "t/1/a.json", "t/1/b.json", "t/3/d.json"],
+    });
+    // The next build finds the same files in the bookkeeping.
+    const again = await publishSnapshot({ outDir: out }, (w) => {
+      expect(w.keepOwnersUnder("t/")).toBe(true);
+      w.write("f.json", "f", "");
+    });
+    expect(again).toMatchObject({ files: 3, filesWritten: 0, filesRemoved: 0 });
+    expectSnapshot(out, { "t/1/a.json": "A", "t/2/c.json": "c", "f.json": "f" });
     expectNoLeftovers(path.dirname(out));
   });
 

@@ -181,6 +181,56 @@ describe("Bookkeeping", () => {
     b.close();
   });
 
+  it("finds a tick's records by store row and by window, and keeps the tournaments changed last", () => {
+    const { b } = open();
+    const row = (key: string, rowId: number, from: number | null, until: number | null) => ({
+      key,
+      fp: `fp-${key}`,
+      from,
+      until,
+      detail: "{}",
+      ord: key,
+      files: 1,
+      unknown: 0,
+      issues: false,
+      archive: null,
+      row: rowId,
+    });
+    const first = b.index(false);
+    first.put(row("t:1", 11, null, 100), []);
+    first.put(row("t:2", 12, 50, null), []);
+    first.put(row("t:3", 13, null, null), []);
+    first.setRecent([
+      [13, "9.aa"],
+      [12, "8.bb"],
+    ]);
+    first.flush();
+    b.stage({ ...delta({}), index: first }, "1", 1);
+    b.apply();
+    const live = b.index(true);
+    expect(live.keysOfRow(12)).toEqual(["t:2"]);
+    expect(live.keysOfRow(99)).toEqual([]);
+    // At 100 the first record's window has ended; before 50 the second's has not begun.
+    expect(live.expired(100)).toEqual([{ key: "t:1", row: 11 }]);
+    expect(live.expired(40).map((r) => r.key)).toEqual(["t:2"]);
+    expect(live.expired(60)).toEqual([]);
+    expect(live.previousWindow("t:2")).toEqual({ fp: "fp-t:2", from: 50, until: null });
+    expect(live.recent().sort()).toEqual([
+      [12, "8.bb"],
+      [13, "9.aa"],
+    ]);
+    // The next generation's list replaces it; a build that records none leaves none.
+    live.setRecent([[11, "10.cc"]]);
+    live.flush();
+    b.stage({ ...delta({}), index: live }, "2", 2);
+    b.apply();
+    expect(b.index(true).recent()).toEqual([[11, "10.cc"]]);
+    b.stage(delta({}), "1", 3);
+    b.apply();
+    expect(b.index(true).recent()).toEqual([]);
+    b.close();
+  });
+
   it("is a file beside the versions, made on first open", () => {
     const { dir, b } = open();
     expect(b.file).toBe(path.join(dir, "bookkeeping.sqlite"));
