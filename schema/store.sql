@@ -234,6 +234,12 @@ CREATE TABLE publication_tags (
 
 CREATE INDEX recaps_by_tournament ON recaps (tournament_id, language);
 CREATE INDEX club_tournaments_by_tournament ON club_tournaments (tournament_id);
+-- The build reads the vocabulary (every distinct tag and recap language it publishes) through
+-- these, one seek per distinct value. A store made before they existed is read by scanning every
+-- tag and recap row; `build-api upgrade-store` adds them.
+CREATE INDEX publication_tags_by_tag ON publication_tags (tag);
+CREATE INDEX club_tournament_tags_by_tag ON club_tournament_tags (tag);
+CREATE INDEX recaps_by_language ON recaps (language);
 
 -- Revisions (schema version 2; stamps since version 4), kept by the triggers below; nothing else
 -- writes them. Every insert, update or delete of a row keyed by a tournament counts one change in
@@ -252,6 +258,8 @@ CREATE TABLE tournament_revisions (
   revision      INTEGER NOT NULL,                  -- bookkeeping: the store's count at its last change
   stamp         BLOB                               -- bookkeeping (version 4): that change's random stamp
 );
+-- A tick reads the tournaments changed since a count, and the ones changed last, through it.
+CREATE INDEX tournament_revisions_by_revision ON tournament_revisions (revision);
 
 CREATE TABLE store_revisions (
   scope    TEXT PRIMARY KEY,                       -- bookkeeping: 'all' (every change) or 'clubs'

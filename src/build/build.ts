@@ -135,6 +135,12 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       `${trouble}: every build reads and hashes every tournament's rows to find what changed ` +
         "(run `build-api upgrade-store`, or restore the triggers of schema/store.sql)",
     );
+  const missingIndexes = store.missingIndexes();
+  if (missingIndexes.length > 0)
+    notes.push(
+      `the store lacks the indexes ${missingIndexes.join(", ")} of schema/store.sql: every build reads every ` +
+        "tag and recap row, and every revision (run `build-api upgrade-store` to add them)",
+    );
   if (jobs.memoryCapped)
     notes.push(
       `${jobs.used} render worker${jobs.used === 1 ? "" : "s"} for ${jobs.requested} cores, to keep the build's memory near ` +

@@ -86,6 +86,88 @@ const SQL = {
 
 export type QueryName = keyof typeof SQL;
 
+/** The vocabulary's queries (the distinct tags of each surface and the recap languages). */
+export type VocabularyName = "globalTags" | "clubTags" | "languages";
+
+/**
+ * Indexes of schema/store.sql by which the vocabulary is read one seek per distinct value instead
+ * of one pass over every tag and recap row; a store without them (made before they were added)
+ * is read by the scans above, and `build-api upgrade-store` adds them.
+ */
+export const VOCABULARY_INDEXES: Readonly<Record<VocabularyName, string>> = {
+  globalTags: "publication_tags_by_tag",
+  clubTags: "club_tournament_tags_by_tag",
+  languages: "recaps_by_language",
+};
+
+/**
+ * `SELECT DISTINCT expr FROM table WHERE qualifies(row)` by a loose index scan: the distinct
+ * values of `column` are walked through its index (one seek each), and each is kept when one
+ * qualifying row has it (EXISTS stops at the first). NULL, which the walk skips, is looked up too.
+ */
+function distinctBySeeks(
+  table: string,
+  column: string,
+  expr: string,
+  qualifies: (v: string) => string,
+): string {
+  return `WITH RECURSIVE v(x) AS (
+      SELECT (SELECT min(${column}) FROM ${table})
+      UNION ALL SELECT (SELECT min(${column}) FROM ${table} WHERE ${column} > v.x) FROM v WHERE v.x IS NOT NULL
+    ), vals(x) AS (
+      SELECT x FROM v WHERE x IS NOT NULL UNION ALL SELECT NULL WHERE EXISTS (SELECT 1 FROM ${table} WHERE ${column} IS NULL)
+    )
+    SELECT DISTINCT ${expr} FROM vals v WHERE EXISTS (${qualifies("v.x")})`;
+}
+
+const VOCABULARY_BY_SEEKS: Readonly<Record<VocabularyName, string>> = {
+  globalTags: distinctBySeeks(
+    "publication_tags",
+    "tag",
+    selectColumn("publication_tags", "tag", "v").replace(/v\.tag/g, "v.x"),
+    (v) => `SELECT 1 FROM publication_tags pt JOIN publications p ON p.tournament_id = pt.tournament_id
+      JOIN tournaments t ON t.tournament_id = p.tournament_id AND t.is_draft = 0 WHERE pt.tag IS ${v}`,
+  ),
+  clubTags: distinctBySeeks(
+    "club_tournament_tags",
+    "tag",
+    selectColumn("club_tournament_tags", "tag", "v").replace(/v\.tag/g, "v.x"),
+    (v) => `SELECT 1 FROM club_tournament_tags ctt
+      JOIN club_tournaments ct ON ct.club_id = ctt.club_id AND ct.tournament_id = ctt.tournament_id
+      JOIN clubs c ON c.club_id = ct.club_id AND c.enabled = 1
+      JOIN tournaments t ON t.tournament_id = ct.tournament_id AND t.is_draft = 0 WHERE ctt.tag IS ${v}`,
+  ),
+  languages: distinctBySeeks(
+    "recaps",
+    "language",
+    selectColumn("recaps", "language", "v").replace(/v\.language/g, "v.x"),
+    (v) => `SELECT 1 FROM recaps r JOIN tournaments t ON t.tournament_id = r.tournament_id AND t.is_draft = 0
+      WHERE r.language IS ${v} AND r.is_draft = 0 AND ${publishedRow("t")}`,
+  ),
+};
+
+/** Every index of schema/store.sql that a build reads by (vocabulary, a tick's changed tournaments). */
+export const READ_INDEXES: readonly string[] = [
+  ...Object.values(VOCABULARY_INDEXES),
+  "tournament_revisions_by_revision",
+];
+
+/** The READ_INDEXES the store lacks (a store made before they were added). */
+export function missingReadIndexes(db: Database.Database): string[] {
+  const have = new Set(
+    db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'index'").pluck().all(),
+  );
+  return READ_INDEXES.filter((name) => !have.has(name));
+}
+
+/** The vocabulary's queries for this store: by seeks where it has the index, else by scans. */
+export function vocabularySql(db: Database.Database): Record<VocabularyName, string> {
+  const missing = new Set(missingReadIndexes(db));
+  const pick = (name: VocabularyName) =>
+    (missing.has(VOCABULARY_INDEXES[name]) ? SQL : VOCABULARY_BY_SEEKS)[name];
+  return { globalTags: pick("globalTags"), clubTags: pick("clubTags"), languages: pick("languages") };
+}
+
 /** Statements that select exactly selectAll(table) and return raw rows (SqlCells). */
 const RAW_QUERIES = [
   "players",

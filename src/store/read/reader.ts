@@ -10,7 +10,7 @@ import { hashRows } from "./hash-rows.ts";
 import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
-import { prepareQueries, type Queries } from "./queries.ts";
+import { missingReadIndexes, prepareQueries, type Queries } from "./queries.ts";
 import {
   changedSince,
   fileIdentity,
@@ -63,6 +63,8 @@ export interface Store {
   revisionTokens(ids: readonly number[]): (string | null)[];
   /** The store's state as its revisions name it, O(1); null when none are kept. */
   revisionState(): string | null;
+  /** The indexes of schema/store.sql a build reads by that the store lacks (queries.ts). */
+  missingIndexes(): string[];
   /** Why revisions() is null (revisions.ts revisionTrouble), or null when they are kept. */
   revisionTrouble(): string | null;
   /** The store-wide counts (revisions.ts revisionCounts), or null without trusted revisions. */
@@ -302,6 +304,10 @@ export class StoreReader implements Store {
 
   revisionState(): string | null {
     return guard(this.file, () => revisionState(this.db));
+  }
+
+  missingIndexes(): string[] {
+    return guard(this.file, () => missingReadIndexes(this.db));
   }
 
   revisionTrouble(): string | null {

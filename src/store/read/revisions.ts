@@ -124,7 +124,7 @@ export function changedSince(db: Database.Database, since: bigint): Map<number, 
 export function recentRevisions(db: Database.Database, limit: number): [number, string][] {
   return db
     .prepare<[number], [number | bigint, string]>(
-      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions ORDER BY revision DESC, tournament_id LIMIT ?`,
+      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions ORDER BY revision DESC, tournament_id DESC LIMIT ?`,
     )
     .raw(true)
     .all(limit)

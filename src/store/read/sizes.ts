@@ -17,7 +17,7 @@ import {
   MAX_STANDING_ROWS_PER_ROUND,
   MAX_TAGS_PER_TOURNAMENT,
 } from "../limits.ts";
-import { QUERY_SQL } from "./queries.ts";
+import { vocabularySql } from "./queries.ts";
 
 const count = groupDigits;
 
@@ -167,7 +167,6 @@ const STORE_COUNTS = [
   },
   {
     vocabulary: "globalTags",
-    sql: QUERY_SQL.globalTags,
     where: "table publication_tags",
     what: "distinct tags on the global surface",
     limit: MAX_DISTINCT_TAGS,
@@ -175,7 +174,6 @@ const STORE_COUNTS = [
   },
   {
     vocabulary: "clubTags",
-    sql: QUERY_SQL.clubTags,
     where: "table club_tournament_tags",
     what: "distinct tags in the catalogs of enabled clubs",
     limit: MAX_DISTINCT_TAGS,
@@ -183,7 +181,6 @@ const STORE_COUNTS = [
   },
   {
     vocabulary: "languages",
-    sql: QUERY_SQL.languages,
     where: "table recaps, column language",
     what: "distinct languages of published recaps",
     limit: MAX_LANGUAGES,
@@ -205,11 +202,12 @@ export function storeSizeProblems(
 ): { problems: Problem[]; vocabulary: VocabularyRows } {
   const problems: Problem[] = [];
   const vocabulary: VocabularyRows = { globalTags: [], clubTags: [], languages: [] };
+  const bySeeks = vocabularySql(db);
   for (const c of STORE_COUNTS) {
     let n: number;
     if ("vocabulary" in c) {
       const rows = db
-        .prepare<unknown[], SqlRow>(`${c.sql} LIMIT ?`)
+        .prepare<unknown[], SqlRow>(`${bySeeks[c.vocabulary]} LIMIT ?`)
         .safeIntegers(true)
         .all(c.limit + 1);
       vocabulary[c.vocabulary] = rows;

@@ -41,8 +41,10 @@ function referenceObjects(): SchemaObject[] {
  *   fresh random stamp: the upgraded file starts a history of its own, which no copy shares.
  * - Always: drops every trigger named in schema/store.sql and creates each again with its current
  *   text, so the store's trigger set is exactly the reference one (revisions.ts revisionTrouble).
- * Returns the version the store had; a current store is left as it is. A corrupt store, or a
- * foreign database that names a version, is refused.
+ * - Always: creates the indexes of schema/store.sql that the store lacks (a current store gets
+ *   only these: indexes added since it was made, by which builds read less).
+ * Returns the version the store had. A corrupt store, or a foreign database that names a
+ * version, is refused.
  */
 export function upgradeStore(file: string): number {
   regularFile(file, "the store", EXIT.storeUnreadable);
@@ -72,7 +74,19 @@ export function upgradeStore(file: string): number {
       );
     }
     const version = db.pragma("user_version", { simple: true }) as number;
-    if (version === STORE_SCHEMA_VERSION) return version;
+    const reference = referenceObjects();
+    const indexes = new Set(
+      db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'index'").pluck().all(),
+    );
+    /** The reference indexes on tables the store has, that it lacks (added after its version). */
+    const addIndexes = (skip: ReadonlySet<string>): void => {
+      for (const o of reference)
+        if (o.type === "index" && !skip.has(o.owner) && !indexes.has(o.name)) db.exec(o.sql);
+    };
+    if (version === STORE_SCHEMA_VERSION) {
+      db.transaction(() => addIndexes(new Set()))();
+      return version;
+    }
     if (!UPGRADABLE_VERSIONS.includes(version)) {
       throw new BuildError(
         `Cannot upgrade ${file}: store schema version ${version}; build-api upgrades versions ${UPGRADABLE_VERSIONS.join(", ")} only.`,
@@ -80,7 +94,6 @@ export function upgradeStore(file: string): number {
         EXIT.storeSchema,
       );
     }
-    const reference = referenceObjects();
     // The tables a store of this version must already have: those of version 1, plus the revision
     // tables from version 2 and the round schedule from version 3. Anything less (a foreign
     // database that happens to name a version) is not upgraded.
@@ -111,6 +124,7 @@ export function upgradeStore(file: string): number {
       // Triggers first: they are created again below, after the tables they write exist.
       for (const o of reference) if (o.type === "trigger") db.exec(`DROP TRIGGER IF EXISTS "${o.name}"`);
       for (const o of reference) if (o.type !== "trigger" && added.has(o.owner)) db.exec(o.sql);
+      addIndexes(added);
       if (version < 2) {
         db.exec("INSERT INTO store_revisions (scope, revision) VALUES ('all', 0), ('clubs', 0)");
         db.exec(

@@ -1,4 +1,6 @@
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { VOCABULARY_INDEXES, vocabularySql } from "../../../src/store/read/queries.ts";
 import type { PublishedTournament } from "../../../src/domain/types.ts";
 import { EXTERNAL, IDS, insert, makeStore, tournamentProblems, withStore } from "../../support/stores.ts";
 import { removeTempDirs } from "../../support/temp.ts";
@@ -218,6 +220,27 @@ describe("vocabulary", () => {
       clubTags: ["blitz", "youth"],
       languages: ["en", "es"],
     });
+  });
+
+  it("is the same read through the tag and language indexes as by scanning a store without them", () => {
+    const file = makeStore((db) => {
+      // Values at both ends of the walk; the baseline's hidden rows (a draft's tags, a disabled
+      // club's, a draft recap's language) are met by it and must stay out.
+      insert(db, "publication_tags", { tournament_id: IDS.published, tag: "zeta" });
+      insert(db, "club_tournament_tags", { club_id: IDS.club, tournament_id: IDS.published, tag: "aaa" });
+    });
+    const bySeeks = withStore(file, (store) => store.vocabulary());
+    expect(bySeeks).toEqual({
+      globalTags: ["elite", "open", "zeta"],
+      clubTags: ["aaa", "blitz", "youth"],
+      languages: ["en", "es"],
+    });
+    const db = new Database(file);
+    expect(Object.values(vocabularySql(db)).every((sql) => sql.includes("WITH RECURSIVE"))).toBe(true);
+    for (const name of Object.values(VOCABULARY_INDEXES)) db.exec(`DROP INDEX ${name}`);
+    expect(Object.values(vocabularySql(db)).some((sql) => sql.includes("WITH RECURSIVE"))).toBe(false);
+    db.close();
+    expect(withStore(file, (store) => store.vocabulary())).toEqual(bySeeks);
   });
 
   it("leaves out values that are not valid path segments (loadTournament reports them)", () => {

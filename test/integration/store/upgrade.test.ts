@@ -12,6 +12,7 @@ import { EXIT } from "../../../src/shared/errors.ts";
 import { STORE_SCHEMA_VERSION } from "../../../src/store/schema.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { upgradeStore } from "../../../src/store/write/upgrade.ts";
+import { VOCABULARY_INDEXES } from "../../../src/store/read/queries.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import {
   maintainsRevisions,
@@ -21,6 +22,7 @@ import {
   schemaTriggers,
 } from "../../../src/store/read/revisions.ts";
 import { sampleStoreOfVersion } from "../../support/old-stores.ts";
+import { makeStore } from "../../support/stores.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -228,7 +230,9 @@ describe("upgrade-store", () => {
   it("leaves a current store as it is, and refuses a store of an unknown version", () => {
     const current = join(tempDir(), "v4.sqlite");
     createStore(current);
+    const before = objects(current);
     expect(upgradeStore(current)).toBe(STORE_SCHEMA_VERSION);
+    expect(objects(current)).toEqual(before);
 
     const odd = join(tempDir(), "v7.sqlite");
     createStore(odd);
@@ -236,6 +240,24 @@ describe("upgrade-store", () => {
     db.pragma("user_version = 7");
     db.close();
     expect(() => upgradeStore(odd)).toThrow(expect.objectContaining({ exitCode: EXIT.storeSchema }));
+  });
+
+  it("gives a current store made before the read indexes existed those indexes, and its rows and revisions stay", () => {
+    const file = makeStore();
+    const fresh = join(tempDir(), "fresh.sqlite");
+    createStore(fresh);
+    const db = new Database(file);
+    const added = [...Object.values(VOCABULARY_INDEXES), "tournament_revisions_by_revision"];
+    for (const name of added) db.exec(`DROP INDEX ${name}`);
+    const rows = counts(db);
+    const state = revisionState(db);
+    db.close();
+    expect(upgradeStore(file)).toBe(STORE_SCHEMA_VERSION);
+    expect(objects(file)).toEqual(objects(fresh));
+    const after = new Database(file, { readonly: true });
+    expect(counts(after)).toEqual(rows);
+    expect(revisionState(after)).toBe(state);
+    after.close();
   });
 
   it("adds the round schedule to a version 2 store; its rows then give the tournament a new revision", () => {
