@@ -55,7 +55,6 @@ export class SqlIndexRows {
   private readonly putRecord: Database.Statement;
   private readonly putMember: Database.Statement;
   private readonly putReplaced: Database.Statement;
-  private readonly getNew: Database.Statement<[string], { detail: string }>;
   private readonly getOld: Database.Statement<
     [string],
     { detail: string; fp: string; vfrom: number | null; vuntil: number | null }
@@ -70,7 +69,6 @@ export class SqlIndexRows {
     );
     this.putMember = db.prepare("INSERT OR REPLACE INTO temp.ix_members (list, rank, key) VALUES (?, ?, ?)");
     this.putReplaced = db.prepare("INSERT OR IGNORE INTO temp.ix_replaced (key) VALUES (?)");
-    this.getNew = db.prepare("SELECT detail FROM temp.ix_records WHERE key = ?");
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
       : null;
@@ -288,32 +286,31 @@ export class SqlIndexRows {
   *members(list: string, limit = Infinity): Generator<{ rank: string; key: string; detail: string }> {
     this.flush();
     // Keyset chunks: each query reads one chunk in rank order (the two sides merged by SQLite),
-    // and no statement stays open while the caller renders.
+    // with each member's detail joined in, and no statement stays open while the caller renders.
     const sql = this.live
-      ? `SELECT rank, key FROM main.members WHERE list = @list AND rank > @after
-           AND key NOT IN (SELECT key FROM temp.ix_replaced)
-         UNION ALL SELECT rank, key FROM temp.ix_members WHERE list = @list AND rank > @after
-         ORDER BY rank LIMIT @limit`
-      : "SELECT rank, key FROM temp.ix_members WHERE list = @list AND rank > @after ORDER BY rank LIMIT @limit";
+      ? `SELECT m.rank, m.key, r.detail FROM main.members m LEFT JOIN main.records r ON r.key = m.key
+           WHERE m.list = @list AND m.rank > @after AND m.key NOT IN (SELECT key FROM temp.ix_replaced)
+         UNION ALL SELECT m.rank, m.key, r.detail FROM temp.ix_members m LEFT JOIN temp.ix_records r ON r.key = m.key
+           WHERE m.list = @list AND m.rank > @after
+         ORDER BY 1 LIMIT @limit`
+      : `SELECT m.rank, m.key, r.detail FROM temp.ix_members m LEFT JOIN temp.ix_records r ON r.key = m.key
+           WHERE m.list = @list AND m.rank > @after ORDER BY 1 LIMIT @limit`;
     const stmt = this.db.prepare<
       [{ list: string; after: string; limit: number }],
-      { rank: string; key: string }
+      { rank: string; key: string; detail: string | null }
     >(sql);
     let after = "";
     let left = limit;
     while (left > 0) {
       const rows = stmt.all({ list, after, limit: Math.min(left, 500) });
-      for (const r of rows) yield { rank: r.rank, key: r.key, detail: this.detail(r.key) };
+      for (const r of rows) {
+        if (r.detail === null) throw new Error(`tournament index: no record ${r.key} for a list member`);
+        yield { rank: r.rank, key: r.key, detail: r.detail };
+      }
       if (rows.length < Math.min(left, 500)) return;
       left -= rows.length;
       after = rows[rows.length - 1]!.rank;
     }
-  }
-
-  private detail(key: string): string {
-    const row = this.getNew.get(key) ?? this.getOld?.get(key);
-    if (!row) throw new Error(`tournament index: no record ${key} for a list member`);
-    return row.detail;
   }
 
   /** What this build changed in `list` (render/tournament-index.ts ListChange), or null. */
