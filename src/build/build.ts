@@ -163,7 +163,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       typeof before.base === "string" &&
       /^\d+$/.test(before.all) &&
       BigInt(before.all) <= counts.all
-        ? { since: BigInt(before.all), base: before.base }
+        ? {
+            since: BigInt(before.all),
+            base: before.base,
+            skipped: previous!.render.skipped.map((t) => t.externalId),
+          }
         : undefined;
     const validator = new SnapshotValidator();
     let render: RenderReport | undefined;

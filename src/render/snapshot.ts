@@ -87,7 +87,12 @@ export interface RenderOptions {
    * store-wide checks read only those; else it looks at every tournament and checks the whole
    * store.
    */
-  checked?: { since: bigint; base: string };
+  checked?: {
+    since: bigint;
+    base: string;
+    /** The tournaments that build left out as invalid (--skip-invalid): a tick tries them again. */
+    skipped?: readonly string[];
+  };
 }
 
 export interface RenderReport {
@@ -245,7 +250,7 @@ export async function renderSnapshot(
   const plan =
     since === undefined
       ? everyTournament(store, ix, base, opts.now)
-      : changedTournaments(store, ix, since, opts.now);
+      : changedTournaments(store, ix, since, opts.now, opts.checked?.skipped ?? []);
   const onResult = (job: TournamentJob, result: TournamentResult): void => {
     take(job, result);
     opts.onProgress?.(++done, plan.total, files);
@@ -361,7 +366,7 @@ export function pageLinksOf(listFiles: readonly string[], basePath = ""): Record
 const TICK_OWNERS = tournamentOwner("");
 
 /** How many of the tournaments changed last a build records, for the next one to find again. */
-export const RECENT_REVISIONS = 256;
+export const RECENT_REVISIONS = 1024;
 
 /**
  * Whether the store continues the history the live snapshot's build read: that build recorded the
@@ -426,14 +431,27 @@ function everyTournament(store: Store, ix: TournamentIndex, base: string | null,
 }
 
 /**
- * A tick's tournaments: those whose revision passed `since` and those whose window no longer
- * holds `now`, the published ones rendered in store order. Their previous records are the
- * candidates to drop (a tournament unpublished, deleted, or given another external id). The
- * others are kept under TICK_OWNERS. O(change), besides one scan of the revision table.
+ * A tick's tournaments: those whose revision passed `since`, those whose window no longer holds
+ * `now` and those the live build skipped as invalid; the published ones are rendered in store
+ * order. Their previous records are the candidates to drop (a tournament unpublished, deleted,
+ * or given another external id). The others are kept under TICK_OWNERS. O(change): the revision
+ * and window indexes find them.
  */
-function changedTournaments(store: Store, ix: TournamentIndex, since: bigint, now: number): Plan {
+function changedTournaments(
+  store: Store,
+  ix: TournamentIndex,
+  since: bigint,
+  now: number,
+  skipped: readonly string[],
+): Plan {
   const tokens = store.changedSince(since);
-  const expired = ix.expired(now).flatMap((e) => (e.row === null || tokens.has(e.row) ? [] : [e.row]));
+  // Unchanged, but to be looked at again: a window that ended, or a tournament left out as
+  // invalid (it has no record; it is reported again, as a full build would).
+  const again = [
+    ...ix.expired(now).flatMap((e) => (e.row === null ? [] : [e.row])),
+    ...store.rowsOfExternalIds(skipped),
+  ];
+  const expired = [...new Set(again)].filter((row) => !tokens.has(row));
   const unchanged = store.revisionTokens(expired);
   for (const [i, row] of expired.entries()) tokens.set(row, unchanged[i] ?? "");
   const keys = store.publishedAmong(tokens.keys());

@@ -38,12 +38,14 @@ export interface Store {
   /** Non-draft tournaments that are published on the global surface or in an enabled club's
    * catalog, ordered by external_id. Lightweight keys only. */
   publishedTournaments(): { rowId: number; externalId: bigint }[];
+  /** Those of `rowIds` that publishedTournaments() would list, in its order. */
+  publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[];
+  /** The rows of the tournaments with these external ids (those that exist). */
+  rowsOfExternalIds(ids: readonly string[]): number[];
   /** Loads one tournament with players, rounds+games (result normalized), source standings,
    * non-draft recaps, its global tags (null when not globally published) and its enabled-club
    * catalog entries. Never throws on bad data: returns every problem found in its rows, tags and
    * recap languages included. value is null when there are problems. */
-  /** Those of `rowIds` that publishedTournaments() would list, in its order. */
-  publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[];
   loadTournament(rowId: number): { value: PublishedTournament | null; problems: Problem[] };
   /**
    * Reads a tournament's rows and hashes them (private row ids left out); assembles them only when
@@ -201,6 +203,15 @@ export class StoreReader implements Store {
         .filter((row) => safeRowId(row["tournament_id"]))
         .map((row) => ({ rowId: Number(row["tournament_id"]), externalId: row["external_id"] as bigint })),
     );
+  }
+
+  rowsOfExternalIds(ids: readonly string[]): number[] {
+    return guard(this.file, () => {
+      const stmt = this.db
+        .prepare<[bigint], number>("SELECT tournament_id FROM tournaments WHERE external_id = ?")
+        .pluck();
+      return ids.flatMap((id) => (/^-?\d+$/.test(id) ? stmt.all(BigInt(id)).map(Number) : []));
+    });
   }
 
   publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[] {

@@ -129,4 +129,24 @@ describe("a tick's store checks", () => {
     upgradeStore(db);
     expect((await build({ db, out, now: SAMPLE_NOW, jobs: 1 })).notes ?? []).toEqual([]);
   }, 60_000);
+
+  it("try again, with --skip-invalid, the tournaments the live build left out, as a full build does", async () => {
+    const dir = tempDir("scoped-skipped");
+    const db = path.join(dir, "store.sqlite");
+    copyFileSync(sample, db);
+    write(db, "INSERT INTO publication_tags (tournament_id, tag) VALUES (1, '../etc')");
+    const out = path.join(dir, "dist");
+    const first = await build({ db, out, now: SAMPLE_NOW, jobs: 1, skipInvalid: true });
+    const skipped = first.render.skipped.map((t) => t.externalId);
+    expect(skipped).toHaveLength(1);
+    write(db, RENAME(2, "Renamed"));
+    const tick = await build({ db, out, now: SAMPLE_NOW, jobs: 1, skipInvalid: true });
+    expect(tick.render.storeCheck?.scope).toBe("changed");
+    expect(tick.render.skipped.map((t) => t.externalId)).toEqual(skipped);
+    const full = path.join(dir, "full", "dist");
+    await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, skipInvalid: true, rebuild: true });
+    const a = hashTree(realpathSync(out));
+    const b = hashTree(realpathSync(full));
+    expect(Object.keys(a).filter((f) => a[f] !== b[f])).toEqual([]);
+  }, 60_000);
 });
