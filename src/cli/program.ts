@@ -564,7 +564,7 @@ subcommand("init-store")
 
 subcommand("upgrade-store")
   .description(
-    "Upgrade a store of schema version 1, 2 or 3 in place to the current version (revision triggers and stamps, tie-break practice, round schedule).",
+    "Upgrade a store of schema version 1, 2 or 3 in place to the current version (revision triggers and stamps, tie-break practice, round schedule); a current store gets the indexes of schema/store.sql it lacks.",
   )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
@@ -573,7 +573,7 @@ subcommand("upgrade-store")
     const was = upgradeStore(file);
     console.error(
       was === STORE_SCHEMA_VERSION
-        ? `${file} is already at schema version ${STORE_SCHEMA_VERSION}`
+        ? `${file} is already at schema version ${STORE_SCHEMA_VERSION} (with every index of schema/store.sql)`
         : `upgraded ${file} from schema version ${was} to ${STORE_SCHEMA_VERSION}`,
     );
   });

@@ -1,9 +1,11 @@
 // The whole snapshot: every published tournament (src/render/tournament.ts, here or on worker
 // threads, src/render/pool.ts), then the lists, the OpenAPI document, the 404 body and the host
 // files. No file system here: files go to the FileSink that is passed in, so tests can render into
-// memory. A tournament whose fingerprint (src/incremental/state.ts) is the one the previous
-// snapshot recorded is kept as it is: its files by owner (keepOwned), its state and list places
-// in the index. The lists and the report are read from the index (render/lists.ts).
+// memory. A full build looks at every tournament and keeps, as it is, one whose fingerprint
+// (src/incremental/state.ts) is the one the previous snapshot recorded: its files by owner
+// (keepOwned), its state and list places in the index. A tick looks only at what changed since
+// that snapshot (changedTournaments) and keeps every other tournament without naming it
+// (keepOwnersUnder). The lists and the report are read from the index (render/lists.ts).
 import type { StatusOptions } from "../domain/status.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
