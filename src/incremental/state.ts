@@ -89,6 +89,8 @@ export function stillValid(
 export interface ListsRecord {
   fp: string;
   owners: Record<string, string[]>;
+  /** How many members each list instance has (the tournament index's names): a tick counts only its change. */
+  counts?: Record<string, number>;
 }
 
 /** A record as the bookkeeping keeps it (publish/bookkeeping.ts RecordRow). */

@@ -313,8 +313,12 @@ export class SqlIndexRows {
     }
   }
 
-  /** What this build changed in `list` (render/tournament-index.ts ListChange), or null. */
-  changed(list: string): { before: number; after: number; sameTail: number } | null {
+  /**
+   * What this build changed in `list` (render/tournament-index.ts ListChange), or null. With
+   * `before` (the count the previous build recorded), the counts follow from the change alone:
+   * O(change + the members down to the last changed one), not O(list).
+   */
+  changed(list: string, before?: number): { before: number; after: number; sameTail: number } | null {
     const newest = this.one<{ r: string | null }>(
       "SELECT max(rank) AS r FROM temp.ix_members WHERE list = ?",
       list,
@@ -328,11 +332,27 @@ export class SqlIndexRows {
       : null;
     if (newest === null && oldest === null) return null;
     const last = newest === null ? oldest! : oldest === null || newest > oldest ? newest : oldest;
-    const after = this.count(list);
-    const before = this.live
-      ? this.one<{ n: number }>("SELECT count(*) AS n FROM main.members WHERE list = ?", list).n
-      : 0;
-    return { before, after, sameTail: after - this.countWhere(list, " AND rank <= ?", [last]) };
+    let was: number;
+    let after: number;
+    if (before === undefined || !this.live) {
+      was = this.live
+        ? this.one<{ n: number }>("SELECT count(*) AS n FROM main.members WHERE list = ?", list).n
+        : 0;
+      after = this.count(list);
+    } else {
+      const removed = this.one<{ n: number }>(
+        `SELECT count(*) AS n FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key
+         WHERE m.list = ?`,
+        list,
+      ).n;
+      const added = this.one<{ n: number }>(
+        "SELECT count(*) AS n FROM temp.ix_members WHERE list = ?",
+        list,
+      ).n;
+      was = before;
+      after = before - removed + added;
+    }
+    return { before: was, after, sameTail: after - this.countWhere(list, " AND rank <= ?", [last]) };
   }
 
   changedLists(): string[] {

@@ -68,6 +68,10 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
   }
 
   const owners: Record<string, string[]> = {};
+  /** Members per list instance, for the next build; the previous build's, when incremental. */
+  const counts: Record<string, number> = {};
+  const countsBefore = incremental ? before.counts : undefined;
+  const count = (list: string): number => (counts[list] ??= countsBefore?.[list] ?? ix.count(list));
   let files = 0;
   const keep = (owner: string): boolean => {
     const n = input.keepOwned(owner);
@@ -87,12 +91,12 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
     const render = new Set<number>();
     let n: number | null = null;
     if (!incremental) {
-      n = ix.count(list);
+      n = count(list);
       for (let j = 0; j <= pageShape(n, size).k; j++) render.add(j);
     } else {
-      const change = changed.has(list) ? ix.changed(list) : null;
+      const change = changed.has(list) ? ix.changed(list, countsBefore?.[list]) : null;
       if (change !== null) {
-        n = change.after;
+        n = counts[list] = change.after;
         const { k } = pageShape(n, size);
         const first = firstChangedPage(change, size);
         render.add(0);
@@ -100,11 +104,12 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
         for (let j = 1; j < first; j++) if (!keep(pageOwner(list, j))) render.add(j);
       } else {
         // Untouched: every page is kept; one the snapshot lacks is rendered again.
+        count(list);
         for (const j of pagesBefore.get(list) ?? [0]) if (!keep(pageOwner(list, j))) render.add(j);
       }
     }
     if (render.size === 0) return;
-    n ??= ix.count(list);
+    n ??= count(list);
     const { k, headSize } = pageShape(n, size);
     if (k === 0) {
       // A list that fits one page is its head, in list order (the rank without its finished flag).
@@ -148,7 +153,7 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
         let shape: { n: number; k: number } | null = null;
         for (const [j, items] of parts(LIST.global, (s) => s.public!)) {
           if (shape === null) {
-            const n = ix.count(LIST.global);
+            const n = count(LIST.global);
             shape = { n, k: pageShape(n, size).k };
           }
           const [file, text] = indexPart(items, input.globalTags, urls, style?.[0] ?? null, {
@@ -184,5 +189,5 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
   if (!incremental || !keep(SITE_OWNER)) {
     for (const [file, text] of [...siteAssets(), ...(style ? [style] : [])]) write(file, text, SITE_OWNER);
   }
-  return { record: fp === null ? null : { fp, owners }, files };
+  return { record: fp === null ? null : { fp, owners, counts }, files };
 }

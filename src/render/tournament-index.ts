@@ -144,8 +144,11 @@ export interface TournamentIndex {
   any(list: string): boolean;
   /** The members of `list` in rank order (the first `limit`, or all), with their states. */
   members(list: string, limit?: number): Iterable<{ rank: string; state: TournamentState }>;
-  /** What this build changed in `list`, or null when nothing. */
-  changed(list: string): ListChange | null;
+  /**
+   * What this build changed in `list`, or null when nothing. `before`: how many members it had,
+   * as the previous build recorded (then nothing counts the whole list).
+   */
+  changed(list: string, before?: number): ListChange | null;
   /** The lists this build changed. */
   changedLists(): string[];
 }
@@ -194,7 +197,7 @@ export interface IndexRows {
   count(list: string): number;
   any(list: string): boolean;
   members(list: string, limit?: number): Iterable<{ rank: string; key: string; detail: string }>;
-  changed(list: string): ListChange | null;
+  changed(list: string, before?: number): ListChange | null;
   changedLists(): string[];
 }
 
@@ -281,7 +284,7 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
       for (const m of rows.members(list, limit))
         yield { rank: m.rank, state: stateOf(m.key, { fp: "", from: null, until: null, detail: m.detail }) };
     },
-    changed: (list) => rows.changed(list),
+    changed: (list, before) => rows.changed(list, before),
     changedLists: () => rows.changedLists(),
   };
 }

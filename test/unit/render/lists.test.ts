@@ -131,6 +131,8 @@ describe("renderLists", () => {
       1,
     );
     expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    // The members counted from the change alone, as a full render counts them.
+    expect(tick.record.counts).toEqual(full.record.counts);
   });
 
   it("renders the pages down to a finished tournament that became unfinished", () => {
@@ -146,7 +148,21 @@ describe("renderLists", () => {
       1,
     );
     expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    // The members counted from the change alone, as a full render counts them.
+    expect(tick.record.counts).toEqual(full.record.counts);
     expect(tick.written).toContain("api/public/v1/tournaments/page/1/index.json");
+  });
+
+  it("adds a page when a new finished tournament needs one, counting only the change", () => {
+    const bk = Bookkeeping.open(tempDir("lists-add"));
+    const first = render(bk, SEVEN, null, 1);
+    expect(first.record.counts).toMatchObject({ p: 7 });
+    const added = summary(8, { status: "Complete" });
+    const tick = render(bk, [added], first, 2);
+    const full = render(Bookkeeping.open(tempDir("lists-add-full")), [...SEVEN, added], null, 1);
+    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    expect(tick.record.counts).toEqual(full.record.counts);
+    expect(tick.record.counts).toMatchObject({ p: 8 });
   });
 
   it("drops the oldest numbered page when a tournament leaves and the list needs one page fewer", () => {
@@ -155,6 +171,8 @@ describe("renderLists", () => {
     const tick = render(bk, [], first, 2, ["7"]);
     const full = render(Bookkeeping.open(tempDir("lists-drop-full")), SEVEN.slice(0, 6), null, 1);
     expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    // The members counted from the change alone, as a full render counts them.
+    expect(tick.record.counts).toEqual(full.record.counts);
     expect(tick.files.has("api/public/v1/tournaments/page/3/index.json")).toBe(false);
     expect(tick.record.owners["l/p#3"]).toBeUndefined();
   });
