@@ -1,13 +1,31 @@
 // `build-api verify`: the scheduled full check that a tick leaves out because it costs O(store) and
-// O(files): the store's quick_check and trigger set, and every file of the live snapshot against
-// its manifest. Read-only; takes no lock, so it never blocks a build.
+// O(files): the store's quick_check and trigger set, every file of the live snapshot against its
+// bookkeeping, and, given both, that the store still holds the history the snapshot was built from
+// (a tick confirms it by the tournaments changed last only: docs/design/incremental.md). Read-only;
+// takes no lock, so it never blocks a build.
 import type { Problem } from "../shared/errors.ts";
+import { readRecord } from "../incremental/inputs.ts";
+import { revisionCount, sha256, tournamentFingerprint } from "../incremental/state.ts";
+import { Bookkeeping } from "../publish/bookkeeping.ts";
+import { resolveLayout } from "../publish/layout.ts";
 import { verifySnapshot, type SnapshotVerification } from "../publish/verify.ts";
-import { openStore } from "../store/read/open.ts";
+import { openStore, type Store } from "../store/read/open.ts";
 
 export interface VerifyOptions {
   db?: string;
   out?: string;
+}
+
+/** The snapshot's tournaments against the store's revisions now (both --db and --out). */
+export interface HistoryCheck {
+  /** Why nothing was compared (no record of what the build read, another store file), if so. */
+  skipped?: string;
+  /** Tournaments whose revision is the one they were rendered from. */
+  same: number;
+  /** Tournaments changed since the snapshot's build: the next build renders them. */
+  changedSince: number;
+  /** Tournaments whose revision is not newer but is not theirs: another history (problems). */
+  differing: number;
 }
 
 export interface VerifyReport {
@@ -18,24 +36,68 @@ export interface VerifyReport {
     revisions: string | null;
   };
   snapshot?: SnapshotVerification;
-  /** Everything found wrong in the snapshot (the store's trouble throws). */
+  history?: HistoryCheck;
+  /** Everything found wrong in the snapshot and its history (the store's trouble throws). */
   problems: Problem[];
 }
 
 export function verify(opts: VerifyOptions): VerifyReport {
   const report: VerifyReport = { problems: [] };
-  if (opts.db !== undefined) {
-    // Every check of a full build, quick_check included: a corrupt store throws (exit 3).
-    const store = openStore(opts.db, { quickCheck: true });
-    try {
-      report.store = { file: opts.db, revisions: store.revisionTrouble() };
-    } finally {
-      store.close();
+  // Every check of a full build, quick_check included: a corrupt store throws (exit 3).
+  const store = opts.db === undefined ? undefined : openStore(opts.db, { quickCheck: true });
+  try {
+    if (store) report.store = { file: opts.db!, revisions: store.revisionTrouble() };
+    if (opts.out !== undefined) {
+      report.snapshot = verifySnapshot(opts.out);
+      report.problems.push(...report.snapshot.problems);
+      if (store && report.snapshot.described) {
+        report.history = storeHistory(store, opts.out, report.problems);
+      }
     }
-  }
-  if (opts.out !== undefined) {
-    report.snapshot = verifySnapshot(opts.out);
-    report.problems.push(...report.snapshot.problems);
+  } finally {
+    store?.close();
   }
   return report;
+}
+
+const REBUILD = "run `build-api build --rebuild`: it renders every tournament from the store as it is";
+
+/**
+ * Each tournament of the snapshot whose revision is not past the count its build read must have
+ * the revision it was rendered from (its fingerprint, with the build's common part). One that
+ * does not shows a store of another history: restored in place from an older copy, or another
+ * store copied over it, which a tick may miss (it looks at the 1,024 changed last only).
+ */
+function storeHistory(store: Store, out: string, problems: Problem[]): HistoryCheck {
+  const result: HistoryCheck = { same: 0, changedSince: 0, differing: 0 };
+  const checked = readRecord(out)?.checked;
+  if (checked === undefined || typeof checked.base !== "string" || !/^\d+$/.test(checked.all))
+    return { ...result, skipped: "the snapshot's build recorded no revisions it read" };
+  if (checked.store !== sha256(store.identity))
+    return { ...result, skipped: "the store is another file than the one the snapshot was built from" };
+  const since = BigInt(checked.all);
+  const bookkeeping = Bookkeeping.open(resolveLayout(out).store, { readonly: true });
+  try {
+    const records = [...bookkeeping.tournamentRecords()].filter((r) => r.row !== null);
+    const tokens = store.revisionTokens(records.map((r) => r.row!));
+    for (const [i, r] of records.entries()) {
+      const token = tokens[i] ?? null;
+      if (token !== null && revisionCount(token) > since) result.changedSince++;
+      else if (token !== null && tournamentFingerprint(checked.base, token, "") === r.fp) result.same++;
+      else {
+        result.differing++;
+        problems.push({
+          where: `${store.file}: table tournament_revisions, row (tournament_id=${r.row})`,
+          what:
+            `tournament ${r.key.slice(2)} was built from another revision than the store holds, ` +
+            `though none newer than the snapshot's build: the store has another history ` +
+            `(restored from an older copy, or another store put over it)`,
+          fix: REBUILD,
+        });
+      }
+    }
+  } finally {
+    bookkeeping.close();
+  }
+  return result;
 }

@@ -304,7 +304,8 @@ subcommand("build")
 subcommand("verify")
   .description(
     "Check what a build leaves out (O(store), O(files)): the store's quick_check and revision " +
-      "triggers, and every file of the live snapshot against its bookkeeping. Read-only; for a scheduled job.",
+      "triggers, every file of the live snapshot against its bookkeeping, and with both, that the " +
+      "store still holds the revisions the snapshot was built from. Read-only; for a scheduled job.",
   )
   .usage("[--db <file>] [--out <dir>] [--json]")
   .option("--db <file>", "the SQLite store to check (opened read-only)")
@@ -341,6 +342,21 @@ subcommand("verify")
     }
     if (snap)
       console.error(`snapshot ${snap.snapshotDir}: ${plural(snap.files, "file")} match the bookkeeping`);
+    const history = report.history;
+    if (history && history.differing > 0) {
+      throw new BuildError(
+        `The snapshot ${o.out} was built from another history of the store ${o.db}: ` +
+          `${plural(history.differing, "tournament")} not as the store holds them, with no newer revision.`,
+        report.problems,
+        EXIT.snapshotDamaged,
+      );
+    }
+    if (history)
+      console.error(
+        history.skipped
+          ? `store history: not compared (${history.skipped})`
+          : `store history: ${plural(history.same, "tournament")} as built, ${history.changedSince} changed since (the next build renders them)`,
+      );
   });
 
 subcommand("preview")

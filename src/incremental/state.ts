@@ -69,6 +69,12 @@ export function sha256(...parts: string[]): string {
 
 /** True when `state` was rendered with fingerprint `fp` and `now` lies in its status window. */
 /** The fingerprint of one tournament. */
+/** The count of a store revision token ("17.9f3c…", store/read/revisions.ts); -1 for none. */
+export function revisionCount(token: string | null): bigint {
+  const m = token === null ? null : /^(\d+)\./.exec(token);
+  return m ? BigInt(m[1]!) : -1n;
+}
+
 export function tournamentFingerprint(base: string, token: string | null, rowsHash: string): string {
   return token === null ? sha256(base, "rows", rowsHash) : sha256(base, "revision", token);
 }

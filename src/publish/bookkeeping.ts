@@ -281,6 +281,15 @@ export class Bookkeeping {
     for (const [p, owner] of it) if (owners.has(owner)) out.push(p);
   }
 
+  /** Every tournament record (`t:<id>`): its fingerprint and store row. O(tournaments). */
+  *tournamentRecords(): Generator<{ key: string; fp: string; row: number | null }> {
+    yield* this.db
+      .prepare<[], { key: string; fp: string; row: number | null }>(
+        "SELECT key, fp, row FROM records WHERE key >= 't:' AND key < 't;'",
+      )
+      .iterate();
+  }
+
   /** Every live file, in path order: for the full comparisons (verify, a walk). O(files). */
   *allFiles(): Generator<[string, FileRow]> {
     const it = this.db

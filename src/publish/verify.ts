@@ -21,6 +21,8 @@ export interface SnapshotVerification {
   problems: Problem[];
   /** False when a build switched the snapshot while it was checked: check again. */
   stable: boolean;
+  /** The bookkeeping describes the live version (its records can be read: build/verify.ts). */
+  described: boolean;
 }
 
 const FIX =
@@ -38,6 +40,7 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
       bytes: 0,
       problems: [{ where: layout.target, what: "there is no snapshot here", fix: "build one first" }],
       stable: true,
+      described: false,
     };
   }
   const problems: Problem[] = [];
@@ -50,7 +53,7 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
         "(a snapshot of an older build-api, or the database was removed)",
       fix: "run `build-api build --out <dir>`: it compares every file once and records them",
     });
-    return { snapshotDir: dir, files: 0, bytes: 0, problems, stable: true };
+    return { snapshotDir: dir, files: 0, bytes: 0, problems, stable: true, described: false };
   }
   const manifest = live.files;
   let bytes = 0;
@@ -90,7 +93,7 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
   // A build that switched meanwhile may have started to update this version (now the stale one).
   const after = inspectTarget(layout, false);
   const stable = after.kind === current.kind && (after.kind !== "link" || after.dir === dir);
-  return { snapshotDir: dir, files: manifest.size, bytes, problems, stable };
+  return { snapshotDir: dir, files: manifest.size, bytes, problems, stable, described: true };
 }
 
 /** Every non-directory under `root`, "/"-separated, without the marker at the root. */

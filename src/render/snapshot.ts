@@ -16,6 +16,7 @@ import { ROUTES, type SiteContext } from "../routes/table.ts";
 import { href, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
 import { LIST_PAGE_SIZE, pageLinks, type EdgeFacts } from "../routes/pagination.ts";
 import {
+  revisionCount,
   sha256,
   stillValid,
   tournamentFingerprint,
@@ -473,10 +474,4 @@ function changedTournaments(
     }
   };
   return { jobs: jobs(), total: keys.length, candidates: () => candidates };
-}
-
-/** The count of a revision token ("17.9f3c…", store/read/revisions.ts); -1 for none. */
-function revisionCount(token: string): bigint {
-  const m = /^(\d+)\./.exec(token);
-  return m ? BigInt(m[1]!) : -1n;
 }

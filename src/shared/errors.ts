@@ -25,7 +25,10 @@ export const EXIT = {
   invalidOutput: 8,
   /** A TRF file could not be parsed or imported. */
   trf: 9,
-  /** `verify` found snapshot files that differ from the manifest, are missing, or are extra. */
+  /**
+   * `verify` found snapshot files that differ from the manifest, are missing, or are extra, or a
+   * snapshot built from another history of the store.
+   */
   snapshotDamaged: 10,
   /** Uploading to object storage failed (network, credentials, bucket); a rerun resumes. */
   deploy: 11,
@@ -53,7 +56,7 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   invalidOutput: "an emitted file failed its JSON Schema: a bug in build-api; nothing is published",
   trf: "a TRF file could not be parsed or imported (also: unknown result codes, team tournaments)",
   snapshotDamaged:
-    "the live snapshot differs from its manifest (`verify`; or a build found a live file removed by hand): `build --rebuild` writes every file anew",
+    "the live snapshot differs from its manifest (`verify`; or a build found a live file removed by hand), or `verify` found it built from another history of the store: `build --rebuild` writes every file anew",
   deploy:
     "`deploy` failed: the bucket could not be reached or refused a request (network, credentials, bucket, throttling after retries), or the snapshot or its edge code cannot be deployed (no manifest, a CloudFront Function over 10 KB); a rerun resumes an interrupted deploy",
 };

@@ -1,6 +1,7 @@
 // `build-api verify`: the scheduled full check. A tick trusts the live snapshot's files and skips
 // the store's quick_check; verify hashes every file against the bookkeeping and runs quick_check.
-import { readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, realpathSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
@@ -25,6 +26,9 @@ describe("build-api verify", () => {
     expect(report.store).toEqual({ file: db, revisions: null });
     expect(report.snapshot.files).toBeGreaterThan(100);
     expect(report.problems).toEqual([]);
+    // Every published tournament of the snapshot has the revision it was built from.
+    expect(report.history).toEqual({ same: report.history.same, changedSince: 0, differing: 0 });
+    expect(report.history.same).toBeGreaterThan(3);
 
     // An edit that keeps size and mtime, and a file nobody listed.
     const live = realpathSync(out);
@@ -51,6 +55,40 @@ describe("build-api verify", () => {
     const again = await runCli(["verify", "--out", out]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/\d+ files match the bookkeeping/);
+  }, 120_000);
+
+  it("finds a snapshot built from another history: the store restored in place from an older copy", async () => {
+    const dir = tempDir("verify-history");
+    const db = path.join(dir, "s.sqlite");
+    const out = path.join(dir, "dist");
+    expect((await runCli(["init-store", "--sample", db])).code).toBe(0);
+    expect((await runCli(["build", "--db", db, "--out", out, "--now", NOW])).code).toBe(0);
+    const backup = path.join(dir, "backup.sqlite");
+    copyFileSync(db, backup);
+    // A change the restore will lose, built into the snapshot; then the older copy back in place.
+    const w = new Database(db);
+    w.prepare(
+      "UPDATE players SET name = 'Lost Name' WHERE tournament_id = 1 AND source_player_number = 1",
+    ).run();
+    const external = String(
+      w.prepare("SELECT external_id FROM tournaments WHERE tournament_id = 1").pluck().get(),
+    );
+    w.close();
+    expect((await runCli(["build", "--db", db, "--out", out, "--now", NOW])).code).toBe(0);
+    copyFileSync(backup, db);
+
+    const bad = await runCli(["verify", "--db", db, "--out", out]);
+    expect(bad.code, bad.stderr).toBe(EXIT.snapshotDamaged);
+    expect(bad.stderr).toContain("was built from another history of the store");
+    expect(bad.stderr).toContain(
+      `tournament ${external} was built from another revision than the store holds`,
+    );
+    expect(bad.stderr).toContain("--rebuild");
+
+    expect((await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--rebuild"])).code).toBe(0);
+    const again = await runCli(["verify", "--db", db, "--out", out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/store history: \d+ tournaments as built, 0 changed since/);
   }, 120_000);
 
   it("fails a corrupt store with exit 3 and asks for --db or --out", async () => {
