@@ -10,6 +10,7 @@ import type { RenderReport } from "../render/snapshot.ts";
 import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
 import { tournamentIndex } from "../render/tournament-index.ts";
 import {
+  checkedOf,
   currentInputs,
   INPUTS_FILE,
   programKey,
@@ -153,18 +154,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     // count not past today's, the render may look only at what changed since (render/snapshot.ts
     // onHistory decides, with the tournaments that build found changed last).
     const counts = store.revisionCounts();
-    const storeId = sha256(store.identity);
-    const before = previous?.checked;
+    const before = checkedOf(previous?.checked, store.identity);
     const checked =
-      counts &&
-      before &&
-      before.store === storeId &&
-      before.clubs === counts.clubs &&
-      typeof before.base === "string" &&
-      /^\d+$/.test(before.all) &&
-      BigInt(before.all) <= counts.all
+      counts && before && before.clubs === counts.clubs && before.since <= counts.all
         ? {
-            since: BigInt(before.all),
+            since: before.since,
             base: before.base,
             skipped: previous!.render.skipped.map((t) => t.externalId),
           }
@@ -228,7 +222,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           const storeChecked = counts &&
             r.storeCheck?.base && {
               checked: {
-                store: storeId,
+                store: sha256(store.identity),
                 all: counts.all.toString(),
                 clubs: counts.clubs,
                 base: r.storeCheck.base,

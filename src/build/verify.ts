@@ -4,8 +4,8 @@
 // (a tick confirms it by the tournaments changed last only: docs/design/incremental.md). Read-only;
 // takes no lock, so it never blocks a build.
 import type { Problem } from "../shared/errors.ts";
-import { readRecord } from "../incremental/inputs.ts";
-import { revisionCount, sha256, tournamentFingerprint } from "../incremental/state.ts";
+import { checkedOf, readRecord } from "../incremental/inputs.ts";
+import { revisionCount, tournamentFingerprint } from "../incremental/state.ts";
 import { Bookkeeping } from "../publish/bookkeeping.ts";
 import { resolveLayout } from "../publish/layout.ts";
 import { verifySnapshot, type SnapshotVerification } from "../publish/verify.ts";
@@ -70,12 +70,11 @@ const REBUILD = "run `build-api build --rebuild`: it renders every tournament fr
  */
 function storeHistory(store: Store, out: string, problems: Problem[]): HistoryCheck {
   const result: HistoryCheck = { same: 0, changedSince: 0, differing: 0 };
-  const checked = readRecord(out)?.checked;
-  if (checked === undefined || typeof checked.base !== "string" || !/^\d+$/.test(checked.all))
-    return { ...result, skipped: "the snapshot's build recorded no revisions it read" };
-  if (checked.store !== sha256(store.identity))
-    return { ...result, skipped: "the store is another file than the one the snapshot was built from" };
-  const since = BigInt(checked.all);
+  // Null too when the snapshot was built from another file (the next build renders everything).
+  const checked = checkedOf(readRecord(out)?.checked, store.identity);
+  if (checked === null)
+    return { ...result, skipped: "the snapshot's build recorded no revisions of this store file" };
+  const since = checked.since;
   const bookkeeping = Bookkeeping.open(resolveLayout(out).store, { readonly: true });
   try {
     const records = [...bookkeeping.tournamentRecords()].filter((r) => r.row !== null);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { StatusOptions } from "../domain/status.ts";
 import { programFiles } from "./program-files.ts";
+import { sha256 } from "./state.ts";
 import { currentStoreKey } from "../store/read/revisions.ts";
 import { packageVersion } from "../shared/version.ts";
 
@@ -46,6 +47,20 @@ export interface StoreChecked {
   clubs: string;
   /** The fingerprints' common part: the program, the clubs' key and the languages (a sha256). */
   base: string;
+}
+
+/**
+ * What a record says its build read of the store whose file is `identity` (revisions.ts
+ * fileIdentity): the count of changes, the clubs' token and the fingerprints' common part; null
+ * when the record names another file or holds nothing usable.
+ */
+export function checkedOf(
+  checked: StoreChecked | undefined,
+  identity: string,
+): { since: bigint; clubs: string; base: string } | null {
+  if (checked === undefined || typeof checked.base !== "string" || !/^\d+$/.test(checked.all)) return null;
+  if (checked.store !== sha256(identity)) return null;
+  return { since: BigInt(checked.all), clubs: checked.clubs, base: checked.base };
 }
 
 /** The build instants [from, until) that give the same bytes; JSON writes an infinite bound as null. */

@@ -220,19 +220,19 @@ export class StagedRows {
     return owner !== undefined && this.isUnder(owner);
   }
 
-  /** The live files of the owners kept by keepUnder (after keptUnder): a FROM clause's rows. */
+  /** The live files of the owners kept by keepUnder (after keptUnder): rows to UNION ALL. */
   private keptUnderSql(): string {
-    const u = this.under;
-    if (u === null) return "";
-    const q = (v: string) => `'${v.replace(/'/g, "''")}'`;
-    return ` UNION ALL SELECT f.path FROM main.files f INDEXED BY files_owner
-       WHERE f.sha256 IS NOT NULL AND f.owner >= ${q(u.prefix)} AND f.owner < ${q(u.end)}
+    return this.under === null
+      ? ""
+      : ` UNION ALL SELECT f.path FROM main.files f INDEXED BY files_owner
+       WHERE f.sha256 IS NOT NULL AND f.owner >= @prefix AND f.owner < @end
          AND f.owner NOT IN (SELECT owner FROM temp.dropped_owners)`;
   }
 
   /** Streams the paths of a query's first column (a cursor: O(1) memory, rows read as consumed). */
-  private *paths(sql: string): Generator<string> {
-    yield* this.db.prepare<[], string>(sql).pluck().iterate();
+  private *paths(sql: string, params?: object): Generator<string> {
+    const stmt = this.db.prepare<unknown[], string>(sql).pluck();
+    yield* params === undefined ? stmt.iterate() : stmt.iterate(params);
   }
 
   /** Files written with new bytes, in path order. */
@@ -265,6 +265,7 @@ export class StagedRows {
       `SELECT path FROM temp.staged WHERE kind > 0 UNION ALL
        SELECT f.path FROM temp.kept_owners k JOIN main.files f INDEXED BY files_owner ON f.owner = k.owner
        WHERE f.sha256 IS NOT NULL${this.keptUnderSql()}`,
+      this.under ?? undefined,
     );
   }
 
@@ -274,6 +275,7 @@ export class StagedRows {
       `SELECT path FROM temp.staged WHERE kind IN (1, 3) UNION ALL
        SELECT f.path FROM temp.kept_owners k JOIN main.files f INDEXED BY files_owner ON f.owner = k.owner
        WHERE f.sha256 IS NOT NULL${this.keptUnderSql()} ORDER BY 1`,
+      this.under ?? undefined,
     );
   }
 

@@ -121,22 +121,18 @@ export class SqlIndexRows {
 
   /**
    * The previous build's records whose window does not hold `now` (until <= now, or from > now):
-   * their answers change with the clock alone. By the window indexes: O(what expired).
+   * their answers change with the clock alone. By the window indexes: O(what expired). (UNION ALL:
+   * a plain UNION merges the two sides in key order, which makes SQLite scan every record by its
+   * primary key. A record in both would come twice: callers take rows as a set.)
    */
   expired(now: number): { key: string; row: number | null }[] {
     if (!this.live) return [];
-    // UNION ALL, deduplicated here: a plain UNION merges the two sides in key order, which makes
-    // SQLite scan every record by its primary key instead of the two window indexes.
-    const rows = this.db
+    return this.db
       .prepare<[number, number], { key: string; row: number | null }>(
         `SELECT key, row FROM main.records WHERE vuntil <= ?
          UNION ALL SELECT key, row FROM main.records WHERE vfrom > ?`,
       )
       .all(now, now);
-    const seen = new Set<string>();
-    return rows
-      .filter((r) => !seen.has(r.key) && (seen.add(r.key), true))
-      .sort((a, b) => (a.key < b.key ? -1 : 1));
   }
 
   /** A record of the previous build, if any. */
