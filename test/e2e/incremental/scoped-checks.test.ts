@@ -42,12 +42,32 @@ const RENAME = (t: number, name: string) =>
 const DANGLING = `INSERT INTO recaps (tournament_id, language, kind, headline, paragraphs)
   VALUES (999, 'es', 'Final', 'H', '[]')`;
 
+/** A copy of the sample store in a directory of its own, and where its snapshot goes. */
+function fresh(name: string): { dir: string; db: string; out: string } {
+  const dir = tempDir(name);
+  const db = path.join(dir, "store.sqlite");
+  copyFileSync(sample, db);
+  return { dir, db, out: path.join(dir, "dist") };
+}
+
+/** The snapshot at `out` is, byte for byte, what a full --rebuild of `db` makes. */
+async function expectSameAsRebuild(
+  dir: string,
+  db: string,
+  out: string,
+  options: { skipInvalid?: boolean } = {},
+): Promise<void> {
+  const full = path.join(dir, "full", "dist");
+  await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, rebuild: true, ...options });
+  const a = hashTree(realpathSync(out));
+  const b = hashTree(realpathSync(full));
+  expect(Object.keys(a).filter((f) => a[f] !== b[f])).toEqual([]);
+  expect(Object.keys(a).length).toBe(Object.keys(b).length);
+}
+
 describe("a tick's store checks", () => {
   it("read only what changed, and still find a dangling row written after the last build", async () => {
-    const dir = tempDir("scoped");
-    const db = path.join(dir, "store.sqlite");
-    copyFileSync(sample, db);
-    const out = path.join(dir, "dist");
+    const { db, out } = fresh("scoped");
     const first = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
     expect(first.render.storeCheck?.scope).toBe("whole");
     write(db, RENAME(1, "Renamed"));
@@ -63,12 +83,9 @@ describe("a tick's store checks", () => {
   }, 60_000);
 
   it("check the whole store when another store, of another history, is copied over the file in place", async () => {
-    const dir = tempDir("scoped-copy");
-    const db = path.join(dir, "store.sqlite");
-    copyFileSync(sample, db);
+    const { dir, db, out } = fresh("scoped-copy");
     // The live store: five changes to an unpublished draft, then the build that records them.
     for (let i = 0; i < 5; i++) write(db, `UPDATE tournaments SET name = 'Draft ${i}' WHERE is_draft = 1`);
-    const out = path.join(dir, "dist");
     await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
     // Another store from the same sample: a dangling row first (a count the live build already
     // passed), then enough changes to a published tournament that its count is ahead.
@@ -83,10 +100,7 @@ describe("a tick's store checks", () => {
   }, 60_000);
 
   it("look at every tournament when an older copy of the store is restored in place and changed past the count", async () => {
-    const dir = tempDir("scoped-restore");
-    const db = path.join(dir, "store.sqlite");
-    copyFileSync(sample, db);
-    const out = path.join(dir, "dist");
+    const { dir, db, out } = fresh("scoped-restore");
     await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
     const backup = path.join(dir, "backup.sqlite");
     copyFileSync(db, backup);
@@ -100,19 +114,11 @@ describe("a tick's store checks", () => {
     const after = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
     expect(after.render.storeCheck?.scope).toBe("whole");
     // Tournament 1 is as the restored store has it again, exactly as a full build makes it.
-    const full = path.join(dir, "full", "dist");
-    await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, rebuild: true });
-    const a = hashTree(realpathSync(out));
-    const b = hashTree(realpathSync(full));
-    expect(Object.keys(a).filter((f) => a[f] !== b[f])).toEqual([]);
-    expect(Object.keys(a).length).toBe(Object.keys(b).length);
+    await expectSameAsRebuild(dir, db, out);
   }, 60_000);
 
   it("build a store without the read indexes the same, by scans, with a note naming upgrade-store", async () => {
-    const dir = tempDir("scoped-indexes");
-    const db = path.join(dir, "store.sqlite");
-    copyFileSync(sample, db);
-    const out = path.join(dir, "dist");
+    const { dir, db, out } = fresh("scoped-indexes");
     const first = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
     expect(first.notes ?? []).toEqual([]);
     write(db, READ_INDEXES.map((name) => `DROP INDEX ${name};`).join("\n"));
@@ -120,22 +126,15 @@ describe("a tick's store checks", () => {
     const tick = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
     expect(tick.render.storeCheck?.scope).toBe("changed");
     expect(tick.notes?.join("\n")).toMatch(/lacks the indexes publication_tags_by_tag, .*upgrade-store/);
-    const full = path.join(dir, "full", "dist");
-    await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, rebuild: true });
-    const a = hashTree(realpathSync(out));
-    const b = hashTree(realpathSync(full));
-    expect(Object.keys(a).filter((f) => a[f] !== b[f])).toEqual([]);
+    await expectSameAsRebuild(dir, db, out);
     // upgrade-store adds them back; the next build has no note.
     upgradeStore(db);
     expect((await build({ db, out, now: SAMPLE_NOW, jobs: 1 })).notes ?? []).toEqual([]);
   }, 60_000);
 
   it("try again, with --skip-invalid, the tournaments the live build left out, as a full build does", async () => {
-    const dir = tempDir("scoped-skipped");
-    const db = path.join(dir, "store.sqlite");
-    copyFileSync(sample, db);
+    const { dir, db, out } = fresh("scoped-skipped");
     write(db, "INSERT INTO publication_tags (tournament_id, tag) VALUES (1, '../etc')");
-    const out = path.join(dir, "dist");
     const first = await build({ db, out, now: SAMPLE_NOW, jobs: 1, skipInvalid: true });
     const skipped = first.render.skipped.map((t) => t.externalId);
     expect(skipped).toHaveLength(1);
@@ -143,10 +142,6 @@ describe("a tick's store checks", () => {
     const tick = await build({ db, out, now: SAMPLE_NOW, jobs: 1, skipInvalid: true });
     expect(tick.render.storeCheck?.scope).toBe("changed");
     expect(tick.render.skipped.map((t) => t.externalId)).toEqual(skipped);
-    const full = path.join(dir, "full", "dist");
-    await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, skipInvalid: true, rebuild: true });
-    const a = hashTree(realpathSync(out));
-    const b = hashTree(realpathSync(full));
-    expect(Object.keys(a).filter((f) => a[f] !== b[f])).toEqual([]);
+    await expectSameAsRebuild(dir, db, out, { skipInvalid: true });
   }, 60_000);
 });
