@@ -4,9 +4,9 @@ import { performance } from "node:perf_hooks";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import type { PublishReport } from "../publish/index.ts";
-import { liveTotals } from "../publish/changes.ts";
+import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
-import type { RenderReport } from "../render/snapshot.ts";
+import { issuesOf, type RenderReport } from "../render/snapshot.ts";
 import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
 import { tournamentIndex } from "../render/tournament-index.ts";
 import {
@@ -39,6 +39,11 @@ export interface BuildOptions {
   pageSize?: number;
   /** The base path the snapshot is served under (routes/urls.ts parseBasePath); "": the root. */
   basePath?: string;
+  /**
+   * List every tournament's warnings and standings stops in the report (--verbose, --json), not
+   * only count them: that reads the detail of each tournament that has any.
+   */
+  listIssues?: boolean;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
   onPhase?: (name: string) => void;
@@ -78,10 +83,15 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   if (manifest) {
     const bytes = manifest.bytes;
     const r = previous!.render;
+    // The record counts the warnings; listing them reads the live tournaments' records.
+    const listed = opts.listIssues
+      ? withLiveIndex(opts.out, (rows) => issuesOf(tournamentIndex(rows)))
+      : undefined;
     return {
       upToDate: true,
       render: {
         ...r,
+        ...listed,
         validFrom: r.validFrom ?? -Infinity,
         validUntil: r.validUntil ?? Infinity,
         rendered: { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] },
@@ -209,6 +219,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           openApi: openApiText(opts.basePath),
           hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
           pageSize,
+          listIssues: opts.listIssues,
           basePath: opts.basePath,
           onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
@@ -255,7 +266,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
  * the store's file, private row keys and cell values, so only their count is kept.
  */
 function publicReport(r: RenderReport): RenderReport {
-  const { rendered: _perBuild, storeCheck: _check, ...same } = r;
+  // The warnings themselves stay in the bookkeeping (the record would grow with the store).
+  const { rendered: _perBuild, storeCheck: _check, warnings: _w, standingsStops: _s, ...same } = r;
   return {
     ...same,
     skipped: r.skipped.map((s) => ({

@@ -191,6 +191,7 @@ subcommand("build")
       skipInvalid: Boolean(o.skipInvalid),
       force: Boolean(o.force),
       rebuild: Boolean(o.rebuild),
+      listIssues: Boolean(o.verbose || o.json),
       jobs: o.jobs,
       pageSize: o.pageSize,
       basePath: o.basePath,
@@ -253,17 +254,19 @@ subcommand("build")
     // standing (they were listed when those were rendered): one line counts them, --verbose and
     // --json list them all.
     const fresh = r.rendered ?? { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] };
-    const shown = o.verbose ? r : fresh;
+    const shown = o.verbose
+      ? { ...r, warnings: r.warnings ?? [], standingsStops: r.standingsStops ?? [] }
+      : fresh;
     if (shown.unknownResults > 0)
       console.error(`warning: ${plural(shown.unknownResults, "game result")} not recognized (Unknown)`);
-    for (const s of shown.standingsStops ?? [])
+    for (const s of shown.standingsStops)
       console.error(
         `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
       );
     for (const w of shown.warnings) console.error(`warning: ${w}`);
     if (!o.verbose) {
-      const stops = r.standingsStops.length - fresh.standingsStops.length;
-      const others = r.warnings.length - fresh.warnings.length;
+      const stops = r.standingsStopCount - fresh.standingsStops.length;
+      const others = r.warningCount - fresh.warnings.length;
       const unknown = r.unknownResults - fresh.unknownResults;
       if (stops + others + unknown > 0) {
         const parts = [

@@ -34,14 +34,15 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { entryValue } from "./manifest.ts";
 import { StagedRows } from "./staged-rows.ts";
-import { SqlIndexRows } from "./tournament-index.ts";
+import { RECORD_COLUMNS, SqlIndexRows } from "./tournament-index.ts";
 
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
 /** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
 export const BOOKKEEPING_CACHE_KIB = 2048;
 // 2: the records' report columns and the list members (tournament-index.ts); 3: each record's
-// store row, and its window indexed, so a tick finds what changed without reading every record.
-const FORMAT = "3";
+// store row, and its window indexed, so a tick finds what changed without reading every record;
+// 4: each record's warnings and standings stop counted, so the report counts them without details.
+const FORMAT = "4";
 
 /** One live file: its entry value (manifest.ts entryValue) and the owner that wrote it. */
 export interface FileRow {
@@ -91,14 +92,15 @@ CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, files INTEGER NOT NUL
 CREATE TABLE IF NOT EXISTS records (
   key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
   ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER,
+  nwarn INTEGER NOT NULL DEFAULT 0, stops INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX IF NOT EXISTS records_row ON records (row) WHERE row IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_until ON records (vuntil) WHERE vuntil IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_from ON records (vfrom) WHERE vfrom IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_issues ON records (ord) WHERE issues = 1;
 CREATE INDEX IF NOT EXISTS records_archive ON records (archive, key) WHERE archive IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_sums ON records (key, nfiles, unknown, vfrom, vuntil);
+CREATE INDEX IF NOT EXISTS records_sums ON records (key, nfiles, unknown, vfrom, vuntil, nwarn, stops);
 CREATE TABLE IF NOT EXISTS members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) STRICT, WITHOUT ROWID;
@@ -112,7 +114,8 @@ CREATE TABLE IF NOT EXISTS pending_files (
 CREATE TABLE IF NOT EXISTS pending_records (
   key TEXT PRIMARY KEY, fp TEXT, vfrom INTEGER, vuntil INTEGER, detail TEXT,
   ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER,
+  nwarn INTEGER NOT NULL DEFAULT 0, stops INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE TABLE IF NOT EXISTS pending_members (list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL) STRICT;
 `;
@@ -427,8 +430,8 @@ export class Bookkeeping {
       // A pending record replaces its tournament's places in every list (none when it is removed).
       db.exec("DELETE FROM members WHERE key IN (SELECT key FROM pending_records)");
       db.exec(
-        `INSERT OR REPLACE INTO records (key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row)
-           SELECT key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row
+        `INSERT OR REPLACE INTO records (${RECORD_COLUMNS})
+           SELECT ${RECORD_COLUMNS}
            FROM pending_records WHERE fp IS NOT NULL`,
       );
       db.exec("INSERT INTO members (list, rank, key) SELECT list, rank, key FROM pending_members");

@@ -9,6 +9,7 @@ import { Bookkeeping, BOOKKEEPING_NAME } from "./bookkeeping.ts";
 import { parseEntryValue } from "./manifest.ts";
 import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "./layout.ts";
 import { markerGeneration } from "./manifest.ts";
+import type { SqlIndexRows } from "./tournament-index.ts";
 
 export interface PublicationChanges {
   /** The live version directory these changes lead to. */
@@ -148,6 +149,14 @@ export function liveGeneration(outDir: string): { snapshotDir: string; to: Gener
 }
 
 /** Files and bytes of the live version at `outDir`, from the bookkeeping (O(owners)). */
+/**
+ * Reads the live snapshot's tournament records (its bookkeeping) with `read`; undefined when no
+ * bookkeeping describes the live version.
+ */
+export function withLiveIndex<T>(outDir: string, read: (rows: SqlIndexRows) => T): T | undefined {
+  return withLive(outDir, (b) => read(b.index(true))).value;
+}
+
 export function liveTotals(outDir: string): { size: number; bytes: number } | undefined {
   const { value } = withLive(outDir, (b) => b.totals());
   return value && { size: value.files, bytes: value.bytes };

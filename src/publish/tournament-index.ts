@@ -23,6 +23,9 @@ export interface IndexRow extends IndexRecord {
   files: number;
   unknown: number;
   issues: boolean;
+  /** How many warnings it has, and 1 when its standings stop early: the report counts them. */
+  warnings: number;
+  stops: number;
   archive: number | null;
   /** The tournament's row in the store: a tick finds a changed row's previous record by it. */
   row: number;
@@ -30,13 +33,15 @@ export interface IndexRow extends IndexRecord {
 
 /** Rows inserted before the TEMP tables' transaction is committed. */
 const BATCH = 2000;
-const COLUMNS = "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row";
+/** A record's columns, in the bookkeeping's tables and in this build's TEMP table alike. */
+export const RECORD_COLUMNS =
+  "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row, nwarn, stops";
 
 const TEMP_SCHEMA = `
 CREATE TEMP TABLE IF NOT EXISTS ix_records (
   key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
   ord TEXT, nfiles INTEGER NOT NULL, unknown INTEGER NOT NULL, issues INTEGER NOT NULL, archive INTEGER,
-  row INTEGER
+  row INTEGER, nwarn INTEGER NOT NULL, stops INTEGER NOT NULL
 );
 CREATE TEMP TABLE IF NOT EXISTS ix_members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
@@ -65,7 +70,7 @@ export class SqlIndexRows {
     this.live = live;
     db.exec(TEMP_SCHEMA);
     this.putRecord = db.prepare(
-      `INSERT OR REPLACE INTO temp.ix_records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO temp.ix_records (${RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.putMember = db.prepare("INSERT OR REPLACE INTO temp.ix_members (list, rank, key) VALUES (?, ?, ?)");
     this.putReplaced = db.prepare("INSERT OR IGNORE INTO temp.ix_replaced (key) VALUES (?)");
@@ -181,6 +186,8 @@ export class SqlIndexRows {
         row.issues ? 1 : 0,
         row.archive,
         row.row,
+        row.warnings,
+        row.stops,
       );
       for (const m of members) this.putMember.run(m.list, m.rank, row.key);
     });
@@ -200,6 +207,8 @@ export class SqlIndexRows {
     tournaments: number;
     files: number;
     unknownResults: number;
+    warnings: number;
+    standingsStops: number;
     validFrom: number;
     validUntil: number;
   } {
@@ -207,16 +216,21 @@ export class SqlIndexRows {
       n: number;
       files: number | null;
       unknown: number | null;
+      nwarn: number | null;
+      stops: number | null;
       from: number | null;
       until: number | null;
     }>(
-      `SELECT count(*) AS n, sum(nfiles) AS files, sum(unknown) AS unknown, max(vfrom) AS "from", min(vuntil) AS until
-       FROM ${this.merged("nfiles, unknown, vfrom, vuntil")}`,
+      `SELECT count(*) AS n, sum(nfiles) AS files, sum(unknown) AS unknown, sum(nwarn) AS nwarn,
+         sum(stops) AS stops, max(vfrom) AS "from", min(vuntil) AS until
+       FROM ${this.merged("nfiles, unknown, vfrom, vuntil, nwarn, stops")}`,
     );
     return {
       tournaments: r.n,
       files: r.files ?? 0,
       unknownResults: r.unknown ?? 0,
+      warnings: r.nwarn ?? 0,
+      standingsStops: r.stops ?? 0,
       validFrom: r.from ?? -Infinity,
       validUntil: r.until ?? Infinity,
     };
@@ -363,7 +377,9 @@ export class SqlIndexRows {
   /** Inside bookkeeping.ts's stage transaction: this build's records and members, pending. */
   copyToPending(): void {
     // No flush: the stage transaction is open, and the writer committed the TEMP rows before it.
-    this.db.exec(`INSERT INTO main.pending_records (${COLUMNS}) SELECT ${COLUMNS} FROM temp.ix_records`);
+    this.db.exec(
+      `INSERT INTO main.pending_records (${RECORD_COLUMNS}) SELECT ${RECORD_COLUMNS} FROM temp.ix_records`,
+    );
     this.db.exec(
       `INSERT OR IGNORE INTO main.pending_records (key) SELECT key FROM temp.ix_replaced
        WHERE key NOT IN (SELECT key FROM temp.ix_records)`,

@@ -67,6 +67,11 @@ export interface RenderOptions {
   hostFiles: Map<string, string> | ((facts: EdgeFacts) => Map<string, string>);
   /** Items per page of a long list (default LIST_PAGE_SIZE; tests lower it). */
   pageSize?: number;
+  /**
+   * List the warnings and standings stops of every tournament in the report (--verbose, --json):
+   * that reads the detail of each tournament that has any. Without it they are only counted.
+   */
+  listIssues?: boolean;
   /** The base path every URL of the output is made under (routes/urls.ts href); "": the root. */
   basePath?: string;
   onProgress?: (done: number, total: number, files: number) => void;
@@ -110,11 +115,17 @@ export interface RenderReport {
    * with its problems; like `skipped`, the recorded report keeps only the count.
    */
   skippedClubs?: { club: string; problems: Problem[]; problemCount?: number }[];
-  warnings: string[];
+  /** The warnings of every tournament, counted; listed in `warnings` when asked (listIssues). */
+  warningCount: number;
+  warnings?: string[];
   /** Raw result texts the normalizer did not recognize (result Unknown), counted. */
   unknownResults: number;
-  /** Tournaments whose standings stop before a round because a result was not recognized. */
-  standingsStops: ({ externalId: string } & StandingsStop)[];
+  /**
+   * Tournaments whose standings stop before a round because a result was not recognized, counted;
+   * listed in `standingsStops` when asked (listIssues).
+   */
+  standingsStopCount: number;
+  standingsStops?: ({ externalId: string } & StandingsStop)[];
   files: number;
   /** The build instants [from, until) that give the same bytes from the same store (ms). */
   validFrom: number;
@@ -141,6 +152,21 @@ export interface RenderedIssues {
   warnings: string[];
   unknownResults: number;
   standingsStops: ({ externalId: string } & StandingsStop)[];
+}
+
+/** The warnings and standings stops of every tournament of `ix`, in store order. */
+export function issuesOf(
+  ix: Pick<TournamentIndex, "issues">,
+): Required<Pick<RenderReport, "warnings" | "standingsStops">> {
+  const out: Required<Pick<RenderReport, "warnings" | "standingsStops">> = {
+    warnings: [],
+    standingsStops: [],
+  };
+  for (const t of ix.issues()) {
+    out.warnings.push(...t.warnings);
+    if (t.stop) out.standingsStops.push({ externalId: t.id, ...t.stop });
+  }
+  return out;
 }
 
 export async function renderSnapshot(
@@ -193,9 +219,9 @@ export async function renderSnapshot(
     ...(skippedClubs.size > 0 && {
       skippedClubs: [...skippedClubs].map(([club, clubProblems]) => ({ club, problems: clubProblems })),
     }),
-    warnings: [],
+    warningCount: 0,
     unknownResults: 0,
-    standingsStops: [],
+    standingsStopCount: 0,
     files: 0,
     validFrom: -Infinity,
     validUntil: Infinity,
@@ -282,17 +308,16 @@ export async function renderSnapshot(
     if (since !== undefined) sink.dropOwner?.(tournamentOwner(id));
   }
 
-  // The report: sums over every tournament of the snapshot, read from the index (a kept
-  // tournament's detail is read only when it has warnings to list).
+  // The report: sums over every tournament of the snapshot, read from the index's columns; the
+  // warnings themselves only when asked (a kept tournament's detail is read to list them).
   const totals = ix.totals();
   report.tournaments = totals.tournaments;
   report.unknownResults = totals.unknownResults;
+  report.warningCount = totals.warnings;
+  report.standingsStopCount = totals.standingsStops;
   report.validFrom = totals.validFrom;
   report.validUntil = totals.validUntil;
-  for (const t of ix.issues()) {
-    report.warnings.push(...t.warnings);
-    if (t.stop) report.standingsStops.push({ externalId: t.id, ...t.stop });
-  }
+  if (opts.listIssues) Object.assign(report, issuesOf(ix));
 
   // The lists change only with what they list, and with what the fingerprint below holds.
   const lists = renderLists({

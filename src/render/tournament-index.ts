@@ -61,8 +61,11 @@ export interface StateColumns {
   ord: string;
   files: number;
   unknownResults: number;
-  /** Warnings, unknown results or a standings stop: the report reads its detail. */
+  /** Warnings, unknown results or a standings stop: a report that lists them reads its detail. */
   issues: boolean;
+  /** Its warnings, counted, and whether its standings stop early: the report counts both. */
+  warnings: number;
+  stop: boolean;
   /** When its answers take the archive cache class (routes/cache.ts), or null. */
   archive: number | null;
   /** Its row in the store (a tick finds the record of a changed row by it). */
@@ -76,6 +79,8 @@ export function columnsOf(t: TournamentState, externalId: bigint | string, rowId
     files: t.fileCount ?? t.files.length,
     unknownResults: t.unknownResults,
     issues: t.warnings.length > 0 || t.unknownResults > 0 || t.stop !== null,
+    warnings: t.warnings.length,
+    stop: t.stop !== null,
     archive: s ? archiveFrom(s.status, s.lastScrapedAt) : null,
     row: rowId,
   };
@@ -86,6 +91,9 @@ export interface IndexTotals {
   tournaments: number;
   files: number;
   unknownResults: number;
+  /** Warnings, and standings that stop early, of every tournament. */
+  warnings: number;
+  standingsStops: number;
   validFrom: number;
   validUntil: number;
 }
@@ -185,6 +193,8 @@ export interface IndexRows {
       files: number;
       unknown: number;
       issues: boolean;
+      warnings: number;
+      stops: number;
       archive: number | null;
       row: number;
     },
@@ -258,6 +268,8 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
           files: c.files,
           unknown: c.unknownResults,
           issues: c.issues,
+          warnings: c.warnings,
+          stops: c.stop ? 1 : 0,
           archive: c.archive,
           row: c.row,
         },

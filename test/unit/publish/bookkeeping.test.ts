@@ -193,6 +193,8 @@ describe("Bookkeeping", () => {
       files: 1,
       unknown: 0,
       issues: false,
+      warnings: 0,
+      stops: 0,
       archive: null,
       row: rowId,
     });
@@ -228,6 +230,48 @@ describe("Bookkeeping", () => {
     b.stage(delta({}), "1", 3);
     b.apply();
     expect(b.index(true).recent()).toEqual([]);
+    b.close();
+  });
+
+  it("counts the warnings and standings stops of the live records and this build's, without their details", () => {
+    const { b } = open();
+    const row = (key: string, warnings: number, stops: number) => ({
+      key,
+      fp: `fp-${key}`,
+      from: null,
+      until: null,
+      detail: "not read",
+      ord: key,
+      files: 2,
+      unknown: 1,
+      issues: warnings + stops > 0,
+      warnings,
+      stops,
+      archive: null,
+      row: Number(key.slice(2)),
+    });
+    const first = b.index(false);
+    first.put(row("t:1", 3, 1), []);
+    first.put(row("t:2", 0, 0), []);
+    first.put(row("t:3", 2, 1), []);
+    first.flush();
+    expect(first.totals()).toMatchObject({
+      tournaments: 3,
+      warnings: 5,
+      standingsStops: 2,
+      unknownResults: 3,
+    });
+    b.stage({ ...delta({}), index: first }, "1", 1);
+    b.apply();
+    // A tick replaces t:1 and drops t:3: the sums are the kept records' plus its own.
+    const tick = b.index(true);
+    tick.put(row("t:1", 1, 0), []);
+    tick.drop("t:3");
+    expect(tick.totals()).toMatchObject({ tournaments: 2, files: 4, warnings: 1, standingsStops: 0 });
+    tick.flush();
+    b.stage({ ...delta({}), index: tick }, "2", 2);
+    b.apply();
+    expect(b.index(true).totals()).toMatchObject({ tournaments: 2, warnings: 1, standingsStops: 0 });
     b.close();
   });
 
