@@ -47,8 +47,10 @@ CREATE TEMP TABLE IF NOT EXISTS ix_members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_replaced (key TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS ix_seen (key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL);
 DELETE FROM temp.ix_records; DELETE FROM temp.ix_members; DELETE FROM temp.ix_replaced;
+DELETE FROM temp.ix_seen;
 DELETE FROM temp.ix_recent;
 `;
 
@@ -60,6 +62,11 @@ export class SqlIndexRows {
   private readonly putRecord: Database.Statement;
   private readonly putMember: Database.Statement;
   private readonly putReplaced: Database.Statement;
+  private readonly putSeen: Database.Statement;
+  private readonly getWindow: Database.Statement<
+    [string],
+    { fp: string; vfrom: number | null; vuntil: number | null }
+  > | null;
   private readonly getOld: Database.Statement<
     [string],
     { detail: string; fp: string; vfrom: number | null; vuntil: number | null }
@@ -74,20 +81,11 @@ export class SqlIndexRows {
     );
     this.putMember = db.prepare("INSERT OR REPLACE INTO temp.ix_members (list, rank, key) VALUES (?, ?, ?)");
     this.putReplaced = db.prepare("INSERT OR IGNORE INTO temp.ix_replaced (key) VALUES (?)");
+    this.putSeen = db.prepare("INSERT OR IGNORE INTO temp.ix_seen (key) VALUES (?)");
+    this.getWindow = live ? db.prepare("SELECT fp, vfrom, vuntil FROM main.records WHERE key = ?") : null;
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
       : null;
-  }
-
-  /** The previous build's tournament records, compactly (none at a first build). */
-  *previous(): Generator<{ key: string; fp: string; from: number | null; until: number | null }> {
-    if (!this.live) return;
-    const rows = this.db
-      .prepare<[], { key: string; fp: string; vfrom: number | null; vuntil: number | null }>(
-        "SELECT key, fp, vfrom, vuntil FROM main.records WHERE key >= 't:' AND key < 't;'",
-      )
-      .iterate();
-    for (const r of rows) yield { key: r.key, fp: r.fp, from: r.vfrom, until: r.vuntil };
   }
 
   /** The store's tournaments changed last as the previous build read them (row, token). */
@@ -109,13 +107,35 @@ export class SqlIndexRows {
 
   /** The fingerprint and window of a record of the previous build, if any. */
   previousWindow(key: string): { fp: string; from: number | null; until: number | null } | undefined {
-    if (!this.live) return undefined;
-    const r = this.db
-      .prepare<[string], { fp: string; vfrom: number | null; vuntil: number | null }>(
-        "SELECT fp, vfrom, vuntil FROM main.records WHERE key = ?",
-      )
-      .get(key);
+    const r = this.getWindow?.get(key);
     return r && { fp: r.fp, from: r.vfrom, until: r.vuntil };
+  }
+
+  /** A previous record kept as it is: this build has it too (see unseen). */
+  see(key: string): void {
+    this.write(() => this.putSeen.run(key));
+  }
+
+  /**
+   * The previous build's tournament records that this build neither put nor saw (gone,
+   * unpublished or invalid now): among `keys`, or of every record when `keys` is undefined (by
+   * SQL, so a full build holds no set of what it saw).
+   */
+  unseen(keys?: Iterable<string>): string[] {
+    if (!this.live) return [];
+    this.flush();
+    const unseen = `key NOT IN (SELECT key FROM temp.ix_records) AND key NOT IN (SELECT key FROM temp.ix_seen)`;
+    if (keys === undefined)
+      return this.db
+        .prepare<[], string>(
+          `SELECT key FROM main.records WHERE key >= 't:' AND key < 't;' AND ${unseen} ORDER BY key`,
+        )
+        .pluck()
+        .all();
+    const stmt = this.db
+      .prepare<[{ key: string }], string>(`SELECT key FROM main.records WHERE key = @key AND ${unseen}`)
+      .pluck();
+    return [...new Set(keys)].filter((key) => stmt.get({ key }) !== undefined);
   }
 
   /** The keys of the previous build's records of store row `row` (one, or none). */

@@ -25,6 +25,7 @@ import {
   type TournamentState,
 } from "../incremental/state.ts";
 import type { Store } from "../store/read/open.ts";
+import type { ChunkKey } from "../store/read/reader.ts";
 import { renderLists } from "./lists.ts";
 import { columnsOf, membersOf, type TournamentIndex } from "./tournament-index.ts";
 import {
@@ -244,8 +245,6 @@ export async function renderSnapshot(
     site,
     base,
   };
-  /** The tournaments seen (rendered or kept): a previous one among `candidates` not seen is gone. */
-  const seen = new Set<string>();
   let files = 0;
   let done = 0;
 
@@ -254,7 +253,8 @@ export async function renderSnapshot(
       // Its state, list places and files stay as the previous build recorded them.
       const kept = sink.keepOwned?.(tournamentOwner(job.externalId)) ?? false;
       if (kept !== false) {
-        seen.add(job.externalId);
+        // Seen: its previous record stays (the index's unseen() are gone).
+        ix.see(job.externalId);
         files += kept;
       } else take(job, renderTournament(store, { ...job, previous: null }, ctx));
     } else if (result.kind === "invalid") {
@@ -266,7 +266,6 @@ export async function renderSnapshot(
       const owner = tournamentOwner(result.state.id);
       for (const [file, text] of result.files) sink.write(file, text, owner);
       const t: TournamentState = { ...result.state, files: [], fileCount: result.files.length };
-      seen.add(t.id);
       files += result.files.length;
       ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;
@@ -290,9 +289,8 @@ export async function renderSnapshot(
     await opts.pool.run(plan.jobs, onResult, { site, base, revisions: store.revisionState(), local });
   else for (const job of plan.jobs) onResult(job, local(job));
 
-  // The previous tournaments not seen now: gone, unpublished, or invalid.
-  const gone = [...plan.candidates()].filter((id) => !seen.has(id));
-  seen.clear();
+  // The previous tournaments neither rendered nor kept now: gone, unpublished, or invalid.
+  const gone = ix.unseen(plan.candidates);
   problems.unshift(...storeProblems);
   if (problems.length > 0) {
     throw new BuildError(
@@ -396,6 +394,9 @@ const TICK_OWNERS = tournamentOwner("");
 /** How many of the tournaments changed last a build records, for the next one to find again. */
 export const RECENT_REVISIONS = 1024;
 
+/** Published tournaments read per query by a build that looks at every one. */
+const PUBLISHED_CHUNK = 1000;
+
 /**
  * Whether the store continues the history the live snapshot's build read: that build recorded the
  * tournaments changed last and their tokens; each must have that token now, or a count past the
@@ -426,36 +427,41 @@ interface Plan {
   jobs: Iterable<TournamentJob>;
   /** How many jobs there are (for progress). */
   total: number;
-  /** The previous tournaments that are gone unless seen now. */
-  candidates(): Iterable<string>;
+  /** The previous tournaments that are gone unless seen now; undefined: every one. */
+  candidates?: Iterable<string>;
 }
 
 /**
  * Every published tournament: a job marked `keep` when its revision says it is unchanged (it never
  * reaches a renderer, but goes through the same ordered stream, so results are taken in store
- * order). Every previous tournament is a candidate to drop. O(tournaments).
+ * order). Every previous tournament is a candidate to drop. O(tournaments) in time, O(chunk) in
+ * memory.
  */
 function everyTournament(store: Store, ix: TournamentIndex, base: string | null, now: number): Plan {
-  const keys = store.publishedTournaments();
-  const revisions = base === null ? null : store.revisions();
-  const previous = base === null ? new Map<string, never>() : ix.previous;
+  // Read a chunk at a time, each tournament's previous record by a seek: the build holds no list
+  // of every tournament, however large the store.
+  const tokens = base !== null && store.revisionTrouble() === null;
   const jobs = function* (): Generator<TournamentJob> {
-    for (const key of keys) {
-      const externalId = key.externalId.toString();
-      const prev = previous.get(externalId) ?? null;
-      const token = revisions ? (revisions.tournaments.get(key.rowId) ?? "") : null;
-      const fp = base !== null && token !== null ? tournamentFingerprint(base, token, "") : null;
-      const keep = fp !== null && prev !== null && stillValid(prev, fp, now);
-      yield {
-        rowId: key.rowId,
-        externalId,
-        token,
-        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
-        ...(keep && { keep }),
-      };
-    }
+    let after: ChunkKey | null = null;
+    do {
+      const chunk = store.publishedAfter(after, PUBLISHED_CHUNK, tokens);
+      for (const key of chunk.keys) {
+        const externalId = key.externalId.toString();
+        const prev = base === null ? null : ix.previousOf(externalId);
+        const fp = base !== null && key.token !== null ? tournamentFingerprint(base, key.token, "") : null;
+        const keep = fp !== null && prev !== null && stillValid(prev, fp, now);
+        yield {
+          rowId: key.rowId,
+          externalId,
+          token: key.token,
+          previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
+          ...(keep && { keep }),
+        };
+      }
+      after = chunk.next;
+    } while (after !== null);
   };
-  return { jobs: jobs(), total: keys.length, candidates: () => ix.previous.keys() };
+  return { jobs: jobs(), total: store.publishedCount() };
 }
 
 /**
@@ -498,5 +504,5 @@ function changedTournaments(
       };
     }
   };
-  return { jobs: jobs(), total: keys.length, candidates: () => candidates };
+  return { jobs: jobs(), total: keys.length, candidates };
 }

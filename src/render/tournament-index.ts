@@ -115,13 +115,15 @@ export interface ListChange {
  * built: the previous build's tournaments, less those put or dropped now, plus those put now.
  */
 export interface TournamentIndex {
-  /**
-   * The previous build's tournaments (fingerprint and window) by external id; empty at first.
-   * Read whole on first use: only a build that walks every tournament asks for it.
-   */
-  readonly previous: ReadonlyMap<string, Window>;
   /** One previous tournament's fingerprint and window, if it had one. */
   previousOf(id: string): Window | null;
+  /** A previous tournament kept as it is: this build has it too. */
+  see(id: string): void;
+  /**
+   * The previous tournaments this build neither put nor saw (gone, unpublished or invalid now):
+   * among `ids`, or all of them when `ids` is undefined.
+   */
+  unseen(ids?: Iterable<string>): string[];
   /** The ids the previous build recorded for store row `row` (one, or none). */
   idsOfRow(row: number): string[];
   /** The previous tournaments whose window does not hold `now`, with their store rows. */
@@ -173,7 +175,8 @@ export interface Window {
  * records keyed `t:<id>` with a JSON detail, and list places (list, rank, key).
  */
 export interface IndexRows {
-  previous(): Iterable<{ key: string; fp: string; from: number | null; until: number | null }>;
+  see(key: string): void;
+  unseen(keys?: Iterable<string>): string[];
   previousWindow(key: string): Window | undefined;
   keysOfRow(row: number): string[];
   expired(now: number): { key: string; row: number | null }[];
@@ -230,16 +233,12 @@ function stateOf(
 
 /** The TournamentIndex over its rows: states in and out as JSON details. */
 export function tournamentIndex(rows: IndexRows): TournamentIndex {
-  let previous: Map<string, Window> | undefined;
   const lists = rows.previousRecord(LISTS_KEY);
   return {
-    get previous() {
-      if (previous === undefined) {
-        previous = new Map();
-        for (const r of rows.previous())
-          previous.set(r.key.slice(T.length), { fp: r.fp, from: r.from, until: r.until });
-      }
-      return previous;
+    see: (id) => rows.see(T + id),
+    unseen(ids) {
+      const keys = ids === undefined ? undefined : [...ids].map((id) => T + id);
+      return rows.unseen(keys).map((k) => k.slice(T.length));
     },
     previousOf: (id) => rows.previousWindow(T + id) ?? null,
     idsOfRow: (row) => rows.keysOfRow(row).flatMap((k) => (k.startsWith(T) ? [k.slice(T.length)] : [])),

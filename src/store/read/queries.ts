@@ -30,6 +30,10 @@ const SQL = {
     SELECT tournament_id, external_id FROM tournaments
     WHERE is_draft = 0 AND typeof(external_id) = 'integer' AND tournament_id IN (${PUBLISHED_IDS})
     ORDER BY external_id, tournament_id`,
+  // The same rule and order a chunk at a time, by index seeks (keyset: the rows after a key).
+  publishedCount: `
+    SELECT count(*) FROM tournaments
+    WHERE is_draft = 0 AND typeof(external_id) = 'integer' AND tournament_id IN (${PUBLISHED_IDS})`,
   // The same rule for one row, by index seeks (a tick asks it of the tournaments that changed).
   publishedTournament: `
     SELECT t.tournament_id, t.external_id FROM tournaments t

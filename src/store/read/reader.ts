@@ -10,23 +10,34 @@ import { hashRows } from "./hash-rows.ts";
 import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
-import { missingReadIndexes, prepareQueries, type Queries } from "./queries.ts";
+import { missingReadIndexes, prepareQueries, publishedRow, type Queries } from "./queries.ts";
 import {
   changedSince,
   fileIdentity,
-  readRevisions,
   recentRevisions,
   revisionCounts,
   revisionState,
   revisionTokens,
   revisionTrouble,
   storeKeyOf,
-  type Revisions,
+  tokenOf,
 } from "./revisions.ts";
 import { replacedError } from "./replaced.ts";
 import { prepareSizeQueries, type SizeQueries, type VocabularyRows } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
 import { bytesLookup, markInvalidUtf8 } from "./utf8.ts";
+
+/** Where a chunk of publishedAfter() ends: its last row's key (the row id as the store has it). */
+export interface ChunkKey {
+  externalId: bigint;
+  rowId: bigint;
+}
+
+export interface PublishedChunk {
+  keys: { rowId: number; externalId: bigint; token: string | null }[];
+  /** Where the next chunk starts; null after the last. */
+  next: ChunkKey | null;
+}
 
 export interface Store {
   readonly file: string;
@@ -38,6 +49,15 @@ export interface Store {
   /** Non-draft tournaments that are published on the global surface or in an enabled club's
    * catalog, ordered by external_id. Lightweight keys only. */
   publishedTournaments(): { rowId: number; externalId: bigint }[];
+  /** How many tournaments publishedTournaments() lists. */
+  publishedCount(): number;
+  /**
+   * publishedTournaments() a chunk at a time: at most `limit` after the key `after` (null: from
+   * the first), each with its revision token when `tokens` ("" for a tournament without a
+   * revision row), and the key to go on after (null: no more). A full build walks every
+   * tournament this way without holding the list.
+   */
+  publishedAfter(after: ChunkKey | null, limit: number, tokens: boolean): PublishedChunk;
   /** Those of `rowIds` that publishedTournaments() would list, in its order. */
   publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[];
   /** The rows of the tournaments with these external ids (those that exist). */
@@ -55,8 +75,6 @@ export interface Store {
     rowId: number,
     skip: (hash: string) => boolean,
   ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
-  /** The revision tokens the store's triggers keep, or null when it keeps none (version 1). */
-  revisions(): Revisions | null;
   /** The tournaments changed after the count `since` (revisions.ts changedSince). */
   changedSince(since: bigint): Map<number, string>;
   /** The `limit` tournaments changed last, newest first (revisions.ts recentRevisions). */
@@ -205,6 +223,41 @@ export class StoreReader implements Store {
     );
   }
 
+  publishedCount(): number {
+    return guard(this.file, () => Number(this.queries.publishedCount.pluck().get()));
+  }
+
+  publishedAfter(after: ChunkKey | null, limit: number, tokens: boolean): PublishedChunk {
+    return guard(this.file, () => {
+      // Keyset order over the unique external id: each chunk is one index range, whatever the
+      // store's size.
+      const sql = `SELECT t.tournament_id, t.external_id, ${tokens ? tokenOf("t") : "NULL"} AS token
+        FROM tournaments t
+        WHERE t.is_draft = 0 AND typeof(t.external_id) = 'integer'
+          ${after === null ? "" : "AND (t.external_id, t.tournament_id) > (@e, @r)"} AND ${publishedRow("t")}
+        ORDER BY t.external_id, t.tournament_id LIMIT @limit`;
+      const rows = this.db
+        .prepare<
+          [Record<string, unknown>],
+          { tournament_id: bigint; external_id: bigint; token: string | null }
+        >(sql)
+        .safeIntegers(true)
+        .all(after === null ? { limit } : { limit, e: after.externalId, r: after.rowId });
+      const last = rows[rows.length - 1];
+      return {
+        keys: rows
+          .filter((row) => safeRowId(row.tournament_id))
+          .map((row) => ({
+            rowId: Number(row.tournament_id),
+            externalId: row.external_id,
+            token: tokens ? (row.token ?? "") : null,
+          })),
+        next:
+          rows.length < limit || !last ? null : { externalId: last.external_id, rowId: last.tournament_id },
+      };
+    });
+  }
+
   rowsOfExternalIds(ids: readonly string[]): number[] {
     return guard(this.file, () => {
       const stmt = this.db
@@ -295,10 +348,6 @@ export class StoreReader implements Store {
     );
     markInvalidUtf8(bytes, "recaps", ["recap_id"], rows.recaps);
     return assembleTournament(this.name, rows);
-  }
-
-  revisions(): Revisions | null {
-    return guard(this.file, () => readRevisions(this.db));
   }
 
   changedSince(since: bigint): Map<number, string> {

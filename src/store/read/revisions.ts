@@ -85,6 +85,11 @@ export interface Revisions {
  */
 const TOKEN = "revision || '.' || ifnull(hex(stamp), '')";
 
+/** The revision token of the tournament row `alias`, as an SQL expression (NULL without a row). */
+export function tokenOf(alias: string): string {
+  return `(SELECT ${TOKEN} FROM tournament_revisions r WHERE r.tournament_id = ${alias}.tournament_id)`;
+}
+
 /** The revisions, or null when the store does not maintain them. Call inside the read transaction. */
 export function readRevisions(db: Database.Database): Revisions | null {
   if (!maintainsRevisions(db)) return null;

@@ -6,6 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
+import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../../../src/domain/status.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -55,7 +56,7 @@ async function expectSameAsRebuild(
   dir: string,
   db: string,
   out: string,
-  options: { skipInvalid?: boolean } = {},
+  options: { skipInvalid?: boolean; statusOptions?: StatusOptions } = {},
 ): Promise<void> {
   const full = path.join(dir, "full", "dist");
   await build({ db, out: full, now: SAMPLE_NOW, jobs: 1, rebuild: true, ...options });
@@ -144,4 +145,18 @@ describe("a tick's store checks", () => {
     expect(tick.render.skipped.map((t) => t.externalId)).toEqual(skipped);
     await expectSameAsRebuild(dir, db, out, { skipInvalid: true });
   }, 60_000);
+
+  it("drop, in a build that looks at every tournament, the previous ones no longer published", async () => {
+    const { dir, db, out } = fresh("scoped-gone");
+    const first = await build({ db, out, now: SAMPLE_NOW, jobs: 1 });
+    write(db, "UPDATE tournaments SET is_draft = 1 WHERE tournament_id = 2");
+    // Other status options make another program key: the build looks at every tournament, over
+    // the live bookkeeping (not a tick, not a --rebuild).
+    const statusOptions = { ...DEFAULT_STATUS_OPTIONS, graceMs: DEFAULT_STATUS_OPTIONS.graceMs + 60_000 };
+    const whole = await build({ db, out, now: SAMPLE_NOW, jobs: 1, statusOptions });
+    expect(whole.render.storeCheck?.scope).toBe("whole");
+    expect(whole.render.tournaments).toBe(first.render.tournaments - 1);
+    expect(whole.publish.filesRemoved).toBeGreaterThan(0);
+    await expectSameAsRebuild(dir, db, out, { statusOptions });
+  });
 });

@@ -1,9 +1,12 @@
+import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { VOCABULARY_INDEXES, vocabularySql } from "../../../src/store/read/queries.ts";
 import type { PublishedTournament } from "../../../src/domain/types.ts";
 import { EXTERNAL, IDS, insert, makeStore, tournamentProblems, withStore } from "../../support/stores.ts";
-import { removeTempDirs } from "../../support/temp.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { generateStore } from "../../../scripts/gen-store.ts";
+import type { ChunkKey } from "../../../src/store/read/reader.ts";
 
 afterAll(removeTempDirs);
 
@@ -31,6 +34,30 @@ describe("publishedTournaments", () => {
     expect(ids).not.toContain(IDS.draft);
     expect(ids).not.toContain(IDS.unpublished);
     expect(ids).not.toContain(IDS.disabledOnly);
+  });
+
+  it("reads the same list a chunk at a time, each with its revision token, and counts it", () => {
+    const db = path.join(tempDir("chunks"), "s.sqlite");
+    generateStore({ tournaments: 40, seed: "3", out: db });
+    withStore(db, (store) => {
+      const whole = store.publishedTournaments();
+      expect(store.publishedCount()).toBe(whole.length);
+      for (const size of [1, 7, whole.length, whole.length + 5]) {
+        const chunks: ReturnType<typeof store.publishedAfter>[] = [];
+        let after: ChunkKey | null = null;
+        do {
+          const chunk = store.publishedAfter(after, size, true);
+          chunks.push(chunk);
+          after = chunk.next;
+        } while (after !== null && chunks.length <= whole.length + 1);
+        const keys = chunks.flatMap((c) => c.keys);
+        expect(keys.map(({ rowId, externalId }) => ({ rowId, externalId }))).toEqual(whole);
+        expect(chunks.length).toBe(Math.floor(whole.length / size) + 1);
+        // The tokens are the store's revisions, as a tick reads them one by one.
+        expect(keys.map((k) => k.token)).toEqual(store.revisionTokens(whole.map((k) => k.rowId)));
+      }
+      expect(store.publishedAfter(null, 5, false).keys.every((k) => k.token === null)).toBe(true);
+    });
   });
 
   it("keeps int64 values beyond 2^53 exact", () => {
