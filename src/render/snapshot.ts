@@ -12,9 +12,10 @@ import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
 import { toJson } from "../output/json.ts";
 import { NOT_FOUND, NOT_FOUND_FILE } from "../output/problem.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
-import { ROUTES, type SiteContext } from "../routes/table.ts";
-import { href, OPENAPI_PATH, pathForms } from "../routes/urls.ts";
-import { LIST_PAGE_SIZE, pageLinks, type EdgeFacts } from "../routes/pagination.ts";
+import type { SiteContext } from "../routes/table.ts";
+import { OPENAPI_PATH } from "../routes/urls.ts";
+import { LIST_PAGE_SIZE, type EdgeFacts } from "../routes/pagination.ts";
+import { pageLinksOf } from "../routes/page-links.ts";
 import {
   revisionCount,
   sha256,
@@ -354,38 +355,6 @@ export async function renderSnapshot(
   report.files += 2 + hostFiles.size;
   sink.recordState?.({ lists: lists.record });
   return report;
-}
-
-/**
- * The Link header of every file of a paged list, from the list files' names alone (the same
- * whether the lists were rendered now or kept): each list instance with its numbered pages.
- */
-export function pageLinksOf(listFiles: readonly string[], basePath = ""): Record<string, string> {
-  const instances = new Map<string, Map<number, string>>();
-  const patterns = ROUTES.filter((r) => r.paged).flatMap((r) =>
-    pathForms({ ...r, paged: undefined }).map(
-      (form) =>
-        new RegExp(`^(${form.slice(1).replace(/\{\w+\}/g, "[^/]+")})(?:/page/([1-9][0-9]*))?/index\\.json$`),
-    ),
-  );
-  for (const file of listFiles) {
-    for (const re of patterns) {
-      const m = re.exec(file);
-      if (!m) continue;
-      const base = href(basePath, `/${m[1]}`);
-      const pages = instances.get(base) ?? new Map<number, string>();
-      pages.set(m[2] === undefined ? 0 : Number(m[2]), file);
-      instances.set(base, pages);
-      break;
-    }
-  }
-  const links: Record<string, string> = {};
-  for (const [base, pages] of [...instances].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const k = pages.size - 1;
-    if (k === 0) continue; // a list that fits one page sends no Link header
-    for (const [j, file] of [...pages].sort(([a], [b]) => a - b)) links[file] = pageLinks(base, j, k);
-  }
-  return links;
 }
 
 /** The tournaments a tick can keep unread: every owner under this prefix (tournamentOwner). */

@@ -5,9 +5,6 @@
 /** Summaries per page of a list (the global list, a club catalog, their tag forms). */
 export const LIST_PAGE_SIZE = 1000;
 
-/** The path segment of a page: `<list>/page/{page}`; `?page=N` is its query form. */
-export const PAGE_SEGMENT = "page";
-
 /** One list split into its head (the list's own URL) and its numbered pages. */
 export interface Paged<T> {
   /** The list's own URL: the unfinished tournaments and the newest finished ones. */
@@ -67,11 +64,11 @@ export function firstChangedPage(
 }
 
 /**
- * The Link header of the head (page 0) or page `j` of a list of `k` numbered pages whose own URL
- * path is `base`: first is the head, last is page 1, next goes towards the older pages.
+ * The Link header of the head (page 0) or page `j` of a list of `k` numbered pages, whose page n
+ * is at `url(n)` (a JSON list: `<list>` and `<list>/page/{n}`; the index page for people: `/`
+ * and `/page/{n}/`): first is the head, last is page 1, next goes towards the older pages.
  */
-export function pageLinks(base: string, j: number, k: number): string {
-  const url = (n: number): string => (n === 0 ? base : `${base}/${PAGE_SEGMENT}/${n}`);
+export function pageLinks(url: (page: number) => string, j: number, k: number): string {
   return pageNeighbours(j, k)
     .map(({ rel, page }) => `<${url(page)}>; rel="${rel}"`)
     .join(", ");
@@ -95,7 +92,10 @@ export function pageNeighbours(j: number, k: number): { rel: PageRel; page: numb
 
 /** What the hosts must know of a snapshot's lists and tournaments beyond the URL model. */
 export interface EdgeFacts {
-  /** The Link header of each file of a paged list (`api/.../page/2/index.json`), heads included. */
+  /**
+   * The Link header of each file of a paged list (`api/.../page/2/index.json`) and of a split
+   * index page (`page/2/index.html`), heads included (routes/page-links.ts).
+   */
   links: Record<string, string>;
   /** External ids of the tournaments served with the archive cache class, sorted. */
   archived: string[];

@@ -366,12 +366,17 @@ export interface PageRoute {
   path: string;
   /** The API route whose data the page shows: its cache class is the page's. */
   follows: EndpointId;
+  /**
+   * Extension: the numbered pages (`{page}`) of the page route `pageOf`, its head, split as the
+   * list it shows (routes/pagination.ts). Both carry a paged list's Link header (page-links.ts).
+   */
+  pageOf?: string;
 }
 
 export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "indexPage", path: "/", follows: "publicTournaments" },
   // Extension: the index's numbered pages, the same cut as the global list's (routes/pagination.ts).
-  { id: "indexPagePage", path: "/page/{page}/", follows: "publicTournaments" },
+  { id: "indexPagePage", path: "/page/{page}/", follows: "publicTournaments", pageOf: "indexPage" },
   { id: "tournamentPage", path: "/tournaments/{id}/", follows: "publicTournament" },
   { id: "standingsPage", path: "/tournaments/{id}/standings/", follows: "publicStandings" },
   { id: "roundPage", path: "/tournaments/{id}/rounds/{round}/", follows: "publicRound" },
@@ -393,6 +398,11 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   // docs/guide/extensions.md, "Player cards at scale".
   { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
 ];
+
+/** Whether a page route's files may be split into a head and numbered pages (pageOf). */
+export function isPagedPage(id: string): boolean {
+  return PAGE_ROUTES.some((p) => p.pageOf !== undefined && (p.id === id || p.pageOf === id));
+}
 
 export function pageCache(page: PageRoute): CacheClass {
   return endpoint(page.follows).cache;

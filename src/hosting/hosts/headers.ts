@@ -17,6 +17,9 @@ import {
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../../output/problem.ts";
 import { toPlaceholders } from "./placeholders.ts";
 
+/** The file a page URL (ending with `/`) is served from, after its URL. */
+const PAGE_FILE = "index.html";
+
 /** The security headers as `_headers` lines: each block names its own, since two matching
  * blocks would join two Content-Security-Policy values into one stricter than either. */
 function security(html: boolean): string {
@@ -72,9 +75,12 @@ export function renderHeaders(rules: HostRules): string {
         (s.cors ? "\n  Access-Control-Allow-Origin: *" : ""),
     );
   }
-  // The Link header of each file of a paged list (none while every list fits one page). Netlify
-  // adds the headers of every block that matches, so these add to the blocks above.
-  for (const [file, link] of Object.entries(rules.facts.links)) blocks.push(`/${file}\n  Link: ${link}`);
+  // The Link header of each file of a paged list and of each part of a split index page (none
+  // while every list fits one page): a list's file by its name, a page by its URL (`/page/2/`
+  // for `page/2/index.html`), as the blocks above. Netlify adds the headers of every block that
+  // matches, so these add to them.
+  for (const [file, link] of Object.entries(rules.facts.links))
+    blocks.push(`/${file.endsWith(PAGE_FILE) ? file.slice(0, -PAGE_FILE.length) : file}\n  Link: ${link}`);
   // The error bodies, which Netlify serves for a missing file or a 404 rule.
   const errorTags = tags([ERROR_TAG, SITE_TAG]);
   blocks.push(

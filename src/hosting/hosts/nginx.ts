@@ -5,7 +5,7 @@
 // served: every other path, internal files included, is a 404 with the error body of its kind.
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../routes/cache.ts";
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../../output/problem.ts";
-import { CORS_PREFIX } from "../../routes/urls.ts";
+import { CORS_PREFIX, isPagedPage } from "../../routes/urls.ts";
 import {
   HTML_TYPE,
   JSON_TYPE,
@@ -25,7 +25,7 @@ import {
 } from "../rules.ts";
 
 const PATH_VAR = "build_api_path";
-/** The Link header of the file served, from a map of the paged lists' files. */
+/** The Link header of the file served, from a map of the paged lists' and split pages' files. */
 const LINK_VAR = "build_api_link";
 
 /** The Cache-Control of a tournament answer of this class: the archive class when archived. */
@@ -273,6 +273,8 @@ export function renderNginx(rules: HostRules): string {
         i1,
         page.tags,
       ),
+      // A split index page's parts: the Link header of the file try_files found, as a list's.
+      ...(isPagedPage(page.routeId) ? [`${i1}add_header Link $${LINK_VAR} always;`] : []),
       `${i1}try_files \${uri}index.html =404;`,
       "}",
     );

@@ -83,8 +83,13 @@ describe("--base-path /chess/ on the sample", () => {
     };
     expect(facts.basePath).toBe("/chess");
     expect(Object.keys(facts.links).length).toBeGreaterThan(0);
-    for (const l of Object.values(facts.links))
-      for (const u of l.matchAll(/<([^>]*)>/g)) expect(u[1]!.startsWith("/chess/api/"), l).toBe(true);
+    // A JSON list's links name its pages under /chess/api/, the index parts' the pages under /chess/.
+    expect(Object.keys(facts.links)).toContain("page/1/index.html");
+    for (const [file, l] of Object.entries(facts.links))
+      for (const u of l.matchAll(/<([^>]*)>/g))
+        expect(u[1]!, `${file}: ${l}`).toMatch(
+          file.endsWith(".html") ? /^\/chess\/(page\/\d+\/)?$/ : /^\/chess\/api\//,
+        );
     expect(read(chess, "404.html")).toContain('<a href="/chess/">');
   });
 

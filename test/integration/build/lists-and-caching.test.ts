@@ -97,12 +97,24 @@ describe("pages of long lists", () => {
     }
     const published = ids(read(plain, `${LIST}/index.json`));
     expect([...all].sort()).toEqual([...published].sort());
-    // The hosts serve a numbered page at its slash URL (the preview's resolver, over the files).
+    // The hosts serve a numbered page at its slash URL (the preview's resolver, over the files),
+    // every part with the Link header of its JSON page but for the URLs: the pages' own.
+    const links = facts(out).links;
     const rules = hostRules(facts(out));
     const exists = (f: string): boolean => existsSync(path.join(out, f));
     const r = resolveRequest(rules, "/page/1/", "", exists);
     expect(r.kind === "file" && r.file).toBe("page/1/index.html");
     expect(resolveRequest(rules, `/page/${k + 1}/`, "", exists).kind).toBe("error");
+    expect(links["index.html"]).toBe(`</>; rel="first", </page/${k}/>; rel="next", </page/1/>; rel="last"`);
+    for (const [n, file] of [[0, "index.html"] as const, ...pages.map((f, i) => [i + 1, f] as const)]) {
+      const json = links[n === 0 ? `${LIST}/index.json` : `${LIST}/page/${n}/index.json`]!;
+      const asPages = json.replace(/<\/api\/public\/v1\/tournaments(\/page\/\d+)?>/g, (_, p?: string) =>
+        p ? `<${p}/>` : "</>",
+      );
+      expect(links[file], file).toBe(asPages);
+      const answer = resolveRequest(rules, n === 0 ? "/" : `/page/${n}/`, "", exists);
+      expect(answer.kind === "file" && new Map(answer.headers).get("Link"), file).toBe(asPages);
+    }
     // The snapshot's feed keeps the newest page-size entries of the whole one.
     const entries = (atom: string): string[] =>
       [...atom.matchAll(/<entry>\n {4}<id>([^<]+)</g)].map((m) => m[1]!);

@@ -135,7 +135,8 @@ describe("deploy to an S3-compatible bucket", () => {
 
   it("on a change of headers alone (archive class, Link) replaces metadata in place, bytes not sent", async () => {
     // The snapshot's edge facts change while no file's bytes do: a tournament enters the archive
-    // cache class, and the public list gets a Link header (as when it grows a page).
+    // cache class, and the public list and the index page get a Link header (as when they grow a
+    // page).
     const factsFile = path.join(out, EDGE_FILE);
     const factsBefore = readFileSync(factsFile, "utf8");
     const facts = JSON.parse(factsBefore) as { links: Record<string, string>; archived: string[] };
@@ -144,9 +145,14 @@ describe("deploy to an S3-compatible bucket", () => {
       .find((x) => x !== undefined && !facts.archived.includes(x))!;
     const list = "api/public/v1/tournaments/index.json";
     const link = '</api/public/v1/tournaments>; rel="first", </api/public/v1/tournaments/page/1>; rel="last"';
+    const index = "index.html";
+    const indexLink = '</>; rel="first", </page/1/>; rel="next", </page/1/>; rel="last"';
     writeFileSync(
       factsFile,
-      JSON.stringify({ links: { ...facts.links, [list]: link }, archived: [...facts.archived, id].sort() }),
+      JSON.stringify({
+        links: { ...facts.links, [list]: link, [index]: indexLink },
+        archived: [...facts.archived, id].sort(),
+      }),
     );
     try {
       const ofTournament = [...served().keys()].filter((k) =>
@@ -159,8 +165,8 @@ describe("deploy to an S3-compatible bucket", () => {
       s3.events.length = 0;
       const report = await deploy(options("site/"));
       expect(report.sent).toBe(0);
-      expect(report.retagged).toBe(ofTournament.length + 1);
-      expect(report.requests).toBe(ofTournament.length + 1 + 7);
+      expect(report.retagged).toBe(ofTournament.length + 2);
+      expect(report.requests).toBe(ofTournament.length + 2 + 7);
       // CopyObject onto itself: no object was put, and the record is written with the new facts.
       expect(s3.events.filter((e) => e.name === "ObjectCreated:Put").map((e) => e.key)).toEqual(
         [PENDING_KEY, RECORD_KEY, LEASE_KEY]
@@ -175,7 +181,7 @@ describe("deploy to an S3-compatible bucket", () => {
                   : 1,
           ),
       );
-      expect(s3.events.filter((e) => e.name === "ObjectCreated:Copy")).toHaveLength(ofTournament.length + 1);
+      expect(s3.events.filter((e) => e.name === "ObjectCreated:Copy")).toHaveLength(ofTournament.length + 2);
       for (const k of ofTournament) {
         const o = (await s3.get(`site/${k}`))!;
         expect(o.cacheControl, k).toBe(ARCHIVE_CACHE_CONTROL);
@@ -186,6 +192,7 @@ describe("deploy to an S3-compatible bucket", () => {
       const listed = (await s3.get(`site/${list}`))!;
       expect(listed.metadata.link).toBe(link);
       expect(listed.cacheControl).toBe(objectSpec(list)!.cacheControl);
+      expect((await s3.get(`site/${index}`))!.metadata.link).toBe(indexLink);
 
       // The R2 Worker sends both from the object, with no facts of its own.
       const mod = (await import(`data:text/javascript,${encodeURIComponent(r2WorkerText())}`)) as {
@@ -209,6 +216,8 @@ describe("deploy to an S3-compatible bucket", () => {
       };
       const r1 = await mod.default.fetch(new Request("http://x/api/public/v1/tournaments"), env);
       expect(r1.headers.get("link")).toBe(link);
+      const home = await mod.default.fetch(new Request("http://x/"), env);
+      expect([home.status, home.headers.get("link")]).toEqual([200, indexLink]);
       const r2 = await mod.default.fetch(new Request(`http://x/api/public/v1/tournaments/${id}`), env);
       expect(r2.headers.get("cache-control")).toBe(ARCHIVE_CACHE_CONTROL);
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hostFiles } from "../../../src/hosting/hosts/index.ts";
 import { resolveRequest, type Resolution } from "../../../src/hosting/resolve.ts";
 import { hostRules, servedUnder } from "../../../src/hosting/rules.ts";
+import { pageLinksOf } from "../../../src/routes/page-links.ts";
 import { ASSET_FILES, CASES } from "../../support/host-files.ts";
 
 const BASE = "/chess";
@@ -56,9 +57,12 @@ describe("the resolver under a base path", () => {
 });
 
 describe("host files under a base path", () => {
+  // A paged list's head and the parts of a split index page, as pageLinksOf names them.
+  const indexLinks = pageLinksOf(["index.html", "page/1/index.html"], BASE);
   const files = hostFiles(undefined, {
     links: {
       "api/public/v1/tournaments/index.json": `</chess/api/public/v1/tournaments/page/1>; rel="last"`,
+      ...indexLinks,
     },
     archived: [],
     basePath: BASE,
@@ -90,6 +94,26 @@ describe("host files under a base path", () => {
           .filter((w) => w.startsWith("/")))
           expect(t.startsWith(`${BASE}/`), `${name}: ${l}`).toBe(true);
     }
+  });
+
+  it("send the Link header of each part of a split index page, under the base, by file and by URL", () => {
+    expect(indexLinks["page/1/index.html"]).toBe(
+      '</chess/>; rel="first", </chess/>; rel="prev", </chess/page/1/>; rel="last"',
+    );
+    // nginx: by the file try_files found, in the index's page locations only.
+    for (const [file, link] of Object.entries(indexLinks))
+      expect(files.get("nginx-http.conf")).toContain(`    /chess/${file} '${link}';\n`);
+    const locations = files.get("nginx.conf")!.split(/\n(?=location )/);
+    const linked = locations.filter((l) => l.includes("add_header Link ")).map((l) => l.split("\n")[0]);
+    expect(linked.filter((l) => !l.includes("/api/"))).toEqual([
+      'location ~ "^/chess/$" {',
+      'location ~ "^/chess/page/(?<build_api_p_page>[1-9][0-9]{0,8})/$" {',
+    ]);
+    // _headers: a page by its URL, as Netlify serves it (`/chess/page/1/` from its index.html).
+    const headers = files.get("_headers")!;
+    expect(headers).toContain(`\n/chess/\n  Link: ${indexLinks["index.html"]}\n`);
+    expect(headers).toContain(`\n/chess/page/1/\n  Link: ${indexLinks["page/1/index.html"]}\n`);
+    expect(headers).not.toContain("index.html\n  Link:");
   });
 
   it("nginx: the 400 problem body for a request under the base only, nginx's own 400 elsewhere", () => {

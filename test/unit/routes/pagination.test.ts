@@ -80,16 +80,17 @@ describe("paginate", () => {
 
 describe("pageLinks", () => {
   const base = "/api/public/v1/tournaments";
+  const url = (n: number): string => (n === 0 ? base : `${base}/page/${n}`);
   it("links the head to the newest numbered page and to page 1 as the last", () => {
-    expect(pageLinks(base, 0, 3)).toBe(
+    expect(pageLinks(url, 0, 3)).toBe(
       `<${base}>; rel="first", <${base}/page/3>; rel="next", <${base}/page/1>; rel="last"`,
     );
   });
   it("goes from page k back to the head, and towards page 1", () => {
-    expect(pageLinks(base, 3, 3)).toBe(
+    expect(pageLinks(url, 3, 3)).toBe(
       `<${base}>; rel="first", <${base}>; rel="prev", <${base}/page/2>; rel="next", <${base}/page/1>; rel="last"`,
     );
-    expect(pageLinks(base, 1, 3)).toBe(
+    expect(pageLinks(url, 1, 3)).toBe(
       `<${base}>; rel="first", <${base}/page/2>; rel="prev", <${base}/page/1>; rel="last"`,
     );
   });

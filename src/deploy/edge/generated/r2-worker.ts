@@ -280,7 +280,7 @@ var OPENAPI_PATH = "/api/public/v1/openapi.json";
 var PAGE_ROUTES = [
   { id: "indexPage", path: "/", follows: "publicTournaments" },
   // Extension: the index's numbered pages, the same cut as the global list's (routes/pagination.ts).
-  { id: "indexPagePage", path: "/page/{page}/", follows: "publicTournaments" },
+  { id: "indexPagePage", path: "/page/{page}/", follows: "publicTournaments", pageOf: "indexPage" },
   { id: "tournamentPage", path: "/tournaments/{id}/", follows: "publicTournament" },
   { id: "standingsPage", path: "/tournaments/{id}/standings/", follows: "publicStandings" },
   { id: "roundPage", path: "/tournaments/{id}/rounds/{round}/", follows: "publicRound" },

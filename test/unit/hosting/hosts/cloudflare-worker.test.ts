@@ -14,6 +14,7 @@ import {
 import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
 import { resolveRequest } from "../../../../src/hosting/resolve.ts";
 import { hostRules, OTHER_CSP, PAGE_CSP } from "../../../../src/hosting/rules.ts";
+import { pageLinksOf } from "../../../../src/routes/page-links.ts";
 
 describe("_worker.js", () => {
   const env = { ASSETS: { fetch: async (req: Request) => assetsFetch(req) } };
@@ -80,9 +81,13 @@ describe("_worker.js", () => {
     }
   });
 
-  it("sends a snapshot's edge facts: Link on a paged list's files, the archive class by id", async () => {
+  it("sends a snapshot's edge facts: Link on a paged list's files and index parts, the archive class by id", async () => {
     const facts = {
-      links: { "api/public/v1/tournaments/index.json": '</api/public/v1/tournaments>; rel="first"' },
+      links: {
+        "api/public/v1/tournaments/index.json": '</api/public/v1/tournaments>; rel="first"',
+        // A split index page: its head and page 1, as pageLinksOf names them.
+        ...pageLinksOf(["index.html", "page/1/index.html"]),
+      },
       archived: ["42"],
     };
     const src = hostFiles(HOST_VOCAB, facts).get("_worker.js")!;
@@ -98,6 +103,10 @@ describe("_worker.js", () => {
       ["/api/clubs/gros/tournaments/42", null, CACHE_POLICY.archive],
       ["/tournaments/42/live/", null, CACHE_POLICY.archive],
       ["/api/public/v1/tournaments?page=2", null, null],
+      ["/", '</>; rel="first", </page/1/>; rel="next", </page/1/>; rel="last"', CACHE_POLICY.list],
+      ["/page/1/", '</>; rel="first", </>; rel="prev", </page/1/>; rel="last"', CACHE_POLICY.list],
+      ["/page/1", null, null],
+      ["/tournaments/42/", null, CACHE_POLICY.archive],
     ] as const) {
       const res = await get(url);
       const got = [

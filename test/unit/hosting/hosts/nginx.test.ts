@@ -413,6 +413,7 @@ describe("nginx", () => {
           add_header Referrer-Policy "no-referrer" always;
           add_header Cache-Tag "list-public,build-api" always;
           add_header Surrogate-Key "list-public build-api" always;
+          add_header Link $build_api_link always;
           try_files \${uri}index.html =404;
       }
       location ~ "^/page/(?<build_api_p_page>[1-9][0-9]{0,8})/$" {
@@ -428,6 +429,7 @@ describe("nginx", () => {
           add_header Referrer-Policy "no-referrer" always;
           add_header Cache-Tag "list-public,build-api" always;
           add_header Surrogate-Key "list-public build-api" always;
+          add_header Link $build_api_link always;
           try_files \${uri}index.html =404;
       }
       location ~ "^(?<build_api_path>/page/([1-9][0-9]{0,8}))$" {
