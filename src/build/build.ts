@@ -6,9 +6,9 @@ import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import type { PublishReport } from "../publish/index.ts";
 import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
-import { issuesOf, type RenderReport } from "../render/snapshot.ts";
+import type { RenderReport } from "../render/snapshot.ts";
 import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
-import { tournamentIndex } from "../render/tournament-index.ts";
+import { issuesOf, tournamentIndex } from "../render/tournament-index.ts";
 import {
   checkedOf,
   currentInputs,

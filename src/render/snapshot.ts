@@ -28,7 +28,7 @@ import {
 import type { Store } from "../store/read/open.ts";
 import type { ChunkKey } from "../store/read/reader.ts";
 import { renderLists } from "./lists.ts";
-import { columnsOf, membersOf, type TournamentIndex } from "./tournament-index.ts";
+import { columnsOf, issuesOf, membersOf, type TournamentIndex } from "./tournament-index.ts";
 import {
   renderTournament,
   type RenderPool,
@@ -154,21 +154,6 @@ export interface RenderedIssues {
   warnings: string[];
   unknownResults: number;
   standingsStops: ({ externalId: string } & StandingsStop)[];
-}
-
-/** The warnings and standings stops of every tournament of `ix`, in store order. */
-export function issuesOf(
-  ix: Pick<TournamentIndex, "issues">,
-): Required<Pick<RenderReport, "warnings" | "standingsStops">> {
-  const out: Required<Pick<RenderReport, "warnings" | "standingsStops">> = {
-    warnings: [],
-    standingsStops: [],
-  };
-  for (const t of ix.issues()) {
-    out.warnings.push(...t.warnings);
-    if (t.stop) out.standingsStops.push({ externalId: t.id, ...t.stop });
-  }
-  return out;
 }
 
 export async function renderSnapshot(

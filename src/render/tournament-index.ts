@@ -55,6 +55,22 @@ export function membersOf(t: TournamentState): Member[] {
   return out;
 }
 
+/**
+ * The warnings and standings stops of every tournament of `ix`, in store order, for a report that
+ * lists them (reads the detail of each tournament that has any).
+ */
+export function issuesOf(ix: Pick<TournamentIndex, "issues">): {
+  warnings: string[];
+  standingsStops: ({ externalId: string } & StandingsStop)[];
+} {
+  const out: ReturnType<typeof issuesOf> = { warnings: [], standingsStops: [] };
+  for (const t of ix.issues()) {
+    out.warnings.push(...t.warnings);
+    if (t.stop) out.standingsStops.push({ externalId: t.id, ...t.stop });
+  }
+  return out;
+}
+
 /** The columns the report is summed from, without reading a tournament's detail. */
 export interface StateColumns {
   /** Store order: the report lists warnings in it. */

@@ -81,7 +81,7 @@ const CLOCK_ALLOWED: ReadonlySet<string> = new Set(["cli", "build", "publish", "
 
 interface SourceFacts {
   /** Import specifiers as written, with the line of each. */
-  imports: { specifier: string; line: number; typeOnly: boolean }[];
+  imports: { specifier: string; line: number; typeOnly: boolean; dynamic?: true }[];
   clockReads: { what: string; line: number }[];
 }
 
@@ -121,7 +121,7 @@ function scan(source: string, fileName = "module.ts"): SourceFacts {
       const arg = node.arguments[0];
       // A computed specifier cannot be checked: it is reported as such.
       const specifier = arg && ts.isStringLiteralLike(arg) ? arg.text : "<computed>";
-      facts.imports.push({ specifier, line: line(node), typeOnly: false });
+      facts.imports.push({ specifier, line: line(node), typeOnly: false, dynamic: true });
     } else if (ts.isImportTypeNode(node)) {
       const arg = node.argument;
       if (ts.isLiteralTypeNode(arg) && ts.isStringLiteral(arg.literal)) {
@@ -231,18 +231,22 @@ function cycles(graph: ReadonlyMap<string, SourceFacts>): string[] {
   return out;
 }
 
-/** Every file and package that loading `file` loads, static and dynamic imports (not type-only ones). */
+/**
+ * Every file and package that loading `file` loads, by static and dynamic imports (not type-only
+ * ones); with `staticOnly`, what loads before any `import()` runs.
+ */
 function reach(
   graph: ReadonlyMap<string, SourceFacts>,
   file: string,
+  staticOnly = false,
 ): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
   const packages = new Set<string>();
   const walk = (f: string): void => {
     if (files.has(f)) return;
     files.add(f);
-    for (const { specifier, typeOnly } of graph.get(f)!.imports) {
-      if (typeOnly) continue;
+    for (const { specifier, typeOnly, dynamic } of graph.get(f)!.imports) {
+      if (typeOnly || (staticOnly && dynamic)) continue;
       if (!specifier.startsWith(".")) packages.add(specifier);
       else {
         const t = path.posix.normalize(path.posix.join(path.posix.dirname(f), specifier));
@@ -292,6 +296,22 @@ describe("layering of src/", () => {
         file,
       ).toEqual([]);
     }
+  });
+
+  it("loads no renderer, route table or contract before a build knows it has work", () => {
+    // An up-to-date snapshot costs start-up plus the check: build.ts loads the heavy modules (the
+    // schemas, the views behind the route table, the pages, the renderer) by import() once there
+    // is work; what it and the CLI load statically must not reach them.
+    const early = new Set([
+      ...reach(graph, "cli.ts", true).files,
+      ...reach(graph, "build/build.ts", true).files,
+    ]);
+    const heavy = ["render/snapshot.ts", "routes/table.ts", "contracts/index.ts", "pages/index.ts"];
+    expect(heavy.filter((f) => graph.has(f))).toEqual(heavy);
+    expect([...early].filter((f) => heavy.includes(f))).toEqual([]);
+    // Followed through import(), they are all reached: the rule above is about when, not whether.
+    const all = reach(graph, "build/build.ts").files;
+    expect(heavy.filter((f) => !all.has(f))).toEqual([]);
   });
 
   it("reads static, export-from, type-only and dynamic imports of the real sources", () => {
