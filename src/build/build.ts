@@ -8,7 +8,6 @@ import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
 import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
-import { issuesOf, tournamentIndex } from "../render/tournament-index.ts";
 import {
   checkedOf,
   currentInputs,
@@ -85,7 +84,9 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const r = previous!.render;
     // The record counts the warnings; listing them reads the live tournaments' records.
     const listed = opts.listIssues
-      ? withLiveIndex(opts.out, (rows) => issuesOf(tournamentIndex(rows)))
+      ? await import("../render/tournament-index.ts").then((ix) =>
+          withLiveIndex(opts.out, (rows) => ix.issuesOf(ix.tournamentIndex(rows))),
+        )
       : undefined;
     return {
       upToDate: true,
@@ -123,6 +124,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { openStore },
     { createPool, workerCount, MEMORY_BUDGET_MIB, WORKER_RSS_MIB },
     { changedUrls, changedTags },
+    { tournamentIndex },
   ] = await Promise.all([
     import("../output/generated.ts"),
     import("../hosting/hosts/index.ts"),
@@ -132,6 +134,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("../store/read/open.ts"),
     import("../render/pool.ts"),
     import("../hosting/purge.ts"),
+    import("../render/tournament-index.ts"),
   ]);
   opts.onPhase?.("open");
   // The store is read in one transaction from here on: one build reads one state of it. Its
