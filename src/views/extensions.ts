@@ -17,8 +17,7 @@ import { playerCards, type PlayerCard } from "../domain/extensions/player-card.t
 import { scheduleOf } from "../domain/extensions/schedule.ts";
 import {
   rankProgression,
-  standingsAfterRound,
-  standingsRounds,
+  standingsAfterEachRound,
   type Progression,
   type RoundStandings,
 } from "../domain/extensions/round-standings.ts";
@@ -51,7 +50,7 @@ const memo = new WeakMap<TournamentContext, Extras>();
 function extras(c: TournamentContext): Extras {
   let e = memo.get(c);
   if (!e) {
-    const tables = standingsRounds(c.t).map((n) => standingsAfterRound(c.t, n));
+    const tables = standingsAfterEachRound(c.t, c.standings);
     const progression = rankProgression(c.t, tables);
     e = {
       tables,
