@@ -21,6 +21,9 @@ export interface StandingsOutcome {
 /** A tie-break value as text: as few decimals as needed ("31.5", "0", "7.25"); "" when undefined. */
 export function formatTiebreakValue(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return "";
+  // Whole and half values (most of them: points, Buchholz sums, ratings) print as they are:
+  // toFixed(6) and back gives the same number.
+  if (Number.isInteger(value * 2)) return String(value);
   return String(Number(value.toFixed(6)));
 }
 
@@ -89,11 +92,14 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
   const players = t.players;
   const points = new Map<number, number>();
   const values = new Map<number, (number | null)[]>();
+  /** The same values as text (formatTiebreakValue), each formatted once. */
+  const texts = new Map<number, string[]>();
   const orderKey = new Map<number, number>();
   for (const p of players) {
     const n = p.sourcePlayerNumber;
     points.set(n, engine.points(n));
     values.set(n, []);
+    texts.set(n, []);
     orderKey.set(n, p.startingRank ?? n);
   }
 
@@ -108,13 +114,17 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
     const v = engine.values(tiebreak, groups);
     const next: number[][] = [];
     for (const g of groups) {
-      for (const p of g) values.get(p)!.push(v.get(p) ?? null);
+      for (const p of g) {
+        const x = v.get(p) ?? null;
+        values.get(p)!.push(x);
+        texts.get(p)!.push(formatTiebreakValue(x));
+      }
       if (g.length === 1) {
         next.push(g);
         continue;
       }
       const split = new Map<string, number[]>();
-      for (const p of g) pushTo(split, formatTiebreakValue(v.get(p) ?? null), p);
+      for (const p of g) pushTo(split, texts.get(p)!.at(-1)!, p);
       for (const part of split.values()) next.push(part);
     }
     groups = next;
@@ -159,7 +169,7 @@ export function computeStandings(t: Tournament, afterRound: number): ComputedRow
       federation: p.federation,
       club: p.club,
       points: pts,
-      tieBreakValues: nums.map(formatTiebreakValue),
+      tieBreakValues: texts.get(p.sourcePlayerNumber)!,
       tieBreakNumbers: nums,
     });
   });

@@ -91,12 +91,28 @@ export function renderTournament(
   }
   const c = tournamentContext(published, ctx.now, ctx.statusOptions);
   const files: [string, string][] = [];
+  // The views are shared (views/extensions.ts): the public surface and each club that lists the
+  // tournament emit the same body, a fifth of the JSON bytes. It is serialized once, and the same
+  // bytes are validated once against a schema (validation is a function of the bytes and the schema).
+  const texts = new Map<object, string>();
+  const valid = new Map<string, Set<string>>();
   for (const route of ROUTES) {
     if (route.scope !== "tournament") continue;
+    const schema = schemaId(route.schema);
+    let checked = valid.get(schema);
+    if (!checked) valid.set(schema, (checked = new Set()));
     route.render(c, ctx.site, (params, body) => {
       const file = instanceFile(route, params);
-      const text = toJson(body);
-      ctx.validator.assert(file, schemaId(route.schema), text);
+      const shared = typeof body === "object" && body !== null;
+      let text = shared ? texts.get(body) : undefined;
+      if (text === undefined) {
+        text = toJson(body);
+        if (shared) texts.set(body, text);
+      }
+      if (!checked.has(text)) {
+        ctx.validator.assert(file, schema, text);
+        checked.add(text);
+      }
       files.push([file, text]);
     });
   }

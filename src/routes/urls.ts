@@ -524,13 +524,25 @@ export function href(base: BasePath, sitePath: string): string {
   return base + sitePath;
 }
 
+/**
+ * Each page route's template split once: text and parameter names alternate
+ * (`/tournaments/{id}/` is ["/tournaments/", "id", "/"]). Pages name a page per player row, so a
+ * route lookup and a regular expression per link were a tenth of the page rendering. Made on first
+ * use: the edge bundles (src/deploy/edge/) import this module and never name a page.
+ */
+let pageTemplates: Map<string, readonly string[]> | undefined;
+
 /** A page's site path (base-free, as its file is named): its route's template with params filled. */
 export function pageSitePath(id: string, params: Params): string {
-  const r = PAGE_ROUTES.find((p) => p.id === id);
-  if (!r) throw new Error(`no page route ${id}`);
-  return r.path.replace(/\{(\w+)\}/g, (_, name: ParamName) => {
+  pageTemplates ??= new Map(PAGE_ROUTES.map((r) => [r.id, r.path.split(/\{(\w+)\}/)]));
+  const parts = pageTemplates.get(id);
+  if (!parts) throw new Error(`no page route ${id}`);
+  let path = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as ParamName;
     const v = params[name];
     if (v === undefined) throw new Error(`page ${id}: missing parameter ${name}`);
-    return v;
-  });
+    path += v + parts[i + 1]!;
+  }
+  return path;
 }

@@ -1,5 +1,6 @@
 // Domain → extension responses (contracts/extensions.ts). The per-round tables, crosstable and
-// cards of a tournament are computed once per context and shared by the JSON routes and pages.
+// cards of a tournament, and their views, are computed once per context and shared by the JSON
+// routes (public and each club's), the pages and the feed: callers read the views, never change them.
 import type { z } from "zod";
 import type {
   CrosstableResponse,
@@ -16,8 +17,7 @@ import { playerCards, type PlayerCard } from "../domain/extensions/player-card.t
 import { scheduleOf } from "../domain/extensions/schedule.ts";
 import {
   rankProgression,
-  standingsAfterRound,
-  standingsRounds,
+  standingsAfterEachRound,
   type Progression,
   type RoundStandings,
 } from "../domain/extensions/round-standings.ts";
@@ -37,6 +37,12 @@ interface Extras {
   progression: Progression;
   crosstable: Crosstable;
   cards: PlayerCard[];
+  /** The views, made on first use. */
+  views: {
+    rounds?: RoundStandingsView[];
+    crosstable?: CrosstableView;
+    cards?: PlayerCardsView;
+  };
 }
 
 const memo = new WeakMap<TournamentContext, Extras>();
@@ -44,21 +50,23 @@ const memo = new WeakMap<TournamentContext, Extras>();
 function extras(c: TournamentContext): Extras {
   let e = memo.get(c);
   if (!e) {
-    const tables = standingsRounds(c.t).map((n) => standingsAfterRound(c.t, n));
+    const tables = standingsAfterEachRound(c.t, c.standings);
     const progression = rankProgression(c.t, tables);
     e = {
       tables,
       progression,
       crosstable: crosstable(c.t, c.standings.rows),
       cards: playerCards(c.t, progression),
+      views: {},
     };
     memo.set(c, e);
   }
   return e;
 }
 
-export function roundStandingsViews(c: TournamentContext): RoundStandingsView[] {
-  return extras(c).tables.map((s) => ({
+export function roundStandingsViews(c: TournamentContext): readonly RoundStandingsView[] {
+  const e = extras(c);
+  return (e.views.rounds ??= e.tables.map((s) => ({
     tournamentId: toInt64(c.t.externalId),
     afterRound: s.afterRound,
     lastScrapedAt: s.lastUpdatedAt,
@@ -74,7 +82,7 @@ export function roundStandingsViews(c: TournamentContext): RoundStandingsView[] 
       points: r.points,
       tieBreakValues: r.tieBreakValues,
     })),
-  }));
+  })));
 }
 
 export function progressionView(c: TournamentContext): ProgressionView {
@@ -92,7 +100,11 @@ export function progressionView(c: TournamentContext): ProgressionView {
 }
 
 export function crosstableView(c: TournamentContext): CrosstableView {
-  const x = extras(c).crosstable;
+  const e = extras(c);
+  return (e.views.crosstable ??= crosstableViewOf(c, e.crosstable));
+}
+
+function crosstableViewOf(c: TournamentContext, x: Crosstable): CrosstableView {
   return {
     tournamentId: toInt64(c.t.externalId),
     afterRound: c.standings.afterRound,
@@ -157,10 +169,11 @@ export function playerCardViews(c: TournamentContext): PlayerCardView[] {
 
 /** Every card of the tournament, in one response (sorted by source player number). */
 export function playerCardsView(c: TournamentContext): PlayerCardsView {
-  return {
+  const e = extras(c);
+  return (e.views.cards ??= {
     tournamentId: toInt64(c.t.externalId),
-    players: [...playerCardViews(c)].sort((a, b) => a.sourcePlayerNumber - b.sourcePlayerNumber),
-  };
+    players: playerCardViews(c).sort((a, b) => a.sourcePlayerNumber - b.sourcePlayerNumber),
+  });
 }
 
 /** `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. */

@@ -2,7 +2,7 @@
 // player's rank and points round by round. Each table is what the current standings would be if
 // the tournament had stopped after that round: the source's own table for the round when the
 // store has it, else computed from the games of rounds 1..N with the tournament's tie-breaks.
-import { computeStandings, newestCompleteRound } from "../standings.ts";
+import { computeStandings, newestCompleteRound, type StandingsOutcome } from "../standings.ts";
 import type { SourceStandingRow, Tournament } from "../types.ts";
 
 export interface RoundStandings {
@@ -43,6 +43,25 @@ export function standingsAfterRound(t: Tournament, n: number): RoundStandings {
     rows: computeStandings(t, n).map(({ tieBreakNumbers: _numbers, ...row }) => row),
     origin: "computed",
   };
+}
+
+/**
+ * The standings after every complete round (standingsRounds), as standingsAfterRound gives them.
+ * The newest complete round is the one the current standings are after: when they were computed
+ * (the source has no table for it), `current` (currentStandings(t)) is that table, not computed again.
+ */
+export function standingsAfterEachRound(t: Tournament, current: StandingsOutcome): RoundStandings[] {
+  return standingsRounds(t).map((n) =>
+    n === current.afterRound && current.origin === "computed"
+      ? {
+          afterRound: n,
+          lastUpdatedAt: current.lastUpdatedAt,
+          tieBreakLabels: [...current.tieBreakLabels],
+          rows: current.rows,
+          origin: "computed",
+        }
+      : standingsAfterRound(t, n),
+  );
 }
 
 /**

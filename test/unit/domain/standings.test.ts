@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   computeStandings,
@@ -51,6 +52,19 @@ describe("formatTiebreakValue", () => {
     [null, ""],
   ])("%s -> %j", (v, text) => {
     expect(formatTiebreakValue(v)).toBe(text);
+  });
+
+  it("prints whole and half values as they are, the same text as six decimals give", () => {
+    const sixDecimals = (v: number): string => String(Number(v.toFixed(6)));
+    for (const v of [-0, 0.5, -7.5, 2 ** 53, 1e21, 1.5e21, -1e21, 1e300, 123456789.5]) {
+      expect(formatTiebreakValue(v)).toBe(sixDecimals(v));
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ noNaN: true }), (k, x) => {
+        expect(formatTiebreakValue(k / 2)).toBe(sixDecimals(k / 2));
+        if (Number.isFinite(x)) expect(formatTiebreakValue(x)).toBe(sixDecimals(x));
+      }),
+    );
   });
 });
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   cutAtRound,
   rankProgression,
+  standingsAfterEachRound,
   standingsAfterRound,
   standingsRounds,
 } from "../../../../src/domain/extensions/round-standings.ts";
@@ -172,6 +173,18 @@ describe("standings after round N", () => {
         const { warnings: _w, ...current } = currentStandings(t);
         expect(standingsAfterRound(t, rounds.at(-1)!)).toEqual(current);
       }),
+    );
+  });
+});
+
+describe("standings after each round", () => {
+  it("are standingsAfterRound for every complete round, the newest taken from the current standings", () => {
+    fc.assert(
+      fc.property(tournamentArb, (t) => {
+        const tables = standingsAfterEachRound(t, currentStandings(t));
+        expect(tables).toEqual(standingsRounds(t).map((n) => standingsAfterRound(t, n)));
+      }),
+      { numRuns: 200 },
     );
   });
 });
