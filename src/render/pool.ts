@@ -9,7 +9,6 @@ import { Worker } from "node:worker_threads";
 import type { StatusOptions } from "../domain/status.ts";
 import { BuildError, type ExitCode } from "../shared/errors.ts";
 import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.ts";
-import { unpackFiles } from "./files.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 
 export interface PoolOptions {
@@ -124,12 +123,9 @@ export function workerCount(
  */
 function release(result: TournamentResult): void {
   if (result.kind !== "rendered") return;
-  // A worker's files are views of one buffer (render/files.ts): it is detached once.
-  let last: ArrayBufferLike | undefined;
   for (const [, bytes] of result.files) {
-    if (typeof bytes === "string" || bytes.buffer === last) continue;
-    last = bytes.buffer;
-    (last as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
+    if (typeof bytes !== "string")
+      (bytes.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
   }
 }
 
@@ -274,11 +270,8 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               return fail(e);
             }
             load.set(w, pendingOf(w) - 1);
-            const r = m.result;
-            const result: TournamentResult =
-              r.kind === "packed" ? { kind: "rendered", state: r.state, files: unpackFiles(r.files) } : r;
-            transferred.add(result);
-            results.set(m.seq, result);
+            transferred.add(m.result);
+            results.set(m.seq, m.result);
             deliver();
             for (const x of workers) feed(x);
           });

@@ -1,8 +1,6 @@
 // The messages between the main thread and the render workers (src/render/pool.ts, worker.ts).
 import type { StatusOptions } from "../domain/status.ts";
 import type { Problem } from "../shared/errors.ts";
-import type { TournamentState } from "../incremental/state.ts";
-import type { PackedFiles } from "./files.ts";
 import type { TournamentJob, TournamentResult } from "./tournament.ts";
 import type { SiteContext } from "../routes/table.ts";
 
@@ -22,12 +20,7 @@ export type ToWorker = { type: "job"; seq: number; job: TournamentJob } | { type
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "result"; seq: number; result: WorkerResult }
+  | { type: "result"; seq: number; result: TournamentResult }
   | { type: "error"; message: string; problems?: Problem[]; exitCode?: number }
   /** The worker's transaction reads another state than the main thread's (a WAL writer committed). */
   | { type: "stale" };
-
-/** A result as a worker sends it: a rendered tournament's files in one transferred buffer (files.ts). */
-export type WorkerResult =
-  | Exclude<TournamentResult, { kind: "rendered" }>
-  | { kind: "packed"; state: TournamentState; files: PackedFiles };

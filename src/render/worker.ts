@@ -3,7 +3,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { SnapshotValidator } from "../output/validate.ts";
 import { BuildError } from "../shared/errors.ts";
-import { packFiles } from "./files.ts";
 import { renderTournament, type TournamentRenderContext } from "./tournament.ts";
 import { openCheckedStore, type Store } from "../store/read/open.ts";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
@@ -11,6 +10,7 @@ import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (m: FromWorker): void => port.postMessage(m);
+const encoder = new TextEncoder();
 
 function fail(error: unknown): void {
   if (error instanceof BuildError) {
@@ -53,16 +53,14 @@ function start(store: Store): void {
     try {
       const result = renderTournament(store, m.job, ctx);
       if (result.kind !== "rendered") return post({ type: "result", seq: m.seq, result });
-      // The bytes move to the main thread without a copy, and outside its JavaScript heap: every
-      // file of the tournament in one buffer, transferred once.
-      const files = packFiles(result.files);
+      // The bytes move to the main thread without a copy, and outside its JavaScript heap.
+      const files = result.files.map(([file, text]): [string, Uint8Array] => [
+        file,
+        typeof text === "string" ? encoder.encode(text) : text,
+      ]);
       port.postMessage(
-        {
-          type: "result",
-          seq: m.seq,
-          result: { kind: "packed", state: result.state, files },
-        } satisfies FromWorker,
-        [files.bytes.buffer],
+        { type: "result", seq: m.seq, result: { ...result, files } } satisfies FromWorker,
+        files.map(([, bytes]) => bytes.buffer as ArrayBuffer),
       );
     } catch (error) {
       fail(error);
