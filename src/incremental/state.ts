@@ -67,18 +67,18 @@ export function sha256(...parts: string[]): string {
   return h.digest("hex");
 }
 
-/** True when `state` was rendered with fingerprint `fp` and `now` lies in its status window. */
-/** The fingerprint of one tournament. */
 /** The count of a store revision token ("17.9f3c…", store/read/revisions.ts); -1 for none. */
 export function revisionCount(token: string | null): bigint {
   const m = token === null ? null : /^(\d+)\./.exec(token);
   return m ? BigInt(m[1]!) : -1n;
 }
 
+/** The fingerprint of one tournament. */
 export function tournamentFingerprint(base: string, token: string | null, rowsHash: string): string {
   return token === null ? sha256(base, "rows", rowsHash) : sha256(base, "revision", token);
 }
 
+/** True when `state` was rendered with fingerprint `fp` and `now` lies in its status window. */
 export function stillValid(
   state: Pick<TournamentState, "fp" | "from" | "until">,
   fp: string,

@@ -148,7 +148,6 @@ export function liveGeneration(outDir: string): { snapshotDir: string; to: Gener
   return value && { snapshotDir: dir, to: value };
 }
 
-/** Files and bytes of the live version at `outDir`, from the bookkeeping (O(owners)). */
 /**
  * Reads the live snapshot's tournament records (its bookkeeping) with `read`; undefined when no
  * bookkeeping describes the live version.
@@ -157,6 +156,7 @@ export function withLiveIndex<T>(outDir: string, read: (rows: SqlIndexRows) => T
   return withLive(outDir, (b) => read(b.index(true))).value;
 }
 
+/** Files and bytes of the live version at `outDir`, from the bookkeeping (O(owners)). */
 export function liveTotals(outDir: string): { size: number; bytes: number } | undefined {
   const { value } = withLive(outDir, (b) => b.totals());
   return value && { size: value.files, bytes: value.bytes };

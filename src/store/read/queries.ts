@@ -25,12 +25,26 @@ export function publishedRow(alias: string): string {
                WHERE ct.tournament_id = ${alias}.tournament_id AND c.enabled = 1))`;
 }
 
+/**
+ * publishedTournaments a chunk at a time (reader.ts publishedAfter): the rows after the key
+ * (@e, @r) unless `first`, at most @limit, each with the revision token `token` (an SQL expression
+ * over the row `t`, or NULL). Keyset order over the unique external id: each chunk is one index
+ * range, whatever the store's size; the rule is tested by seeks from each row.
+ */
+export function publishedChunkSql(first: boolean, token: string): string {
+  return `SELECT t.tournament_id, t.external_id, ${token} AS token
+    FROM tournaments t
+    WHERE t.is_draft = 0 AND typeof(t.external_id) = 'integer'
+      ${first ? "" : "AND (t.external_id, t.tournament_id) > (@e, @r)"} AND ${publishedRow("t")}
+    ORDER BY t.external_id, t.tournament_id LIMIT @limit`;
+}
+
 const SQL = {
   publishedTournaments: `
     SELECT tournament_id, external_id FROM tournaments
     WHERE is_draft = 0 AND typeof(external_id) = 'integer' AND tournament_id IN (${PUBLISHED_IDS})
     ORDER BY external_id, tournament_id`,
-  // The same rule and order a chunk at a time, by index seeks (keyset: the rows after a key).
+  // How many tournaments publishedTournaments lists.
   publishedCount: `
     SELECT count(*) FROM tournaments
     WHERE is_draft = 0 AND typeof(external_id) = 'integer' AND tournament_id IN (${PUBLISHED_IDS})`,

@@ -10,7 +10,7 @@ import { hashRows } from "./hash-rows.ts";
 import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
-import { missingReadIndexes, prepareQueries, publishedRow, type Queries } from "./queries.ts";
+import { missingReadIndexes, prepareQueries, publishedChunkSql, type Queries } from "./queries.ts";
 import {
   changedSince,
   fileIdentity,
@@ -229,13 +229,7 @@ export class StoreReader implements Store {
 
   publishedAfter(after: ChunkKey | null, limit: number, tokens: boolean): PublishedChunk {
     return guard(this.file, () => {
-      // Keyset order over the unique external id: each chunk is one index range, whatever the
-      // store's size.
-      const sql = `SELECT t.tournament_id, t.external_id, ${tokens ? tokenOf("t") : "NULL"} AS token
-        FROM tournaments t
-        WHERE t.is_draft = 0 AND typeof(t.external_id) = 'integer'
-          ${after === null ? "" : "AND (t.external_id, t.tournament_id) > (@e, @r)"} AND ${publishedRow("t")}
-        ORDER BY t.external_id, t.tournament_id LIMIT @limit`;
+      const sql = publishedChunkSql(after === null, tokens ? tokenOf("t") : "NULL");
       const rows = this.db
         .prepare<
           [Record<string, unknown>],
