@@ -48,11 +48,15 @@ CREATE TEMP TABLE IF NOT EXISTS ix_members (
 ) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_replaced (key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_seen (key TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS ix_unmoved (key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL);
 DELETE FROM temp.ix_records; DELETE FROM temp.ix_members; DELETE FROM temp.ix_replaced;
-DELETE FROM temp.ix_seen;
+DELETE FROM temp.ix_seen; DELETE FROM temp.ix_unmoved;
 DELETE FROM temp.ix_recent;
 `;
+
+/** A put or dropped tournament that changes the lists (one put `unmoved` does not). */
+const MOVED = "key NOT IN (SELECT key FROM temp.ix_unmoved)";
 
 export class SqlIndexRows {
   private readonly db: Database.Database;
@@ -63,6 +67,8 @@ export class SqlIndexRows {
   private readonly putMember: Database.Statement;
   private readonly putReplaced: Database.Statement;
   private readonly putSeen: Database.Statement;
+  private readonly putUnmoved: Database.Statement;
+  private readonly getMembers: Database.Statement<[string], { list: string; rank: string }> | null;
   private readonly getWindow: Database.Statement<
     [string],
     { fp: string; vfrom: number | null; vuntil: number | null }
@@ -82,6 +88,8 @@ export class SqlIndexRows {
     this.putMember = db.prepare("INSERT OR REPLACE INTO temp.ix_members (list, rank, key) VALUES (?, ?, ?)");
     this.putReplaced = db.prepare("INSERT OR IGNORE INTO temp.ix_replaced (key) VALUES (?)");
     this.putSeen = db.prepare("INSERT OR IGNORE INTO temp.ix_seen (key) VALUES (?)");
+    this.putUnmoved = db.prepare("INSERT OR IGNORE INTO temp.ix_unmoved (key) VALUES (?)");
+    this.getMembers = live ? db.prepare("SELECT list, rank FROM main.members WHERE key = ?") : null;
     this.getWindow = live ? db.prepare("SELECT fp, vfrom, vuntil FROM main.records WHERE key = ?") : null;
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
@@ -190,10 +198,19 @@ export class SqlIndexRows {
     this.pending = 0;
   }
 
-  /** A tournament rendered now, with its places (list, rank) in the lists. */
-  put(row: IndexRow, members: readonly { list: string; rank: string }[]): void {
+  /** A previous record's places (list, rank) in the lists. */
+  previousMembers(key: string): { list: string; rank: string }[] {
+    return this.getMembers?.all(key) ?? [];
+  }
+
+  /**
+   * A tournament rendered now, with its places (list, rank) in the lists; `unmoved` when every
+   * list shows it as before (changedLists and changed leave it out).
+   */
+  put(row: IndexRow, members: readonly { list: string; rank: string }[], unmoved = false): void {
     this.write(() => {
       this.putReplaced.run(row.key);
+      if (unmoved) this.putUnmoved.run(row.key);
       this.putRecord.run(
         row.key,
         row.fp,
@@ -349,14 +366,15 @@ export class SqlIndexRows {
    * O(change + the members down to the last changed one), not O(list).
    */
   changed(list: string, before?: number): { before: number; after: number; sameTail: number } | null {
+    // The deepest place a moved tournament takes or leaves: the pages below it stay.
     const newest = this.one<{ r: string | null }>(
-      "SELECT max(rank) AS r FROM temp.ix_members WHERE list = ?",
+      `SELECT max(rank) AS r FROM temp.ix_members WHERE list = ? AND ${MOVED}`,
       list,
     ).r;
     const oldest = this.live
       ? this.one<{ r: string | null }>(
           `SELECT max(m.rank) AS r FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key
-           WHERE m.list = ?`,
+           WHERE m.list = ? AND x.${MOVED}`,
           list,
         ).r
       : null;
@@ -388,8 +406,8 @@ export class SqlIndexRows {
   changedLists(): string[] {
     this.flush();
     const sql = this.live
-      ? `SELECT list FROM temp.ix_members UNION
-         SELECT m.list FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key`
+      ? `SELECT list FROM temp.ix_members WHERE ${MOVED} UNION
+         SELECT m.list FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key WHERE x.${MOVED}`
       : "SELECT DISTINCT list FROM temp.ix_members";
     return this.db.prepare<[], string>(sql).pluck().all();
   }

@@ -218,7 +218,11 @@ export interface IndexRows {
       row: number;
     },
     members: readonly Member[],
+    /** Every list shows it as the previous build did (see listsUnmoved): it changes none. */
+    unmoved?: boolean,
   ): void;
+  /** A previous record's list places (list, rank), or none. */
+  previousMembers(key: string): Member[];
   drop(key: string): void;
   totals(): IndexTotals;
   archived(now: number): string[];
@@ -247,6 +251,29 @@ function stateOf(
   };
 }
 
+/**
+ * What the lists show of a tournament: its catalog entries and its summaries. With its places,
+ * it is all that render/lists.ts reads of a member (a unit test holds it to that).
+ */
+function listFace(d: Pick<Detail, "clubs" | "summary" | "public">): string {
+  return JSON.stringify([d.clubs, d.summary, d.public]);
+}
+
+const placeKey = (m: Member): string => `${m.list}\0${m.rank}`;
+
+/**
+ * Whether a tournament put now keeps the places and the face the previous build recorded: then
+ * no list changes by it, and a tick that changed only its games or players renders no list page.
+ */
+function listsUnmoved(rows: IndexRows, key: string, detail: Detail, members: readonly Member[]): boolean {
+  const previous = rows.previousRecord(key);
+  if (previous === undefined || listFace(JSON.parse(previous.detail) as Detail) !== listFace(detail))
+    return false;
+  const before = rows.previousMembers(key).map(placeKey).sort();
+  const now = members.map(placeKey).sort();
+  return before.length === now.length && before.every((m, i) => m === now[i]);
+}
+
 /** The TournamentIndex over its rows: states in and out as JSON details. */
 export function tournamentIndex(rows: IndexRows): TournamentIndex {
   const lists = rows.previousRecord(LISTS_KEY);
@@ -272,9 +299,10 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
     put(t, c, members) {
       const { id, fp, from, until, files, fileCount: _count, ...rest } = t;
       const detail: Detail = { fileCount: t.fileCount ?? files.length, ...rest };
+      const key = T + id;
       rows.put(
         {
-          key: T + id,
+          key,
           fp,
           from,
           until,
@@ -289,6 +317,7 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
           row: c.row,
         },
         members,
+        listsUnmoved(rows, key, detail, members),
       );
     },
     drop: (id) => rows.drop(T + id),

@@ -24,7 +24,7 @@ const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary =>
     ...o,
   });
 
-const state = (p: PublicSummary): TournamentState => ({
+const state = (p: PublicSummary, o: Partial<TournamentState> = {}): TournamentState => ({
   id: String(p.id),
   fp: `fp${p.id}`,
   from: null,
@@ -37,6 +37,7 @@ const state = (p: PublicSummary): TournamentState => ({
   clubs: [],
   summary: null,
   public: p,
+  ...o,
 });
 
 /** One render of the lists over a bookkeeping in `dir`, then its delta applied as a build does. */
@@ -46,10 +47,15 @@ function render(
   previous: { record: ListsRecord; files: Map<string, string> } | null,
   generation: number,
   drop: string[] = [],
+  /** What differs, besides its summary, in each state put (none of it shown by a list). */
+  rest: (id: number) => Partial<TournamentState> = () => ({}),
 ): { record: ListsRecord; files: Map<string, string>; written: string[]; kept: string[] } {
   const rows = bk.index(previous !== null);
   const ix = tournamentIndex(rows);
-  for (const p of put) ix.put(state(p), columnsOf(state(p), String(p.id), Number(p.id)), membersOf(state(p)));
+  for (const p of put) {
+    const t = state(p, rest(p.id));
+    ix.put(t, columnsOf(t, String(p.id), Number(p.id)), membersOf(t));
+  }
   for (const id of drop) ix.drop(id);
   const files = new Map<string, string>();
   const written: string[] = [];
@@ -163,6 +169,47 @@ describe("renderLists", () => {
     expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
     expect(tick.record.counts).toEqual(full.record.counts);
     expect(tick.record.counts).toMatchObject({ p: 8 });
+  });
+
+  it("reads nothing of a member but its places and its face (catalog entries, summaries)", () => {
+    // Two stores that differ only in what listFace leaves out give the same list files.
+    const plain = render(Bookkeeping.open(tempDir("lists-face-a")), SEVEN, null, 1);
+    const other = render(Bookkeeping.open(tempDir("lists-face-b")), SEVEN, null, 1, [], (id) => ({
+      fp: `other${id}`,
+      from: id,
+      until: 1e13 + id,
+      fileCount: 40 + id,
+      warnings: [`warning ${id}`],
+      unknownResults: id,
+      stop: { afterRound: 1, round: 2, board: id },
+    }));
+    expect(Object.fromEntries(other.files)).toEqual(Object.fromEntries(plain.files));
+  });
+
+  it("renders no list page for a tournament put again with the same places and face", () => {
+    const bk = Bookkeeping.open(tempDir("lists-unmoved"));
+    const first = render(bk, SEVEN, null, 1);
+    // 6 sits on page 1: were it counted as changed, every page above it would be rendered again.
+    const tick = render(bk, [summary(6)], first, 2, [], () => ({ fileCount: 9, warnings: ["a name fixed"] }));
+    expect(tick.written).toEqual([]);
+    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(first.files));
+    expect(tick.record.counts).toEqual(first.record.counts);
+    // Beside a change at the head, it still costs no page below the head.
+    const changed = summary(1, { location: "Elsewhere" });
+    const both = render(bk, [changed, summary(6)], tick, 3);
+    expect(both.written.sort()).toEqual([
+      "api/public/v1/tournaments/index.json",
+      "api/public/v1/tournaments/tag/blitz/index.json",
+      "feeds/all.atom",
+      "index.html",
+    ]);
+    const full = render(
+      Bookkeeping.open(tempDir("lists-unmoved-full")),
+      SEVEN.map((s) => (s.id === 1 ? changed : s)),
+      null,
+      1,
+    );
+    expect(Object.fromEntries(both.files)).toEqual(Object.fromEntries(full.files));
   });
 
   it("drops the oldest numbered page when a tournament leaves and the list needs one page fewer", () => {
