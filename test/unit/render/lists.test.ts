@@ -53,7 +53,7 @@ function render(
   const rows = bk.index(previous !== null);
   const ix = tournamentIndex(rows);
   for (const p of put) {
-    const t = state(p, rest(p.id));
+    const t = state(p, rest(Number(p.id)));
     ix.put(t, columnsOf(t, String(p.id), Number(p.id)), membersOf(t));
   }
   for (const id of drop) ix.drop(id);
