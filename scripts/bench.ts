@@ -8,6 +8,9 @@
 //   first tick  - one player of one tournament renamed through another connection, then a build:
 //                 the tick that makes the second version (reported, not the steady state);
 //   steady ticks - --ticks more such ticks, each on another tournament: median wall time, ÷ full;
+//   live ticks  - --ticks ticks while rounds are played: a tournament set up Live scraped again
+//                 (its summaries change, so its lists' heads are rendered) and a player renamed;
+//                 reported beside the steady ticks (issue 19's targets name the rename);
 //   no-change   - a build with nothing changed; start-up is `build-api --version` (median of 3);
 //   JSON floor  - every JSON body of the live snapshot serialized with JSON.stringify and written
 //                 with writeFileSync on one thread (other files written as they are); reading and
@@ -44,7 +47,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
-import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
+import { generateStore, REFERENCE_NOW, statusSetUp } from "./gen-store.ts";
 import {
   diskNeeded,
   diskRefusal,
@@ -163,6 +166,39 @@ export class Harness {
       w.prepare(
         "UPDATE players SET name = ? WHERE tournament_id = ? AND source_player_number = (SELECT min(source_player_number) FROM players WHERE tournament_id = ?)",
       ).run(`Bench Renamed ${process.pid}-${++this.renames}`, t, t);
+    } finally {
+      w.close();
+    }
+  }
+
+  /**
+   * A tick while rounds are played: the i-th tournament set up Live (gen-store's statusSetUp) is
+   * scraped again (last_scraped_at moves, still before REFERENCE_NOW, so its summaries change
+   * and it stays at the head of its lists) and one of its players renamed.
+   */
+  changeOneLiveTournament(db: string, i: number): void {
+    const w = new Database(db);
+    try {
+      const ids = w
+        .prepare<[], number>(
+          "SELECT tournament_id FROM tournaments WHERE is_draft = 0 AND typeof(external_id) = 'integer' " +
+            "AND tournament_id IN (SELECT tournament_id FROM publications) " +
+            "AND tournament_id IN (SELECT tournament_id FROM players) ORDER BY tournament_id",
+        )
+        .pluck()
+        .all()
+        .filter((id) => statusSetUp(id) === "Live");
+      if (ids.length === 0) throw new Error(`${db}: no published tournament set up Live`);
+      const t = ids[(i * 7919) % ids.length]!;
+      const n = ++this.renames;
+      const scraped = new Date(Date.parse(REFERENCE_NOW) - 60_000 + (n % 60) * 1000);
+      w.prepare("UPDATE tournaments SET last_scraped_at = ? WHERE tournament_id = ?").run(
+        scraped.toISOString().replace(".000Z", "Z"),
+        t,
+      );
+      w.prepare(
+        "UPDATE players SET name = ? WHERE tournament_id = ? AND source_player_number = (SELECT min(source_player_number) FROM players WHERE tournament_id = ?)",
+      ).run(`Bench Renamed ${process.pid}-${n}`, t, t);
     } finally {
       w.close();
     }
@@ -322,6 +358,19 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
         `${t.written} written, ${t.rendered} rendered, ${fmt(t.rssMb, 0)} MiB (load ${load()})`,
     );
   }
+  const liveTicks: Run[] = [];
+  for (let i = 0; i < o.ticks; i++) {
+    h.changeOneLiveTournament(db, i);
+    syncDisk();
+    const t = h.build(db, out, dir);
+    if (t.rendered !== 1)
+      log(`${label}: WARNING live tick ${i + 1} rendered ${t.rendered} tournaments, not 1`);
+    liveTicks.push(t);
+    log(
+      `${label}: live tick ${i + 1} ${fmt(t.seconds)} s, ${t.written} written, ${t.rendered} rendered, ` +
+        `${fmt(t.rssMb, 0)} MiB (load ${load()})`,
+    );
+  }
   syncDisk();
   const noChange = h.build(db, out, dir);
   if (!noChange.upToDate && noChange.written > 0)
@@ -347,6 +396,7 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     ...(o.floorSample > 1 ? { floorSample: o.floorSample } : {}),
     firstTick: { seconds: first!.seconds, rssMb: first!.rssMb, written: first!.written },
     ticks: steady.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
+    liveTicks: liveTicks.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
     noChange: { seconds: noChange.seconds, rssMb: noChange.rssMb },
     startup,
   };
@@ -362,6 +412,10 @@ export function summary(f: SizeFigures): string {
     `(${f.firstTick.written} written, ${fmt(f.firstTick.rssMb, 0)} MiB); steady tick median ${fmt(tick)} s of ` +
     `${f.ticks.map((t) => fmt(t.seconds)).join("/")} (written ${f.ticks.map((t) => t.written).join("/")}, ` +
     `${f.ticks.map((t) => fmt(t.rssMb, 0)).join("/")} MiB), tick/full ${(tick / f.full.seconds).toFixed(4)}; ` +
+    (f.liveTicks && f.liveTicks.length > 0
+      ? `live tick median ${fmt(median(f.liveTicks.map((t) => t.seconds)))} s of ` +
+        `${f.liveTicks.map((t) => fmt(t.seconds)).join("/")} (written ${f.liveTicks.map((t) => t.written).join("/")}); `
+      : "") +
     `no-change ${fmt(f.noChange.seconds)} s (${fmt(f.noChange.rssMb, 0)} MiB), start-up ${fmt(f.startup)} s, ` +
     `no-change − start-up ${fmt(f.noChange.seconds - f.startup)} s; peak RSS ${fmt(peakRss(f), 0)} MiB`
   );
@@ -431,7 +485,8 @@ export function runBench(a: BenchArgs): number {
   console.log(`machine: ${machine(work)}`);
   console.log(
     `method: per size one full build, 1 + ${ticks} one-tournament ticks (the first makes the second version; ` +
-      `the median of the other ${ticks} is the steady tick), a no-change rebuild, start-up, the JSON floor; ` +
+      `the median of the other ${ticks} is the steady tick), ${ticks} live ticks (a Live tournament scraped again), ` +
+      `a no-change rebuild, start-up, the JSON floor; ` +
       `cli ${path.relative(ROOT, h.cli) || h.cli} ${h.flags.join(" ")}, --jobs ${a.jobs ?? "default"}, seed ${a.seed}, ` +
       `peak RSS ${useGnuTime ? "by GNU time %M" : "by process.resourceUsage().maxRSS"}; load ${load()}`,
   );

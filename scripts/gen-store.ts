@@ -50,6 +50,10 @@ const SCHEDULES = [
   { gap: 10080, duration: 210, timeControl: "60 min + 30 s per move" },
 ] as const;
 
+/** The status tournament `tournamentId` (a generated id, 1 up) is set up to show at REFERENCE_NOW. */
+export const statusSetUp = (tournamentId: number): TournamentStatus =>
+  STATUS_CYCLE[(tournamentId - 1) % STATUS_CYCLE.length]!;
+
 export interface GenerateOptions {
   tournaments: number;
   seed: string | number;

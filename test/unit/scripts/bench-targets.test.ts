@@ -67,10 +67,15 @@ describe("bench targets", () => {
     expect(verdict([size("L", 100, 0.1)], "full build linear")).toBe("not measured");
   });
 
-  it("takes the peak RSS over the full build, every tick and the no-change rebuild", () => {
+  it("takes the peak RSS over the full build, every tick (live ones too) and the no-change rebuild", () => {
     expect(verdict([size("M", 10, 0.1)], "peak RSS")).toBe("met");
     const tickHeavy = size("M", 10, 0.1, { firstTick: { seconds: 1, rssMb: 256, written: 1 } });
     expect(verdict([tickHeavy], "peak RSS")).toBe("missed");
+    const liveHeavy = size("M", 10, 0.1, { liveTicks: [{ seconds: 1, rssMb: 257, written: 1 }] });
+    expect(verdict([liveHeavy], "peak RSS")).toBe("missed");
+    expect(judge([liveHeavy]).find((t) => t.target.startsWith("peak RSS"))?.detail).toContain(
+      "live ticks 257",
+    );
   });
 
   it("holds the no-change rebuild to start-up + 0.1 s", () => {

@@ -1,0 +1,83 @@
+// The bench's changes (scripts/bench.ts Harness): a tick renames a player of one tournament; a
+// live tick scrapes one tournament set up Live again. Each must render one tournament, and the
+// live one must change its summary and keep it Live (so it costs what a tick during rounds does).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Harness } from "../../../scripts/bench.ts";
+import { generateStore, statusSetUp } from "../../../scripts/gen-store.ts";
+import { CLI } from "../../support/run.ts";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
+
+interface Summary {
+  id: number;
+  status: string;
+  lastScrapedAt: string;
+}
+
+let dir: string;
+let db: string;
+const out = (): string => join(dir, "dist");
+const h = new Harness(CLI, "1");
+/** The global list's summaries by external id (one page at this size). */
+const summaries = (): Map<number, Summary> =>
+  new Map(
+    (JSON.parse(readFileSync(join(out(), "api/public/v1/tournaments/index.json"), "utf8")) as Summary[]).map(
+      (s) => [s.id, s],
+    ),
+  );
+/** External id by store row. */
+let external: Map<number, number>;
+
+beforeAll(() => {
+  dir = tempDir("bench-harness");
+  db = join(dir, "store.sqlite");
+  generateStore({ tournaments: 21, seed: 7, out: db });
+  const r = new Database(db, { readonly: true });
+  external = new Map(
+    r
+      .prepare<[], [number, number]>("SELECT tournament_id, external_id FROM tournaments")
+      .raw()
+      .all()
+      .map(([t, e]) => [t, e]),
+  );
+  r.close();
+  expect(h.build(db, out(), dir).rendered).toBeGreaterThan(0);
+});
+
+describe("bench harness", () => {
+  it("names the status each generated tournament shows (statusSetUp)", () => {
+    const listed = summaries();
+    let checked = 0;
+    for (const [row, ext] of external) {
+      const s = listed.get(ext);
+      if (!s) continue; // a draft or unpublished one
+      expect(s.status, `tournament ${row}`).toBe(statusSetUp(row));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(14);
+  });
+
+  it("a tick renders the one renamed tournament", () => {
+    const run = h.build(db, out(), dir);
+    expect(run.upToDate).toBe(true);
+    h.changeOneTournament(db, 0);
+    expect(h.build(db, out(), dir).rendered).toBe(1);
+  });
+
+  it("a live tick renders one Live tournament, whose summary changes and stays Live", () => {
+    const before = summaries();
+    h.changeOneLiveTournament(db, 0);
+    const run = h.build(db, out(), dir);
+    expect(run.rendered).toBe(1);
+    const after = summaries();
+    const moved = [...after.values()].filter((s) => s.lastScrapedAt !== before.get(s.id)?.lastScrapedAt);
+    expect(moved).toHaveLength(1);
+    expect(moved[0]!.status).toBe("Live");
+    expect(before.get(moved[0]!.id)!.status).toBe("Live");
+    expect(Date.parse(moved[0]!.lastScrapedAt)).toBeLessThanOrEqual(Date.parse("2026-11-22T12:00:00Z"));
+  });
+});
