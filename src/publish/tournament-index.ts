@@ -330,7 +330,33 @@ export class SqlIndexRows {
     );
   }
 
-  *members(list: string, limit = Infinity): Generator<{ rank: string; key: string; detail: string }> {
+  /**
+   * The rank of the member at `offset` (0: the first) of `list` in page order, or undefined past
+   * its end. An index-only walk from the nearer end: no detail is read.
+   */
+  rankAt(list: string, offset: number): string | undefined {
+    const n = this.count(list);
+    if (offset < 0 || offset >= n) return undefined;
+    const fromEnd = offset >= n / 2;
+    const side = (from: string, extra: string): string =>
+      `SELECT rank FROM ${from} WHERE list = @list${extra}`;
+    const ranks = this.live
+      ? `${side("main.members", " AND key NOT IN (SELECT key FROM temp.ix_replaced)")} UNION ALL ${side("temp.ix_members", "")}`
+      : side("temp.ix_members", "");
+    return this.db
+      .prepare<[{ list: string; offset: number }], string>(
+        `${ranks} ORDER BY 1${fromEnd ? " DESC" : ""} LIMIT 1 OFFSET @offset`,
+      )
+      .pluck()
+      .get({ list, offset: fromEnd ? n - 1 - offset : offset });
+  }
+
+  /** The members of `list` in rank order after rank `after` ("": from the first), `limit` of them. */
+  *members(
+    list: string,
+    limit = Infinity,
+    after = "",
+  ): Generator<{ rank: string; key: string; detail: string }> {
     this.flush();
     // Keyset chunks: each query reads one chunk in rank order (the two sides merged by SQLite),
     // with each member's detail joined in, and no statement stays open while the caller renders.
@@ -346,7 +372,6 @@ export class SqlIndexRows {
       [{ list: string; after: string; limit: number }],
       { rank: string; key: string; detail: string | null }
     >(sql);
-    let after = "";
     let left = limit;
     while (left > 0) {
       const rows = stmt.all({ list, after, limit: Math.min(left, 500) });
@@ -363,23 +388,38 @@ export class SqlIndexRows {
   /**
    * What this build changed in `list` (render/tournament-index.ts ListChange), or null. With
    * `before` (the count the previous build recorded), the counts follow from the change alone:
-   * O(change + the members down to the last changed one), not O(list).
+   * O(change + the members below the deepest moved place), not O(list).
    */
-  changed(list: string, before?: number): { before: number; after: number; sameTail: number } | null {
-    // The deepest place a moved tournament takes or leaves: the pages below it stay.
-    const newest = this.one<{ r: string | null }>(
-      `SELECT max(rank) AS r FROM temp.ix_members WHERE list = ? AND ${MOVED}`,
-      list,
-    ).r;
-    const oldest = this.live
-      ? this.one<{ r: string | null }>(
-          `SELECT max(m.rank) AS r FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key
-           WHERE m.list = ? AND x.${MOVED}`,
-          list,
-        ).r
-      : null;
-    if (newest === null && oldest === null) return null;
-    const last = newest === null ? oldest! : oldest === null || newest > oldest ? newest : oldest;
+  changed(
+    list: string,
+    before?: number,
+  ): { before: number; after: number; sameTail: number; inPlace: number[] } | null {
+    // The places this build's moved tournaments take, and those they held: one held and taken
+    // again (same key, same rank) is a change in place; the others move the members above them.
+    const taken = this.db
+      .prepare<[string], { key: string; rank: string }>(
+        `SELECT key, rank FROM temp.ix_members WHERE list = ? AND ${MOVED}`,
+      )
+      .all(list);
+    const held = this.live
+      ? this.db
+          .prepare<[string], { key: string; rank: string }>(
+            `SELECT m.key, m.rank FROM temp.ix_replaced x CROSS JOIN main.members m ON m.key = x.key
+             WHERE m.list = ? AND x.${MOVED}`,
+          )
+          .all(list)
+      : [];
+    if (taken.length === 0 && held.length === 0) return null;
+    const place = (m: { key: string; rank: string }): string => `${m.key}\0${m.rank}`;
+    const heldPlaces = new Set(held.map(place));
+    const takenPlaces = new Set(taken.map(place));
+    const inPlaceRanks = taken.filter((m) => heldPlaces.has(place(m))).map((m) => m.rank);
+    let last: string | null = null;
+    for (const m of [
+      ...taken.filter((m) => !heldPlaces.has(place(m))),
+      ...held.filter((m) => !takenPlaces.has(place(m))),
+    ])
+      if (last === null || m.rank > last) last = m.rank;
     let was: number;
     let after: number;
     if (before === undefined || !this.live) {
@@ -400,7 +440,13 @@ export class SqlIndexRows {
       was = before;
       after = before - removed + added;
     }
-    return { before: was, after, sameTail: after - this.countWhere(list, " AND rank <= ?", [last]) };
+    return {
+      before: was,
+      after,
+      sameTail: last === null ? after : after - this.countWhere(list, " AND rank <= ?", [last]),
+      // Each counted from the list's end: its place among the pages (numbered from the oldest).
+      inPlace: inPlaceRanks.map((rank) => this.countWhere(list, " AND rank > ?", [rank])),
+    };
   }
 
   changedLists(): string[] {

@@ -86,6 +86,13 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
     files++;
   };
 
+  /** The page of a list of `n` members that holds the one `t` members from its end. */
+  const pageHolding = (t: number, n: number): number => {
+    const { k } = pageShape(n, size);
+    const j = Math.floor(t / size) + 1;
+    return k === 0 || j > k ? 0 : j;
+  };
+
   /** The parts of `list` to render now, each mapped to its items; the others are kept. */
   function* parts<T>(list: string, item: (s: TournamentState) => T): Generator<[number, T[]]> {
     const render = new Set<number>();
@@ -98,10 +105,14 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
       if (change !== null) {
         n = counts[list] = change.after;
         const { k } = pageShape(n, size);
-        const first = firstChangedPage(change, size);
-        render.add(0);
-        for (let j = first; j <= k; j++) render.add(j);
-        for (let j = 1; j < first; j++) if (!keep(pageOwner(list, j))) render.add(j);
+        // A member that came, left or moved shifts every member above it: the head and the pages
+        // down to the deepest such member. One changed in place changes its own page only.
+        if (change.before !== change.after || change.sameTail < change.after) {
+          render.add(0);
+          for (let j = firstChangedPage(change, size); j <= k; j++) render.add(j);
+        }
+        for (const t of change.inPlace) render.add(pageHolding(t, n));
+        for (let j = 0; j <= k; j++) if (!render.has(j) && !keep(pageOwner(list, j))) render.add(j);
       } else {
         // Untouched: every page is kept; one the snapshot lacks is rendered again.
         count(list);
@@ -117,19 +128,30 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
       yield [0, all.map((m) => item(m.state))];
       return;
     }
-    // Page order: the head, then page k down to page 1; read as far as the oldest page rendered.
-    const oldest = Math.min(...[...render].map((j) => (j === 0 ? k + 1 : j)));
-    const limit = headSize + (k - oldest + 1) * size;
-    let page = 0;
-    let items: T[] = [];
-    let left = headSize;
-    for (const m of ix.members(list, limit)) {
-      if (render.has(page)) items.push(item(m.state));
-      if (--left > 0) continue;
-      if (render.has(page)) yield [page, items];
-      items = [];
-      page = page === 0 ? k : page - 1;
-      left = size;
+    // Page order: the head, then page k down to page 1. Each run of pages to render is read from
+    // its first member on, found by an index seek, so a page deep in the list costs its members.
+    const order = [0, ...Array.from({ length: k }, (_, q) => k - q)];
+    const offsetOf = (q: number): number => (q === 0 ? 0 : headSize + (q - 1) * size);
+    for (let q = 0; q < order.length; q++) {
+      if (!render.has(order[q]!)) continue;
+      let end = q;
+      while (end + 1 < order.length && render.has(order[end + 1]!)) end++;
+      const from = offsetOf(q);
+      const after = from === 0 ? "" : ix.rankAt(list, from - 1);
+      if (after === undefined) throw new Error(`list ${list}: no member at ${from - 1} of ${n}`);
+      let page = q;
+      let items: T[] = [];
+      let left = page === 0 ? headSize : size;
+      for (const m of ix.members(list, offsetOf(end) + (end === 0 ? headSize : size) - from, after)) {
+        items.push(item(m.state));
+        if (--left > 0) continue;
+        yield [order[page]!, items];
+        items = [];
+        page++;
+        left = size;
+      }
+      if (page <= end) throw new Error(`list ${list}: ${n} members counted, fewer read`);
+      q = end;
     }
   }
 

@@ -120,10 +120,15 @@ export interface ListChange {
   before: number;
   after: number;
   /**
-   * How many of its last members (the oldest finished) are the same, in the same order, as
-   * before: every numbered page made of them alone is unchanged.
+   * How many of its last members (the oldest finished) keep their places, in the same order, as
+   * before: every numbered page made of them alone is unchanged but for the members in `inPlace`.
    */
   sameTail: number;
+  /**
+   * The members whose summary changed in place (same rank, so no other member moves), each by how
+   * many members follow it: only the page holding it changes.
+   */
+  inPlace: number[];
 }
 
 /**
@@ -168,8 +173,13 @@ export interface TournamentIndex {
   count(list: string): number;
   /** Whether `list` has any member (without counting them). */
   any(list: string): boolean;
-  /** The members of `list` in rank order (the first `limit`, or all), with their states. */
-  members(list: string, limit?: number): Iterable<{ rank: string; state: TournamentState }>;
+  /**
+   * The members of `list` in rank order (the first `limit`, or all) after rank `after` (from the
+   * first when omitted), with their states.
+   */
+  members(list: string, limit?: number, after?: string): Iterable<{ rank: string; state: TournamentState }>;
+  /** The rank of the member at `offset` (0: the first) of `list`; an index walk, no detail read. */
+  rankAt(list: string, offset: number): string | undefined;
   /**
    * What this build changed in `list`, or null when nothing. `before`: how many members it had,
    * as the previous build recorded (then nothing counts the whole list).
@@ -229,7 +239,12 @@ export interface IndexRows {
   issues(): Iterable<{ key: string; detail: string }>;
   count(list: string): number;
   any(list: string): boolean;
-  members(list: string, limit?: number): Iterable<{ rank: string; key: string; detail: string }>;
+  members(
+    list: string,
+    limit?: number,
+    after?: string,
+  ): Iterable<{ rank: string; key: string; detail: string }>;
+  rankAt(list: string, offset: number): string | undefined;
   changed(list: string, before?: number): ListChange | null;
   changedLists(): string[];
 }
@@ -336,8 +351,9 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
     },
     count: (list) => rows.count(list),
     any: (list) => rows.any(list),
-    *members(list, limit) {
-      for (const m of rows.members(list, limit))
+    rankAt: (list, offset) => rows.rankAt(list, offset),
+    *members(list, limit, after) {
+      for (const m of rows.members(list, limit, after))
         yield { rank: m.rank, state: stateOf(m.key, { fp: "", from: null, until: null, detail: m.detail }) };
     },
     changed: (list, before) => rows.changed(list, before),

@@ -212,6 +212,43 @@ describe("renderLists", () => {
     expect(Object.fromEntries(both.files)).toEqual(Object.fromEntries(full.files));
   });
 
+  it("renders only the page of a finished tournament whose summary changed in place", () => {
+    const bk = Bookkeeping.open(tempDir("lists-in-place"));
+    const first = render(bk, SEVEN, null, 1);
+    // 5 keeps its rank (start date, name, id): page 2 of the global list (1 | 4 2 | 3 5 | 6 7) and
+    // page 1 of blitz's (1 3 | 5 7) change; the heads and the pages above them stay.
+    const changed = summary(5, { location: "Elsewhere", playerCount: 40 });
+    const tick = render(bk, [changed], first, 2);
+    expect(tick.written.sort()).toEqual([
+      "api/public/v1/tournaments/page/2/index.json",
+      "api/public/v1/tournaments/tag/blitz/page/1/index.json",
+      "feeds/all.atom",
+      "page/2/index.html",
+    ]);
+    expect(tick.kept).toEqual(expect.arrayContaining(["l/p#0", "l/p#1", "l/p#3", "l/p/t/blitz#0"]));
+    const full = render(
+      Bookkeeping.open(tempDir("lists-in-place-full")),
+      SEVEN.map((s) => (s.id === 5 ? changed : s)),
+      null,
+      1,
+    );
+    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    expect(tick.record.counts).toEqual(full.record.counts);
+    // Beside a move at the head, the head and the in-place page, nothing between.
+    const head = summary(4, { name: "A new name" });
+    const both = render(bk, [head, summary(6, { location: "Far" })], tick, 3);
+    const full2 = render(
+      Bookkeeping.open(tempDir("lists-in-place-full2")),
+      SEVEN.map((s) =>
+        s.id === 5 ? changed : s.id === 4 ? head : s.id === 6 ? summary(6, { location: "Far" }) : s,
+      ),
+      null,
+      1,
+    );
+    expect(Object.fromEntries(both.files)).toEqual(Object.fromEntries(full2.files));
+    expect(both.written).not.toContain("api/public/v1/tournaments/page/2/index.json");
+  });
+
   it("drops the oldest numbered page when a tournament leaves and the list needs one page fewer", () => {
     const bk = Bookkeeping.open(tempDir("lists-drop"));
     const first = render(bk, SEVEN, null, 1);
