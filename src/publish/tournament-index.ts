@@ -332,10 +332,10 @@ export class SqlIndexRows {
 
   /**
    * The rank of the member at `offset` (0: the first) of `list` in page order, or undefined past
-   * its end. An index-only walk from the nearer end: no detail is read.
+   * its end; `n`, its count when the caller has it. An index-only walk from the nearer end: no
+   * detail is read.
    */
-  rankAt(list: string, offset: number): string | undefined {
-    const n = this.count(list);
+  rankAt(list: string, offset: number, n = this.count(list)): string | undefined {
     if (offset < 0 || offset >= n) return undefined;
     const fromEnd = offset >= n / 2;
     const side = (from: string, extra: string): string =>

@@ -137,7 +137,7 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
       let end = q;
       while (end + 1 < order.length && render.has(order[end + 1]!)) end++;
       const from = offsetOf(q);
-      const after = from === 0 ? "" : ix.rankAt(list, from - 1);
+      const after = from === 0 ? "" : ix.rankAt(list, from - 1, n);
       if (after === undefined) throw new Error(`list ${list}: no member at ${from - 1} of ${n}`);
       let page = q;
       let items: T[] = [];

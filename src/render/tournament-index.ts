@@ -178,8 +178,11 @@ export interface TournamentIndex {
    * first when omitted), with their states.
    */
   members(list: string, limit?: number, after?: string): Iterable<{ rank: string; state: TournamentState }>;
-  /** The rank of the member at `offset` (0: the first) of `list`; an index walk, no detail read. */
-  rankAt(list: string, offset: number): string | undefined;
+  /**
+   * The rank of the member at `offset` (0: the first) of `list`, whose count `n` is; an index
+   * walk, no detail read.
+   */
+  rankAt(list: string, offset: number, n: number): string | undefined;
   /**
    * What this build changed in `list`, or null when nothing. `before`: how many members it had,
    * as the previous build recorded (then nothing counts the whole list).
@@ -244,7 +247,7 @@ export interface IndexRows {
     limit?: number,
     after?: string,
   ): Iterable<{ rank: string; key: string; detail: string }>;
-  rankAt(list: string, offset: number): string | undefined;
+  rankAt(list: string, offset: number, n?: number): string | undefined;
   changed(list: string, before?: number): ListChange | null;
   changedLists(): string[];
 }
@@ -351,7 +354,7 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
     },
     count: (list) => rows.count(list),
     any: (list) => rows.any(list),
-    rankAt: (list, offset) => rows.rankAt(list, offset),
+    rankAt: (list, offset, n) => rows.rankAt(list, offset, n),
     *members(list, limit, after) {
       for (const m of rows.members(list, limit, after))
         yield { rank: m.rank, state: stateOf(m.key, { fp: "", from: null, until: null, detail: m.detail }) };
