@@ -152,23 +152,12 @@ export class Harness {
 
   /** Renames the first player of the i-th published tournament (spread over the store): one tournament changed. */
   changeOneTournament(db: string, i: number): void {
-    const w = new Database(db);
-    try {
-      const ids = w
-        .prepare<[], { tournament_id: number }>(
-          // Published and not a draft (src/store/read/queries.ts), with players: a rename renders it.
-          "SELECT tournament_id FROM tournaments WHERE is_draft = 0 AND typeof(external_id) = 'integer' " +
-            "AND tournament_id IN (SELECT tournament_id FROM publications) " +
-            "AND tournament_id IN (SELECT tournament_id FROM players) ORDER BY tournament_id",
-        )
-        .all();
-      const t = ids[(i * 7919) % ids.length]!.tournament_id;
-      w.prepare(
-        "UPDATE players SET name = ? WHERE tournament_id = ? AND source_player_number = (SELECT min(source_player_number) FROM players WHERE tournament_id = ?)",
-      ).run(`Bench Renamed ${process.pid}-${++this.renames}`, t, t);
-    } finally {
-      w.close();
-    }
+    this.change(
+      db,
+      i,
+      () => true,
+      () => {},
+    );
   }
 
   /**
@@ -177,25 +166,46 @@ export class Harness {
    * and it stays at the head of its lists) and one of its players renamed.
    */
   changeOneLiveTournament(db: string, i: number): void {
+    this.change(
+      db,
+      i,
+      (id) => statusSetUp(id) === "Live",
+      (w, t, n) => {
+        const scraped = new Date(Date.parse(REFERENCE_NOW) - 60_000 + (n % 60) * 1000);
+        w.prepare("UPDATE tournaments SET last_scraped_at = ? WHERE tournament_id = ?").run(
+          scraped.toISOString().replace(".000Z", "Z"),
+          t,
+        );
+      },
+    );
+  }
+
+  /**
+   * Through another connection: the i-th published tournament (with players, spread over the
+   * store) that `pick` accepts gets `also`, and its first player a new name.
+   */
+  private change(
+    db: string,
+    i: number,
+    pick: (id: number) => boolean,
+    also: (w: Database.Database, t: number, n: number) => void,
+  ): void {
     const w = new Database(db);
     try {
       const ids = w
         .prepare<[], number>(
+          // Published and not a draft (src/store/read/queries.ts), with players: a rename renders it.
           "SELECT tournament_id FROM tournaments WHERE is_draft = 0 AND typeof(external_id) = 'integer' " +
             "AND tournament_id IN (SELECT tournament_id FROM publications) " +
             "AND tournament_id IN (SELECT tournament_id FROM players) ORDER BY tournament_id",
         )
         .pluck()
         .all()
-        .filter((id) => statusSetUp(id) === "Live");
-      if (ids.length === 0) throw new Error(`${db}: no published tournament set up Live`);
+        .filter(pick);
+      if (ids.length === 0) throw new Error(`${db}: no published tournament to change`);
       const t = ids[(i * 7919) % ids.length]!;
       const n = ++this.renames;
-      const scraped = new Date(Date.parse(REFERENCE_NOW) - 60_000 + (n % 60) * 1000);
-      w.prepare("UPDATE tournaments SET last_scraped_at = ? WHERE tournament_id = ?").run(
-        scraped.toISOString().replace(".000Z", "Z"),
-        t,
-      );
+      also(w, t, n);
       w.prepare(
         "UPDATE players SET name = ? WHERE tournament_id = ? AND source_player_number = (SELECT min(source_player_number) FROM players WHERE tournament_id = ?)",
       ).run(`Bench Renamed ${process.pid}-${n}`, t, t);
