@@ -394,6 +394,7 @@ export class SqlIndexRows {
     list: string,
     before?: number,
   ): { before: number; after: number; sameTail: number; inPlace: number[] } | null {
+    this.flush();
     // The places this build's moved tournaments take, and those they held: one held and taken
     // again (same key, same rank) is a change in place; the others move the members above them.
     const taken = this.db
@@ -444,9 +445,33 @@ export class SqlIndexRows {
       before: was,
       after,
       sameTail: last === null ? after : after - this.countWhere(list, " AND rank <= ?", [last]),
-      // Each counted from the list's end: its place among the pages (numbered from the oldest).
-      inPlace: inPlaceRanks.map((rank) => this.countWhere(list, " AND rank > ?", [rank])),
+      inPlace: this.fromEnd(list, inPlaceRanks),
     };
+  }
+
+  /**
+   * How many members of `list` follow each of `ranks` (its place among the pages, numbered from
+   * the oldest): one index walk from the list's end up to the first of them, however many there
+   * are (a build after a long pause changes many in place).
+   */
+  private fromEnd(list: string, ranks: readonly string[]): number[] {
+    if (ranks.length === 0) return [];
+    const sorted = [...ranks].sort();
+    const wanted = new Map(sorted.map((r) => [r, -1]));
+    const side = (from: string, extra: string): string =>
+      `SELECT rank FROM ${from} WHERE list = @list AND rank >= @min${extra}`;
+    const sql = this.live
+      ? `${side("main.members", " AND key NOT IN (SELECT key FROM temp.ix_replaced)")} UNION ALL ${side("temp.ix_members", "")}`
+      : side("temp.ix_members", "");
+    let t = 0;
+    for (const rank of this.db
+      .prepare<[{ list: string; min: string }], string>(`${sql} ORDER BY 1 DESC`)
+      .pluck()
+      .iterate({ list, min: sorted[0]! })) {
+      if (wanted.has(rank)) wanted.set(rank, t);
+      t++;
+    }
+    return ranks.map((r) => wanted.get(r)!);
   }
 
   changedLists(): string[] {

@@ -247,6 +247,20 @@ describe("renderLists", () => {
     );
     expect(Object.fromEntries(both.files)).toEqual(Object.fromEntries(full2.files));
     expect(both.written).not.toContain("api/public/v1/tournaments/page/2/index.json");
+    // Several in place at once, on three pages (7 on 1, 3 on 2, 2 on 3): those pages, not the head.
+    const many = [7, 3, 2].map((id) => summary(id, { location: `Moved ${id}` }));
+    const three = render(bk, many, both, 4);
+    expect(three.written.filter((f) => f.startsWith("api/public/v1/tournaments/page/")).sort()).toEqual([
+      "api/public/v1/tournaments/page/1/index.json",
+      "api/public/v1/tournaments/page/2/index.json",
+      "api/public/v1/tournaments/page/3/index.json",
+    ]);
+    expect(three.written).not.toContain("api/public/v1/tournaments/index.json");
+    const after = new Map(
+      [...SEVEN, changed, head, summary(6, { location: "Far" }), ...many].map((s) => [s.id, s]),
+    );
+    const full3 = render(Bookkeeping.open(tempDir("lists-in-place-full3")), [...after.values()], null, 1);
+    expect(Object.fromEntries(three.files)).toEqual(Object.fromEntries(full3.files));
   });
 
   it("drops the oldest numbered page when a tournament leaves and the list needs one page fewer", () => {
