@@ -471,7 +471,11 @@ export class SqlIndexRows {
       if (wanted.has(rank)) wanted.set(rank, t);
       t++;
     }
-    return ranks.map((r) => wanted.get(r)!);
+    return ranks.map((r) => {
+      const t = wanted.get(r)!;
+      if (t < 0) throw new Error(`tournament index: no member of ${list} at rank ${r}`);
+      return t;
+    });
   }
 
   changedLists(): string[] {
