@@ -11,7 +11,7 @@ import type { StandingsStop } from "../domain/standings.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "../incremental/state.ts";
 import { entryKeyOf } from "../pages/feed-files.ts";
 import { archiveFrom } from "../routes/cache.ts";
-import { catalogKey, descText, int64Key, publicKey } from "../views/order.ts";
+import { catalogKey, descText, finished, int64Key, publicKey } from "../views/order.ts";
 
 /** The index's name of a list instance (never a path: lists are paths only when rendered). */
 export const LIST = {
@@ -36,7 +36,7 @@ export interface Member {
 export function membersOf(t: TournamentState): Member[] {
   const out: Member[] = [];
   if (t.summary) {
-    const fin = t.summary.status === "Complete" ? "1" : "0";
+    const fin = finished(t.summary.status) ? "1" : "0";
     for (const c of t.clubs) {
       const rank = fin + catalogKey({ tournament: t.summary, tags: c.tags, displayOrder: c.displayOrder });
       out.push({ list: LIST.club(c.slug), rank });
@@ -45,7 +45,7 @@ export function membersOf(t: TournamentState): Member[] {
   }
   const p = t.public;
   if (p) {
-    const rank = (p.status === "Complete" ? "1" : "0") + publicKey(p);
+    const rank = (finished(p.status) ? "1" : "0") + publicKey(p);
     out.push({ list: LIST.global, rank });
     for (const tag of p.tags) out.push({ list: LIST.globalTag(tag), rank });
     const entry = entryKeyOf(p);

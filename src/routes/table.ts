@@ -6,6 +6,7 @@ import type { Club } from "../domain/types.ts";
 import * as club from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import * as ext from "../views/extensions.ts";
+import { finished } from "../views/order.ts";
 import * as pub from "../views/public.ts";
 import { hasCalendar } from "../domain/extensions/schedule.ts";
 import {
@@ -88,7 +89,7 @@ function emitParts<T>(
 
 /** What the global list's pages count as finished: the index pages for people cut the same way. */
 export function summaryFinished(s: pub.PublicSummary): boolean {
-  return s.status === "Complete";
+  return finished(s.status);
 }
 
 function idOf(c: TournamentContext): string {

@@ -4,8 +4,17 @@
 // Each key is built from the same fields, in the same order, as the comparator it stands for
 // (club.ts compareCatalogEntries, public.ts comparePublicSummaries); test/unit/views/order.test.ts
 // checks that they agree. Pure.
+import type { TournamentStatus } from "../domain/types.ts";
 import type { CatalogEntry } from "./club.ts";
 import type { PublicSummary } from "./public.ts";
+
+/**
+ * Whether a tournament of this status sorts with the finished ones, at the end of a paged list
+ * (routes/pagination.ts cuts the pages from there): the pages of the finished stay put.
+ */
+export function finished(status: TournamentStatus): boolean {
+  return status === "Complete";
+}
 
 /** Text in ascending code-unit order (JavaScript's `<`): 4 hex digits a unit, then a terminator
  * below every digit, so a prefix sorts first. */
