@@ -331,6 +331,18 @@ export class SqlIndexRows {
   }
 
   /**
+   * The ranks of list @list's members in this snapshot (the live ones not replaced, and this
+   * build's), `cond` added to both sides: index entries only, for a walk in rank order.
+   */
+  private mergedRanks(cond: string): string {
+    const side = (from: string, extra: string): string =>
+      `SELECT rank FROM ${from} WHERE list = @list${cond}${extra}`;
+    return this.live
+      ? `${side("main.members", " AND key NOT IN (SELECT key FROM temp.ix_replaced)")} UNION ALL ${side("temp.ix_members", "")}`
+      : side("temp.ix_members", "");
+  }
+
+  /**
    * The rank of the member at `offset` (0: the first) of `list` in page order, or undefined past
    * its end; `n`, its count when the caller has it. An index-only walk from the nearer end: no
    * detail is read.
@@ -338,11 +350,7 @@ export class SqlIndexRows {
   rankAt(list: string, offset: number, n = this.count(list)): string | undefined {
     if (offset < 0 || offset >= n) return undefined;
     const fromEnd = offset >= n / 2;
-    const side = (from: string, extra: string): string =>
-      `SELECT rank FROM ${from} WHERE list = @list${extra}`;
-    const ranks = this.live
-      ? `${side("main.members", " AND key NOT IN (SELECT key FROM temp.ix_replaced)")} UNION ALL ${side("temp.ix_members", "")}`
-      : side("temp.ix_members", "");
+    const ranks = this.mergedRanks("");
     return this.db
       .prepare<[{ list: string; offset: number }], string>(
         `${ranks} ORDER BY 1${fromEnd ? " DESC" : ""} LIMIT 1 OFFSET @offset`,
@@ -458,11 +466,7 @@ export class SqlIndexRows {
     if (ranks.length === 0) return [];
     const sorted = [...ranks].sort();
     const wanted = new Map(sorted.map((r) => [r, -1]));
-    const side = (from: string, extra: string): string =>
-      `SELECT rank FROM ${from} WHERE list = @list AND rank >= @min${extra}`;
-    const sql = this.live
-      ? `${side("main.members", " AND key NOT IN (SELECT key FROM temp.ix_replaced)")} UNION ALL ${side("temp.ix_members", "")}`
-      : side("temp.ix_members", "");
+    const sql = this.mergedRanks(" AND rank >= @min");
     let t = 0;
     for (const rank of this.db
       .prepare<[{ list: string; min: string }], string>(`${sql} ORDER BY 1 DESC`)
