@@ -101,9 +101,20 @@ function render(
 
 const SEVEN = [1, 2, 3, 4, 5, 6, 7].map((id) => summary(id));
 
+/** SEVEN with each of `changed` in place of the summary of its id. */
+const withChanges = (...changed: PublicSummary[]): PublicSummary[] =>
+  SEVEN.map((s) => changed.find((c) => c.id === s.id) ?? s);
+
+/** A first render of `summaries` into a bookkeeping of its own: what a tick must equal. */
+const fullRender = (name: string, summaries: PublicSummary[]): ReturnType<typeof render> =>
+  render(Bookkeeping.open(tempDir(name)), summaries, null, 1);
+
+const expectSameFiles = (a: { files: Map<string, string> }, b: { files: Map<string, string> }): void =>
+  expect(Object.fromEntries(a.files)).toEqual(Object.fromEntries(b.files));
+
 describe("renderLists", () => {
   it("writes the pages paginate() models, each JSON page beside its index page", () => {
-    const { files } = render(Bookkeeping.open(tempDir("lists-full")), SEVEN, null, 1);
+    const { files } = fullRender("lists-full", SEVEN);
     const model = arrayLists({ publicSummaries: SEVEN, globalTags: ["blitz"], pageSize: 2 });
     const route = ROUTES.find((r) => r.id === "publicTournaments")!;
     if (route.scope !== "list") throw new Error("publicTournaments is a list");
@@ -130,13 +141,8 @@ describe("renderLists", () => {
     ]);
     expect(tick.kept).toEqual(expect.arrayContaining(["l/p#1", "l/p#2", "l/p#3", "l/p/t/blitz#1"]));
     // The same files as a full render of the store after the change.
-    const full = render(
-      Bookkeeping.open(tempDir("lists-tick-full")),
-      SEVEN.map((s) => (s.id === 1 ? changed : s)),
-      null,
-      1,
-    );
-    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    const full = fullRender("lists-tick-full", withChanges(changed));
+    expectSameFiles(tick, full);
     // The members counted from the change alone, as a full render counts them.
     expect(tick.record.counts).toEqual(full.record.counts);
   });
@@ -147,13 +153,8 @@ describe("renderLists", () => {
     // 6 (on page 1) is Live again: it moves to the unfinished part, and every page above it shifts.
     const moved = summary(6, { status: "Live" });
     const tick = render(bk, [moved], first, 2);
-    const full = render(
-      Bookkeeping.open(tempDir("lists-leave-full")),
-      SEVEN.map((s) => (s.id === 6 ? moved : s)),
-      null,
-      1,
-    );
-    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    const full = fullRender("lists-leave-full", withChanges(moved));
+    expectSameFiles(tick, full);
     // The members counted from the change alone, as a full render counts them.
     expect(tick.record.counts).toEqual(full.record.counts);
     expect(tick.written).toContain("api/public/v1/tournaments/page/1/index.json");
@@ -165,15 +166,15 @@ describe("renderLists", () => {
     expect(first.record.counts).toMatchObject({ p: 7 });
     const added = summary(8, { status: "Complete" });
     const tick = render(bk, [added], first, 2);
-    const full = render(Bookkeeping.open(tempDir("lists-add-full")), [...SEVEN, added], null, 1);
-    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    const full = fullRender("lists-add-full", [...SEVEN, added]);
+    expectSameFiles(tick, full);
     expect(tick.record.counts).toEqual(full.record.counts);
     expect(tick.record.counts).toMatchObject({ p: 8 });
   });
 
   it("reads nothing of a member but its places and its face (catalog entries, summaries)", () => {
     // Two stores that differ only in what listFace leaves out give the same list files.
-    const plain = render(Bookkeeping.open(tempDir("lists-face-a")), SEVEN, null, 1);
+    const plain = fullRender("lists-face-a", SEVEN);
     const other = render(Bookkeeping.open(tempDir("lists-face-b")), SEVEN, null, 1, [], (id) => ({
       fp: `other${id}`,
       from: id,
@@ -183,7 +184,7 @@ describe("renderLists", () => {
       unknownResults: id,
       stop: { afterRound: 1, round: 2, board: id },
     }));
-    expect(Object.fromEntries(other.files)).toEqual(Object.fromEntries(plain.files));
+    expectSameFiles(other, plain);
   });
 
   it("renders no list page for a tournament put again with the same places and face", () => {
@@ -192,7 +193,7 @@ describe("renderLists", () => {
     // 6 sits on page 1: were it counted as changed, every page above it would be rendered again.
     const tick = render(bk, [summary(6)], first, 2, [], () => ({ fileCount: 9, warnings: ["a name fixed"] }));
     expect(tick.written).toEqual([]);
-    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(first.files));
+    expectSameFiles(tick, first);
     expect(tick.record.counts).toEqual(first.record.counts);
     // Beside a change at the head, it still costs no page below the head.
     const changed = summary(1, { location: "Elsewhere" });
@@ -203,13 +204,7 @@ describe("renderLists", () => {
       "feeds/all.atom",
       "index.html",
     ]);
-    const full = render(
-      Bookkeeping.open(tempDir("lists-unmoved-full")),
-      SEVEN.map((s) => (s.id === 1 ? changed : s)),
-      null,
-      1,
-    );
-    expect(Object.fromEntries(both.files)).toEqual(Object.fromEntries(full.files));
+    expectSameFiles(both, fullRender("lists-unmoved-full", withChanges(changed)));
   });
 
   it("renders only the page of a finished tournament whose summary changed in place", () => {
@@ -226,26 +221,14 @@ describe("renderLists", () => {
       "page/2/index.html",
     ]);
     expect(tick.kept).toEqual(expect.arrayContaining(["l/p#0", "l/p#1", "l/p#3", "l/p/t/blitz#0"]));
-    const full = render(
-      Bookkeeping.open(tempDir("lists-in-place-full")),
-      SEVEN.map((s) => (s.id === 5 ? changed : s)),
-      null,
-      1,
-    );
-    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    const full = fullRender("lists-in-place-full", withChanges(changed));
+    expectSameFiles(tick, full);
     expect(tick.record.counts).toEqual(full.record.counts);
     // Beside a move at the head, the head and the in-place page, nothing between.
     const head = summary(4, { name: "A new name" });
-    const both = render(bk, [head, summary(6, { location: "Far" })], tick, 3);
-    const full2 = render(
-      Bookkeeping.open(tempDir("lists-in-place-full2")),
-      SEVEN.map((s) =>
-        s.id === 5 ? changed : s.id === 4 ? head : s.id === 6 ? summary(6, { location: "Far" }) : s,
-      ),
-      null,
-      1,
-    );
-    expect(Object.fromEntries(both.files)).toEqual(Object.fromEntries(full2.files));
+    const far = summary(6, { location: "Far" });
+    const both = render(bk, [head, far], tick, 3);
+    expectSameFiles(both, fullRender("lists-in-place-full2", withChanges(changed, head, far)));
     expect(both.written).not.toContain("api/public/v1/tournaments/page/2/index.json");
     // Several in place at once, on three pages (7 on 1, 3 on 2, 2 on 3): those pages, not the head.
     const many = [7, 3, 2].map((id) => summary(id, { location: `Moved ${id}` }));
@@ -256,19 +239,15 @@ describe("renderLists", () => {
       "api/public/v1/tournaments/page/3/index.json",
     ]);
     expect(three.written).not.toContain("api/public/v1/tournaments/index.json");
-    const after = new Map(
-      [...SEVEN, changed, head, summary(6, { location: "Far" }), ...many].map((s) => [s.id, s]),
-    );
-    const full3 = render(Bookkeeping.open(tempDir("lists-in-place-full3")), [...after.values()], null, 1);
-    expect(Object.fromEntries(three.files)).toEqual(Object.fromEntries(full3.files));
+    expectSameFiles(three, fullRender("lists-in-place-full3", withChanges(changed, head, far, ...many)));
   });
 
   it("drops the oldest numbered page when a tournament leaves and the list needs one page fewer", () => {
     const bk = Bookkeeping.open(tempDir("lists-drop"));
     const first = render(bk, SEVEN, null, 1);
     const tick = render(bk, [], first, 2, ["7"]);
-    const full = render(Bookkeeping.open(tempDir("lists-drop-full")), SEVEN.slice(0, 6), null, 1);
-    expect(Object.fromEntries(tick.files)).toEqual(Object.fromEntries(full.files));
+    const full = fullRender("lists-drop-full", SEVEN.slice(0, 6));
+    expectSameFiles(tick, full);
     // The members counted from the change alone, as a full render counts them.
     expect(tick.record.counts).toEqual(full.record.counts);
     expect(tick.files.has("api/public/v1/tournaments/page/3/index.json")).toBe(false);
