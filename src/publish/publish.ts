@@ -23,7 +23,8 @@
 //      is intact: size, and mtime before the live marker's, or else its sha256) is only recorded;
 //      any other file goes to incoming/ (StagingWriter). Nothing else is touched. (A stale version
 //      that does not exist yet is made now, and new files are written straight into it: it is
-//      shared with nothing, and a build killed before it got its marker leaves only a leftover);
+//      shared with nothing, and a build killed before it got its marker leaves only a leftover;
+//      a first build also links each of them into the other version, sealed after the switch);
 //   3. widens pair.json to D = the paths where the versions may differ, the new files and the
 //      removed ones: from here until step 5 the stale version is in flux, and D covers it;
 //   4. brings the stale version to the new snapshot, path by path in D only: a removed file is
@@ -88,6 +89,7 @@ import {
   CHANGED_PATHS_CAP,
   StagingWriter,
   type Collected,
+  type SecondVersion,
   type SnapshotWriter,
   type WriteCounts,
 } from "./staging-writer.ts";
@@ -105,8 +107,8 @@ export interface PublishOptions {
   /** Paths that must never be deleted, even with force (the input store): refused inside the output. */
   protectedPaths?: readonly string[];
   /**
-   * A first build (no snapshot before it) also makes the second version, after its switch, hard
-   * links of every file (default true; false leaves that to the next build, as older builds did).
+   * A first build (no snapshot before it) also makes the second version, hard links of every file
+   * made as they are written (default true; false leaves that to the next build, as older builds did).
    */
   pairFirstBuild?: boolean;
   /** Test hook: called at every step (each file written, each file put in place, each rename...). */
@@ -205,6 +207,13 @@ async function publish(
     const staleDir = path.join(layout.store, stale.version);
     const direct = !isDirectory(staleDir);
     if (direct) io.mkdirSync(staleDir);
+    // A first build also makes the other version, so that the next build (the first tick) costs
+    // what it changed instead of a link per file and a mkdir per directory (more directories than
+    // files in an API snapshot). It is linked as the files are written, while the renderers work
+    // (in a pass after the switch when the files do not go straight to their place).
+    const pairs = liveVersion === undefined && current.kind !== "dir" && opts.pairFirstBuild !== false;
+    const second = pairs && direct ? makeSecondDir(layout) : undefined;
+    if (second !== undefined) step("second-version-made");
     step("prepared");
     phase("prepare");
 
@@ -217,6 +226,7 @@ async function publish(
         liveSealedMs,
         rewriteAll: opts.rewriteAll,
         direct: direct ? staleDir : undefined,
+        second,
         staged: bookkeeping.staging(),
         index: (live) => bookkeeping!.index(live),
         step,
@@ -229,6 +239,7 @@ async function publish(
       try {
         io.rmSync(incoming, { recursive: true, force: true });
         if (direct) io.rmSync(staleDir, { recursive: true, force: true });
+        if (second !== undefined) io.rmSync(second, { recursive: true, force: true });
       } catch {
         // A leftover: the next build removes it.
       }
@@ -280,15 +291,14 @@ async function publish(
       }
     }
     step("cleaned-up");
-    // A first build makes the other version now, after its switch: the snapshot is live already,
-    // and the next build (the first tick) then costs what it changed instead of a link per file
-    // and a mkdir per directory (more directories than files in an API snapshot). Only then is
-    // the phase announced.
-    const pair = !paired && current.kind !== "dir" && opts.pairFirstBuild !== false;
-    phase("cleanup", pair ? "pair" : null);
-    if (pair) {
+    // The other version of a first build is sealed and paired after the switch: the snapshot is
+    // live already, so trouble with it is a warning. Only then is the phase announced.
+    phase("cleanup", pairs ? "pair" : null);
+    if (pairs) {
       warnings.push(
-        ...makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh(), step),
+        ...(collected.second !== undefined
+          ? sealSecondVersion(layout, collected.second, stale.version, generation, step)
+          : makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh(), step)),
       );
     }
     phase("pair");
@@ -409,8 +419,9 @@ class Updater {
 
   /**
    * Links the live version's files at `sorted` (sorted paths, so each directory's files are
-   * contiguous) into a version made by this build: the second version, made once after a full
-   * build. Per file one link(2); per directory one mkdir(2), made while the walk enters it (the
+   * contiguous) into a version made by this build: the stale version of a build that compares
+   * every file, or the second version of a first build that could not link it as it wrote. Per
+   * file one link(2); per directory one mkdir(2), made while the walk enters it (the
    * chain of directories entered is kept, not a set of them all). No lstat: link(2) itself fails
    * when the live copy is gone or is a directory, which fails the build as `place` does.
    */
@@ -584,13 +595,21 @@ function missingLive(p: string, liveDir: string): BuildError {
   );
 }
 
+/** The second version's directory, made empty; undefined when it cannot be (a pass after the switch then tries). */
+function makeSecondDir(layout: Layout): string | undefined {
+  const dir = path.join(layout.store, String(nextVersion(layout)));
+  try {
+    io.mkdirSync(dir);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * After a first build's switch: makes `<store>/<n>`, a copy of the live version `liveDir` made of
- * hard links (every file of a first build is in `files`, sorted), seals it with the live marker's
- * generation, then records the pair with no path differing. A kill before the marker leaves an
- * unmarked version that the next build removes as a leftover (it then makes the second version
- * itself); a kill between the marker and pair.json leaves a complete version that the next build
- * adopts and compares file by file. Trouble is a warning: the snapshot is live already.
+ * hard links (every file of a first build is in `files`, sorted), when the build could not link it
+ * as it wrote (its files did not go straight to their place). Then seals it (sealSecondVersion).
  */
 function makeSecondVersion(
   layout: Layout,
@@ -600,32 +619,54 @@ function makeSecondVersion(
   files: Iterable<string>,
   step: (s: string) => void,
 ): string[] {
-  const version = String(nextVersion(layout));
-  const dir = path.join(layout.store, version);
-  let made = false;
+  const dir = makeSecondDir(layout);
+  if (dir === undefined) return [secondWarning(`${path.join(layout.store, "<n>")} could not be made`)];
+  step("second-version-made");
+  let error: string | undefined;
   try {
-    io.mkdirSync(dir);
-    made = true;
-    step("second-version-made");
-    const updater = new Updater(layout, dir, liveDir, "", true, undefined, step);
     // Read from the staged rows in path order as they are linked: no list of every path.
-    updater.linkTree(files);
-    updater.finishMarker(generation, "second-marker-written");
-    writePair(layout, { buffers: [liveVersion, version], differ: [] });
+    new Updater(layout, dir, liveDir, "", true, undefined, step).linkTree(files);
+  } catch (e) {
+    error = (e as Error).message;
+  }
+  return sealSecondVersion(layout, { dir, error }, liveVersion, generation, step);
+}
+
+/**
+ * Seals a complete second version with the live marker's generation, then records the pair with no
+ * path differing. An incomplete one is removed. A kill before the marker leaves an unmarked version
+ * that the next build removes as a leftover (it then makes the second version itself); a kill
+ * between the marker and pair.json leaves a complete version that the next build adopts and
+ * compares file by file. Trouble is a warning: the snapshot is live already.
+ */
+function sealSecondVersion(
+  layout: Layout,
+  second: SecondVersion,
+  liveVersion: string,
+  generation: number,
+  step: (s: string) => void,
+): string[] {
+  try {
+    if (second.error !== undefined) throw new Error(second.error);
+    new Updater(layout, second.dir, undefined, "", true, undefined, step).finishMarker(
+      generation,
+      "second-marker-written",
+    );
+    writePair(layout, { buffers: [liveVersion, path.basename(second.dir)], differ: [] });
     step("paired");
     return [];
   } catch (e) {
-    if (made) {
-      try {
-        io.rmSync(dir, { recursive: true, force: true });
-      } catch {
-        // A leftover without a marker: the next build removes it.
-      }
+    try {
+      io.rmSync(second.dir, { recursive: true, force: true });
+    } catch {
+      // A leftover without a marker: the next build removes it.
     }
-    return [
-      `the second snapshot version could not be made (${(e as Error).message}); the next build makes it`,
-    ];
+    return [secondWarning((e as Error).message)];
   }
+}
+
+function secondWarning(why: string): string {
+  return `the second snapshot version could not be made (${why}); the next build makes it`;
 }
 
 /** `<dir>/<base>`, or `<dir>/<base>-<n>` when that exists already. */

@@ -118,6 +118,8 @@ export interface Collected {
    * to it by hand are `verify`'s to find).
    */
   liveKnown: boolean;
+  /** The second version linked while writing, when one was asked for (WriterOptions.second). */
+  second: SecondVersion | undefined;
   /** The bookkeeping delta of this build (complete: the whole snapshot, when nothing was known). */
   delta(restartLog: boolean): Delta;
 }
@@ -184,7 +186,20 @@ export interface WriterOptions {
    * written straight to their place in it instead of to `incoming`.
    */
   direct?: string;
+  /**
+   * The second version of a first build (an empty directory beside `direct`): each file written
+   * into `direct` is also hard-linked here at once, while the renderers work on the next
+   * tournaments, instead of in one pass after the switch. Trouble abandons it (`Collected.second`).
+   */
+  second?: string;
   step: (step: string) => void;
+}
+
+/** The second version a first build linked as it wrote (WriterOptions.second). */
+export interface SecondVersion {
+  dir: string;
+  /** Why linking stopped; the version is then incomplete and must not be sealed. */
+  error?: string;
 }
 
 export class StagingWriter implements SnapshotWriter {
@@ -201,8 +216,9 @@ export class StagingWriter implements SnapshotWriter {
    */
   private readonly knownDirs = new Set<string>();
   private readonly staged: StagedRows;
-  /** Directories made recently in `direct` (files arrive grouped by directory). */
+  /** Directories made recently in `direct` (files arrive grouped by directory), relative. */
   private readonly madeDirs = new Set<string>();
+  private readonly second: SecondVersion | undefined;
   private records: { rows: Map<string, RecordRow>; removed: readonly string[]; complete: boolean } = {
     rows: new Map(),
     removed: [],
@@ -234,6 +250,7 @@ export class StagingWriter implements SnapshotWriter {
     this.live = opts.liveDir !== undefined && !opts.rewriteAll ? opts.live : undefined;
     this.compareFiles = opts.liveDir !== undefined && !opts.rewriteAll && opts.live === undefined;
     this.index = opts.index(this.live !== undefined);
+    this.second = opts.second !== undefined ? { dir: opts.second } : undefined;
   }
 
   write(relPath: string, data: string | Uint8Array, owner = ""): void {
@@ -351,6 +368,7 @@ export class StagingWriter implements SnapshotWriter {
       paths: () => staged.all(),
       keptSorted: () => staged.keptSorted(),
       liveKnown: live !== undefined,
+      second: this.second,
       delta(restartLog: boolean): Delta {
         return {
           files: new Map<string, FileRow>(),
@@ -374,13 +392,28 @@ export class StagingWriter implements SnapshotWriter {
       return;
     }
     const abs = path.join(direct, relPath);
-    const dir = path.dirname(abs);
-    if (!this.madeDirs.has(dir)) {
+    const dir = path.dirname(relPath);
+    const newDir = !this.madeDirs.has(dir);
+    if (newDir) {
       if (this.madeDirs.size >= 64) this.madeDirs.clear();
-      io.mkdirSync(dir, { recursive: true });
+      io.mkdirSync(path.dirname(abs), { recursive: true });
       this.madeDirs.add(dir);
     }
     io.writeFileSync(abs, bytes, { flag: "wx" });
+    if (this.second !== undefined && this.second.error === undefined) this.linkSecond(abs, relPath, newDir);
+  }
+
+  /** Links a file just written into the second version; trouble abandons that version. */
+  private linkSecond(abs: string, relPath: string, newDir: boolean): void {
+    const second = this.second!;
+    try {
+      const to = path.join(second.dir, relPath);
+      if (newDir) io.mkdirSync(path.dirname(to), { recursive: true });
+      io.linkSync(abs, to);
+      this.opts.step(`second-linked ${relPath}`);
+    } catch (e) {
+      second.error = (e as Error).message;
+    }
   }
 
   private isFile(p: string): boolean {

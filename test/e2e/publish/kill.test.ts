@@ -135,15 +135,22 @@ describe("publishSnapshot under SIGKILL", () => {
   );
 
   it(
-    "a first build killed at every step, its second version (made after the switch) included",
+    "a first build killed at every step, its second version (linked as it writes) included",
     async () => {
       const steps = await stepsOfBuild(async () => {});
       const switchedAt = steps.indexOf("switched");
-      // The second version is made after the switch, and sealed before the pair names it.
-      expect(steps.indexOf("second-version-made")).toBeGreaterThan(steps.indexOf("cleaned-up"));
-      expect(steps.indexOf("second-marker-written")).toBeGreaterThan(steps.indexOf("second-version-made"));
+      // The second version is made before the files, each file linked into it as it is written
+      // (before the file's row is recorded), and it is sealed after the switch, before the pair
+      // names it.
+      const made = steps.indexOf("second-version-made");
+      expect(made).toBeGreaterThan(-1);
+      expect(made).toBeLessThan(steps.findIndex((s) => s.startsWith("file ")));
+      const written = steps.filter((s) => s.startsWith("file ")).map((s) => s.slice("file ".length));
+      expect(written.length).toBeGreaterThan(0);
+      for (const p of written)
+        expect(steps.indexOf(`second-linked ${p}`), p).toBe(steps.indexOf(`file ${p}`) - 1);
+      expect(steps.indexOf("second-marker-written")).toBeGreaterThan(steps.indexOf("cleaned-up"));
       expect(steps.indexOf("paired")).toBe(steps.indexOf("second-marker-written") + 1);
-      expect(steps.filter((s) => s.startsWith("placed ")).length).toBeGreaterThan(0);
 
       await inPool(
         POOL,

@@ -32,6 +32,27 @@ function writeAllOwned(files: [string, string, string][]): (w: SnapshotWriter) =
   };
 }
 
+/**
+ * Checks that the version beside the live one is paired with it, no path differing, and holds the
+ * same bytes (the marker, naming the same generation, included) with every file the very same
+ * inode: nothing was copied. Returns its name.
+ */
+function expectPairedCopy(out: string, files: Record<string, string>): string {
+  const store = path.join(path.dirname(out), ".dist.snapshots");
+  const live = path.basename(realpathSync(out));
+  const versions = readdirSync(store).filter((e) => /^[0-9]+$/.test(e));
+  expect(versions).toHaveLength(2);
+  const second = versions.find((v) => v !== live)!;
+  const pair = JSON.parse(readFileSync(path.join(store, "pair.json"), "utf8"));
+  expect(pair).toMatchObject({ buffers: [live, second], differ: [] });
+  expect(hashTree(path.join(store, second))).toEqual(hashTree(out));
+  for (const rel of Object.keys(files)) {
+    expect(statSync(path.join(store, second, rel)).ino).toBe(statSync(path.join(out, rel)).ino);
+  }
+  expectNoLeftovers(path.dirname(out));
+  return second;
+}
+
 describe("publishSnapshot: incremental rebuilds", () => {
   it("first build writes every file; a no-change rebuild writes none and keeps inode and mtime", async () => {
     const out = path.join(tempDir(), "dist");
@@ -88,25 +109,12 @@ describe("publishSnapshot: incremental rebuilds", () => {
     expectNoLeftovers(path.dirname(out));
   });
 
-  it("a first build also makes the second version after its switch: hard links of every file, paired", async () => {
+  it("a first build also makes the second version: hard links of every file, sealed and paired after its switch", async () => {
     const out = path.join(tempDir(), "dist");
     const files = sampleFiles(0);
     const first = await publishSnapshot({ outDir: out }, writeAll(files));
     expect(first.warnings).toEqual([]);
-    const store = path.join(path.dirname(out), ".dist.snapshots");
-    const live = path.basename(realpathSync(out));
-    const versions = readdirSync(store).filter((e) => /^[0-9]+$/.test(e));
-    expect(versions.sort()).toHaveLength(2);
-    const second = versions.find((v) => v !== live)!;
-    const pair = JSON.parse(readFileSync(path.join(store, "pair.json"), "utf8"));
-    expect(pair).toMatchObject({ buffers: [live, second], differ: [] });
-    // The same bytes as the live version (the marker, naming the same generation, included), and
-    // every file the very same inode: nothing was copied.
-    expect(hashTree(path.join(store, second))).toEqual(hashTree(out));
-    for (const rel of Object.keys(files)) {
-      expect(statSync(path.join(store, second, rel)).ino).toBe(statSync(path.join(out, rel)).ino);
-    }
-    expectNoLeftovers(path.dirname(out));
+    const second = expectPairedCopy(out, files);
 
     // The first tick then updates only what changed: it writes the changed files and links only
     // those paths into the other version, which becomes live byte-identical to a fresh build.
@@ -124,6 +132,21 @@ describe("publishSnapshot: incremental rebuilds", () => {
       if (!changed.includes(rel) && rel in files) expect(after[rel]).toBe(identities[rel]);
     }
     expectNoLeftovers(path.dirname(out));
+  });
+
+  it("a first build over a kept version (its link removed) links the second version after its switch", async () => {
+    const out = path.join(tempDir(), "dist");
+    await publishSnapshot({ outDir: out, pairFirstBuild: false }, writeAll(sampleFiles(0)));
+    rmSync(out);
+    // No live version: a first build. It adopts the marked version and updates it in place, so its
+    // files do not go straight to their place and the second version is linked in a pass after it.
+    const steps: string[] = [];
+    const files = sampleFiles(1);
+    const report = await publishSnapshot({ outDir: out, onStep: (s) => steps.push(s) }, writeAll(files));
+    expect(report.warnings).toEqual([]);
+    expect(steps.some((s) => s.startsWith("second-linked "))).toBe(false);
+    expect(steps.indexOf("second-version-made")).toBeGreaterThan(steps.indexOf("cleaned-up"));
+    expectPairedCopy(out, files);
   });
 
   it("a second version missing (pairFirstBuild off, or a kill) is made by the next build, byte-identical", async () => {
@@ -156,7 +179,7 @@ describe("publishSnapshot: incremental rebuilds", () => {
         outDir: out,
         // Kills nothing: the hook throws at the second file linked into the second version.
         onStep: (s) => {
-          if (s.startsWith("placed ") && ++n === 2) throw new Error("link refused");
+          if (s.startsWith("second-linked ") && ++n === 2) throw new Error("link refused");
         },
       },
       writeAll(files),
