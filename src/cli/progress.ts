@@ -45,7 +45,7 @@ export const PHASES: Readonly<Record<string, string>> = {
   finish: "bringing the staging version up to date",
   switch: "switching the output to the new snapshot",
   cleanup: "removing this build's staging files",
-  pair: "linking the second snapshot version (a first build only)",
+  pair: "sealing the second snapshot version (a first build only)",
 };
 
 /** "produce: rendering tournaments..." for a known phase, the bare name otherwise. */

@@ -108,7 +108,7 @@ describe("a build stopped by a signal", () => {
       "build-api: finish: bringing the staging version up to date",
       "build-api: switch: switching the output to the new snapshot",
       "build-api: cleanup: removing this build's staging files",
-      "build-api: pair: linking the second snapshot version (a first build only)",
+      "build-api: pair: sealing the second snapshot version (a first build only)",
     ]);
   }, 120_000);
 });
