@@ -11,7 +11,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import Database from "better-sqlite3";
 import { metadataDigest } from "../src/deploy/objects.ts";
 import { planChanges, planDeploy } from "../src/deploy/plan.ts";
@@ -21,14 +21,12 @@ import { BOOKKEEPING_NAME } from "../src/publish/bookkeeping.ts";
 import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "../src/publish/layout.ts";
 import { MARKER_CONTENT, MARKER_NAME } from "../src/publish/manifest.ts";
 
-const { values } = parseArgs({
-  options: {
-    dir: { type: "string" },
-    times: { type: "string", default: "1,10" },
-    runs: { type: "string", default: "3" },
-  },
+const values = scriptArgs(import.meta.url, {
+  dir: { type: "string" },
+  times: { type: "string", default: "1,10" },
+  runs: { type: "string", default: "3" },
 });
-if (!values.dir) throw new Error("usage: bench-deploy-plan.ts --dir <snapshot> [--times 1,10]");
+if (!values.dir) exitWithUsage(import.meta.url, "--dir <snapshot> is required");
 const layout = resolveLayout(values.dir);
 const current = inspectTarget(layout, false);
 if (current.kind !== "link" || current.version === undefined)

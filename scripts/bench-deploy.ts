@@ -19,22 +19,20 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "./lib/args.ts";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { openBucket, type Bucket } from "../src/deploy/bucket.ts";
 import { deploy, type DeployReport } from "../src/deploy/deploy.ts";
 import { Harness } from "./bench.ts";
 import { generateStore } from "./gen-store.ts";
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: "string", default: "200,2000" },
-    ticks: { type: "string", default: "3" },
-    concurrency: { type: "string", default: "16" },
-    keep: { type: "string" },
-    "record-only-above": { type: "string", default: String(Number.MAX_SAFE_INTEGER) },
-    seed: { type: "string", default: "7" },
-  },
+const values = scriptArgs(import.meta.url, {
+  sizes: { type: "string", default: "200,2000" },
+  ticks: { type: "string", default: "3" },
+  concurrency: { type: "string", default: "16" },
+  keep: { type: "string" },
+  "record-only-above": { type: "string", default: String(Number.MAX_SAFE_INTEGER) },
+  seed: { type: "string", default: "7" },
 });
 const sizes = values.sizes.split(",").map(Number);
 const ticks = Number(values.ticks);

@@ -19,28 +19,22 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import v8 from "node:v8";
 import vm from "node:vm";
 
-const { values } = parseArgs({
-  options: {
-    db: { type: "string" },
-    out: { type: "string" },
-    jobs: { type: "string" },
-    now: { type: "string", default: "2026-11-22T12:00:00Z" },
-    rebuild: { type: "boolean", default: false },
-    live: { type: "boolean", default: false },
-    snapshot: { type: "string" },
-    interval: { type: "string", default: "100" },
-    trace: { type: "string" },
-  },
-  strict: true,
+const values = scriptArgs(import.meta.url, {
+  db: { type: "string" },
+  out: { type: "string" },
+  jobs: { type: "string" },
+  now: { type: "string", default: "2026-11-22T12:00:00Z" },
+  rebuild: { type: "boolean", default: false },
+  live: { type: "boolean", default: false },
+  snapshot: { type: "string" },
+  interval: { type: "string", default: "100" },
+  trace: { type: "string" },
 });
-if (values.db === undefined) {
-  console.error("usage: node scripts/bench-memory.ts --db <store> [--out dir] [--jobs N] [--live]");
-  process.exit(2);
-}
+if (values.db === undefined) exitWithUsage(import.meta.url, "--db <store> is required");
 
 // Every Worker the build starts is remembered, to ask for its heap (the render pool imports
 // Worker from node:worker_threads after this runs, so it gets this subclass).

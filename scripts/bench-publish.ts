@@ -21,21 +21,19 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "./lib/args.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const { values: args } = parseArgs({
-  options: {
-    files: { type: "string", default: "28000" },
-    bytes: { type: "string", default: "9000" },
-    changed: { type: "string", default: "7" },
-    designs: { type: "string", default: "new,old" },
-    "old-ref": { type: "string", default: "4cfe694" },
-    child: { type: "string" },
-    module: { type: "string" },
-    out: { type: "string" },
-    step: { type: "string" },
-  },
+const args = scriptArgs(import.meta.url, {
+  files: { type: "string", default: "28000" },
+  bytes: { type: "string", default: "9000" },
+  changed: { type: "string", default: "7" },
+  designs: { type: "string", default: "new,old" },
+  "old-ref": { type: "string", default: "4cfe694" },
+  child: { type: "string" },
+  module: { type: "string" },
+  out: { type: "string" },
+  step: { type: "string" },
 });
 const FILES = Number(args.files);
 const BYTES = Number(args.bytes);

@@ -5,7 +5,7 @@
 //
 //   node scripts/bench-standings.ts [--rounds 13] [--sizes 1000,10000,30000,100000]
 //                                   [--tiebreaks DE,BH-C1,BH,SB,ARO-C1] [--rules pre-2023] [--repeat 3]
-import { parseArgs } from "node:util";
+import { scriptArgs } from "./lib/args.ts";
 import { computeStandings } from "../src/domain/standings.ts";
 import {
   DEFAULT_SCORING,
@@ -16,14 +16,12 @@ import {
   type Tournament,
 } from "../src/domain/types.ts";
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "13" },
-    sizes: { type: "string", default: "1000,10000,30000,100000" },
-    tiebreaks: { type: "string", default: "DE,BH-C1,BH,SB,ARO-C1" },
-    rules: { type: "string", default: "pre-2023" },
-    repeat: { type: "string", default: "3" },
-  },
+const values = scriptArgs(import.meta.url, {
+  rounds: { type: "string", default: "13" },
+  sizes: { type: "string", default: "1000,10000,30000,100000" },
+  tiebreaks: { type: "string", default: "DE,BH-C1,BH,SB,ARO-C1" },
+  rules: { type: "string", default: "pre-2023" },
+  repeat: { type: "string", default: "3" },
 });
 const ROUNDS = Number(values.rounds);
 const SIZES = values.sizes.split(",").map(Number);

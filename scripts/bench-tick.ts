@@ -2,16 +2,15 @@
 //   [--work DIR] [--keep] [--cli other/bin/build-api.js]`
 //
 // The regeneration an operator runs every minute, at one size: `npm run bench` (scripts/bench.ts,
-// the one harness) for one store: a full build, a first tick (makes the second version), --ticks
+// the one harness) for one store: a full build, a first tick (the first after the full build), --ticks
 // steady one-tournament ticks, a no-change rebuild, start-up and the JSON floor, then issue 19's
 // targets for that size. --cli measures another build of build-api (e.g. main's) on the same store.
-import { parseArgs } from "node:util";
-import { BENCH_OPTIONS, runBench } from "./bench.ts";
+import { BENCH_OPTIONS, runBenchCli } from "./bench.ts";
+import { scriptArgs } from "./lib/args.ts";
 
 const { sizes: _sizes, ...options } = BENCH_OPTIONS;
-const { values } = parseArgs({
-  options: { ...options, tournaments: { type: "string", default: "2000" } },
-  strict: true,
+const { tournaments, ...rest } = scriptArgs(import.meta.url, {
+  ...options,
+  tournaments: { type: "string", default: "2000" },
 });
-const { tournaments, ...rest } = values;
-process.exitCode = runBench({ ...rest, sizes: tournaments });
+runBenchCli(import.meta.url, { ...rest, sizes: tournaments });

@@ -6,7 +6,8 @@
 //   full build  - into a fresh --out: wall time of the child, peak RSS of the process (GNU time %M:
 //                 the largest resident set of the one process, which holds every thread);
 //   first tick  - one player of one tournament renamed through another connection, then a build:
-//                 the tick that makes the second version (reported, not the steady state);
+//                 the first tick after the full build (reported, not the steady state: until
+//                 the fourth round it also made the second version, which the full build makes now);
 //   steady ticks - --ticks more such ticks, each on another tournament: median wall time, ÷ full;
 //   live ticks  - --ticks ticks while rounds are played: a tournament set up Live scraped again
 //                 (its summaries change, so its lists' heads are rendered) and a player renamed;
@@ -45,9 +46,9 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { generateStore, REFERENCE_NOW, statusSetUp } from "./gen-store.ts";
+import { exitWithUsage, scriptArgs, UsageError } from "./lib/args.ts";
 import {
   diskNeeded,
   diskRefusal,
@@ -364,7 +365,7 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     if (t.rendered !== 1) log(`${label}: WARNING tick ${i + 1} rendered ${t.rendered} tournaments, not 1`);
     ticks.push(t);
     log(
-      `${label}: tick ${i + 1}${i === 0 ? " (makes the second version)" : ""} ${fmt(t.seconds)} s, ` +
+      `${label}: tick ${i + 1}${i === 0 ? " (the first after the full build)" : ""} ${fmt(t.seconds)} s, ` +
         `${t.written} written, ${t.rendered} rendered, ${fmt(t.rssMb, 0)} MiB (load ${load()})`,
     );
   }
@@ -462,17 +463,27 @@ export const BENCH_OPTIONS = {
   "floor-of": { type: "string" },
 } as const;
 
+/** runBench for a script's command line: a wrong value is one line and exit code 2. */
+export function runBenchCli(scriptUrl: string, a: BenchArgs): void {
+  try {
+    process.exitCode = runBench(a);
+  } catch (e) {
+    if (e instanceof UsageError) exitWithUsage(scriptUrl, e.message);
+    throw e;
+  }
+}
+
 export function runBench(a: BenchArgs): number {
   const ticks = Number(a.ticks);
   const floorSample = Number(a["floor-sample"]);
   if (!Number.isInteger(floorSample) || floorSample < 1)
-    throw new Error("--floor-sample must be a positive integer");
-  if (!Number.isInteger(ticks) || ticks < 1) throw new Error("--ticks must be a positive integer");
+    throw new UsageError("--floor-sample must be a positive integer");
+  if (!Number.isInteger(ticks) || ticks < 1) throw new UsageError("--ticks must be a positive integer");
   const sizes = a.sizes.split(",").map((s) => {
     const label = s.trim().toUpperCase();
     const n = SIZES[label] ?? Number(label);
     if (!Number.isInteger(n) || n < 1)
-      throw new Error(`unknown size ${JSON.stringify(s)}: use S, M, L, XL or a count`);
+      throw new UsageError(`unknown size ${JSON.stringify(s)}: use S, M, L, XL or a count`);
     // A count that is a named size takes its name, so that its targets apply.
     return { label: Object.entries(SIZES).find(([, v]) => v === n)?.[0] ?? label, tournaments: n };
   });
@@ -487,14 +498,15 @@ export function runBench(a: BenchArgs): number {
     );
     return 0;
   }
-  if (a.db !== undefined && sizes.length !== 1) throw new Error("--db measures one store: give one size");
+  if (a.db !== undefined && sizes.length !== 1)
+    throw new UsageError("--db measures one store: give one size");
   const h = new Harness(a.cli ? path.resolve(a.cli) : path.join(ROOT, "bin/build-api.js"), a.jobs);
   const work = a.work ? path.resolve(a.work) : mkdtempSync(path.join(os.tmpdir(), "build-api-bench-"));
   mkdirSync(work, { recursive: true });
 
   console.log(`machine: ${machine(work)}`);
   console.log(
-    `method: per size one full build, 1 + ${ticks} one-tournament ticks (the first makes the second version; ` +
+    `method: per size one full build, 1 + ${ticks} one-tournament ticks (the first is the first after the full build; ` +
       `the median of the other ${ticks} is the steady tick), ${ticks} live ticks (a Live tournament scraped again), ` +
       `a no-change rebuild, start-up, the JSON floor; ` +
       `cli ${path.relative(ROOT, h.cli) || h.cli} ${h.flags.join(" ")}, --jobs ${a.jobs ?? "default"}, seed ${a.seed}, ` +
@@ -545,6 +557,5 @@ export function runBench(a: BenchArgs): number {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: BENCH_OPTIONS, strict: true });
-  process.exitCode = runBench(values);
+  runBenchCli(import.meta.url, scriptArgs(import.meta.url, BENCH_OPTIONS));
 }

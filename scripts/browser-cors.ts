@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
 import { hostsPackage, requireChromium } from "./lib/browser-setup.ts";
 
@@ -57,10 +57,11 @@ async function fetchFromPage(url: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { dir: { type: "string" }, chromium: { type: "string", default: "/usr/bin/chromium" } },
+  const values = scriptArgs(import.meta.url, {
+    dir: { type: "string" },
+    chromium: { type: "string", default: "/usr/bin/chromium" },
   });
-  if (!values.dir) throw new Error("usage: browser-cors.ts --dir DIR [--chromium PATH]");
+  if (!values.dir) exitWithUsage(import.meta.url, "--dir <snapshot> is required");
   // Each missing piece is named with what to install, before anything starts.
   const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
   requireChromium(values.chromium);

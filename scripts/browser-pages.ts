@@ -15,7 +15,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
 import { hostsFile, hostsPackage, requireChromium } from "./lib/browser-setup.ts";
 
@@ -117,17 +117,15 @@ function readGames(): [string, string][] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      dir: { type: "string" },
-      base: { type: "string" },
-      screenshots: { type: "string" },
-      chromium: { type: "string", default: "/usr/bin/chromium" },
-      label: { type: "string", default: "preview" },
-      club: { type: "string" },
-    },
+  const values = scriptArgs(import.meta.url, {
+    dir: { type: "string" },
+    base: { type: "string" },
+    screenshots: { type: "string" },
+    chromium: { type: "string", default: "/usr/bin/chromium" },
+    label: { type: "string", default: "preview" },
+    club: { type: "string" },
   });
-  if (!values.dir) throw new Error("usage: browser-pages.ts --dir DIR [--base URL] [--screenshots DIR]");
+  if (!values.dir) exitWithUsage(import.meta.url, "--dir <snapshot> is required");
   const dir = values.dir;
   // Each missing piece is named with what to install, before anything starts.
   const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);

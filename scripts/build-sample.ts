@@ -3,7 +3,7 @@
 // same SQL always gives the same store.
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "./lib/args.ts";
 import { createSampleStore } from "../src/store/write/init.ts";
 
 export const SAMPLE_SQL_PATH = fileURLToPath(new URL("../data/sample.sql", import.meta.url));
@@ -18,11 +18,7 @@ export function buildSample(out: string, sqlPath: string = SAMPLE_SQL_PATH): voi
 }
 
 function main(): void {
-  const { values } = parseArgs({
-    options: { out: { type: "string", default: DEFAULT_SAMPLE_OUT } },
-    strict: true,
-  });
-  const out = values.out;
+  const { out } = scriptArgs(import.meta.url, { out: { type: "string", default: DEFAULT_SAMPLE_OUT } });
   buildSample(out);
   console.log(`sample store written to ${out}`);
 }

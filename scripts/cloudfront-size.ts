@@ -3,18 +3,16 @@
 // in the code) beside CloudFront's 10,240-byte limit, and the store's keys and bytes (key + value,
 // as CloudFront counts them) beside its 5 MB, with how many clubs of that kind the store takes.
 //   node scripts/cloudfront-size.ts [--tags 3] [--slug-length 12] [--base /chess]
-import { parseArgs } from "node:util";
+import { scriptArgs } from "./lib/args.ts";
 import { kvsKeysOf } from "../src/deploy/edge/cloudfront-function.ts";
 import { CLOUDFRONT_FUNCTION } from "../src/deploy/edge/generated/cloudfront-function.ts";
 import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText } from "../src/deploy/edge/write.ts";
 import { hostRules } from "../src/hosting/rules.ts";
 
-const { values } = parseArgs({
-  options: {
-    tags: { type: "string", default: "3" },
-    "slug-length": { type: "string", default: "12" },
-    base: { type: "string", default: "" },
-  },
+const values = scriptArgs(import.meta.url, {
+  tags: { type: "string", default: "3" },
+  "slug-length": { type: "string", default: "12" },
+  base: { type: "string", default: "" },
 });
 const tags = Number(values.tags);
 const slugLength = Number(values["slug-length"]);

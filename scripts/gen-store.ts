@@ -4,7 +4,7 @@
 // `--now 2026-11-22T12:00:00Z` shows all seven of them (from 7 tournaments up).
 import { rmSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import Database from "better-sqlite3";
 import { createStore } from "../src/store/write/init.ts";
 import { StoreWriter } from "../src/store/write/writer.ts";
@@ -611,19 +611,18 @@ export function generateStore({ tournaments, seed, out }: GenerateOptions): Gene
 }
 
 function main(): void {
-  const { values } = parseArgs({
-    options: {
-      tournaments: { type: "string", default: "50" },
-      seed: { type: "string", default: "1" },
-      out: { type: "string" },
-    },
-    strict: true,
+  const values = scriptArgs(import.meta.url, {
+    tournaments: { type: "string", default: "50" },
+    seed: { type: "string", default: "1" },
+    out: { type: "string" },
   });
-  if (values.out === undefined) {
-    console.error("usage: npm run gen-store -- --tournaments <n> --seed <s> --out <file>");
-    process.exit(2);
-  }
+  if (values.out === undefined) exitWithUsage(import.meta.url, "--out <file> is required");
   const tournaments = Number(values.tournaments);
+  if (!Number.isInteger(tournaments) || tournaments < 0)
+    exitWithUsage(
+      import.meta.url,
+      `--tournaments expects a count, not ${JSON.stringify(values.tournaments)}`,
+    );
   const report = generateStore({ tournaments, seed: values.seed, out: values.out });
   console.log(
     `${values.out}: ${report.tournaments} tournaments, ${report.players} players, ${report.games} games, ` +

@@ -5,7 +5,7 @@
 // check's URL is a site path that the probe requests, and expects redirects, at base path + it.
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { CACHE_POLICY } from "../src/routes/cache.ts";
 import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../src/output/problem.ts";
 import {
@@ -672,19 +672,16 @@ function assertLoopback(base: string): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      base: { type: "string" },
-      dir: { type: "string" },
-      "host-kind": { type: "string", default: "preview" },
-    },
+  const values = scriptArgs(import.meta.url, {
+    base: { type: "string" },
+    dir: { type: "string" },
+    "host-kind": { type: "string", default: "preview" },
   });
   if (!values.base || !values.dir)
-    throw new Error(
-      "usage: probe.ts --base http://127.0.0.1:PORT --dir DIR [--host-kind preview|nginx|wrangler|netlify]",
-    );
+    exitWithUsage(import.meta.url, "--base <url> and --dir <snapshot> are required");
   const kind = values["host-kind"] as HostKind;
-  if (!(kind in LIMITS)) throw new Error(`unknown --host-kind ${kind}`);
+  if (!(kind in LIMITS))
+    exitWithUsage(import.meta.url, `unknown --host-kind ${kind}: use ${Object.keys(LIMITS).join(", ")}`);
   const origin = values.base.replace(/\/$/, "");
   assertLoopback(origin);
   const snap = readSnapshot(values.dir);

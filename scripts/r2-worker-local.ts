@@ -7,22 +7,20 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { r2WorkerText } from "../src/deploy/edge/write.ts";
 import { storedObject } from "../src/deploy/objects.ts";
 import { EDGE_FILE } from "../src/hosting/rules.ts";
 import type { EdgeFacts } from "../src/routes/pagination.ts";
 import { readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
 
-const { values } = parseArgs({
-  options: {
-    dir: { type: "string" },
-    port: { type: "string" },
-    hosts: { type: "string", default: path.join(import.meta.dirname, "hosts") },
-  },
+const values = scriptArgs(import.meta.url, {
+  dir: { type: "string" },
+  port: { type: "string" },
+  hosts: { type: "string", default: path.join(import.meta.dirname, "hosts") },
 });
 if (!values.dir || !values.port)
-  throw new Error("usage: r2-worker-local.ts --dir DIR --port N [--hosts DIR]");
+  exitWithUsage(import.meta.url, "--dir <snapshot> and --port <n> are required");
 
 interface R2Put {
   put(key: string, body: Uint8Array, options: object): Promise<unknown>;

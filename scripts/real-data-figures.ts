@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { scriptArgs } from "./lib/args.ts";
 import { currentStandings } from "../src/domain/standings.ts";
 import type { TiebreakPractice, TiebreakRuleSet } from "../src/domain/types.ts";
 import { openStore } from "../src/store/read/open.ts";
@@ -17,7 +17,7 @@ import { createStore } from "../src/store/write/init.ts";
 import { importTrf } from "../src/trf/import.ts";
 import { compareWithExpected, type ExpectedFile } from "../test/support/compare-expected.ts";
 
-const { values } = parseArgs({ options: { data: { type: "string" } } });
+const values = scriptArgs(import.meta.url, { data: { type: "string" } });
 
 function findRealData(): string {
   for (let dir = fileURLToPath(new URL("../", import.meta.url)); ; dir = dirname(dir)) {

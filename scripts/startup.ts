@@ -15,18 +15,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CLI = path.join(ROOT, "bin", "build-api.js");
 const NOW = "2026-11-22T12:00:00Z";
 
-const { values } = parseArgs({
-  options: { runs: { type: "string", default: "21" }, "max-ratio": { type: "string" } },
-  strict: true,
+const values = scriptArgs(import.meta.url, {
+  runs: { type: "string", default: "21" },
+  "max-ratio": { type: "string" },
 });
 const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs expects a positive integer");
+if (!Number.isInteger(runs) || runs < 1) exitWithUsage(import.meta.url, "--runs expects a positive integer");
 
 /** CPU seconds of this process's waited-for children so far, or NaN off Linux. */
 function childrenCpu(): number {

@@ -18,7 +18,7 @@ export interface SizeFigures {
    */
   jsonFloor: number;
   floorSample?: number;
-  /** The tick that makes the second version (not the steady state). */
+  /** The first tick after the full build (not the steady state). */
   firstTick: { seconds: number; rssMb: number; written: number };
   /** Steady-state one-tournament ticks (after the first). */
   ticks: { seconds: number; rssMb: number; written: number }[];
