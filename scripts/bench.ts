@@ -51,6 +51,7 @@ import { generateStore, REFERENCE_NOW, statusSetUp } from "./gen-store.ts";
 import { exitWithUsage, scriptArgs, UsageError } from "./lib/args.ts";
 import {
   diskNeeded,
+  wholeFloorNeeded,
   diskRefusal,
   floorChunk,
   judge,
@@ -405,6 +406,7 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     full: { seconds: full.seconds, rssMb: full.rssMb },
     jsonFloor: floor.seconds,
     ...(o.floorSample > 1 ? { floorSample: o.floorSample } : {}),
+    ...(floor.chunks > 1 ? { floorChunks: floor.chunks } : {}),
     firstTick: { seconds: first!.seconds, rssMb: first!.rssMb, written: first!.written },
     ticks: steady.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
     liveTicks: liveTicks.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
@@ -418,7 +420,8 @@ export function summary(f: SizeFigures): string {
   return (
     `${f.label} (${f.tournaments} tournaments): ${f.files} files, ${(f.bytes / 1e9).toFixed(2)} GB; ` +
     `full ${fmt(f.full.seconds)} s (${fmt(f.full.rssMb, 0)} MiB), JSON floor ${fmt(f.jsonFloor)} s` +
-    `${f.floorSample ? ` (1 file in ${f.floorSample} timed, × ${f.floorSample})` : ""}, ` +
+    `${f.floorSample ? ` (1 file in ${f.floorSample} timed, × ${f.floorSample})` : ""}` +
+    `${f.floorChunks ? ` (written in ${f.floorChunks} chunks: inflated)` : ""}, ` +
     `full/JSON floor ${fmt(f.full.seconds / f.jsonFloor)}; first tick ${fmt(f.firstTick.seconds)} s ` +
     `(${f.firstTick.written} written, ${fmt(f.firstTick.rssMb, 0)} MiB); steady tick median ${fmt(tick)} s of ` +
     `${f.ticks.map((t) => fmt(t.seconds)).join("/")} (written ${f.ticks.map((t) => t.written).join("/")}, ` +
@@ -515,7 +518,8 @@ export function runBench(a: BenchArgs): number {
   const xl = SIZES.XL!;
   console.log(
     `disk: ${(freeBytes(work) / 1e9).toFixed(1)} GB free in ${work}; XL (${xl} tournaments) needs about ` +
-      `${(diskNeeded(xl, false) / 1e9).toFixed(0)} GB, L about ${(diskNeeded(SIZES.L!, false) / 1e9).toFixed(0)} GB`,
+      `${(diskNeeded(xl, false) / 1e9).toFixed(0)} GB, L about ${(diskNeeded(SIZES.L!, false) / 1e9).toFixed(0)} GB ` +
+      `(${(wholeFloorNeeded(SIZES.L!, false) / 1e9).toFixed(0)} GB for a whole JSON floor)`,
   );
   const measured: SizeFigures[] = [];
   let refused = 0;
@@ -530,6 +534,13 @@ export function runBench(a: BenchArgs): number {
         refused++;
         continue;
       }
+      const whole = wholeFloorNeeded(tournaments, existsSync(db), floorSample);
+      if (freeBytes(dir) < whole)
+        log(
+          `${label}: about ${(whole / 1e9).toFixed(0)} GB free would let the JSON floor be written whole; ` +
+            `with ${(freeBytes(dir) / 1e9).toFixed(1)} GB it may be written in chunks, and the full ÷ floor ` +
+            `target is then not judged`,
+        );
       const f = benchSize(h, { label, tournaments, seed: a.seed, ticks, dir, db, keep: a.keep, floorSample });
       measured.push(f);
       console.log(`${summary(f)}; load ${load()}`);

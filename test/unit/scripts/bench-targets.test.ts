@@ -6,6 +6,8 @@ import {
   FLOOR_CHUNK_BYTES,
   diskNeeded,
   diskRefusal,
+  FLOOR_BYTES_PER_TOURNAMENT,
+  wholeFloorNeeded,
   judge,
   median,
   SIZES,
@@ -59,6 +61,19 @@ describe("bench targets", () => {
     expect(verdict([size("M", 1000, 1, { jsonFloor: 1 })], "full build ≤ 1.5")).toBe("not measured");
   });
 
+  it("rests no verdict on a floor written in chunks (inflated by the deletions between them)", () => {
+    const chunked = judge([size("L", 515, 1, { jsonFloor: 615, floorChunks: 37 })]).find((t) =>
+      t.target.startsWith("full build ≤ 1.5"),
+    );
+    expect(chunked?.verdict).toBe("not measured");
+    expect(chunked?.detail).toContain("37 chunks");
+    expect(chunked?.detail).toContain("= 0.84");
+    expect(chunked?.detail).toContain("--floor-of");
+    expect(verdict([size("L", 151, 1, { jsonFloor: 100, floorChunks: 1 })], "full build ≤ 1.5")).toBe(
+      "missed",
+    );
+  });
+
   it("calls the build linear only when XL was measured, and missed as soon as a size breaks it", () => {
     // M: 10 s for 2,000 = 5 ms per tournament. L at 100 s is 1×; L at 130 s is 1.3× (missed).
     expect(verdict([size("M", 10, 0.1), size("L", 100, 0.1)], "full build linear")).toBe("not measured");
@@ -103,5 +118,15 @@ describe("the JSON floor's chunk", () => {
     expect(floorChunk(5.7e9, 3.7e9)).toBe(Infinity);
     expect(floorChunk(5.6e9, 3.7e9)).toBe(FLOOR_CHUNK_BYTES);
     expect(floorChunk(1e9, 18e9)).toBe(FLOOR_CHUNK_BYTES);
+  });
+
+  it("says how much disk a whole JSON floor needs: the snapshot's, plus the floor and 2 GB to spare", () => {
+    const extra = (n: number, k?: number): number => wholeFloorNeeded(n, true, k) - diskNeeded(n, true);
+    // At L the floor is about 18 GB of files (issue 19's L snapshot: 18.3 GB).
+    expect(20_000 * FLOOR_BYTES_PER_TOURNAMENT).toBeCloseTo(18.4e9, -8);
+    expect(extra(20_000)).toBeGreaterThan(20_000 * FLOOR_BYTES_PER_TOURNAMENT + 2e9 - FLOOR_CHUNK_BYTES);
+    // One file in five timed: a fifth of the floor is written.
+    expect(extra(20_000, 5)).toBeLessThan(extra(20_000) - 0.75 * 20_000 * FLOOR_BYTES_PER_TOURNAMENT);
+    expect(extra(20_000, 5)).toBeGreaterThan(0);
   });
 });
