@@ -1,6 +1,21 @@
-// nginx.conf and nginx-http.conf: their exact text.
+// nginx.conf and nginx-http.conf: their exact text, and the archive class at a mirror's scale.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { hostFile } from "../../../support/host-files.ts";
+import { ARCHIVE_CACHE_CONTROL } from "../../../../src/hosting/rules.ts";
+import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
+import { HOST_VOCAB, hostFile } from "../../../support/host-files.ts";
+import { tempDir } from "../../../support/temp.ts";
+
+/** nginx-http.conf and nginx.conf of a snapshot with `n` archived tournaments (ids 1000000...). */
+function withArchived(n: number): { http: string; server: string } {
+  const archived = Array.from({ length: n }, (_, i) => String(1_000_000 + i));
+  const files = hostFiles(HOST_VOCAB, { links: {}, archived });
+  return { http: files.get("nginx-http.conf")!, server: files.get("nginx.conf")! };
+}
+
+const NGINX = spawnSync("nginx", ["-v"]).error === undefined;
 
 describe("nginx", () => {
   it("nginx.conf: a location per rule, try_files, CORS on club endpoints only, JSON 404", () => {
@@ -845,10 +860,15 @@ describe("nginx", () => {
           "~(?:^|&)page=?(?:&|$)" 1;
           default "";
       }
-      map $build_api_p_id $build_api_cc_current {
+      map $build_api_p_id $build_api_archived {
+          default 0;
+      }
+      map $build_api_archived $build_api_cc_current {
+          1 "public, max-age=3600, s-maxage=86400, stale-while-revalidate=86400";
           default "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
       }
-      map $build_api_p_id $build_api_cc_live {
+      map $build_api_archived $build_api_cc_live {
+          1 "public, max-age=3600, s-maxage=86400, stale-while-revalidate=86400";
           default "public, max-age=30, s-maxage=60, stale-while-revalidate=300";
       }
       map $uri $build_api_link {
@@ -864,5 +884,49 @@ describe("nginx", () => {
       }
       "
     `);
+  });
+
+  it("lists each archived id once, and each class's Cache-Control follows from that one flag", () => {
+    const { http } = withArchived(3);
+    for (const id of ["1000000", "1000001", "1000002"]) expect(http.split(`${id} `)).toHaveLength(2);
+    expect(http).toContain("map $build_api_p_id $build_api_archived {\n    default 0;\n    1000000 1;");
+    expect(http).toContain(
+      `map $build_api_archived $build_api_cc_current {\n    1 "${ARCHIVE_CACHE_CONTROL}";`,
+    );
+    expect(http).toContain(`map $build_api_archived $build_api_cc_live {\n    1 "${ARCHIVE_CACHE_CONTROL}";`);
+    // 100,000 archived tournaments: about 15 bytes an id.
+    expect(withArchived(100_000).http.length).toBeLessThan(1_600_000);
+  });
+
+  it("sizes nginx's map hash for a mirror's archived ids, before the first map; none at the default", () => {
+    expect(withArchived(2048).http).not.toContain("map_hash_max_size");
+    const { http } = withArchived(5000);
+    expect(http).toContain("map_hash_max_size 8192;");
+    expect(http.indexOf("map_hash_max_size")).toBeLessThan(http.indexOf("map "));
+  });
+
+  it.skipIf(!NGINX)("nginx accepts the files of 20,000 archived tournaments without a warning", () => {
+    const dir = tempDir();
+    const { http, server } = withArchived(20_000);
+    writeFileSync(path.join(dir, "nginx-http.conf"), http);
+    writeFileSync(path.join(dir, "nginx.conf"), server);
+    mkdirSync(path.join(dir, "logs"));
+    const conf = path.join(dir, "test.conf");
+    writeFileSync(
+      conf,
+      [
+        "daemon off;",
+        `pid ${dir}/nginx.pid;`,
+        `error_log ${dir}/logs/error.log warn;`,
+        "events { worker_connections 16; }",
+        "http {",
+        `    include ${dir}/nginx-http.conf;`,
+        `    server { listen 127.0.0.1:1; root ${dir}; include ${dir}/nginx.conf; }`,
+        "}",
+      ].join("\n"),
+    );
+    const r = spawnSync("nginx", ["-t", "-q", "-p", dir, "-c", conf], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
   });
 });
