@@ -911,6 +911,7 @@ describe("nginx", () => {
     writeFileSync(path.join(dir, "nginx-http.conf"), http);
     writeFileSync(path.join(dir, "nginx.conf"), server);
     mkdirSync(path.join(dir, "logs"));
+    mkdirSync(path.join(dir, "tmp"));
     const conf = path.join(dir, "test.conf");
     writeFileSync(
       conf,
@@ -920,12 +921,18 @@ describe("nginx", () => {
         `error_log ${dir}/logs/error.log warn;`,
         "events { worker_connections 16; }",
         "http {",
+        // Temporary files under the test's folder, as scripts/ci-hosts.sh runs nginx.
+        `    client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp;`,
+        `    uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;`,
         `    include ${dir}/nginx-http.conf;`,
         `    server { listen 127.0.0.1:1; root ${dir}; include ${dir}/nginx.conf; }`,
         "}",
       ].join("\n"),
     );
-    const r = spawnSync("nginx", ["-t", "-q", "-p", dir, "-c", conf], { encoding: "utf8" });
+    // -e: the error log from the start (nginx opens its built-in one before the config otherwise,
+    // which a user other than root may not write).
+    const args = ["-t", "-q", "-p", dir, "-e", `${dir}/logs/error.log`, "-c", conf];
+    const r = spawnSync("nginx", args, { encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
   });
