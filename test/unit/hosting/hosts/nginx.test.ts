@@ -903,6 +903,16 @@ describe("nginx", () => {
     const { http } = withArchived(5000);
     expect(http).toContain("map_hash_max_size 8192;");
     expect(http.indexOf("map_hash_max_size")).toBeLessThan(http.indexOf("map "));
+    // The paged lists' Link map counts too.
+    const links = Object.fromEntries(
+      Array.from({ length: 3000 }, (_, i) => [
+        `api/public/v1/tournaments/page/${i + 2}/index.json`,
+        `<x>; rel="first"`,
+      ]),
+    );
+    expect(hostFiles(HOST_VOCAB, { links, archived: [] }).get("nginx-http.conf")).toContain(
+      "map_hash_max_size 4096;",
+    );
   });
 
   it.skipIf(!NGINX)("nginx accepts the files of 20,000 archived tournaments without a warning", () => {
