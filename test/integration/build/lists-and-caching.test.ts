@@ -177,7 +177,12 @@ describe("the archive class", () => {
     expect(facts(out).archived).toContain("1187520");
     // The worker and nginx carry the archived ids; the JSON bodies are the same bytes.
     expect(read(out, "_worker.js")).toContain('"archived": ["1187520"');
-    expect(read(out, "nginx-http.conf")).toMatch(/\n {4}1187520 "public, max-age=3600, s-maxage=86400/);
+    // nginx maps the id to the archived flag, and the flag to the archive class's Cache-Control.
+    const http = read(out, "nginx-http.conf");
+    expect(http).toMatch(/\n {4}1187520 1;\n/);
+    expect(http).toMatch(
+      /\$build_api_archived \$build_api_cc_current \{\n {4}1 "public, max-age=3600, s-maxage=86400/,
+    );
     expect(facts(plain).archived).toEqual(["1187520", "1201344"]);
   });
 });
