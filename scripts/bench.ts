@@ -535,10 +535,11 @@ export function runBench(a: BenchArgs): number {
         continue;
       }
       const whole = wholeFloorNeeded(tournaments, existsSync(db), floorSample);
-      if (freeBytes(dir) < whole)
+      const free = freeBytes(dir);
+      if (free < whole)
         log(
           `${label}: about ${(whole / 1e9).toFixed(0)} GB free would let the JSON floor be written whole; ` +
-            `with ${(freeBytes(dir) / 1e9).toFixed(1)} GB it may be written in chunks, and the full ÷ floor ` +
+            `with ${(free / 1e9).toFixed(1)} GB it may be written in chunks, and the full ÷ floor ` +
             `target is then not judged`,
         );
       const f = benchSize(h, { label, tournaments, seed: a.seed, ticks, dir, db, keep: a.keep, floorSample });

@@ -113,23 +113,19 @@ export function judge(sizes: readonly SizeFigures[]): TargetResult[] {
     const l = at("L");
     const target = `full build ≤ ${FULL_OVER_JSON_FLOOR_AT_L} × JSON floor at L`;
     if (!l) out.push({ target, verdict: "not measured", detail: "L not run" });
-    else if ((l.floorChunks ?? 1) > 1) {
+    else {
       const r = l.full.seconds / l.jsonFloor;
-      out.push({
-        target,
-        verdict: "not measured",
-        detail:
-          `the floor was written in ${l.floorChunks} chunks, each deleted before the next, which slows ` +
-          `the creations after it (as written: ${f2(l.full.seconds)} s / ${f2(l.jsonFloor)} s = ${f2(r)}); ` +
-          `free the disk for a whole floor, or measure it with --floor-of on a snapshot kept with --keep`,
-      });
-    } else {
-      const r = l.full.seconds / l.jsonFloor;
-      out.push({
-        target,
-        verdict: r <= FULL_OVER_JSON_FLOOR_AT_L ? "met" : "missed",
-        detail: `${f2(l.full.seconds)} s / ${f2(l.jsonFloor)} s = ${f2(r)}`,
-      });
+      const figure = `${f2(l.full.seconds)} s / ${f2(l.jsonFloor)} s = ${f2(r)}`;
+      if ((l.floorChunks ?? 1) > 1) {
+        out.push({
+          target,
+          verdict: "not measured",
+          detail:
+            `the floor was written in ${l.floorChunks} chunks, each deleted before the next, which slows ` +
+            `the creations after it (as written: ${figure}); free the disk for a whole floor, or measure ` +
+            `it with --floor-of on a snapshot kept with --keep`,
+        });
+      } else out.push({ target, verdict: r <= FULL_OVER_JSON_FLOOR_AT_L ? "met" : "missed", detail: figure });
     }
   }
   {

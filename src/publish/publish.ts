@@ -212,8 +212,15 @@ async function publish(
     // files in an API snapshot). It is linked as the files are written, while the renderers work
     // (in a pass after the switch when the files do not go straight to their place).
     const pairs = liveVersion === undefined && current.kind !== "dir" && opts.pairFirstBuild !== false;
-    const second = pairs && direct ? makeSecondDir(layout) : undefined;
-    if (second !== undefined) step("second-version-made");
+    let second: string | undefined;
+    if (pairs && direct) {
+      try {
+        second = makeSecondDir(layout);
+        step("second-version-made");
+      } catch {
+        // The pass after the switch tries again, and its warning says why it could not.
+      }
+    }
     step("prepared");
     phase("prepare");
 
@@ -595,15 +602,11 @@ function missingLive(p: string, liveDir: string): BuildError {
   );
 }
 
-/** The second version's directory, made empty; undefined when it cannot be (a pass after the switch then tries). */
-function makeSecondDir(layout: Layout): string | undefined {
+/** Makes the second version's directory, empty, beside the others. */
+function makeSecondDir(layout: Layout): string {
   const dir = path.join(layout.store, String(nextVersion(layout)));
-  try {
-    io.mkdirSync(dir);
-    return dir;
-  } catch {
-    return undefined;
-  }
+  io.mkdirSync(dir);
+  return dir;
 }
 
 /**
@@ -619,8 +622,12 @@ function makeSecondVersion(
   files: Iterable<string>,
   step: (s: string) => void,
 ): string[] {
-  const dir = makeSecondDir(layout);
-  if (dir === undefined) return [secondWarning(`${path.join(layout.store, "<n>")} could not be made`)];
+  let dir: string;
+  try {
+    dir = makeSecondDir(layout);
+  } catch (e) {
+    return [secondWarning((e as Error).message)];
+  }
   step("second-version-made");
   let error: string | undefined;
   try {
