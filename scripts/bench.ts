@@ -23,7 +23,8 @@
 // line) with the default --jobs unless --jobs is given. Then every target of issue 19 is printed
 // with met / missed / not measured (scripts/lib/bench-targets.ts judges). Before each size the
 // free disk is checked against the size's estimate and a size that does not fit is refused with
-// the figure needed (XL, about 151 GB, is refused on a small disk).
+// the figure needed (XL, about 151 GB, is refused on a small disk: docs/benchmarks.md, "XL on a
+// small disk", runs it on a file system that compresses).
 //
 // --work DIR keeps each size's store in DIR/<tournaments>/store.sqlite and reuses it (an L store
 // takes minutes to generate); with --keep the last snapshot stays in DIR/<tournaments>/dist too,

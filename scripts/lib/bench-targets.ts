@@ -218,6 +218,7 @@ export function diskRefusal(label: string, tournaments: number, free: number, st
     `size ${label} (${tournaments} tournaments) needs about ${gb(need)} GB free (snapshot and its ` +
     `second version ${gb(tournaments * SNAPSHOT_BYTES_PER_TOURNAMENT)} GB, store, a ` +
     `${gb(FLOOR_CHUNK_BYTES)} GB floor chunk, 5% margin); ${gb(free)} GB are free: free ` +
-    `${gb(need - free)} GB more or pass --work on a bigger disk`
+    `${gb(need - free)} GB more, or pass --work on a bigger disk or on a file system that ` +
+    "compresses (the snapshot's JSON takes about a quarter: docs/benchmarks.md, XL on a small disk)"
   );
 }
