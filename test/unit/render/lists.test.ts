@@ -1,7 +1,7 @@
 // The list files read page by page from the TournamentIndex: a full render writes exactly the
 // pages paginate() models, and a tick renders the head of a changed list and keeps every page
 // its change does not touch.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { listsRecord, type ListsRecord, type TournamentState } from "../../../src/incremental/state.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
 import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
@@ -40,6 +40,12 @@ const state = (p: PublicSummary, o: Partial<TournamentState> = {}): TournamentSt
   ...o,
 });
 
+/** SqlIndexRows.nearEnd for the renders of a test; undefined: the program's. */
+let nearEnd: number | undefined;
+afterEach(() => {
+  nearEnd = undefined;
+});
+
 /** One render of the lists over a bookkeeping in `dir`, then its delta applied as a build does. */
 function render(
   bk: Bookkeeping,
@@ -51,6 +57,7 @@ function render(
   rest: (id: number) => Partial<TournamentState> = () => ({}),
 ): { record: ListsRecord; files: Map<string, string>; written: string[]; kept: string[] } {
   const rows = bk.index(previous !== null);
+  if (nearEnd !== undefined) rows.nearEnd = nearEnd;
   const ix = tournamentIndex(rows);
   for (const p of put) {
     const t = state(p, rest(Number(p.id)));
@@ -207,7 +214,12 @@ describe("renderLists", () => {
     expectSameFiles(both, fullRender("lists-unmoved-full", withChanges(changed)));
   });
 
-  it("renders only the page of a finished tournament whose summary changed in place", () => {
+  // A change in place is counted from the end of its list when it is near it, else from the head.
+  it.each([
+    ["from the end", undefined],
+    ["from the head", 0],
+  ])("renders only the page of a finished tournament whose summary changed in place (%s)", (_, near) => {
+    nearEnd = near;
     const bk = Bookkeeping.open(tempDir("lists-in-place"));
     const first = render(bk, SEVEN, null, 1);
     // 5 keeps its rank (start date, name, id): page 2 of the global list (1 | 4 2 | 3 5 | 6 7) and
