@@ -473,18 +473,22 @@ export class SqlIndexRows {
   private fromEnd(list: string, ranks: readonly string[], after: number): number[] {
     if (ranks.length === 0) return [];
     const sorted = [...new Set(ranks)].sort();
-    const count = (cond: string, bounds: { lo?: string; hi?: string }, cap?: number): number =>
+    // Fewer than nearEnd members after the first rank: all of them are near the end.
+    const near =
       this.one<{ n: number }>(
-        `SELECT count(*) AS n FROM (${this.mergedRanks(cond)}${cap === undefined ? "" : ` LIMIT ${cap}`})`,
-        { list, ...bounds },
-      ).n;
+        `SELECT count(*) AS n FROM (${this.mergedRanks(" AND rank > @lo")} LIMIT ${this.nearEnd})`,
+        { list, lo: sorted[0]! },
+      ).n < this.nearEnd;
     const follow = new Map<string, number>();
-    if (count(" AND rank > @lo", { lo: sorted[0]! }, this.nearEnd) < this.nearEnd) {
+    if (near) {
       // From the end: the members after the last rank, then each stretch up to the one before.
       let n = 0;
       let hi: string | undefined;
       for (const lo of sorted.reverse()) {
-        n += count(hi === undefined ? " AND rank > @lo" : " AND rank > @lo AND rank <= @hi", { lo, hi });
+        n +=
+          hi === undefined
+            ? this.countWhere(list, " AND rank > ?", [lo])
+            : this.countWhere(list, " AND rank > ? AND rank <= ?", [lo, hi]);
         follow.set(lo, n);
         hi = lo;
       }
@@ -493,7 +497,10 @@ export class SqlIndexRows {
       let upTo = 0;
       let lo: string | undefined;
       for (const hi of sorted) {
-        upTo += count(lo === undefined ? " AND rank <= @hi" : " AND rank > @lo AND rank <= @hi", { lo, hi });
+        upTo +=
+          lo === undefined
+            ? this.countWhere(list, " AND rank <= ?", [hi])
+            : this.countWhere(list, " AND rank > ? AND rank <= ?", [lo, hi]);
         if (upTo > after)
           throw new Error(`tournament index: ${list} has ${after} members, and ${upTo} up to rank ${hi}`);
         follow.set(hi, after - upTo);
