@@ -97,6 +97,11 @@ export interface ListsRecord {
   owners: Record<string, string[]>;
   /** How many members each list instance has (the tournament index's names): a tick counts only its change. */
   counts?: Record<string, number>;
+  /**
+   * What the host files were made from besides the lists' fingerprint: the hash of the lists'
+   * Link headers and the base path, and the build instant at which the archived ids were read.
+   */
+  edge?: { key: string; at: number };
 }
 
 /** A record as the bookkeeping keeps it (publish/bookkeeping.ts RecordRow). */

@@ -34,7 +34,15 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { entryValue } from "./manifest.ts";
 import { StagedRows } from "./staged-rows.ts";
-import { RECORD_COLUMNS, SqlIndexRows } from "./tournament-index.ts";
+import {
+  countRecordSums,
+  liveRecordSums,
+  RECORD_COLUMNS,
+  RECORD_SUMS_KEY,
+  SqlIndexRows,
+  sumsOf,
+  type RecordSums,
+} from "./tournament-index.ts";
 
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
 /** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
@@ -314,6 +322,14 @@ export class Bookkeeping {
     return this.ownerSums();
   }
 
+  /**
+   * The tournament records' sums as kept in `meta` for the report (null: none kept yet) and as
+   * counted from the records now (O(records)): verify compares them.
+   */
+  recordSums(): { kept: RecordSums | null; counted: RecordSums } {
+    return { kept: liveRecordSums(this.db), counted: countRecordSums(this.db) };
+  }
+
   /** Sums the owners' totals, of the owners in temp.touched only when `touched`. */
   private ownerSums(touched = false): { files: number; bytes: number } {
     const r = this.db
@@ -425,7 +441,18 @@ export class Bookkeeping {
            WHERE sha256 IS NOT NULL AND owner IN (SELECT owner FROM temp.touched) GROUP BY owner`,
       );
       const after = this.ownerSums(true);
-      if (flag("completeRecords")) db.exec("DELETE FROM records; DELETE FROM members;");
+      // The tournament records' sums follow the same way (the report reads them: a tick then
+      // sums only what it changed); counted whole when every record is replaced or none are kept.
+      const complete = flag("completeRecords");
+      const sums = complete ? null : liveRecordSums(db);
+      const changedSums = (): RecordSums =>
+        sumsOf(
+          db,
+          "pending_records p CROSS JOIN records r ON r.key = p.key WHERE p.key >= 't:' AND p.key < 't;'",
+          ["r.nfiles", "r.unknown", "r.nwarn", "r.stops"],
+        );
+      const sumsBefore = sums && changedSums();
+      if (complete) db.exec("DELETE FROM records; DELETE FROM members;");
       db.exec("DELETE FROM records WHERE key IN (SELECT key FROM pending_records WHERE fp IS NULL)");
       // A pending record replaces its tournament's places in every list (none when it is removed).
       db.exec("DELETE FROM members WHERE key IN (SELECT key FROM pending_records)");
@@ -442,6 +469,15 @@ export class Bookkeeping {
       put.run("version", pending.version);
       put.run("files", String(total.files - before.files + after.files));
       put.run("bytes", String(total.bytes - before.bytes + after.bytes));
+      let next: RecordSums;
+      if (sums && sumsBefore) {
+        const sumsAfter = changedSums();
+        const keys = Object.keys(sums) as (keyof RecordSums)[];
+        next = Object.fromEntries(
+          keys.map((k) => [k, sums[k] - sumsBefore[k] + sumsAfter[k]]),
+        ) as unknown as RecordSums;
+      } else next = countRecordSums(db);
+      put.run(RECORD_SUMS_KEY, JSON.stringify(next));
       if (flag("restartLog")) put.run("logFrom", String(g + 1));
       this.clearPending();
     });

@@ -130,14 +130,19 @@ export function changesSince(
 }
 
 /** Every file of the live version at `outDir` with its sha256 and size; undefined without bookkeeping. */
-export function liveFiles(
-  outDir: string,
-):
-  { snapshotDir: string; to: Generation; files: Map<string, { sha256: string; bytes: number }> } | undefined {
+export function liveFiles(outDir: string):
+  | {
+      snapshotDir: string;
+      to: Generation;
+      files: Map<string, { sha256: string; bytes: number }>;
+      /** The report's sums as the bookkeeping keeps them and as its records count (verify). */
+      sums: ReturnType<Bookkeeping["recordSums"]>;
+    }
+  | undefined {
   const { dir, value } = withLive(outDir, (b) => {
     const files = new Map<string, { sha256: string; bytes: number }>();
     for (const [p, row] of b.allFiles()) files.set(p, parseEntryValue(row.value));
-    return { to: { log: b.log, generation: b.generation }, files };
+    return { to: { log: b.log, generation: b.generation }, files, sums: b.recordSums() };
   });
   return value && { snapshotDir: dir, ...value };
 }

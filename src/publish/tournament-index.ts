@@ -37,6 +37,75 @@ const BATCH = 2000;
 export const RECORD_COLUMNS =
   "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row, nwarn, stops";
 
+/** The report's sums over tournament records (RecordSums), by column. */
+const SUMMED_COLUMNS = "nfiles, unknown, nwarn, stops";
+
+/** The sums the report takes over every tournament record. */
+export interface RecordSums {
+  n: number;
+  files: number;
+  unknown: number;
+  nwarn: number;
+  stops: number;
+}
+
+/** The report's totals (render/tournament-index.ts IndexTotals says what they mean). */
+interface Totals {
+  tournaments: number;
+  files: number;
+  unknownResults: number;
+  warnings: number;
+  standingsStops: number;
+  validFrom: number;
+  validUntil: number;
+}
+
+/** The bookkeeping's `meta` key of the live records' sums (kept by Bookkeeping.apply). */
+export const RECORD_SUMS_KEY = "recordSums";
+
+/**
+ * The sums of the records of `from` (a FROM clause; tournament keys only when it reads
+ * main.records whole). `columns`: the summed columns as `from` names them.
+ */
+export function sumsOf(
+  db: Database.Database,
+  from: string,
+  columns: readonly string[] = SUMMED_COLUMNS.split(", "),
+): RecordSums {
+  const [files, unknown, nwarn, stops] = columns;
+  const r = db
+    .prepare<
+      [],
+      { n: number; files: number | null; unknown: number | null; nwarn: number | null; stops: number | null }
+    >(
+      `SELECT count(*) AS n, sum(${files}) AS files, sum(${unknown}) AS unknown, sum(${nwarn}) AS nwarn,
+         sum(${stops}) AS stops FROM ${from}`,
+    )
+    .get()!;
+  return { n: r.n, files: r.files ?? 0, unknown: r.unknown ?? 0, nwarn: r.nwarn ?? 0, stops: r.stops ?? 0 };
+}
+
+/** The live tournament records' sums as the bookkeeping keeps them, or null when it keeps none. */
+export function liveRecordSums(db: Database.Database): RecordSums | null {
+  const v = db.prepare<[string], string>("SELECT v FROM main.meta WHERE k = ?").pluck().get(RECORD_SUMS_KEY);
+  return v === undefined ? null : (JSON.parse(v) as RecordSums);
+}
+
+/** The live tournament records' sums, counted (O(records), by the covering index records_sums). */
+export function countRecordSums(db: Database.Database): RecordSums {
+  return sumsOf(db, "main.records WHERE key >= 't:' AND key < 't;'");
+}
+
+function totalsOf(s: RecordSums): Omit<Totals, "validFrom" | "validUntil"> {
+  return {
+    tournaments: s.n,
+    files: s.files,
+    unknownResults: s.unknown,
+    warnings: s.nwarn,
+    standingsStops: s.stops,
+  };
+}
+
 const TEMP_SCHEMA = `
 CREATE TEMP TABLE IF NOT EXISTS ix_records (
   key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
@@ -245,37 +314,80 @@ export class SqlIndexRows {
     return this.db.prepare<unknown[], R>(sql).get(...params)!;
   }
 
-  totals(): {
-    tournaments: number;
-    files: number;
-    unknownResults: number;
-    warnings: number;
-    standingsStops: number;
-    validFrom: number;
-    validUntil: number;
-  } {
-    const r = this.one<{
-      n: number;
-      files: number | null;
-      unknown: number | null;
-      nwarn: number | null;
-      stops: number | null;
-      from: number | null;
-      until: number | null;
-    }>(
-      `SELECT count(*) AS n, sum(nfiles) AS files, sum(unknown) AS unknown, sum(nwarn) AS nwarn,
-         sum(stops) AS stops, max(vfrom) AS "from", min(vuntil) AS until
-       FROM ${this.merged("nfiles, unknown, vfrom, vuntil, nwarn, stops")}`,
+  /**
+   * The report's sums over every tournament of this build's view. On a live snapshot: the live
+   * sums (kept by the bookkeeping, recordSums) less the replaced records' plus this build's, and
+   * the window's ends read from the window indexes, so a tick pays for what it changed.
+   */
+  totals(): Totals {
+    this.flush();
+    const live = this.live ? liveRecordSums(this.db) : null;
+    if (live === null) {
+      const all = sumsOf(this.db, this.merged(SUMMED_COLUMNS));
+      return { ...totalsOf(all), ...this.window(`${this.merged("vfrom, vuntil")}`) };
+    }
+    const out = sumsOf(
+      this.db,
+      "temp.ix_replaced x CROSS JOIN main.records r ON r.key = x.key",
+      SUMMED_COLUMNS.split(", ").map((c) => `r.${c}`),
     );
+    const put = sumsOf(this.db, "temp.ix_records");
+    const sum = (k: keyof RecordSums): number => live[k] - out[k] + put[k];
+    const edge = (order: "ASC" | "DESC", column: "vfrom" | "vuntil"): number | null =>
+      this.db
+        .prepare<[], number>(
+          `SELECT ${column} FROM main.records INDEXED BY records_${column.slice(1)}
+           WHERE ${column} IS NOT NULL AND key >= 't:' AND key < 't;'
+             AND key NOT IN (SELECT key FROM temp.ix_replaced)
+           ORDER BY ${column} ${order} LIMIT 1`,
+        )
+        .pluck()
+        .get() ?? null;
+    const fresh = this.window("temp.ix_records");
+    const from = edge("DESC", "vfrom");
+    const until = edge("ASC", "vuntil");
     return {
-      tournaments: r.n,
-      files: r.files ?? 0,
-      unknownResults: r.unknown ?? 0,
-      warnings: r.nwarn ?? 0,
-      standingsStops: r.stops ?? 0,
-      validFrom: r.from ?? -Infinity,
-      validUntil: r.until ?? Infinity,
+      ...totalsOf({
+        n: sum("n"),
+        files: sum("files"),
+        unknown: sum("unknown"),
+        nwarn: sum("nwarn"),
+        stops: sum("stops"),
+      }),
+      validFrom: Math.max(from ?? -Infinity, fresh.validFrom),
+      validUntil: Math.min(until ?? Infinity, fresh.validUntil),
     };
+  }
+
+  /** The latest window start and the earliest window end of the records `from` (a FROM clause). */
+  private window(from: string): { validFrom: number; validUntil: number } {
+    const r = this.db
+      .prepare<[], { from: number | null; until: number | null }>(
+        `SELECT max(vfrom) AS "from", min(vuntil) AS until FROM ${from}`,
+      )
+      .get()!;
+    return { validFrom: r.from ?? -Infinity, validUntil: r.until ?? Infinity };
+  }
+
+  /**
+   * Whether a tournament this build put or dropped changed whether its answers are archived: as
+   * the previous build saw it at `before`, as this one does at `now`. A record kept as it is keeps
+   * its place: its window ends (or, once archived, starts) at its archive instant
+   * (render/tournament.ts), so a build on the other side renders it again. O(change).
+   */
+  archivedChanged(before: number, now: number): boolean {
+    if (!this.live) return true;
+    this.flush();
+    return (
+      this.db
+        .prepare<[number, number], number>(
+          `SELECT 1 FROM temp.ix_replaced x
+             LEFT JOIN main.records o ON o.key = x.key LEFT JOIN temp.ix_records n ON n.key = x.key
+           WHERE coalesce(o.archive <= ?, 0) <> coalesce(n.archive <= ?, 0) LIMIT 1`,
+        )
+        .pluck()
+        .get(before, now) !== undefined
+    );
   }
 
   archived(now: number): string[] {

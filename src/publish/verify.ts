@@ -55,6 +55,15 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
     });
     return { snapshotDir: dir, files: 0, bytes: 0, problems, stable: true, described: false };
   }
+  const { kept, counted } = live.sums;
+  const keys = Object.keys(counted) as (keyof typeof counted)[];
+  if (kept !== null && keys.some((k) => kept[k] !== counted[k])) {
+    problems.push({
+      where: path.join(layout.store, BOOKKEEPING_NAME),
+      what: `the report's sums it keeps (${JSON.stringify(kept)}) differ from its records' (${JSON.stringify(counted)})`,
+      fix: FIX,
+    });
+  }
   const manifest = live.files;
   let bytes = 0;
   for (const [rel, want] of manifest) {

@@ -322,25 +322,48 @@ export async function renderSnapshot(
   report.files = totals.files + lists.files;
   const listFiles = Object.values(lists.record?.owners ?? {}).flat();
 
-  // The base path goes with the facts, so every host config, the preview and the probe know it.
-  const facts: EdgeFacts = {
-    links: pageLinksOf(listFiles, opts.basePath),
-    archived: ix.archived(opts.now),
-    ...(opts.basePath && { basePath: opts.basePath }),
-  };
-  const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
-
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
   opts.validator.assert(NOT_FOUND_FILE, "ProblemResponse", notFound);
   sink.write(NOT_FOUND_FILE, notFound);
-  for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    sink.write(name, text);
+  report.files += 2;
+
+  // The host files depend on the program, the vocabulary and the base path (the lists' record
+  // holds them), the lists' Link headers and the archived tournaments. Those last change only
+  // with the tournaments this build put or dropped, unless the clock went back: otherwise the
+  // previous files are kept, and neither the archived ids (O(store)) nor the files are made.
+  const links = pageLinksOf(listFiles, opts.basePath);
+  const edge = { key: sha256(JSON.stringify(links), opts.basePath ?? ""), at: opts.now };
+  const before = ix.previousLists;
+  const kept =
+    lists.record !== null &&
+    before?.fp === lists.record.fp &&
+    before.edge?.key === edge.key &&
+    before.edge.at <= opts.now &&
+    !ix.archivedChanged(before.edge.at, opts.now)
+      ? (sink.keepOwned?.(HOSTS_OWNER) ?? false)
+      : false;
+  if (kept !== false) {
+    report.files += kept;
+  } else {
+    // The base path goes with the facts, so every host config, the preview and the probe know it.
+    const facts: EdgeFacts = {
+      links,
+      archived: ix.archived(opts.now),
+      ...(opts.basePath && { basePath: opts.basePath }),
+    };
+    const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
+    for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      sink.write(name, text, HOSTS_OWNER);
+    }
+    report.files += hostFiles.size;
   }
-  report.files += 2 + hostFiles.size;
-  sink.recordState?.({ lists: lists.record });
+  sink.recordState?.({ lists: lists.record && { ...lists.record, edge } });
   return report;
 }
+
+/** The owner of the host files (a build keeps them all or writes them all). */
+const HOSTS_OWNER = "hosts";
 
 /** The tournaments a tick can keep unread: every owner under this prefix (tournamentOwner). */
 const TICK_OWNERS = tournamentOwner("");

@@ -167,6 +167,11 @@ export interface TournamentIndex {
   totals(): IndexTotals;
   /** The ids whose answers are archived at `now`, sorted. */
   archived(now: number): string[];
+  /**
+   * Whether a tournament this build put or dropped changed whether its answers are archived (at
+   * `before` as the previous build saw it, at `now` as this one does). O(change).
+   */
+  archivedChanged(before: number, now: number): boolean;
   /** Tournaments with warnings, unknown results or a standings stop, in store order. */
   issues(): Iterable<{ id: string; warnings: string[]; unknownResults: number; stop: StandingsStop | null }>;
   /** How many members `list` has. */
@@ -239,6 +244,7 @@ export interface IndexRows {
   drop(key: string): void;
   totals(): IndexTotals;
   archived(now: number): string[];
+  archivedChanged(before: number, now: number): boolean;
   issues(): Iterable<{ key: string; detail: string }>;
   count(list: string): number;
   any(list: string): boolean;
@@ -341,6 +347,7 @@ export function tournamentIndex(rows: IndexRows): TournamentIndex {
     drop: (id) => rows.drop(T + id),
     totals: () => rows.totals(),
     archived: (now) => rows.archived(now).map((k) => k.slice(T.length)),
+    archivedChanged: (before, now) => rows.archivedChanged(before, now),
     *issues() {
       for (const r of rows.issues()) {
         const d = JSON.parse(r.detail) as Detail;

@@ -121,16 +121,15 @@ export function renderTournament(
   for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") unknownResults++;
   const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
   // The answers change cache class when the tournament becomes archived: a build at or after
-  // that instant must not reuse this one as up to date.
+  // that instant must not reuse this one as up to date, nor a build before it one made after.
   const archiveAt = archiveFrom(c.status, c.t.lastScrapedAt);
-  const until = Math.min(
-    c.statusWindow.until,
-    archiveAt !== null && archiveAt > ctx.now ? archiveAt : Infinity,
-  );
+  const archived = archiveAt !== null && archiveAt <= ctx.now;
+  const from = Math.max(c.statusWindow.from, archived ? archiveAt : -Infinity);
+  const until = Math.min(c.statusWindow.until, archiveAt !== null && !archived ? archiveAt : Infinity);
   const state: TournamentState = {
     id: job.externalId,
     fp,
-    from: finite(c.statusWindow.from),
+    from: finite(from),
     until: finite(until),
     // The paths go with the files (the sink records them); the state keeps their count.
     files: [],
