@@ -132,5 +132,10 @@ describe("formats", () => {
     expect(isTimeZone("UTC")).toBe(true);
     expect(isTimeZone("Mars/Olympus")).toBe(false);
     expect(isTimeZone("+01:00")).toBe(false);
+    // Names outside the runtime's canonical list that Intl still accepts: an alias, another case.
+    for (const alias of ["US/Pacific", "europe/madrid", "Etc/UTC"]) {
+      expect(Intl.supportedValuesOf("timeZone"), alias).not.toContain(alias);
+      expect(isTimeZone(alias), alias).toBe(true);
+    }
   });
 });
