@@ -34,11 +34,14 @@ export interface ClosablePool extends RenderPool {
 /** Below this many tournaments to render, starting workers costs more than it saves. */
 const MIN_JOBS_FOR_WORKERS = 24;
 /**
- * Heap limits of a worker (MiB): a small heap makes V8 collect early instead of growing. One
- * tournament's rows and files are a few MiB; one near the store's limits (20,000 players, 250,000
- * games) may not fit: the worker then runs out of memory and this thread renders the rest.
+ * Heap limits of a worker (MiB): a small heap makes V8 collect early instead of growing. A render
+ * keeps 15-49 MiB alive after a full collection (the largest generated tournaments at XL), but
+ * with an old generation of up to 128 MiB V8 let the heap reach 80-102 MiB while rendering them,
+ * which is what took re-renders at XL over the budget; with 64, full builds at M peaked 13-25 MiB
+ * lower (docs/benchmarks.md, eighth round). A tournament near the store's limits (20,000 players,
+ * 250,000 games) may not fit: the worker then runs out of memory and this thread renders the rest.
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 128 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 24, maxOldGenerationSizeMb: 64 };
 /**
  * The semi-space size a worker starts with and keeps (MiB). The growth factor of 1 that
  * bin/young-generation.js sets for the main thread is process-wide, so without this a worker would
