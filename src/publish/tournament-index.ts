@@ -7,6 +7,7 @@
 // Rows only: keys, JSON details and the columns the report sums (render/tournament-index.ts
 // turns them into states and defines what they mean).
 import type Database from "better-sqlite3";
+import type { IndexTotals } from "../shared/index-totals.ts";
 
 /** A record's compact columns and its detail (JSON, opaque here). */
 export interface IndexRecord {
@@ -49,17 +50,6 @@ export interface RecordSums {
   stops: number;
 }
 
-/** The report's totals (render/tournament-index.ts IndexTotals says what they mean). */
-interface Totals {
-  tournaments: number;
-  files: number;
-  unknownResults: number;
-  warnings: number;
-  standingsStops: number;
-  validFrom: number;
-  validUntil: number;
-}
-
 /** The bookkeeping's `meta` key of the live records' sums (kept by Bookkeeping.apply). */
 export const RECORD_SUMS_KEY = "recordSums";
 
@@ -96,7 +86,7 @@ export function countRecordSums(db: Database.Database): RecordSums {
   return sumsOf(db, "main.records WHERE key >= 't:' AND key < 't;'");
 }
 
-function totalsOf(s: RecordSums): Omit<Totals, "validFrom" | "validUntil"> {
+function totalsOf(s: RecordSums): Omit<IndexTotals, "validFrom" | "validUntil"> {
   return {
     tournaments: s.n,
     files: s.files,
@@ -319,12 +309,12 @@ export class SqlIndexRows {
    * sums (kept by the bookkeeping, recordSums) less the replaced records' plus this build's, and
    * the window's ends read from the window indexes, so a tick pays for what it changed.
    */
-  totals(): Totals {
+  totals(): IndexTotals {
     this.flush();
     const live = this.live ? liveRecordSums(this.db) : null;
     if (live === null) {
       const all = sumsOf(this.db, this.merged(SUMMED_COLUMNS));
-      return { ...totalsOf(all), ...this.window(`${this.merged("vfrom, vuntil")}`) };
+      return { ...totalsOf(all), ...this.window(this.merged("vfrom, vuntil")) };
     }
     const out = sumsOf(
       this.db,

@@ -7,6 +7,7 @@
 // (docs/design/incremental.md, "Lists and the report").
 
 export type { ListsRecord };
+import type { IndexTotals } from "../shared/index-totals.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "../incremental/state.ts";
 import { entryKeyOf } from "../pages/feed-files.ts";
@@ -102,17 +103,7 @@ export function columnsOf(t: TournamentState, externalId: bigint | string, rowId
   };
 }
 
-/** The report's sums over every tournament of the snapshot. */
-export interface IndexTotals {
-  tournaments: number;
-  files: number;
-  unknownResults: number;
-  /** Warnings, and standings that stop early, of every tournament. */
-  warnings: number;
-  standingsStops: number;
-  validFrom: number;
-  validUntil: number;
-}
+export type { IndexTotals };
 
 /** What a build changed in one list, in the new page order (see changedFrom). */
 export interface ListChange {
