@@ -1,6 +1,7 @@
 // The one place that joins I/O: check → open store → render → validate → publish.
 import { realpathSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import type { ResourceLimits } from "node:worker_threads";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import type { PublishReport } from "../publish/index.ts";
@@ -45,6 +46,8 @@ export interface BuildOptions {
   listIssues?: boolean;
   /** Test hook: start workers only when at least this many tournaments are to be rendered. */
   minJobsForWorkers?: number;
+  /** Test hook: the render workers' heap limits (render/pool.ts WORKER_LIMITS). */
+  workerLimits?: ResourceLimits;
   onPhase?: (name: string) => void;
   /** After each tournament: `done` of `total` through, `files` rendered by this build so far. */
   onProgress?: (done: number, total: number, files: number) => void;
@@ -197,6 +200,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           storeKey,
           now: opts.now,
           statusOptions,
+          limits: opts.workerLimits,
         });
         // Counts the files this build renders (kept files are not), for the progress line; the
         // state goes to the publication's bookkeeping with the files (one transaction).
@@ -231,6 +235,18 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           pool,
         });
         render = r;
+        const fallback = pool?.fallback;
+        if (fallback?.reason === "out-of-memory")
+          notes.push(
+            `a render worker ran out of memory (its heap is capped at ${fallback.heapMib} MiB) at tournament ` +
+              `${fallback.at ?? "(none in hand)"}: this thread rendered the ${fallback.tournaments} left, so the build's ` +
+              `memory may have gone past ${MEMORY_BUDGET_MIB} MiB (--jobs 1 renders in this thread from the start)`,
+          );
+        else if (fallback)
+          notes.push(
+            `the store changed while the render workers started: this thread rendered the ${fallback.tournaments} ` +
+              "tournaments from the state it read",
+          );
         if (inputs) {
           // What the store's checks covered, for the next build (StoreChecked).
           const storeChecked = counts &&

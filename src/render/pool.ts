@@ -5,7 +5,7 @@
 // output is byte-identical; memory stays bounded by the jobs in flight, whatever the store's size.
 import os from "node:os";
 import v8 from "node:v8";
-import { Worker } from "node:worker_threads";
+import { Worker, type ResourceLimits } from "node:worker_threads";
 import type { StatusOptions } from "../domain/status.ts";
 import { BuildError, type ExitCode } from "../shared/errors.ts";
 import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.ts";
@@ -22,6 +22,20 @@ export interface PoolOptions {
   storeKey: string | null;
   now: number;
   statusOptions: StatusOptions;
+  /** Test hook: the workers' heap limits (default WORKER_LIMITS). */
+  limits?: ResourceLimits;
+}
+
+/** Why this thread rendered what the workers had been given, and how much. */
+export interface PoolFallback {
+  /** A worker ran out of its capped heap, or read a newer state of the store than this thread. */
+  reason: "out-of-memory" | "stale";
+  /** The tournament that worker had in hand (the oldest it was sent and had not answered). */
+  at: string | null;
+  /** Tournaments this thread rendered instead of the workers. */
+  tournaments: number;
+  /** The workers' old generation cap (MiB). */
+  heapMib: number;
 }
 
 export interface ClosablePool extends RenderPool {
@@ -29,6 +43,8 @@ export interface ClosablePool extends RenderPool {
   close(): Promise<void>;
   /** Worker threads alive now (0 once run() has returned). */
   readonly liveWorkers: number;
+  /** Set when run() went on in this thread: the report names it (the memory may pass the budget). */
+  readonly fallback: PoolFallback | undefined;
 }
 
 /** Below this many tournaments to render, starting workers costs more than it saves. */
@@ -133,9 +149,9 @@ function release(result: TournamentResult): void {
 }
 
 /** Starts a render thread with the heap limits and young generation above. */
-export function startWorker(url: URL, workerData: unknown): Worker {
+export function startWorker(url: URL, workerData: unknown, limits: ResourceLimits = WORKER_LIMITS): Worker {
   v8.setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MIB}`);
-  return new Worker(url, { workerData, resourceLimits: WORKER_LIMITS });
+  return new Worker(url, { workerData, resourceLimits: limits });
 }
 
 /** A pool, or undefined when tournaments are to be rendered in this thread. */
@@ -145,6 +161,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
   if (jobs < 1 || opts.storeKey === null) return undefined;
   const workers: Worker[] = [];
   let closed = false;
+  let fallback: PoolFallback | undefined;
   const close = async (): Promise<void> => {
     closed = true;
     await Promise.all(
@@ -157,6 +174,9 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
   return {
     get liveWorkers() {
       return workers.length;
+    },
+    get fallback() {
+      return fallback;
     },
     close,
     async run(jobsIn, onResult, ctx) {
@@ -183,7 +203,7 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         site: ctx.site,
         base: ctx.base,
       };
-      for (let i = 0; i < jobs; i++) workers.push(startWorker(WORKER_URL, init));
+      for (let i = 0; i < jobs; i++) workers.push(startWorker(WORKER_URL, init, opts.limits));
       await new Promise<void>((resolve, reject) => {
         const pending = first.values();
         const next = (): TournamentJob | undefined => {
@@ -221,14 +241,17 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
               deliver();
               continue;
             }
-            load.set(w, pendingOf(w) + 1);
+            const held = inHand.get(w);
+            if (held) held.push(seq);
+            else inHand.set(w, [seq]);
             w.postMessage({ type: "job", seq, job } satisfies ToWorker);
             seq++;
           }
           if (exhausted && !local && delivered === seq) resolve();
         };
-        const load = new Map<Worker, number>();
-        const pendingOf = (w: Worker): number => load.get(w) ?? 0;
+        /** The jobs each worker was sent and has not answered, oldest first (it answers in order). */
+        const inHand = new Map<Worker, number[]>();
+        const pendingOf = (w: Worker): number => inHand.get(w)?.length ?? 0;
         const deliver = (): void => {
           while (results.has(delivered)) {
             const result = results.get(delivered)!;
@@ -246,16 +269,29 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
           }
         };
         /**
-         * A worker read a newer state (a WAL writer committed while the workers started): this
-         * thread, whose transaction holds the build's state, renders everything left, in order.
+         * A worker read a newer state (a WAL writer committed while the workers started) or ran out
+         * of its capped heap: this thread, whose transaction holds the build's state, renders
+         * everything left, in order, and `fallback` tells the report.
          */
-        const goLocal = (): void => {
+        const goLocal = (reason: PoolFallback["reason"], w: Worker): void => {
+          if (local) return;
           local = true;
+          const oldest = inHand.get(w)?.[0];
+          const f: PoolFallback = {
+            reason,
+            at: oldest === undefined ? null : sent.get(oldest)!.externalId,
+            tournaments: 0,
+            heapMib: (opts.limits ?? WORKER_LIMITS).maxOldGenerationSizeMb ?? 0,
+          };
+          fallback = f;
+          const render = (job: TournamentJob): TournamentResult => {
+            if (!job.keep) f.tournaments++;
+            return ctx.local(job);
+          };
           try {
-            for (let s = delivered; s < seq; s++)
-              if (!results.has(s)) results.set(s, ctx.local(sent.get(s)!));
+            for (let s = delivered; s < seq; s++) if (!results.has(s)) results.set(s, render(sent.get(s)!));
             deliver();
-            for (let job = next(); job && !failed; job = next()) onResult(job, ctx.local(job));
+            for (let job = next(); job && !failed; job = next()) onResult(job, render(job));
             exhausted = true;
             if (!failed) resolve();
           } catch (e) {
@@ -265,21 +301,21 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         for (const w of workers) {
           w.on("message", (m: FromWorker) => {
             if (local || m.type === "ready") return;
-            if (m.type === "stale") return goLocal();
+            if (m.type === "stale") return goLocal("stale", w);
             if (m.type === "error") {
               if (m.exitCode === undefined) return fail(new Error(`a render worker failed: ${m.message}`));
               const e = new BuildError("", m.problems ?? [], m.exitCode as ExitCode);
               e.message = m.message;
               return fail(e);
             }
-            load.set(w, pendingOf(w) - 1);
+            inHand.get(w)?.shift();
             transferred.add(m.result);
             results.set(m.seq, m.result);
             deliver();
             for (const x of workers) feed(x);
           });
           w.on("error", (e: Error & { code?: string }) => {
-            if (e.code === "ERR_WORKER_OUT_OF_MEMORY") goLocal();
+            if (e.code === "ERR_WORKER_OUT_OF_MEMORY") goLocal("out-of-memory", w);
             else fail(e);
           });
           w.on("exit", (code) => {

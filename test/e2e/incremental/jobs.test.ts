@@ -52,6 +52,30 @@ describe("--jobs", () => {
     const again = await build({ db: old, out: b, now: NOW + 1, jobs: 2, minJobsForWorkers: 1 });
     expect(again.publish.filesWritten).toBeLessThanOrEqual(2); // _build-api.json and the manifest at most
   }, 120_000);
+  it("gives the bytes of --jobs 1 when a worker runs out of memory, and the report says so", async () => {
+    const dir = tempDir("jobs-oom");
+    const one = path.join(dir, "one", "dist");
+    const oom = path.join(dir, "oom", "dist");
+    const r1 = await build({ db: store, out: one, now: NOW, jobs: 1 });
+    const r = await build({
+      db: store,
+      out: oom,
+      now: NOW,
+      jobs: 2,
+      minJobsForWorkers: 1,
+      // Too small for the renderer (test/integration/render/pool-fallback.test.ts).
+      workerLimits: { maxOldGenerationSizeMb: 6, maxYoungGenerationSizeMb: 1 },
+    });
+    expect(r.render).toEqual(r1.render);
+    expect(hashTree(realpathSync(oom))).toEqual(hashTree(realpathSync(one)));
+    const notes = (r.notes ?? []).filter((n) => n.includes("out of memory"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      /^a render worker ran out of memory \(its heap is capped at 6 MiB\) at tournament \d+: this thread rendered the (\d+) left/,
+    );
+    expect(Number(/rendered the (\d+) left/.exec(notes[0]!)![1])).toBe(r1.render.rendered?.tournaments);
+    expect(r1.notes ?? []).toEqual([]);
+  }, 120_000);
 });
 
 describe("a writer committing during a build", () => {
