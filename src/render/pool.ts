@@ -142,10 +142,10 @@ export function workerCount(
  */
 function release(result: TournamentResult): void {
   if (result.kind !== "rendered") return;
-  for (const [, bytes] of result.files) {
-    if (typeof bytes !== "string")
-      (bytes.buffer as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
-  }
+  // Files that share a body share its buffer (render/tournament.ts): each is detached once.
+  const buffers = new Set<ArrayBufferLike>();
+  for (const [, bytes] of result.files) if (typeof bytes !== "string") buffers.add(bytes.buffer);
+  for (const b of buffers) (b as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
 }
 
 /** Starts a render thread with the heap limits and young generation above. */

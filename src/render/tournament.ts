@@ -27,6 +27,12 @@ export interface TournamentRenderContext {
   site: SiteContext;
   /** The fingerprint's common part (program, clubs, languages); null: no fingerprints. */
   base: string | null;
+  /**
+   * Turns each file's text into the bytes to return as soon as it is made (a worker: UTF-8 outside
+   * the JavaScript heap), so the texts die young instead of being copied by each collection of
+   * the young generation until the tournament is done.
+   */
+  encode?: (text: string) => Uint8Array;
 }
 
 /** One tournament to render. */
@@ -62,6 +68,9 @@ export interface RenderPool {
   ): Promise<void>;
 }
 
+/** Texts up to this many characters are remembered as validated, by value (render below). */
+const SMALL_TEXT = 2048;
+
 /** Loads, computes, renders and validates one tournament. The files are returned, not written. */
 export function renderTournament(
   store: Store,
@@ -90,12 +99,14 @@ export function renderTournament(
     published = { ...published, clubs: published.clubs.filter((e) => clubSlugs.includes(e.slug)) };
   }
   const c = tournamentContext(published, ctx.now, ctx.statusOptions);
-  const files: [string, string][] = [];
-  // The views are shared (views/extensions.ts): the public surface and each club that lists the
-  // tournament emit the same body, a fifth of the JSON bytes. It is serialized once, and the same
-  // bytes are validated once against a schema (validation is a function of the bytes and the schema).
-  const texts = new Map<object, string>();
-  const valid = new Map<string, Set<string>>();
+  const encode = ctx.encode;
+  const files: [string, string | Uint8Array][] = [];
+  // The views are shared (views/): the public surface and each club that lists the tournament
+  // emit the same body object, a fifth of the JSON bytes. It is serialized once, and validated once
+  // against each schema it is emitted under (validation is a function of the bytes and the schema).
+  // Small texts are remembered too (empty recaps in each language); large ones are not kept alive.
+  const made = new Map<object, string | Uint8Array>();
+  const valid = new Map<string, Set<object | string>>();
   for (const route of ROUTES) {
     if (route.scope !== "tournament") continue;
     const schema = schemaId(route.schema);
@@ -103,20 +114,24 @@ export function renderTournament(
     if (!checked) valid.set(schema, (checked = new Set()));
     route.render(c, ctx.site, (params, body) => {
       const file = instanceFile(route, params);
-      const shared = typeof body === "object" && body !== null;
-      let text = shared ? texts.get(body) : undefined;
-      if (text === undefined) {
-        text = toJson(body);
-        if (shared) texts.set(body, text);
+      const key = typeof body === "object" && body !== null ? body : undefined;
+      let out = key && made.get(key);
+      if (out === undefined || !checked.has(key!)) {
+        // New, or met before under another schema only (then serialized again: rare).
+        const text = toJson(body);
+        const small = text.length <= SMALL_TEXT;
+        if (!(small && checked.has(text))) ctx.validator.assert(file, schema, text);
+        if (small) checked.add(text);
+        out ??= encode ? encode(text) : text;
+        if (key) {
+          checked.add(key);
+          made.set(key, out);
+        }
       }
-      if (!checked.has(text)) {
-        ctx.validator.assert(file, schema, text);
-        checked.add(text);
-      }
-      files.push([file, text]);
+      files.push([file, out]);
     });
   }
-  for (const page of pagesOfTournament(c, ctx.site)) files.push(page);
+  for (const [file, text] of pagesOfTournament(c, ctx.site)) files.push([file, encode ? encode(text) : text]);
   let unknownResults = 0;
   for (const r of c.t.rounds) for (const g of r.games) if (g.result === "Unknown") unknownResults++;
   const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);

@@ -43,6 +43,9 @@ function start(store: Store): void {
     validator: new SnapshotValidator(),
     site: init.site,
     base: init.base,
+    // UTF-8 as each file is made: the bytes live outside this thread's heap, and move to the main
+    // thread without a copy.
+    encode: (text) => encoder.encode(text),
   };
   port.on("message", (m: ToWorker) => {
     if (m.type === "stop") {
@@ -53,15 +56,11 @@ function start(store: Store): void {
     try {
       const result = renderTournament(store, m.job, ctx);
       if (result.kind !== "rendered") return post({ type: "result", seq: m.seq, result });
-      // The bytes move to the main thread without a copy, and outside its JavaScript heap.
-      const files = result.files.map(([file, text]): [string, Uint8Array] => [
-        file,
-        typeof text === "string" ? encoder.encode(text) : text,
-      ]);
-      port.postMessage(
-        { type: "result", seq: m.seq, result: { ...result, files } } satisfies FromWorker,
-        files.map(([, bytes]) => bytes.buffer as ArrayBuffer),
-      );
+      // A body the public surface and clubs share is one buffer: it is transferred once.
+      const buffers = new Set<ArrayBuffer>();
+      for (const [, bytes] of result.files)
+        if (typeof bytes !== "string") buffers.add(bytes.buffer as ArrayBuffer);
+      port.postMessage({ type: "result", seq: m.seq, result } satisfies FromWorker, [...buffers]);
     } catch (error) {
       fail(error);
     }

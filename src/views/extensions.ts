@@ -42,6 +42,7 @@ interface Extras {
     rounds?: RoundStandingsView[];
     crosstable?: CrosstableView;
     cards?: PlayerCardsView;
+    progression?: ProgressionView;
   };
 }
 
@@ -86,7 +87,12 @@ export function roundStandingsViews(c: TournamentContext): readonly RoundStandin
 }
 
 export function progressionView(c: TournamentContext): ProgressionView {
-  const p = extras(c).progression;
+  const e = extras(c);
+  // One object for the public surface and every club: serialized and validated once.
+  return (e.views.progression ??= progressionViewOf(c, e.progression));
+}
+
+function progressionViewOf(c: TournamentContext, p: Extras["progression"]): ProgressionView {
   return {
     tournamentId: toInt64(c.t.externalId),
     rounds: p.rounds,
@@ -178,6 +184,17 @@ export function playerCardsView(c: TournamentContext): PlayerCardsView {
 
 /** `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. */
 export function scheduleView(c: TournamentContext, calendar: string | null): ScheduleView {
+  // One object per calendar path: without a calendar, the public surface and every club share it.
+  let made = schedules.get(c);
+  if (!made) schedules.set(c, (made = new Map()));
+  let v = made.get(calendar);
+  if (!v) made.set(calendar, (v = scheduleViewOf(c, calendar)));
+  return v;
+}
+
+const schedules = new WeakMap<TournamentContext, Map<string | null, ScheduleView>>();
+
+function scheduleViewOf(c: TournamentContext, calendar: string | null): ScheduleView {
   return {
     tournamentId: toInt64(c.t.externalId),
     totalRounds: c.t.totalRounds,

@@ -75,7 +75,20 @@ export function publicStandings(c: TournamentContext): Out<typeof PublicStanding
   };
 }
 
-export function publicRound(c: TournamentContext, r: Round): Out<typeof PublicRoundResponse> {
+type PublicRoundView = Out<typeof PublicRoundResponse>;
+/** Each round's view, made once: the live round's answer is its round's, the same object (and so
+ * serialized and validated once, render/tournament.ts). */
+const rounds = new WeakMap<TournamentContext, Map<Round, PublicRoundView>>();
+
+export function publicRound(c: TournamentContext, r: Round): PublicRoundView {
+  let made = rounds.get(c);
+  if (!made) rounds.set(c, (made = new Map()));
+  let v = made.get(r);
+  if (!v) made.set(r, (v = publicRoundOf(c, r)));
+  return v;
+}
+
+function publicRoundOf(c: TournamentContext, r: Round): PublicRoundView {
   const player = (n: number | null): Out<typeof PublicPlayerResponse> | null => {
     const p = playerOf(c, n);
     return (
