@@ -63,7 +63,7 @@ describe("--jobs", () => {
       now: NOW,
       jobs: 2,
       minJobsForWorkers: 1,
-      // Too small for the renderer (test/integration/render/pool-fallback.test.ts).
+      // Too small for the renderer (test/integration/render/pool.test.ts).
       workerLimits: { maxOldGenerationSizeMb: 6, maxYoungGenerationSizeMb: 1 },
     });
     expect(r.render).toEqual(r1.render);

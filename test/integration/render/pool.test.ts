@@ -1,12 +1,18 @@
 // The render pool gives its memory back as soon as it can (issue 19, point 5): the workers end when
 // run() has delivered the last result, before the main thread renders the lists and the
-// publication finishes; the bytes a worker transferred are freed once the sink has taken them.
+// publication finishes; the bytes a worker transferred are freed once the sink has taken them. A
+// worker that runs out of its capped heap does not fail the build: this thread renders what it had
+// in hand and the rest, in order, and the pool says so (build.ts puts it in the report's notes).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
-import { createPool } from "../../../src/render/pool.ts";
-import { renderTournament, type TournamentJob } from "../../../src/render/tournament.ts";
+import { createPool, type PoolOptions } from "../../../src/render/pool.ts";
+import {
+  renderTournament,
+  type TournamentJob,
+  type TournamentResult,
+} from "../../../src/render/tournament.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -25,29 +31,40 @@ afterAll(() => {
   removeTempDirs();
 });
 
+function setup(limits?: PoolOptions["limits"]) {
+  const site = { languages: store.vocabulary().languages };
+  const ctx = {
+    now: NOW,
+    statusOptions: DEFAULT_STATUS_OPTIONS,
+    validator: new SnapshotValidator(),
+    site,
+    base: null,
+  };
+  const pool = createPool({
+    workers: 1,
+    minJobs: 1,
+    db: file,
+    identity: store.identity,
+    storeKey: store.storeKey(),
+    now: NOW,
+    statusOptions: DEFAULT_STATUS_OPTIONS,
+    limits,
+  })!;
+  const jobs: TournamentJob[] = store
+    .publishedTournaments()
+    .map((k) => ({ rowId: k.rowId, externalId: k.externalId.toString(), token: null, previous: null }));
+  return { site, ctx, pool, jobs };
+}
+
+const text = (r: TournamentResult): [string, string][] =>
+  r.kind === "rendered"
+    ? r.files.map(([f, b]) => [f, typeof b === "string" ? b : Buffer.from(b).toString("utf8")])
+    : [];
+
 describe("createPool", () => {
   it("ends its workers when run() returns and frees transferred bytes once they are taken", async () => {
-    const site = { languages: store.vocabulary().languages };
-    const ctx = {
-      now: NOW,
-      statusOptions: DEFAULT_STATUS_OPTIONS,
-      validator: new SnapshotValidator(),
-      site,
-      base: null,
-    };
-    const pool = createPool({
-      workers: 1,
-      minJobs: 1,
-      db: file,
-      identity: store.identity,
-      storeKey: store.storeKey(),
-      now: NOW,
-      statusOptions: DEFAULT_STATUS_OPTIONS,
-    })!;
+    const { site, ctx, pool, jobs } = setup();
     expect(pool).toBeDefined();
-    const jobs: TournamentJob[] = store
-      .publishedTournaments()
-      .map((k) => ({ rowId: k.rowId, externalId: k.externalId.toString(), token: null, previous: null }));
     expect(jobs.length).toBeGreaterThan(1);
 
     const taken: Uint8Array[] = [];
@@ -83,5 +100,37 @@ describe("createPool", () => {
     expect(pool.liveWorkers).toBe(0);
     expect(taken.every((b) => b.byteLength === 0)).toBe(true);
     await pool.close(); // a second close is harmless
+  });
+
+  it("hands a worker's jobs to this thread when it runs out of memory, in order, and says so", async () => {
+    // Too small to load the renderer, big enough to start an isolate (2 MiB aborts the process):
+    // the worker runs out of memory before it answers a job, on Node 22 and 24.
+    const { site, ctx, pool, jobs } = setup({ maxOldGenerationSizeMb: 6, maxYoungGenerationSizeMb: 1 });
+    expect(jobs.length).toBe(6);
+    // One job is kept (its revision says unchanged): it needs no renderer and is not counted.
+    jobs[3] = { ...jobs[3]!, keep: true };
+    const order: string[] = [];
+    await pool.run(
+      jobs,
+      (job, result) => {
+        order.push(job.externalId);
+        if (job.keep) return;
+        expect(text(result)).toEqual(text(renderTournament(store, job, ctx)));
+      },
+      {
+        site,
+        base: null,
+        revisions: store.revisionState(),
+        local: (job) => (job.keep ? { kind: "unchanged", fp: "" } : renderTournament(store, job, ctx)),
+      },
+    );
+    expect(order).toEqual(jobs.map((j) => j.externalId));
+    expect(pool.fallback).toEqual({
+      reason: "out-of-memory",
+      at: jobs[0]!.externalId,
+      tournaments: 5,
+      heapMib: 6,
+    });
+    expect(pool.liveWorkers).toBe(0);
   });
 });
