@@ -50,27 +50,28 @@ export interface ClosablePool extends RenderPool {
 /** Below this many tournaments to render, starting workers costs more than it saves. */
 const MIN_JOBS_FOR_WORKERS = 24;
 /**
- * Heap limits of a worker (MiB): a small heap makes V8 collect early instead of growing. A render
- * keeps 15-49 MiB alive after a full collection (the largest generated tournaments at XL), but
- * with an old generation of up to 128 MiB V8 let the heap reach 80-102 MiB while rendering them,
- * which is what took re-renders at XL over the budget; with 64, full builds at M peaked 13-25 MiB
- * lower (docs/benchmarks.md, eighth round). A tournament near the store's limits (20,000 players,
- * 250,000 games) may not fit: the worker then runs out of memory and this thread renders the rest.
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 36, maxOldGenerationSizeMb: 64 };
-/**
  * The semi-space size a worker starts with and keeps (MiB). The growth factor of 1 that
  * bin/young-generation.js sets for the main thread is process-wide, so without this a worker would
  * keep V8's initial 1 MiB semi-spaces and scavenge after every MiB of the short-lived strings a
  * render makes: 5.7 s of garbage collection in 18.8 s of a worker's time at 500 tournaments. With 8
  * MiB its user CPU fell by a quarter for a few MiB of RSS. With 12, most tournaments' data dies
  * before a second scavenge would promote it: 9-10 full collections instead of 21-24 at 200
- * tournaments, and full builds at M took 15-23% less user CPU for 5-8 MiB more RSS
- * (docs/design/memory.md). V8 reads the flag when an isolate is made, so setting it here reaches
- * the workers and not the running main thread. The young generation's limit (WORKER_LIMITS) is
- * three semi-spaces.
+ * tournaments, and full builds at M took 15-23% less user CPU for 4-8 MiB more RSS
+ * (docs/design/memory.md). V8 12 (Node 22) rounds a semi-space up to a power of two, and 16 MiB
+ * cost 12-30 MiB more at 200 tournaments: there it stays 8. V8 reads the flag when an isolate is
+ * made, so setting it here reaches the workers and not the running main thread.
  */
-export const WORKER_SEMI_SPACE_MIB = 12;
+export const WORKER_SEMI_SPACE_MIB = Number(process.versions.v8.split(".")[0]) >= 13 ? 12 : 8;
+/**
+ * Heap limits of a worker (MiB): a small heap makes V8 collect early instead of growing. A render
+ * keeps 15-49 MiB alive after a full collection (the largest generated tournaments at XL), but
+ * with an old generation of up to 128 MiB V8 let the heap reach 80-102 MiB while rendering them,
+ * which is what took re-renders at XL over the budget; with 64, full builds at M peaked 13-25 MiB
+ * lower (docs/benchmarks.md, eighth round). A tournament near the store's limits (20,000 players,
+ * 250,000 games) may not fit: the worker then runs out of memory and this thread renders the rest.
+ * The young generation is three semi-spaces (above).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 3 * WORKER_SEMI_SPACE_MIB, maxOldGenerationSizeMb: 64 };
 /** Jobs in flight per worker: enough to keep it busy, few enough to bound memory. */
 const IN_FLIGHT_PER_WORKER = 4;
 
