@@ -58,7 +58,7 @@ const MIN_JOBS_FOR_WORKERS = 24;
  * before a second scavenge would promote it: 9-10 full collections instead of 21-24 at 200
  * tournaments, and full builds at M took 15-23% less user CPU for 4-8 MiB more RSS
  * (docs/design/memory.md). V8 12 (Node 22) rounds a semi-space up to a power of two, and 16 MiB
- * cost 12-30 MiB more at 200 tournaments: there it stays 8. V8 reads the flag when an isolate is
+ * cost 10-31 MiB more at 200 tournaments: there it stays 8. V8 reads the flag when an isolate is
  * made, so setting it here reaches the workers and not the running main thread.
  */
 export const WORKER_SEMI_SPACE_MIB = Number(process.versions.v8.split(".")[0]) >= 13 ? 12 : 8;
