@@ -133,4 +133,25 @@ describe("createPool", () => {
     });
     expect(pool.liveWorkers).toBe(0);
   });
+
+  it("renders in this thread, in order, when a worker reads another state of the store", async () => {
+    const { site, ctx, pool, jobs } = setup();
+    const order: string[] = [];
+    await pool.run(
+      jobs,
+      (job, result) => {
+        order.push(job.externalId);
+        expect(text(result)).toEqual(text(renderTournament(store, job, ctx)));
+      },
+      // As if a writer had committed after this thread began: the workers' revisions differ.
+      { site, base: null, revisions: "another state", local: (job) => renderTournament(store, job, ctx) },
+    );
+    expect(order).toEqual(jobs.map((j) => j.externalId));
+    expect(pool.fallback).toMatchObject({
+      reason: "stale",
+      at: jobs[0]!.externalId,
+      tournaments: jobs.length,
+    });
+    expect(pool.liveWorkers).toBe(0);
+  });
 });
