@@ -9,7 +9,7 @@ import { Worker, type ResourceLimits } from "node:worker_threads";
 import type { StatusOptions } from "../domain/status.ts";
 import { BuildError, type ExitCode } from "../shared/errors.ts";
 import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.ts";
-import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
+import { buffersOf, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.ts";
 
 export interface PoolOptions {
   /** Worker threads to start (workerCount's `workers`); 0: none, this thread renders. */
@@ -146,11 +146,7 @@ export function workerCount(
  * large. Detaching a buffer (`transfer(0)`) frees its memory at once.
  */
 function release(result: TournamentResult): void {
-  if (result.kind !== "rendered") return;
-  // Files that share a body share its buffer (render/tournament.ts): each is detached once.
-  const buffers = new Set<ArrayBufferLike>();
-  for (const [, bytes] of result.files) if (typeof bytes !== "string") buffers.add(bytes.buffer);
-  for (const b of buffers) (b as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
+  for (const b of buffersOf(result)) (b as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
 }
 
 /** Starts a render thread with the heap limits and young generation above. */

@@ -24,3 +24,15 @@ export type FromWorker =
   | { type: "error"; message: string; problems?: Problem[]; exitCode?: number }
   /** The worker's transaction reads another state than the main thread's (a WAL writer committed). */
   | { type: "stale" };
+
+/**
+ * The distinct buffers under a result's files: files that share a body share its buffer
+ * (render/tournament.ts), and a buffer is transferred, and detached, once.
+ */
+export function buffersOf(result: TournamentResult): ArrayBuffer[] {
+  if (result.kind !== "rendered") return [];
+  const buffers = new Set<ArrayBuffer>();
+  for (const [, bytes] of result.files)
+    if (typeof bytes !== "string") buffers.add(bytes.buffer as ArrayBuffer);
+  return [...buffers];
+}

@@ -5,7 +5,7 @@ import { SnapshotValidator } from "../output/validate.ts";
 import { BuildError } from "../shared/errors.ts";
 import { renderTournament, type TournamentRenderContext } from "./tournament.ts";
 import { openCheckedStore, type Store } from "../store/read/open.ts";
-import type { FromWorker, ToWorker, WorkerInit } from "./protocol.ts";
+import { buffersOf, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.ts";
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -56,11 +56,7 @@ function start(store: Store): void {
     try {
       const result = renderTournament(store, m.job, ctx);
       if (result.kind !== "rendered") return post({ type: "result", seq: m.seq, result });
-      // A body the public surface and clubs share is one buffer: it is transferred once.
-      const buffers = new Set<ArrayBuffer>();
-      for (const [, bytes] of result.files)
-        if (typeof bytes !== "string") buffers.add(bytes.buffer as ArrayBuffer);
-      port.postMessage({ type: "result", seq: m.seq, result } satisfies FromWorker, [...buffers]);
+      port.postMessage({ type: "result", seq: m.seq, result } satisfies FromWorker, buffersOf(result));
     } catch (error) {
       fail(error);
     }

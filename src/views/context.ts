@@ -64,3 +64,21 @@ export function playerOf(c: TournamentContext, n: number | null): Player | null 
   if (!p) throw new Error(`player ${n} missing from tournament ${c.t.externalId}`);
   return p;
 }
+
+/**
+ * A view made once per tournament context and key, then handed out again: answers that are the
+ * same object are serialized and validated once (render/tournament.ts). The caller must not change
+ * what it gets.
+ */
+export function perContext<K, V>(
+  make: (c: TournamentContext, key: K) => V,
+): (c: TournamentContext, key: K) => V {
+  const made = new WeakMap<TournamentContext, Map<K, V>>();
+  return (c, key) => {
+    let views = made.get(c);
+    if (!views) made.set(c, (views = new Map()));
+    let v = views.get(key);
+    if (v === undefined) views.set(key, (v = make(c, key)));
+    return v;
+  };
+}

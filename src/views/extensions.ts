@@ -22,7 +22,7 @@ import {
   type RoundStandings,
 } from "../domain/extensions/round-standings.ts";
 import type { Player } from "../domain/types.ts";
-import type { TournamentContext } from "./context.ts";
+import { perContext, type TournamentContext } from "./context.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
 export type RoundStandingsView = Out<typeof RoundStandingsResponse>;
@@ -182,17 +182,11 @@ export function playerCardsView(c: TournamentContext): PlayerCardsView {
   });
 }
 
-/** `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. */
-export function scheduleView(c: TournamentContext, calendar: string | null): ScheduleView {
-  // One object per calendar path: without a calendar, the public surface and every club share it.
-  let made = schedules.get(c);
-  if (!made) schedules.set(c, (made = new Map()));
-  let v = made.get(calendar);
-  if (!v) made.set(calendar, (v = scheduleViewOf(c, calendar)));
-  return v;
-}
-
-const schedules = new WeakMap<TournamentContext, Map<string | null, ScheduleView>>();
+/**
+ * `calendar`: the URL path of the tournament's iCalendar file (routes/urls.ts), or null. One object
+ * per calendar path: without a calendar, the public surface and every club share it.
+ */
+export const scheduleView = perContext(scheduleViewOf);
 
 function scheduleViewOf(c: TournamentContext, calendar: string | null): ScheduleView {
   return {

@@ -12,7 +12,7 @@ import type {
 } from "../contracts/public.ts";
 import { toInt64 } from "../contracts/wire.ts";
 import { compareInt64, compareStartDateDesc } from "./club.ts";
-import { playerOf, type TournamentContext } from "./context.ts";
+import { perContext, playerOf, type TournamentContext } from "./context.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
 export type PublicSummary = Out<typeof PublicTournamentSummaryResponse>;
@@ -75,20 +75,10 @@ export function publicStandings(c: TournamentContext): Out<typeof PublicStanding
   };
 }
 
-type PublicRoundView = Out<typeof PublicRoundResponse>;
-/** Each round's view, made once: the live round's answer is its round's, the same object (and so
- * serialized and validated once, render/tournament.ts). */
-const rounds = new WeakMap<TournamentContext, Map<Round, PublicRoundView>>();
+/** Each round's view, made once: the live round's answer is its round's, the same object. */
+export const publicRound = perContext(publicRoundOf);
 
-export function publicRound(c: TournamentContext, r: Round): PublicRoundView {
-  let made = rounds.get(c);
-  if (!made) rounds.set(c, (made = new Map()));
-  let v = made.get(r);
-  if (!v) made.set(r, (v = publicRoundOf(c, r)));
-  return v;
-}
-
-function publicRoundOf(c: TournamentContext, r: Round): PublicRoundView {
+function publicRoundOf(c: TournamentContext, r: Round): Out<typeof PublicRoundResponse> {
   const player = (n: number | null): Out<typeof PublicPlayerResponse> | null => {
     const p = playerOf(c, n);
     return (
