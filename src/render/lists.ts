@@ -194,7 +194,7 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
     route.render(lists, (params, body) => {
       const file = instanceFile(route, params);
       const text = toJson(body);
-      input.validator.assert(file, schemaId(route.schema), text);
+      input.validator.assert(file, schemaId(route.schema), body);
       write(file, text, pageOwner(listOf(route.id, params), Number(params.page ?? 0)));
     });
   }

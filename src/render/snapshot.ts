@@ -324,7 +324,7 @@ export async function renderSnapshot(
 
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
-  opts.validator.assert(NOT_FOUND_FILE, "ProblemResponse", notFound);
+  opts.validator.assert(NOT_FOUND_FILE, "ProblemResponse", NOT_FOUND);
   sink.write(NOT_FOUND_FILE, notFound);
   report.files += 2;
 

@@ -103,8 +103,9 @@ export function renderTournament(
   const files: [string, string | Uint8Array][] = [];
   // The views are shared (views/): the public surface and each club that lists the tournament
   // emit the same body object, a fifth of the JSON bytes. It is serialized once, and validated once
-  // against each schema it is emitted under (validation is a function of the bytes and the schema).
-  // Small texts are remembered too (empty recaps in each language); large ones are not kept alive.
+  // against each schema it is emitted under (validation is a function of the value and the schema,
+  // and equal texts are equal values). Small texts are remembered too (empty recaps in each
+  // language); large ones are not kept alive.
   const made = new Map<object, string | Uint8Array>();
   const valid = new Map<string, Set<object | string>>();
   for (const route of ROUTES) {
@@ -120,7 +121,7 @@ export function renderTournament(
         // New, or met before under another schema only (then serialized again: rare).
         const text = toJson(body);
         const small = text.length <= SMALL_TEXT;
-        if (!(small && checked.has(text))) ctx.validator.assert(file, schema, text);
+        if (!(small && checked.has(text))) ctx.validator.assert(file, schema, body);
         if (small) checked.add(text);
         out ??= encode ? encode(text) : text;
         if (key) {

@@ -44,11 +44,11 @@ describe("renderTournament", () => {
     const seen = new Map<string, string>();
     const twice: string[] = [];
     const assert = validator.assert.bind(validator);
-    validator.assert = (file, schema, text) => {
-      const key = `${schema}\0${text}`;
+    validator.assert = (file, schema, body) => {
+      const key = `${schema}\0${JSON.stringify(body)}`;
       if (seen.has(key)) twice.push(`${file} (as ${seen.get(key)})`);
       else seen.set(key, file);
-      assert(file, schema, text);
+      assert(file, schema, body);
     };
     const encoder = new TextEncoder();
     const ctx = context(validator, (t) => encoder.encode(t));

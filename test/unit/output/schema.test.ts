@@ -105,6 +105,48 @@ describe("int64 on the wire", () => {
   });
 });
 
+// A build checks the value it serializes (assert), not the bytes parsed back: the two must agree.
+// A value that JSON.stringify would write as something else is not of its schema's types.
+describe("checking a body as a value", () => {
+  const v = new SnapshotValidator();
+  const body = () => ({
+    id: 7,
+    name: "x",
+    location: null,
+    startDate: null,
+    endDate: null,
+    status: "Imported",
+    currentRound: null as unknown,
+    totalRounds: null,
+    playerCount: 0,
+    lastScrapedAt: "2026-11-22T12:00:00Z" as unknown,
+    lastSourceChangeAt: null,
+    tags: ["a"] as unknown[],
+    sourceUrl: "https://example.org",
+    availableRounds: [],
+  });
+  const schema = "PublicTournamentDetailResponse";
+
+  it("judges a valid body as its bytes are judged", () => {
+    expect(v.checkBody("f", schema, body())).toEqual([]);
+    expect(v.check("f", schema, JSON.stringify(body()))).toEqual([]);
+  });
+
+  it("is stricter where the bytes would hide a fault: a key left undefined is not in the contract", () => {
+    const stray = { ...body(), internalNotes: undefined };
+    expect(v.check("f", schema, JSON.stringify(stray))).toEqual([]);
+    expect(v.checkBody("f", schema, stray)[0].what).toMatch(/additional/);
+  });
+
+  it("rejects what JSON.stringify would change: a non-finite number, an undefined item, a Date", () => {
+    const nan = { ...body(), currentRound: Number.NaN };
+    const hole = { ...body(), tags: ["a", undefined] };
+    const date = { ...body(), lastScrapedAt: new Date("2026-11-22T12:00:00Z") };
+    for (const b of [nan, hole, date]) expect(v.checkBody("f", schema, b)).not.toEqual([]);
+    expect(() => v.assert("f", schema, nan)).toThrow(/does not match/);
+  });
+});
+
 // The compiled validators must judge exactly as ajv compiling schema/ itself: the same verdict and
 // the same error paths, on valid bodies and on each kind of fault a view could make.
 describe("the compiled validators", () => {
