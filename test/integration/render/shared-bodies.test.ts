@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
+import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { renderTournament, type TournamentRenderContext } from "../../../src/render/tournament.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
@@ -77,5 +78,34 @@ describe("renderTournament", () => {
     expect(seen.size).toBeGreaterThan(0);
     expect(live).toBeGreaterThan(0);
     expect(sharedFiles).toBeGreaterThan(0);
+  });
+});
+
+describe("a body that does not match its schema", () => {
+  it("stops the render with the file and the path: the build checks every body it emits", () => {
+    // A validator that is shown the detail body with a field the contract lacks, as a faulty view
+    // would make it: the real compiled validator rejects it.
+    class Tampering extends SnapshotValidator {
+      override checkBody(file: string, schemaId: string, body: unknown) {
+        const shown =
+          schemaId === "PublicTournamentDetailResponse" ? { ...(body as object), secret: 1 } : body;
+        return super.checkBody(file, schemaId, shown);
+      }
+    }
+    const [job] = jobs();
+    let error: unknown;
+    try {
+      renderTournament(store, job!, context(new Tampering()));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BuildError);
+    expect((error as BuildError).exitCode).toBe(EXIT.invalidOutput);
+    expect((error as BuildError).problems).toEqual([
+      {
+        where: `api/public/v1/tournaments/${job!.externalId}/index.json at /`,
+        what: "does not match PublicTournamentDetailResponse: must NOT have additional properties",
+      },
+    ]);
   });
 });
