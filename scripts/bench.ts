@@ -89,7 +89,7 @@ interface Run {
 }
 
 /** The Node flags of the CLI's `#!/usr/bin/env -S node <flags>` line: builds run as the installed command runs. */
-function shebangFlags(cli: string): string[] {
+export function shebangFlags(cli: string): string[] {
   const first = readFileSync(cli, "utf8").split("\n", 1)[0]!;
   return (/^#!.*\bnode\b(.*)$/.exec(first)?.[1] ?? "")
     .trim()
