@@ -38,7 +38,8 @@ export function readThreads(pid: number): ThreadTimes[] {
     try {
       out.push(parseStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")));
     } catch (e) {
-      if ((e as { code?: string }).code !== "ENOENT" && (e as { code?: string }).code !== "ESRCH") throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ESRCH") throw e;
     }
   }
   return out;
