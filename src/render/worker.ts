@@ -5,12 +5,12 @@ import { SnapshotValidator } from "../output/validate.ts";
 import { BuildError } from "../shared/errors.ts";
 import { renderTournament, type TournamentRenderContext } from "./tournament.ts";
 import { openCheckedStore, type Store } from "../store/read/open.ts";
+import { utf8 } from "./utf8.ts";
 import { buffersOf, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.ts";
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
 const post = (m: FromWorker): void => port.postMessage(m);
-const encoder = new TextEncoder();
 
 function fail(error: unknown): void {
   if (error instanceof BuildError) {
@@ -45,7 +45,7 @@ function start(store: Store): void {
     base: init.base,
     // UTF-8 as each file is made: the bytes live outside this thread's heap, and move to the main
     // thread without a copy.
-    encode: (text) => encoder.encode(text),
+    encode: utf8,
   };
   port.on("message", (m: ToWorker) => {
     if (m.type === "stop") {

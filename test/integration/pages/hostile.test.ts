@@ -16,6 +16,8 @@ const LOCATION = `"><img src=x onerror=alert(1)>`;
 const PLAYER = `</td></tr><b>Bold</b>&amp; 'quoted'`;
 const SOURCE = `https://results.example/t?a="><b>x</b>`;
 const HEADLINE = `<iframe src="//evil.example"></iframe>Headline`;
+/** Beyond Latin-1: Turkish dotless i, Cyrillic, a character beyond the first plane. */
+const WIDE = "Işıl Карпова 🏆";
 
 let pages: Map<string, { html: string; doc: Node; errors: string[] }>;
 
@@ -28,12 +30,13 @@ beforeAll(async () => {
   t.source_url = SOURCE;
   rows.players!.find((p) => p.tournament_id === t.tournament_id && p.source_player_number === 1)!.name =
     PLAYER;
+  rows.players!.find((p) => p.tournament_id === t.tournament_id && p.source_player_number === 2)!.name = WIDE;
   rows.recaps!.find((r) => r.tournament_id === t.tournament_id)!.headline = HEADLINE;
   const db = storeFromRows(path.join(dir, "hostile.sqlite"), rows);
   const out = path.join(dir, "dist");
   await build({ db, out, now: BASE_NOW });
   pages = new Map(
-    fg.sync("**/index.html", { cwd: out, followSymbolicLinks: true }).map((rel) => {
+    fg.sync("**/*.html", { cwd: out, followSymbolicLinks: true }).map((rel) => {
       const html = readFileSync(path.join(out, rel), "utf8");
       return [rel, { html, ...parseStrict(html) }];
     }),
@@ -65,5 +68,14 @@ describe("pages of a store with hostile strings", () => {
     const recaps = pages.get(`tournaments/${id}/recaps/es/index.html`)!;
     expect(text(recaps.doc)).toContain(HEADLINE);
     expect(text(pages.get("index.html")!.doc)).toContain(NAME);
+  });
+
+  it("write characters beyond Latin-1 as references, which read back as the same text", () => {
+    const id = String(BASE.published);
+    // Every page is one-byte text: cheaper to build and to encode (docs/benchmarks.md, eleventh round).
+    for (const [rel, p] of pages) expect(p.html, rel).not.toMatch(/[\u0100-\uffff]/);
+    const round = pages.get(`tournaments/${id}/rounds/1/index.html`)!;
+    expect(round.html).toContain("I&#x15F;&#x131;l &#x41A;");
+    expect(text(round.doc)).toContain(WIDE);
   });
 });

@@ -13,11 +13,20 @@ describe("esc", () => {
     expect(esc("&amp; &&")).toBe("&amp;amp; &amp;&amp;");
   });
 
-  it("returns text without those characters as it is, and numbers as their text", () => {
-    expect(esc("Magnus Carlsen — Øystein Dannevig, 2½")).toBe("Magnus Carlsen — Øystein Dannevig, 2½");
+  it("returns Latin-1 text without those characters as it is, and numbers as their text", () => {
+    expect(esc("Øystein Dannevig, 2½ · Müller")).toBe("Øystein Dannevig, 2½ · Müller");
     expect(esc("")).toBe("");
     expect(esc(2650)).toBe("2650");
     expect(esc(0.5)).toBe("0.5");
+  });
+
+  it("writes every character beyond Latin-1 as a numeric reference, so that pages stay one-byte text", () => {
+    expect(esc("Işıl Çelik — 1–0 <b>")).toBe("I&#x15F;&#x131;l Çelik &#x2014; 1&#x2013;0 &lt;b&gt;");
+    // A character beyond the first plane is one reference, not two halves.
+    expect(esc("🏆 & co")).toBe("&#x1F3C6; &amp; co");
+    // A lone surrogate is no character: its reference is U+FFFD's, what UTF-8 would carry.
+    expect(esc("a\ud800b\udc00")).toBe("a&#xFFFD;b&#xFFFD;");
+    expect(esc("Карпов")).toBe("&#x41A;&#x430;&#x440;&#x43F;&#x43E;&#x432;");
   });
 
   it("gives the same result on repeated calls (no regex state carried between them)", () => {
