@@ -5,6 +5,10 @@ import type { SiteUrls } from "./links.ts";
 const SPECIAL = /[&<>"']/;
 const SPECIALS = /[&<>"']/g;
 const WIDE = /[\u0100-\uffff]/;
+/** The five, a character beyond the first plane (one reference), any other beyond Latin-1. */
+const WIDE_SPECIALS = /[&<>"']|[\ud800-\udbff][\udc00-\udfff]|[\u0100-\uffff]/g;
+/** Texts up to this length (names) are escaped character by character. */
+const SHORT_TEXT = 256;
 const ENTITY: Readonly<Record<string, string>> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -24,21 +28,28 @@ export function esc(value: string | number): string {
   return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ENTITY[c] ?? c) : text;
 }
 
-/**
- * esc() for text with characters beyond Latin-1, built character by character: a slice or a
- * replacement of two-byte text stays two-byte in V8, whatever it holds.
- */
-function escWide(text: string): string {
-  let out = "";
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (code <= 0xff) out += ENTITY[ch] ?? ch;
-    // A lone surrogate is no character: UTF-8 would carry U+FFFD in its place.
-    else out += `&#x${(code >= 0xd800 && code <= 0xdfff ? 0xfffd : code).toString(16).toUpperCase()};`;
-  }
-  return out;
+function reference(c: string): string {
+  const entity = ENTITY[c];
+  if (entity !== undefined) return entity;
+  const code = c.codePointAt(0)!;
+  // A lone surrogate is no character: UTF-8 would carry U+FFFD in its place.
+  return `&#x${(code >= 0xd800 && code <= 0xdfff && c.length === 1 ? 0xfffd : code).toString(16).toUpperCase()};`;
 }
 
+/**
+ * esc() for text with characters beyond Latin-1. A slice or a replacement of two-byte text stays
+ * two-byte in V8, whatever it holds: a short text (a name) is built character by character; a
+ * long one (a recap) is replaced in one pass and copied through Latin-1 bytes (exact: every
+ * character now fits one), which is linear in memory where a string per character is not.
+ */
+function escWide(text: string): string {
+  if (text.length > SHORT_TEXT) {
+    return Buffer.from(text.replace(WIDE_SPECIALS, reference), "latin1").toString("latin1");
+  }
+  let out = "";
+  for (const ch of text) out += ch.length === 1 && ch <= "\u00ff" ? (ENTITY[ch] ?? ch) : reference(ch);
+  return out;
+}
 export interface PageLayout {
   /** The URLs under the snapshot's base path (pages/links.ts): the stylesheet, script and home. */
   urls: SiteUrls;

@@ -29,6 +29,14 @@ describe("esc", () => {
     expect(esc("Карпов")).toBe("&#x41A;&#x430;&#x440;&#x43F;&#x43E;&#x432;");
   });
 
+  it("escapes a long text (a recap) as it escapes its pieces", () => {
+    const pieces = ["Işıl <b>", "Карпов & co ", "🏆 ", "a\ud800b", "\udc00 — 1–0 ", "Müller ½ "];
+    const long = pieces.join("").repeat(40);
+    expect(long.length).toBeGreaterThan(1000);
+    expect(esc(long)).toBe(pieces.map(esc).join("").repeat(40));
+    expect(esc(long)).not.toMatch(/[\u0100-\uffff]/);
+  });
+
   it("gives the same result on repeated calls (no regex state carried between them)", () => {
     const hostile = `"><img src=x onerror='a()'>`;
     expect(esc(hostile)).toBe(esc(hostile));
