@@ -189,6 +189,16 @@ export function playerRounds(t: Tournament, afterRound: number): Map<number, Rou
   return out;
 }
 
+/**
+ * playerRounds(t, n) from playerRounds(t, m) for n <= m: a round's entry does not depend on the
+ * round asked for, so the lists for n are the first n entries of each (the entries are shared).
+ */
+export function roundsUpTo(all: ReadonlyMap<number, RoundEntry[]>, n: number): Map<number, RoundEntry[]> {
+  const out = new Map<number, RoundEntry[]>();
+  for (const [player, list] of all) out.set(player, list.length > n ? list.slice(0, n) : list);
+  return out;
+}
+
 /** Total points per player after a round. */
 export function pointsAfterRound(t: Tournament, afterRound: number): Map<number, number> {
   const totals = new Map<number, number>();

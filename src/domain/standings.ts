@@ -5,6 +5,7 @@
 // then starting rank (else player number) for display. Players equal on points and on every
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { SourceStandingRow, Tournament } from "./types.ts";
+import type { RoundEntry } from "./scoring.ts";
 import { isFinalResult } from "./results.ts";
 import { parsedTiebreaks } from "./tiebreaks/acronyms.ts";
 import { TiebreakEngine } from "./tiebreaks/engine.ts";
@@ -87,8 +88,13 @@ function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
  * number of players: per-player values come from maps, ties are split group by group, and the
  * final sort compares precomputed keys.
  */
-export function computeStandings(t: Tournament, afterRound: number): ComputedRow[] {
-  const engine = new TiebreakEngine(t, afterRound);
+export function computeStandings(
+  t: Tournament,
+  afterRound: number,
+  /** playerRounds(t, afterRound), when the caller has it already. */
+  scheduled?: Map<number, RoundEntry[]>,
+): ComputedRow[] {
+  const engine = new TiebreakEngine(t, afterRound, scheduled);
   const players = t.players;
   const points = new Map<number, number>();
   const values = new Map<number, (number | null)[]>();

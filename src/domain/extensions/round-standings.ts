@@ -2,6 +2,7 @@
 // player's rank and points round by round. Each table is what the current standings would be if
 // the tournament had stopped after that round: the source's own table for the round when the
 // store has it, else computed from the games of rounds 1..N with the tournament's tie-breaks.
+import { playerRounds, roundsUpTo, type RoundEntry } from "../scoring.ts";
 import { computeStandings, newestCompleteRound, type StandingsOutcome } from "../standings.ts";
 import type { SourceStandingRow, Tournament } from "../types.ts";
 
@@ -23,7 +24,12 @@ export function standingsRounds(t: Tournament): number[] {
  * The standings after round `n`, which must be a complete round (in standingsRounds). A round the
  * source never paired (no games) keeps the store's retrieval time of the nearest earlier round.
  */
-export function standingsAfterRound(t: Tournament, n: number): RoundStandings {
+export function standingsAfterRound(
+  t: Tournament,
+  n: number,
+  /** playerRounds(t, m) for some m >= n, when the caller has it (standingsAfterEachRound). */
+  entries?: () => ReadonlyMap<number, RoundEntry[]>,
+): RoundStandings {
   const source = t.sourceStandings.find((s) => s.afterRound === n);
   if (source) {
     return {
@@ -40,7 +46,9 @@ export function standingsAfterRound(t: Tournament, n: number): RoundStandings {
     afterRound: n,
     lastUpdatedAt: round.lastScrapedAt,
     tieBreakLabels: [...t.tiebreaks],
-    rows: computeStandings(t, n).map(({ tieBreakNumbers: _numbers, ...row }) => row),
+    rows: computeStandings(t, n, entries && roundsUpTo(entries(), n)).map(
+      ({ tieBreakNumbers: _numbers, ...row }) => row,
+    ),
     origin: "computed",
   };
 }
@@ -51,7 +59,11 @@ export function standingsAfterRound(t: Tournament, n: number): RoundStandings {
  * (the source has no table for it), `current` (currentStandings(t)) is that table, not computed again.
  */
 export function standingsAfterEachRound(t: Tournament, current: StandingsOutcome): RoundStandings[] {
-  return standingsRounds(t).map((n) =>
+  const rounds = standingsRounds(t);
+  // Each computed table reads the entries of its rounds: made once, for the newest, and cut.
+  let all: Map<number, RoundEntry[]> | undefined;
+  const entries = (): Map<number, RoundEntry[]> => (all ??= playerRounds(t, rounds.length));
+  return rounds.map((n) =>
     n === current.afterRound && current.origin === "computed"
       ? {
           afterRound: n,
@@ -60,7 +72,7 @@ export function standingsAfterEachRound(t: Tournament, current: StandingsOutcome
           rows: current.rows,
           origin: "computed",
         }
-      : standingsAfterRound(t, n),
+      : standingsAfterRound(t, n, entries),
   );
 }
 

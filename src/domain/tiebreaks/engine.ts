@@ -96,9 +96,9 @@ export class TiebreakEngine {
   private readonly parsed = new Map<string, ParsedTiebreak>();
   private foreCtx: Context | null = null;
 
-  constructor(t: Tournament, afterRound: number) {
+  /** `scheduled`: playerRounds(t, afterRound), when the caller has it already. */
+  constructor(t: Tournament, afterRound: number, scheduled = playerRounds(t, afterRound)) {
     this.t = t;
-    const scheduled = playerRounds(t, afterRound);
     const entries = t.system === "round-robin" ? roundRobinEntries(scheduled) : scheduled;
     this.ctx = buildContext(t, entries, afterRound, scheduled);
   }

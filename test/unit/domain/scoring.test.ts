@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { playerRounds, pointsAfterRound, standardPoints } from "../../../src/domain/scoring.ts";
+import { playerRounds, pointsAfterRound, roundsUpTo, standardPoints } from "../../../src/domain/scoring.ts";
 import {
   DEFAULT_SCORING,
   type ByeKind,
@@ -132,6 +132,22 @@ describe("points per round", () => {
   it("counts rounds without games as absences", () => {
     const rounds = playerRounds(tournament(ONE_ROUND, DEFAULT_SCORING), 3);
     expect(rounds.get(1)!.map((e) => e.outcome)).toEqual(["win", "absent", "absent"]);
+  });
+
+  it("gives the entries up to an earlier round as the first entries of a later round's", () => {
+    // Round 1 as ONE_ROUND; round 2 with a player on two boards (the first counts) and a
+    // pending game; round 3 has no games (absences), round 4 one game.
+    const t = tournament(ONE_ROUND, DEFAULT_SCORING);
+    t.rounds.push(
+      {
+        ...t.rounds[0]!,
+        roundNumber: 2,
+        games: [g(1, 2, 1, "Draw"), g(2, 1, 3, "BlackWin"), g(3, 4, 5, "Pending")],
+      },
+      { ...t.rounds[0]!, roundNumber: 4, games: [g(1, 6, 7, "WhiteWin")] },
+    );
+    const all = playerRounds(t, 5);
+    for (const n of [1, 2, 3, 4, 5]) expect(roundsUpTo(all, n), `round ${n}`).toEqual(playerRounds(t, n));
   });
 
   it("maps outcomes to standard points", () => {
