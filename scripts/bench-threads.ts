@@ -8,7 +8,10 @@
 // the process and, by thread name, the user and system seconds and the share of the wall each name
 // kept a core busy: the main thread (hashes, writes, bookkeeping), the render workers
 // ("WorkerThread") and V8's helper threads ("V8Worker": garbage collection and the optimizing
-// compiler, for every isolate). Linux only. --out defaults to a scratch directory, removed after.
+// compiler, for every isolate); with each name's time waiting for a core (schedstat) and the share
+// of its readings in each state (R running or waiting for a core, S asleep, D waiting for the
+// disk): CPU-bound threads wait in R, disk-bound ones in D. Linux only. --out defaults to a
+// scratch directory, removed after.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -82,9 +85,13 @@ console.log(
 );
 for (const g of groups) {
   const busy = (g.user + g.system) / wall;
+  const states = Object.entries(g.states)
+    .map(([state, share]) => `${state} ${(100 * share).toFixed(0)}%`)
+    .join(" ");
   console.log(
     `  ${g.name.padEnd(16)} ${String(g.threads).padStart(2)} thread${g.threads === 1 ? " " : "s"}  ` +
       `user ${g.user.toFixed(2).padStart(7)} s  system ${g.system.toFixed(2).padStart(7)} s  ` +
-      `${(100 * busy).toFixed(0).padStart(3)}% of the wall`,
+      `${(100 * busy).toFixed(0).padStart(3)}% of the wall  ` +
+      `waited for a core ${g.wait === null ? "(no schedstat)" : `${g.wait.toFixed(2)} s`}  states ${states}`,
   );
 }
