@@ -1,17 +1,5 @@
 // A real event's TRF as the arbiter would have exported it during the event: the file after a
 // given round, cut from the final file's round columns (each round is 10 columns from column 92).
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-/** `shared/data/real` next to the checkout, found from the repository up (worktrees sit deeper). */
-export function realDataDir(): string {
-  for (let dir = fileURLToPath(new URL("../../", import.meta.url)); ; dir = dirname(dir)) {
-    const candidate = join(dir, "..", "shared", "data", "real");
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error("shared/data/real not found above the repository");
-  }
-}
 
 const FIRST_ROUND_COLUMN = 92;
 

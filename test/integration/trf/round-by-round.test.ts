@@ -2,20 +2,25 @@
 // imports it over the stored tournament (update in place) and builds incrementally. The last
 // snapshot equals the one of a single import of the final file, but for the times that say when
 // a change was first seen; those move only for what changed.
+//
+// The two events are copies of ../shared/data/real (2025 Hobsons Bay Cup Juniors and Western
+// Major; MIT, Hobsons-Bay-Chess-Club-AU/tournaments, see that directory's README), kept as fixtures
+// so that the test runs in a checkout without the data set.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { build, type BuildReport } from "../../../src/build/build.ts";
 import { addClub } from "../../../src/store/write/add-club.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf, type ImportReport, type ImportTrfOptions } from "../../../src/trf/import.ts";
-import { realDataDir, trfAfterRound } from "../../support/trf-rounds.ts";
+import { trfAfterRound } from "../../support/trf-rounds.ts";
 
-const REAL = realDataDir();
-const EVENT = readFileSync(join(REAL, "hbcc-2025-cup-juniors.trf"), "utf8"); // 41 players, 7 rounds
-const OTHER = join(REAL, "hbcc-2025-western-major.trf"); // a second tournament, never re-imported
+const FIXTURES = fileURLToPath(new URL("../../fixtures/trf/", import.meta.url));
+const EVENT = readFileSync(join(FIXTURES, "hbcc-2025-cup-juniors.trf"), "utf8"); // 41 players, 7 rounds
+const OTHER = join(FIXTURES, "hbcc-2025-western-major.trf"); // a second tournament, never re-imported
 const ROUNDS = 7;
 const ID = 2025001n;
 const OTHER_ID = 2025002n;
