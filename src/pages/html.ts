@@ -25,15 +25,16 @@ const ENTITY: Readonly<Record<string, string>> = {
 export function esc(value: string | number): string {
   const text = String(value);
   if (WIDE.test(text)) return escWide(text);
-  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ENTITY[c] ?? c) : text;
+  return SPECIAL.test(text) ? text.replace(SPECIALS, reference) : text;
 }
 
+/** One of the five as its entity; any other character (a whole surrogate pair is one) by number. */
 function reference(c: string): string {
   const entity = ENTITY[c];
   if (entity !== undefined) return entity;
   const code = c.codePointAt(0)!;
   // A lone surrogate is no character: UTF-8 would carry U+FFFD in its place.
-  return `&#x${(code >= 0xd800 && code <= 0xdfff && c.length === 1 ? 0xfffd : code).toString(16).toUpperCase()};`;
+  return `&#x${(code >= 0xd800 && code <= 0xdfff ? 0xfffd : code).toString(16).toUpperCase()};`;
 }
 
 /**
@@ -47,9 +48,10 @@ function escWide(text: string): string {
     return Buffer.from(text.replace(WIDE_SPECIALS, reference), "latin1").toString("latin1");
   }
   let out = "";
-  for (const ch of text) out += ch.length === 1 && ch <= "\u00ff" ? (ENTITY[ch] ?? ch) : reference(ch);
+  for (const ch of text) out += ch <= "\u00ff" ? (ENTITY[ch] ?? ch) : reference(ch);
   return out;
 }
+
 export interface PageLayout {
   /** The URLs under the snapshot's base path (pages/links.ts): the stylesheet, script and home. */
   urls: SiteUrls;
