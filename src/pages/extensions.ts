@@ -43,8 +43,21 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
   pending: "…",
 };
 
+/**
+ * Each tournament's name links, by player number: the players page names every player once per
+ * game, the crosstable and each round's table once a row. Keyed on the name and title too, which
+ * a source table may spell otherwise than the directory.
+ */
+const nameLinks = new WeakMap<Shared, Map<number, { name: string; title: string | null; html: string }>>();
+
 function nameLink(s: Shared, n: number, name: string, title: string | null): string {
-  return `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
+  let links = nameLinks.get(s);
+  if (links === undefined) nameLinks.set(s, (links = new Map()));
+  const known = links.get(n);
+  if (known !== undefined && known.name === name && known.title === title) return known.html;
+  const html = `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
+  links.set(n, { name, title, html });
+  return html;
 }
 
 function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
