@@ -19,6 +19,9 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Warnings of each kind a build lists without --verbose; one more line counts the rest. */
+const LISTED_WARNINGS = 20;
+
 /**
  * A required option. Commander checks its own mandatory options before it looks for unknown
  * ones, so `build --bogus` would say that --db is missing; these are checked in a preAction hook,
@@ -149,7 +152,10 @@ subcommand("build")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
-  .option("--verbose", "list every warning, also those of tournaments this build kept unchanged")
+  .option(
+    "--verbose",
+    "list every warning, also those of tournaments this build kept unchanged (without it: the first 20 of each kind, and counts)",
+  )
   .option(
     "--jobs <n>",
     "threads that render tournaments (maximum: the number of cores; default: a worker per core beside the main thread, as many as a 256 MiB budget allows; 1 renders on the main thread)",
@@ -259,11 +265,27 @@ subcommand("build")
       : fresh;
     if (shown.unknownResults > 0)
       console.error(`warning: ${plural(shown.unknownResults, "game result")} not recognized (Unknown)`);
-    for (const s of shown.standingsStops)
+    // Without --verbose, the first few of each kind: a full build of a whole results source has
+    // thousands, which would bury the rest of the output.
+    const listed = o.verbose ? Infinity : LISTED_WARNINGS;
+    for (const s of shown.standingsStops.slice(0, listed))
       console.error(
         `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
       );
-    for (const w of shown.warnings) console.error(`warning: ${w}`);
+    for (const w of shown.warnings.slice(0, listed)) console.error(`warning: ${w}`);
+    const unlisted = [
+      Math.max(0, shown.standingsStops.length - listed),
+      Math.max(0, shown.warnings.length - listed),
+    ];
+    if (unlisted[0]! + unlisted[1]! > 0) {
+      const parts = [
+        unlisted[0]! > 0 ? plural(unlisted[0]!, "more standings stop") : "",
+        unlisted[1]! > 0 ? plural(unlisted[1]!, "more warning") : "",
+      ].filter(Boolean);
+      console.error(
+        `warning: ${parts.join(" and ")} in tournaments this build rendered (--verbose or --json lists them)`,
+      );
+    }
     if (!o.verbose) {
       const stops = r.standingsStopCount - fresh.standingsStops.length;
       const others = r.warningCount - fresh.warnings.length;
