@@ -131,7 +131,7 @@ export class TiebreakEngine {
     groups: readonly (readonly number[])[],
   ): ReadonlyMap<number, number | null> {
     const parsed = typeof tiebreak === "string" ? this.parse(tiebreak) : tiebreak;
-    if (parsed.base === "DE") return this.directEncounter(groups);
+    if (this.dependsOnGroups(parsed)) return this.directEncounter(groups);
     const all = this.perPlayer(parsed);
     // Groups that hold every player (the standings' case): the computed values as they are.
     let asked = 0;
@@ -140,6 +140,18 @@ export class TiebreakEngine {
     const out = new Map<number, number | null>();
     for (const g of groups) for (const p of g) out.set(p, all.get(p) ?? null);
     return out;
+  }
+
+  /** Whether the values depend on the groups still tied (DE): else valuesOfAll gives them. */
+  dependsOnGroups(tiebreak: ParsedTiebreak): boolean {
+    return tiebreak.base === "DE";
+  }
+
+  /** Values of a tie-break that does not depend on the groups (dependsOnGroups false), for every
+   * player: values(tiebreak, groups) for groups that hold them all, without the groups. */
+  valuesOfAll(tiebreak: ParsedTiebreak): ReadonlyMap<number, number | null> {
+    if (this.dependsOnGroups(tiebreak)) throw new Error(`${tiebreak.acronym} needs the tied groups`);
+    return this.perPlayer(tiebreak);
   }
 
   private parse(acronym: string): ParsedTiebreak {
