@@ -4,7 +4,7 @@
 // Computed order: points, then each tie-break in turn (higher first; an undefined value last),
 // then starting rank (else player number) for display. Players equal on points and on every
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
-import type { SourceStandingRow, Tournament } from "./types.ts";
+import type { Player, SourceStandingRow, Tournament } from "./types.ts";
 import type { RoundEntry } from "./scoring.ts";
 import { isFinalResult } from "./results.ts";
 import { parsedTiebreaks } from "./tiebreaks/acronyms.ts";
@@ -19,12 +19,18 @@ export interface StandingsOutcome {
   warnings: string[];
 }
 
+/** Texts of the half values 0, 0.5, ... 4095.5 (most values: points, sums, ratings), made once. */
+const HALVES: (string | undefined)[] = new Array<string | undefined>(8192);
+
 /** A tie-break value as text: as few decimals as needed ("31.5", "0", "7.25"); "" when undefined. */
 export function formatTiebreakValue(value: number | null): string {
   if (value === null || !Number.isFinite(value)) return "";
   // Whole and half values (most of them: points, Buchholz sums, ratings) print as they are:
   // toFixed(6) and back gives the same number.
-  if (Number.isInteger(value * 2)) return String(value);
+  const twice = value * 2;
+  if (Number.isInteger(twice)) {
+    return twice >= 0 && twice < HALVES.length ? (HALVES[twice] ??= String(value)) : String(value);
+  }
   return String(Number(value.toFixed(6)));
 }
 
@@ -77,10 +83,19 @@ function compareValues(a: number | null, b: number | null, lowerFirst = false): 
 }
 
 /** Appends `value` to the list under `key`, creating it (no copies: groups can be large). */
-function pushTo<K>(map: Map<K, number[]>, key: K, value: number): void {
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** What the order reads of one player number: points, tie-break values and their texts. */
+interface Tally {
+  player: number;
+  points: number;
+  values: (number | null)[];
+  /** The same values as text (formatTiebreakValue), each formatted once. */
+  texts: string[];
 }
 
 /**
@@ -94,76 +109,93 @@ export function computeStandings(
   /** playerRounds(t, afterRound), when the caller has it already. */
   scheduled?: Map<number, RoundEntry[]>,
 ): ComputedRow[] {
+  return rankedRows(t, afterRound, scheduled, true) as ComputedRow[];
+}
+
+/**
+ * computeStandings' rows; without their tieBreakNumbers when `numbers` is false (the tables
+ * that are published drop them: no copy of each row to take them out).
+ */
+export function rankedRows(
+  t: Tournament,
+  afterRound: number,
+  scheduled: Map<number, RoundEntry[]> | undefined,
+  numbers: boolean,
+): SourceStandingRow[] {
   const engine = new TiebreakEngine(t, afterRound, scheduled);
   const players = t.players;
-  const points = new Map<number, number>();
-  const values = new Map<number, (number | null)[]>();
-  /** The same values as text (formatTiebreakValue), each formatted once. */
-  const texts = new Map<number, string[]>();
-  const orderKey = new Map<number, number>();
-  for (const p of players) {
-    const n = p.sourcePlayerNumber;
-    points.set(n, engine.points(n));
-    values.set(n, []);
-    texts.set(n, []);
-    orderKey.set(n, p.startingRank ?? n);
-  }
-
+  const tallies = new Map<number, Tally>();
   // Groups of players still tied; each tie-break is computed with the groups it has to break
   // (DE depends on them), then splits them.
-  const byPoints = new Map<number, number[]>();
-  for (const p of players) pushTo(byPoints, points.get(p.sourcePlayerNumber) ?? 0, p.sourcePlayerNumber);
-  let groups: number[][] = [...byPoints.values()];
+  const byPoints = new Map<number, Tally[]>();
+  // One record per player with everything the order compares, so that the sort reads no maps.
+  const records: { player: Player; tally: Tally; order: number }[] = [];
+  for (const p of players) {
+    const n = p.sourcePlayerNumber;
+    let tally = tallies.get(n);
+    if (!tally) tallies.set(n, (tally = { player: n, points: engine.points(n), values: [], texts: [] }));
+    pushTo(byPoints, tally.points, tally);
+    records.push({ player: p, tally, order: p.startingRank ?? n });
+  }
+  let groups: Tally[][] = [...byPoints.values()];
   const tiebreaks = parsedTiebreaks(t.tiebreaks);
   const lowerFirst = tiebreaks.map((tb) => engine.lowerIsBetter(tb));
   for (const tiebreak of tiebreaks) {
-    const v = engine.values(tiebreak, groups);
-    const next: number[][] = [];
+    const v = engine.dependsOnGroups(tiebreak)
+      ? engine.values(
+          tiebreak,
+          groups.map((g) => g.map((x) => x.player)),
+        )
+      : engine.valuesOfAll(tiebreak);
+    const next: Tally[][] = [];
     for (const g of groups) {
-      for (const p of g) {
-        const x = v.get(p) ?? null;
-        values.get(p)!.push(x);
-        texts.get(p)!.push(formatTiebreakValue(x));
+      let same = true;
+      let first = "";
+      for (let i = 0; i < g.length; i++) {
+        const tally = g[i]!;
+        const x = v.get(tally.player) ?? null;
+        const text = formatTiebreakValue(x);
+        tally.values.push(x);
+        tally.texts.push(text);
+        if (i === 0) first = text;
+        else if (text !== first) same = false;
       }
-      if (g.length === 1) {
+      // A group the tie-break does not split (a single player too) is kept as it is.
+      if (same) {
         next.push(g);
         continue;
       }
-      const split = new Map<string, number[]>();
-      for (const p of g) pushTo(split, texts.get(p)!.at(-1)!, p);
+      const split = new Map<string, Tally[]>();
+      for (const tally of g) pushTo(split, tally.texts.at(-1)!, tally);
       for (const part of split.values()) next.push(part);
     }
     groups = next;
   }
 
-  // One record per player with everything the order compares, so that the sort reads no maps.
-  const records = players.map((p) => ({
-    player: p,
-    points: points.get(p.sourcePlayerNumber) ?? 0,
-    values: values.get(p.sourcePlayerNumber)!,
-    order: orderKey.get(p.sourcePlayerNumber)!,
-  }));
   records.sort((a, b) => {
-    if (a.points !== b.points) return b.points - a.points;
-    for (let i = 0; i < a.values.length; i++) {
-      const c = compareValues(a.values[i]!, b.values[i]!, lowerFirst[i]);
+    if (a.tally.points !== b.tally.points) return b.tally.points - a.tally.points;
+    const x = a.tally.values;
+    const y = b.tally.values;
+    for (let i = 0; i < x.length; i++) {
+      const c = compareValues(x[i]!, y[i]!, lowerFirst[i]);
       if (c !== 0) return c;
     }
     return a.order - b.order || a.player.sourcePlayerNumber - b.player.sourcePlayerNumber;
   });
-  const sorted = records.map((r) => r.player);
 
-  const rows: ComputedRow[] = [];
-  sorted.forEach((p, i) => {
-    const nums = values.get(p.sourcePlayerNumber)!;
-    const pts = points.get(p.sourcePlayerNumber) ?? 0;
-    const prev = rows[i - 1];
+  const rows: SourceStandingRow[] = new Array<SourceStandingRow>(records.length);
+  let prev: Tally | null = null;
+  let prevRank = 0;
+  for (let i = 0; i < records.length; i++) {
+    const { player: p, tally } = records[i]!;
+    const nums = tally.values;
     const tiedWithPrev =
-      prev !== undefined &&
-      prev.points === pts &&
-      prev.tieBreakNumbers.every((v, k) => compareValues(v, nums[k]!) === 0);
-    rows.push({
-      rank: tiedWithPrev ? prev.rank : i + 1,
+      prev !== null &&
+      prev.points === tally.points &&
+      prev.values.every((v, k) => compareValues(v, nums[k]!) === 0);
+    const rank = tiedWithPrev ? prevRank : i + 1;
+    const row: SourceStandingRow = {
+      rank,
       sourcePlayerNumber: p.sourcePlayerNumber,
       name: p.name,
       title: p.title,
@@ -174,11 +206,14 @@ export function computeStandings(
       group: p.group,
       federation: p.federation,
       club: p.club,
-      points: pts,
-      tieBreakValues: texts.get(p.sourcePlayerNumber)!,
-      tieBreakNumbers: nums,
-    });
-  });
+      points: tally.points,
+      tieBreakValues: tally.texts,
+    };
+    if (numbers) (row as ComputedRow).tieBreakNumbers = nums;
+    rows[i] = row;
+    prev = tally;
+    prevRank = rank;
+  }
   return rows;
 }
 
@@ -194,7 +229,8 @@ export function currentStandings(t: Tournament): StandingsOutcome {
       warnings: [],
     };
   }
-  const computed = computeStandings(t, afterRound);
+  // Published without the numbers behind the texts.
+  const computed = rankedRows(t, afterRound, undefined, false);
   const source = t.sourceStandings.find((s) => s.afterRound === afterRound);
   if (source) {
     const computedPoints = new Map(computed.map((r) => [r.sourcePlayerNumber, r.points]));
@@ -222,7 +258,7 @@ export function currentStandings(t: Tournament): StandingsOutcome {
     afterRound,
     lastUpdatedAt: round.lastScrapedAt,
     tieBreakLabels: [...t.tiebreaks],
-    rows: computed.map(({ tieBreakNumbers: _numbers, ...row }) => row),
+    rows: computed,
     origin: "computed",
     warnings: [],
   };

@@ -1,7 +1,13 @@
 // One player's tournament: the games round by round with the opponents' ratings, the running
 // score and the rank after each complete round, and the FIDE performance rating and rating change
 // where the ratings (and K) are known.
-import { isPlayedOverTheBoard, playerRounds, standardPoints } from "../scoring.ts";
+import {
+  isPlayedOverTheBoard,
+  playerRounds,
+  roundsUpTo,
+  standardPoints,
+  type RoundEntry,
+} from "../scoring.ts";
 import type { Game, Player, Tournament } from "../types.ts";
 import { cellOf, lastPairedRound, type CrossCell } from "./crosstable.ts";
 import { expectedTotal, knownK, performanceRating, ratingChange, type RatedGame } from "./rating.ts";
@@ -45,17 +51,25 @@ export function isRatedEvent(t: Tournament): boolean {
 }
 
 /** The cards of every player at once (one pass over the games). */
-export function playerCards(t: Tournament, progression: Progression): PlayerCard[] {
+export function playerCards(
+  t: Tournament,
+  progression: Progression,
+  /** playerRounds(t, m) for some m >= lastPairedRound(t), when the caller has it. */
+  all?: ReadonlyMap<number, RoundEntry[]>,
+): PlayerCard[] {
   const last = lastPairedRound(t);
-  const entries = playerRounds(t, last);
+  const entries = all ? roundsUpTo(all, last) : playerRounds(t, last);
   const players = new Map(t.players.map((p) => [p.sourcePlayerNumber, p]));
-  const boards = new Map<string, Game>();
+  // Each player's board by round number (the first board that names them counts).
+  const boards = new Map<number, Map<number, Game>>();
   for (const r of t.rounds) {
+    let board = boards.get(r.roundNumber);
+    if (!board) boards.set(r.roundNumber, (board = new Map()));
     for (const g of r.games) {
-      for (const n of [g.whitePlayerNumber, g.blackPlayerNumber]) {
-        const key = `${r.roundNumber}:${n}`;
-        if (n !== null && !boards.has(key)) boards.set(key, g);
-      }
+      const w = g.whitePlayerNumber;
+      const b = g.blackPlayerNumber;
+      if (w !== null && !board.has(w)) board.set(w, g);
+      if (b !== null && !board.has(b)) board.set(b, g);
     }
   }
   const progress = new Map(progression.players.map((p) => [p.sourcePlayerNumber, p]));
@@ -72,7 +86,7 @@ export function playerCards(t: Tournament, progression: Progression): PlayerCard
         rated.push({ opponentRating: opponent.rating, score: standardPoints(e.outcome) });
       }
       const at = progression.rounds.indexOf(e.round);
-      const game = boards.get(`${e.round}:${player.sourcePlayerNumber}`) ?? null;
+      const game = boards.get(e.round)?.get(player.sourcePlayerNumber) ?? null;
       return {
         ...cell,
         board: game?.boardNumber ?? null,

@@ -3,7 +3,7 @@
 // the tournament had stopped after that round: the source's own table for the round when the
 // store has it, else computed from the games of rounds 1..N with the tournament's tie-breaks.
 import { playerRounds, roundsUpTo, type RoundEntry } from "../scoring.ts";
-import { computeStandings, newestCompleteRound, type StandingsOutcome } from "../standings.ts";
+import { newestCompleteRound, rankedRows, type StandingsOutcome } from "../standings.ts";
 import type { SourceStandingRow, Tournament } from "../types.ts";
 
 export interface RoundStandings {
@@ -46,9 +46,7 @@ export function standingsAfterRound(
     afterRound: n,
     lastUpdatedAt: round.lastScrapedAt,
     tieBreakLabels: [...t.tiebreaks],
-    rows: computeStandings(t, n, entries && roundsUpTo(entries(), n)).map(
-      ({ tieBreakNumbers: _numbers, ...row }) => row,
-    ),
+    rows: rankedRows(t, n, entries && roundsUpTo(entries(), n), false),
     origin: "computed",
   };
 }
@@ -58,11 +56,16 @@ export function standingsAfterRound(
  * The newest complete round is the one the current standings are after: when they were computed
  * (the source has no table for it), `current` (currentStandings(t)) is that table, not computed again.
  */
-export function standingsAfterEachRound(t: Tournament, current: StandingsOutcome): RoundStandings[] {
+export function standingsAfterEachRound(
+  t: Tournament,
+  current: StandingsOutcome,
+  /** playerRounds(t, m) for some m >= the newest complete round, when the caller has it. */
+  made?: ReadonlyMap<number, RoundEntry[]>,
+): RoundStandings[] {
   const rounds = standingsRounds(t);
   // Each computed table reads the entries of its rounds: made once, for the newest, and cut.
-  let all: Map<number, RoundEntry[]> | undefined;
-  const entries = (): Map<number, RoundEntry[]> => (all ??= playerRounds(t, rounds.length));
+  let all = made;
+  const entries = (): ReadonlyMap<number, RoundEntry[]> => (all ??= playerRounds(t, rounds.length));
   return rounds.map((n) =>
     n === current.afterRound && current.origin === "computed"
       ? {
@@ -107,14 +110,39 @@ export interface Progression {
 export function rankProgression(t: Tournament, tables?: readonly RoundStandings[]): Progression {
   const rounds = standingsRounds(t);
   const all = tables ?? rounds.map((n) => standingsAfterRound(t, n));
-  const byRound = all.map((s) => new Map(s.rows.map((r) => [r.sourcePlayerNumber, r])));
+  // Each player number's rank and points per table, filled from the rows (no map per table).
+  const byPlayer = new Map<number, { ranks: (number | null)[]; points: (number | null)[] }>();
+  for (const p of t.players) {
+    if (!byPlayer.has(p.sourcePlayerNumber)) {
+      byPlayer.set(p.sourcePlayerNumber, {
+        ranks: new Array<number | null>(all.length).fill(null),
+        points: new Array<number | null>(all.length).fill(null),
+      });
+    }
+  }
+  all.forEach((s, k) => {
+    // A player listed twice: the last row counts.
+    for (const r of s.rows) {
+      const mine = byPlayer.get(r.sourcePlayerNumber);
+      if (!mine) continue;
+      mine.ranks[k] = r.rank ?? null;
+      mine.points[k] = r.points ?? null;
+    }
+  });
+  const taken = new Set<number>();
   return {
     rounds,
-    players: t.players.map((p) => ({
-      sourcePlayerNumber: p.sourcePlayerNumber,
-      name: p.name,
-      ranks: byRound.map((m) => m.get(p.sourcePlayerNumber)?.rank ?? null),
-      points: byRound.map((m) => m.get(p.sourcePlayerNumber)?.points ?? null),
-    })),
+    players: t.players.map((p) => {
+      const mine = byPlayer.get(p.sourcePlayerNumber)!;
+      // A number the directory repeats gets its own copies.
+      const first = !taken.has(p.sourcePlayerNumber);
+      taken.add(p.sourcePlayerNumber);
+      return {
+        sourcePlayerNumber: p.sourcePlayerNumber,
+        name: p.name,
+        ranks: first ? mine.ranks : [...mine.ranks],
+        points: first ? mine.points : [...mine.points],
+      };
+    }),
   };
 }

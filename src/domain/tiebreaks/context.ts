@@ -1,6 +1,6 @@
 // What every tie-break of one tournament after one round shares: each player's round entries,
 // scores and adjusted scores, ratings, and which rounds count as available to play.
-import type { Tournament, TiebreakPractice, TiebreakRuleSet } from "../types.ts";
+import type { Player, Tournament, TiebreakPractice, TiebreakRuleSet } from "../types.ts";
 import { isPlayedOverTheBoard, standardPoints, type RoundEntry } from "../scoring.ts";
 
 /** One round of a Buchholz-type tie-break (buchholz.ts builds them; the context caches them). */
@@ -22,7 +22,8 @@ export interface Context {
   entries: Map<number, RoundEntry[]>;
   /** The rounds as scored, forfeits still forfeits (the same lists as `entries` in a Swiss). */
   scheduled: Map<number, RoundEntry[]>;
-  ratings: Map<number, number | null>;
+  /** Shared by every context of the tournament: read only. */
+  ratings: ReadonlyMap<number, number | null>;
   /** Points by the tournament's scoring. */
   points: Map<number, number>;
   /** Points used by tie-breaks (standard points under fide-2026). */
@@ -55,13 +56,18 @@ export function isVoluntarilyUnplayed(e: RoundEntry): boolean {
   return e.outcome === "forfeitLoss" || isRequestedByeOrAbsence(e);
 }
 
-/**
- * The rounds that count as available to play when an opponent's score is adjusted (C.07 §16.3:
- * requested byes and absences after the last of them count as draws). Vega's practice counts a
- * forfeit loss as available too (docs/design/tiebreaks.md, "Vega").
- */
-function availableForAdjustment(practice: TiebreakPractice | null): (e: RoundEntry) => boolean {
-  return practice === "vega" ? (e) => isAvailable(e) || e.outcome === "forfeitLoss" : isAvailable;
+/** Each player's rating as tie-breaks read it (null: unrated), by directory: the same for every
+ * round's context, so made once per tournament. */
+const RATINGS = new WeakMap<readonly Player[], ReadonlyMap<number, number | null>>();
+
+function ratingsOf(players: readonly Player[]): ReadonlyMap<number, number | null> {
+  let ratings = RATINGS.get(players);
+  if (!ratings) {
+    const made = new Map<number, number | null>();
+    for (const p of players) made.set(p.sourcePlayerNumber, p.rating && p.rating > 0 ? p.rating : null);
+    RATINGS.set(players, (ratings = made));
+  }
+  return ratings;
 }
 
 export function buildContext(
@@ -71,36 +77,49 @@ export function buildContext(
   scheduled: Map<number, RoundEntry[]> = entries,
 ): Context {
   const standard = t.tiebreakRules === "fide-2026";
+  const pre2023 = t.tiebreakRules === "pre-2023";
   const winValue = standard ? 1 : t.scoring.win;
   const drawValue = standard ? 0.5 : t.scoring.draw;
-  const pts = (e: RoundEntry) => (standard ? standardPoints(e.outcome) : e.points);
   const score = new Map<number, number>();
   const points = new Map<number, number>();
   const adjusted = new Map<number, number>();
-  const available = availableForAdjustment(t.tiebreakPractice);
+  const vega = t.tiebreakPractice === "vega";
   for (const [player, list] of entries) {
-    points.set(
-      player,
-      list.reduce((s, e) => s + e.points, 0),
-    );
-    score.set(
-      player,
-      list.reduce((s, e) => s + pts(e), 0),
-    );
+    // One pass per list: sums in round order, as the reductions were.
+    let sumPoints = 0;
+    let sumScore = 0;
+    let lastAvailable = 0;
+    for (const e of list) {
+      sumPoints += e.points;
+      sumScore += standard ? standardPoints(e.outcome) : e.points;
+      // The last round available to play (C.07 §16.3: requested byes and absences after it count
+      // as draws when an opponent's score is adjusted). Vega's practice counts a forfeit loss as
+      // available too (docs/design/tiebreaks.md, "Vega").
+      if (isAvailable(e) || (vega && e.outcome === "forfeitLoss")) lastAvailable = e.round;
+    }
+    points.set(player, sumPoints);
+    score.set(player, sumScore);
     let adj = 0;
-    if (t.tiebreakRules === "pre-2023") {
-      for (const e of list) adj += isPlayedOverTheBoard(e.outcome) ? pts(e) : drawValue;
-    } else {
-      let lastAvailable = 0;
-      for (const e of list) if (available(e)) lastAvailable = e.round;
+    if (pre2023) {
       for (const e of list) {
-        adj += isRequestedByeOrAbsence(e) && e.round > lastAvailable ? drawValue : pts(e);
+        adj += isPlayedOverTheBoard(e.outcome)
+          ? standard
+            ? standardPoints(e.outcome)
+            : e.points
+          : drawValue;
+      }
+    } else {
+      for (const e of list) {
+        adj +=
+          isRequestedByeOrAbsence(e) && e.round > lastAvailable
+            ? drawValue
+            : standard
+              ? standardPoints(e.outcome)
+              : e.points;
       }
     }
     adjusted.set(player, adj);
   }
-  const ratings = new Map<number, number | null>();
-  for (const p of t.players) ratings.set(p.sourcePlayerNumber, p.rating && p.rating > 0 ? p.rating : null);
   return {
     rules: t.tiebreakRules,
     practice: t.tiebreakPractice,
@@ -108,7 +127,7 @@ export function buildContext(
     rounds,
     entries,
     scheduled,
-    ratings,
+    ratings: ratingsOf(t.players),
     points,
     score,
     adjusted,

@@ -78,7 +78,7 @@
 //
 // A value that is undefined (e.g. ARO without rated opponents) is null and ranks last.
 import type { Tournament } from "../types.ts";
-import { isPlayedOverTheBoard, playerRounds, standardPoints } from "../scoring.ts";
+import { isPlayedOverTheBoard, playerRounds, standardPoints, type RoundEntry } from "../scoring.ts";
 import { parseTiebreak, type ParsedTiebreak } from "./acronyms.ts";
 import { buchholz } from "./buchholz.ts";
 import { buildContext, foreEntries, isAvailable, roundRobinEntries, type Context } from "./context.ts";
@@ -131,7 +131,7 @@ export class TiebreakEngine {
     groups: readonly (readonly number[])[],
   ): ReadonlyMap<number, number | null> {
     const parsed = typeof tiebreak === "string" ? this.parse(tiebreak) : tiebreak;
-    if (parsed.base === "DE") return this.directEncounter(groups);
+    if (this.dependsOnGroups(parsed)) return this.directEncounter(groups);
     const all = this.perPlayer(parsed);
     // Groups that hold every player (the standings' case): the computed values as they are.
     let asked = 0;
@@ -140,6 +140,18 @@ export class TiebreakEngine {
     const out = new Map<number, number | null>();
     for (const g of groups) for (const p of g) out.set(p, all.get(p) ?? null);
     return out;
+  }
+
+  /** Whether the values depend on the groups still tied (DE): else valuesOfAll gives them. */
+  dependsOnGroups(tiebreak: ParsedTiebreak): boolean {
+    return tiebreak.base === "DE";
+  }
+
+  /** Values of a tie-break that does not depend on the groups (dependsOnGroups false), for every
+   * player: values(tiebreak, groups) for groups that hold them all, without the groups. */
+  valuesOfAll(tiebreak: ParsedTiebreak): ReadonlyMap<number, number | null> {
+    if (this.dependsOnGroups(tiebreak)) throw new Error(`${tiebreak.acronym} needs the tied groups`);
+    return this.perPlayer(tiebreak);
   }
 
   private parse(acronym: string): ParsedTiebreak {
@@ -165,7 +177,6 @@ export class TiebreakEngine {
   private compute(tb: ParsedTiebreak, player: number): number | null {
     const ctx = this.ctx;
     const list = ctx.entries.get(player) ?? [];
-    const overTheBoard = () => list.filter((e) => isPlayedOverTheBoard(e.outcome) && e.opponent !== null);
     switch (tb.base) {
       case "BH":
         return buchholz(ctx, player, tb.modifier, false);
@@ -174,7 +185,7 @@ export class TiebreakEngine {
       case "FB":
         return buchholz(this.fore(), player, tb.modifier, false);
       case "AOB": {
-        const otb = overTheBoard();
+        const otb = overTheBoard(list);
         if (otb.length === 0) return null;
         const bh = this.perPlayer(this.parse("BH"));
         const sum = otb.reduce((s, e) => s + (bh.get(e.opponent!) ?? 0), 0);
@@ -188,9 +199,9 @@ export class TiebreakEngine {
         return rounds.filter((e) => e.outcome === "win" && e.opponent !== null).length;
       }
       case "BPG":
-        return overTheBoard().filter((e) => e.colour === "b").length;
+        return overTheBoard(list).filter((e) => e.colour === "b").length;
       case "BWG":
-        return overTheBoard().filter((e) => e.colour === "b" && e.outcome === "win").length;
+        return overTheBoard(list).filter((e) => e.colour === "b" && e.outcome === "win").length;
       case "GE":
       case "REP":
         return list.filter(isAvailable).length;
@@ -206,7 +217,7 @@ export class TiebreakEngine {
       }
       case "KS": {
         const threshold = koyaLimit(ctx, tb);
-        return overTheBoard()
+        return overTheBoard(list)
           .filter((e) => (ctx.score.get(e.opponent!) ?? 0) >= threshold)
           .reduce((s, e) => s + (ctx.rules === "fide-2026" ? standardPoints(e.outcome) : e.points), 0);
       }
@@ -270,6 +281,12 @@ export class TiebreakEngine {
     }
     return out;
   }
+}
+
+/** The rounds played over the board against an opponent (a function, not a closure made for
+ * every player and tie-break). */
+function overTheBoard(list: readonly RoundEntry[]): RoundEntry[] {
+  return list.filter((e) => isPlayedOverTheBoard(e.outcome) && e.opponent !== null);
 }
 
 /** Vega's DE: 1 + the number of the group's players with more points between them (ties share). */

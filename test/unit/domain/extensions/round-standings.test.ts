@@ -9,7 +9,10 @@ import {
   standingsAfterRound,
   standingsRounds,
 } from "../../../../src/domain/extensions/round-standings.ts";
-import { currentStandings } from "../../../../src/domain/standings.ts";
+import { lastPairedRound } from "../../../../src/domain/extensions/crosstable.ts";
+import { playerCards } from "../../../../src/domain/extensions/player-card.ts";
+import { playerRounds } from "../../../../src/domain/scoring.ts";
+import { computeStandings, currentStandings } from "../../../../src/domain/standings.ts";
 import {
   DEFAULT_SCORING,
   type Game,
@@ -185,6 +188,51 @@ describe("standings after each round", () => {
         expect(tables).toEqual(standingsRounds(t).map((n) => standingsAfterRound(t, n)));
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+// The same tournaments under every rule set, practice and pairing system, with more tie-breaks.
+const variedArb: fc.Arbitrary<Tournament> = fc
+  .record({
+    t: tournamentArb,
+    tiebreaks: fc.constantFrom(
+      ...TIEBREAKS,
+      ["BH-M1", "SB-C1", "FB", "AOB"],
+      ["DE", "WON", "BWG", "GE", "PS-C1", "KS-L+1"],
+      ["ARO-C1", "PTP", "APRO", "APPO"],
+    ),
+    rules: fc.constantFrom("fide-2023" as const, "fide-2026" as const, "pre-2023" as const),
+    practice: fc.constantFrom(null, "vega" as const, "swiss-manager" as const),
+    system: fc.constantFrom("swiss" as const, "round-robin" as const),
+  })
+  .map(({ t, tiebreaks, rules, practice, system }) => ({
+    ...t,
+    tiebreaks,
+    tiebreakRules: rules,
+    tiebreakPractice: practice,
+    system,
+  }));
+
+describe("tables from shared round entries", () => {
+  it("equal each round's standings computed on its own, under every tie-break system", () => {
+    fc.assert(
+      fc.property(variedArb, (t) => {
+        const entries = playerRounds(t, lastPairedRound(t));
+        const tables = standingsAfterEachRound(t, currentStandings(t), entries);
+        expect(tables.map((s) => s.afterRound)).toEqual(standingsRounds(t));
+        for (const s of tables) {
+          const n = s.afterRound;
+          if (s.origin === "source") continue;
+          const alone = computeStandings(cutAtRound(t, n), n).map(({ tieBreakNumbers: _n, ...row }) => row);
+          expect(s.rows).toEqual(alone);
+        }
+        expect(tables).toEqual(standingsRounds(t).map((n) => standingsAfterRound(t, n)));
+        // The cards read the same entries as they would make.
+        const progression = rankProgression(t, tables);
+        expect(playerCards(t, progression, entries)).toEqual(playerCards(t, progression));
+      }),
+      { numRuns: 300 },
     );
   });
 });
