@@ -1,9 +1,14 @@
-// Row-count limits (limits.ts), checked with SQL counts before any row is read. Each count stops
-// one row past its limit (LIMIT n + 1), so a store with a million players in one tournament fails
-// in milliseconds and with no rows in memory, instead of loading them all and failing later.
+// Row-count limits (limits.ts). A tournament's queries read at most one row past each limit
+// (queries.ts ROW_CAPS), and withinLimits() proves from those rows that it is within every limit;
+// only when it cannot do SQL counts name what is over. Each count stops one row past its limit
+// (LIMIT n + 1), so a store with a million players in one tournament fails in milliseconds, with
+// no more than a cap of rows in memory, instead of loading them all and failing later.
 import type Database from "better-sqlite3";
 import { groupDigits, type Problem } from "../../shared/errors.ts";
 import { showValue, type SqlRow, type SqlValue } from "./cells.ts";
+import { columnPositions } from "../columns.ts";
+import { longestRun } from "./groups.ts";
+import type { TournamentRows } from "./tournament.ts";
 import {
   MAX_BOARDS_PER_ROUND,
   MAX_CLUBS,
@@ -17,7 +22,7 @@ import {
   MAX_STANDING_ROWS_PER_ROUND,
   MAX_TAGS_PER_TOURNAMENT,
 } from "../limits.ts";
-import { vocabularySql } from "./queries.ts";
+import { ROW_CAPS, vocabularySql } from "./queries.ts";
 
 const count = groupDigits;
 
@@ -58,8 +63,19 @@ const PER_ROUND = [
 ] as const;
 
 export interface SizeQueries {
+  /** Every limit the tournament is over, counted. */
   tournament(rowId: number): Problem[];
+  /**
+   * True when the tournament's rows, read with the caps of ROW_CAPS, prove it within every limit
+   * that tournament() counts (then no cap cut them); false when it may be over one.
+   */
+  withinLimits(rowId: number, rows: TournamentRows): boolean;
 }
+
+/** The rows of each capped query, and the cell of each per-round count. */
+const CAPPED = Object.keys(ROW_CAPS) as (keyof typeof ROW_CAPS)[];
+const GAME_ROUND = columnPositions("games")["round_number"]!;
+const STANDING_ROUND = columnPositions("source_standing_rows")["after_round"]!;
 
 function fix(name: string): string {
   return `remove the extra rows: the limits, far above any real event, are documented in schema/store.sql (${name})`;
@@ -153,6 +169,20 @@ export function prepareSizeQueries(db: Database.Database, file: string): SizeQue
         );
       }
       return problems;
+    },
+
+    withinLimits(rowId: number, rows: TournamentRows): boolean {
+      for (const name of CAPPED) if (rows[name].length >= ROW_CAPS[name]) return false;
+      // The rows are ordered by round, so a round's rows are neighbours.
+      const overPerRound = (list: TournamentRows["games"], at: number, limit: number) =>
+        list.length > limit && longestRun(list, at) > limit;
+      if (overPerRound(rows.games, GAME_ROUND, MAX_BOARDS_PER_ROUND)) return false;
+      if (overPerRound(rows.standingRows, STANDING_ROUND, MAX_STANDING_ROWS_PER_ROUND)) return false;
+      // Without a publications row the publication rows show none of its global tags: count them.
+      return (
+        rows.publication.length > 0 ||
+        globalTags.get(rowId, MAX_TAGS_PER_TOURNAMENT + 1)! <= MAX_TAGS_PER_TOURNAMENT
+      );
     },
   };
 }
