@@ -26,9 +26,9 @@ import { ROW_CAPS, vocabularySql } from "./queries.ts";
 
 const count = groupDigits;
 
-/** `SELECT count(*)` of at most limit + 1 rows of `sql`. */
+/** `SELECT count(*)` of at most limit + 1 rows of `sql`. Parameters are written `+?`: see queries.ts. */
 function capped(sql: string): string {
-  return `SELECT count(*) AS n FROM (${sql} LIMIT ?)`;
+  return `SELECT count(*) AS n FROM (${sql} LIMIT +?)`;
 }
 
 const TOURNAMENT_COUNTS = [
@@ -87,20 +87,20 @@ export function prepareSizeQueries(db: Database.Database, file: string): SizeQue
   const counter = (sql: string) => db.prepare<unknown[], bigint>(capped(sql)).safeIntegers(true).pluck();
   const totals = TOURNAMENT_COUNTS.map((c) => ({
     ...c,
-    stmt: counter(`SELECT 1 FROM ${c.table} WHERE tournament_id = ?`),
+    stmt: counter(`SELECT 1 FROM ${c.table} WHERE tournament_id = +?`),
   }));
   const perRound = PER_ROUND.map((c) => ({
     ...c,
-    stmt: prep(`SELECT ${c.round} AS r, count(*) AS n FROM ${c.table} WHERE tournament_id = ?
-      GROUP BY ${c.round} HAVING count(*) > ? ORDER BY ${c.round} LIMIT 10`),
+    stmt: prep(`SELECT ${c.round} AS r, count(*) AS n FROM ${c.table} WHERE tournament_id = +?
+      GROUP BY ${c.round} HAVING count(*) > +? ORDER BY ${c.round} LIMIT 10`),
   }));
-  const recaps = counter("SELECT 1 FROM recaps WHERE tournament_id = ? AND is_draft IS NOT 1");
-  const globalTags = counter("SELECT 1 FROM publication_tags WHERE tournament_id = ?");
+  const recaps = counter("SELECT 1 FROM recaps WHERE tournament_id = +? AND is_draft IS NOT 1");
+  const globalTags = counter("SELECT 1 FROM publication_tags WHERE tournament_id = +?");
   // Driven by the enabled clubs (few), one primary-key seek each, like the catalog query.
   const clubTags = prep(`
     SELECT c.club_id AS club_id, (SELECT count(*) FROM (SELECT 1 FROM club_tournament_tags ctt
-        WHERE ctt.club_id = c.club_id AND ctt.tournament_id = ct.tournament_id LIMIT ?)) AS n
-    FROM clubs c JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = ?
+        WHERE ctt.club_id = c.club_id AND ctt.tournament_id = ct.tournament_id LIMIT +?)) AS n
+    FROM clubs c JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = +?
     WHERE c.enabled = 1 ORDER BY c.club_id`);
 
   return {
