@@ -7,7 +7,32 @@ import type Database from "better-sqlite3";
 import type { SqlCells, SqlRow } from "./cells.ts";
 import { selectAll, selectColumn } from "../columns.ts";
 import { VERSION_3_COLUMNS } from "../schema.ts";
-import { MAX_ROUND } from "../limits.ts";
+import {
+  MAX_GAMES,
+  MAX_PLAYERS,
+  MAX_RECAPS,
+  MAX_ROUND,
+  MAX_ROUNDS,
+  MAX_STANDING_ROWS,
+  MAX_TAGS_PER_TOURNAMENT,
+} from "../limits.ts";
+
+/**
+ * The most rows each per-tournament query returns: one past its limit (limits.ts), so a tournament
+ * over a limit is never read whole, and a query that returns fewer rows than its cap read them all.
+ * The tag queries join tables and take their cap as a parameter (-1: none); each of the
+ * tournament's tags is in at least one of their rows, so fewer rows than the cap are fewer tags.
+ */
+export const ROW_CAPS = {
+  players: MAX_PLAYERS + 1,
+  rounds: MAX_ROUNDS + 1,
+  games: MAX_GAMES + 1,
+  standings: MAX_ROUNDS + 1,
+  standingRows: MAX_STANDING_ROWS + 1,
+  recaps: MAX_RECAPS + 1,
+  publication: MAX_TAGS_PER_TOURNAMENT + 1,
+  clubEntries: MAX_TAGS_PER_TOURNAMENT + 1,
+} as const;
 
 /** Row ids of non-draft tournaments on the global surface or in an enabled club's catalog. */
 export const PUBLISHED_IDS = `
@@ -54,36 +79,45 @@ const SQL = {
     WHERE t.tournament_id = ? AND t.is_draft = 0 AND typeof(t.external_id) = 'integer'
       AND ${publishedRow("t")}`,
 
-  tournament: `SELECT ${selectAll("tournaments")} FROM tournaments WHERE tournament_id = ?`,
-  players: `SELECT ${selectAll("players")} FROM players WHERE tournament_id = ? ORDER BY source_player_number`,
-  rounds: `SELECT ${selectAll("rounds")} FROM rounds WHERE tournament_id = ? ORDER BY round_number`,
-  games: `SELECT ${selectAll("games")} FROM games WHERE tournament_id = ? ORDER BY round_number, board_number`,
+  // `+?` is `?` (the same value, rows and index seeks), but SQLite's planner does not look through
+  // the plus at the bound value. A parameter it looks at (a plain `tournament_id = ?` here, a
+  // `LIMIT ?`) makes SQLite prepare the statement anew each time a value is bound, as
+  // better-sqlite3 does at every run: 2 to 40 µs a query, most of a small query's time.
+  tournament: `SELECT ${selectAll("tournaments")} FROM tournaments WHERE tournament_id = +?`,
+  players: `SELECT ${selectAll("players")} FROM players WHERE tournament_id = +?
+    ORDER BY source_player_number LIMIT ${ROW_CAPS.players}`,
+  rounds: `SELECT ${selectAll("rounds")} FROM rounds WHERE tournament_id = +?
+    ORDER BY round_number LIMIT ${ROW_CAPS.rounds}`,
+  games: `SELECT ${selectAll("games")} FROM games WHERE tournament_id = +?
+    ORDER BY round_number, board_number LIMIT ${ROW_CAPS.games}`,
   // At most one row per round: one row past the limit is enough to report it, and bounds memory.
-  schedule: `SELECT ${selectAll("round_schedule")} FROM round_schedule WHERE tournament_id = ?
+  schedule: `SELECT ${selectAll("round_schedule")} FROM round_schedule WHERE tournament_id = +?
     ORDER BY round_number LIMIT ${MAX_ROUND + 1}`,
   // The primary key forbids duplicates, but a foreign store may lack it.
   duplicateBoards: `
-    SELECT tournament_id, round_number, board_number, count(*) AS n FROM games WHERE tournament_id = ?
+    SELECT tournament_id, round_number, board_number, count(*) AS n FROM games WHERE tournament_id = +?
     GROUP BY round_number, board_number HAVING count(*) > 1 ORDER BY round_number, board_number`,
   standings: `
-    SELECT ${selectAll("source_standings")} FROM source_standings WHERE tournament_id = ? ORDER BY after_round`,
+    SELECT ${selectAll("source_standings")} FROM source_standings WHERE tournament_id = +?
+    ORDER BY after_round LIMIT ${ROW_CAPS.standings}`,
   standingRows: `
-    SELECT ${selectAll("source_standing_rows")} FROM source_standing_rows WHERE tournament_id = ?
-    ORDER BY after_round, rank, source_player_number`,
+    SELECT ${selectAll("source_standing_rows")} FROM source_standing_rows WHERE tournament_id = +?
+    ORDER BY after_round, rank, source_player_number LIMIT ${ROW_CAPS.standingRows}`,
   // Drafts (is_draft = 1) are never read; a broken flag comes through and is reported.
-  recaps: `SELECT ${selectAll("recaps")} FROM recaps WHERE tournament_id = ? AND is_draft IS NOT 1 ORDER BY recap_id`,
+  recaps: `SELECT ${selectAll("recaps")} FROM recaps WHERE tournament_id = +? AND is_draft IS NOT 1
+    ORDER BY recap_id LIMIT ${ROW_CAPS.recaps}`,
   publication: `
     SELECT p.tournament_id AS tournament_id, ${selectColumn("publication_tags", "tag", "pt")}
     FROM publications p LEFT JOIN publication_tags pt ON pt.tournament_id = p.tournament_id
-    WHERE p.tournament_id = ? ORDER BY pt.tag`,
+    WHERE p.tournament_id = +? ORDER BY pt.tag LIMIT +?`,
   // Driven by clubs (few rows): each enabled club costs one primary-key seek in club_tournaments.
   clubEntries: `
     SELECT c.club_id AS club_id, ct.tournament_id AS tournament_id, ${selectColumn("clubs", "slug", "c")},
       ${selectColumn("club_tournaments", "display_order", "ct")}, ${selectColumn("club_tournament_tags", "tag", "ctt")}
     FROM clubs c
-    JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = ?
+    JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = +?
     LEFT JOIN club_tournament_tags ctt ON ctt.club_id = ct.club_id AND ctt.tournament_id = ct.tournament_id
-    WHERE c.enabled = 1 ORDER BY c.slug, c.club_id, ctt.tag`,
+    WHERE c.enabled = 1 ORDER BY c.slug, c.club_id, ctt.tag LIMIT +?`,
 
   enabledClubs: `SELECT ${selectAll("clubs")} FROM clubs WHERE enabled = 1 ORDER BY slug, club_id`,
 
@@ -230,7 +264,7 @@ export function prepareQueries(db: Database.Database): Queries {
   const sql: Record<QueryName, string> = {
     ...SQL,
     ...(absent.size > 0 && {
-      tournament: `SELECT ${selectAll("tournaments", undefined, absent)} FROM tournaments WHERE tournament_id = ?`,
+      tournament: `SELECT ${selectAll("tournaments", undefined, absent)} FROM tournaments WHERE tournament_id = +?`,
     }),
     ...(!hasSchedule && { schedule: NO_SCHEDULE }),
   };

@@ -10,7 +10,8 @@ import { hashRows } from "./hash-rows.ts";
 import { readClub } from "./clubs.ts";
 import { isValidSegment, type SegmentKind } from "../../shared/segments.ts";
 import { columnPositions, selectAll, type TableName } from "../columns.ts";
-import { missingReadIndexes, prepareQueries, publishedChunkSql, type Queries } from "./queries.ts";
+import { mayRepeat } from "./groups.ts";
+import { missingReadIndexes, prepareQueries, publishedChunkSql, ROW_CAPS, type Queries } from "./queries.ts";
 import {
   changedSince,
   fileIdentity,
@@ -131,6 +132,8 @@ const RAW_ROW_IDS = {
 };
 
 const selectAllClubs = selectAll("clubs");
+const GAME_ROUND = columnPositions("games")["round_number"]!;
+const GAME_BOARD = columnPositions("games")["board_number"]!;
 
 /** The hash of everything loadTournament reads for one tournament, private row ids left out. */
 function hashTournamentRows(rows: TournamentRows): string {
@@ -308,22 +311,31 @@ export class StoreReader implements Store {
         ],
       };
     }
-    // Counted before any row is read: a tournament beyond a limit is never loaded.
-    const tooBig = this.sizes.tournament(rowId);
-    if (tooBig.length > 0) return { value: null, problems: tooBig };
-    return {
+    // Each query reads at most one row past its limit (queries.ts ROW_CAPS): counts run only when
+    // those rows cannot prove the tournament within every limit, and name what is over.
+    const rows: TournamentRows = {
       tournament,
       players: q.players.all(rowId),
       rounds: q.rounds.all(rowId),
       schedule: q.schedule.all(rowId),
       games: q.games.all(rowId),
-      duplicateBoards: q.duplicateBoards.all(rowId),
+      duplicateBoards: [],
       standings: q.standings.all(rowId),
       standingRows: q.standingRows.all(rowId),
       recaps: q.recaps.all(rowId),
-      publication: q.publication.all(rowId),
-      clubEntries: q.clubEntries.all(rowId),
+      publication: q.publication.all(rowId, ROW_CAPS.publication),
+      clubEntries: q.clubEntries.all(rowId, ROW_CAPS.clubEntries),
     };
+    if (!this.sizes.withinLimits(rowId, rows)) {
+      const tooBig = this.sizes.tournament(rowId);
+      if (tooBig.length > 0) return { value: null, problems: tooBig };
+      // Within every limit: only the tag queries' caps can have cut rows (several catalogs' tags).
+      rows.publication = q.publication.all(rowId, -1);
+      rows.clubEntries = q.clubEntries.all(rowId, -1);
+    }
+    // Ordered by board: a board that occurs twice in a round has its rows side by side.
+    if (mayRepeat(rows.games, GAME_ROUND, GAME_BOARD)) rows.duplicateBoards = q.duplicateBoards.all(rowId);
+    return rows;
   }
 
   private assemble(rows: TournamentRows): { value: PublishedTournament | null; problems: Problem[] } {

@@ -1,9 +1,14 @@
-// Row-count limits (limits.ts), checked with SQL counts before any row is read. Each count stops
-// one row past its limit (LIMIT n + 1), so a store with a million players in one tournament fails
-// in milliseconds and with no rows in memory, instead of loading them all and failing later.
+// Row-count limits (limits.ts). A tournament's queries read at most one row past each limit
+// (queries.ts ROW_CAPS), and withinLimits() proves from those rows that it is within every limit;
+// only when it cannot do SQL counts name what is over. Each count stops one row past its limit
+// (LIMIT n + 1), so a store with a million players in one tournament fails in milliseconds, with
+// no more than a cap of rows in memory, instead of loading them all and failing later.
 import type Database from "better-sqlite3";
 import { groupDigits, type Problem } from "../../shared/errors.ts";
 import { showValue, type SqlRow, type SqlValue } from "./cells.ts";
+import { columnPositions } from "../columns.ts";
+import { longestRun } from "./groups.ts";
+import type { TournamentRows } from "./tournament.ts";
 import {
   MAX_BOARDS_PER_ROUND,
   MAX_CLUBS,
@@ -17,13 +22,13 @@ import {
   MAX_STANDING_ROWS_PER_ROUND,
   MAX_TAGS_PER_TOURNAMENT,
 } from "../limits.ts";
-import { vocabularySql } from "./queries.ts";
+import { ROW_CAPS, vocabularySql } from "./queries.ts";
 
 const count = groupDigits;
 
-/** `SELECT count(*)` of at most limit + 1 rows of `sql`. */
+/** `SELECT count(*)` of at most limit + 1 rows of `sql`. Parameters are written `+?`: see queries.ts. */
 function capped(sql: string): string {
-  return `SELECT count(*) AS n FROM (${sql} LIMIT ?)`;
+  return `SELECT count(*) AS n FROM (${sql} LIMIT +?)`;
 }
 
 const TOURNAMENT_COUNTS = [
@@ -58,8 +63,19 @@ const PER_ROUND = [
 ] as const;
 
 export interface SizeQueries {
+  /** Every limit the tournament is over, counted. */
   tournament(rowId: number): Problem[];
+  /**
+   * True when the tournament's rows, read with the caps of ROW_CAPS, prove it within every limit
+   * that tournament() counts (then no cap cut them); false when it may be over one.
+   */
+  withinLimits(rowId: number, rows: TournamentRows): boolean;
 }
+
+/** The rows of each capped query, and the cell of each per-round count. */
+const CAPPED = Object.keys(ROW_CAPS) as (keyof typeof ROW_CAPS)[];
+const GAME_ROUND = columnPositions("games")["round_number"]!;
+const STANDING_ROUND = columnPositions("source_standing_rows")["after_round"]!;
 
 function fix(name: string): string {
   return `remove the extra rows: the limits, far above any real event, are documented in schema/store.sql (${name})`;
@@ -71,20 +87,20 @@ export function prepareSizeQueries(db: Database.Database, file: string): SizeQue
   const counter = (sql: string) => db.prepare<unknown[], bigint>(capped(sql)).safeIntegers(true).pluck();
   const totals = TOURNAMENT_COUNTS.map((c) => ({
     ...c,
-    stmt: counter(`SELECT 1 FROM ${c.table} WHERE tournament_id = ?`),
+    stmt: counter(`SELECT 1 FROM ${c.table} WHERE tournament_id = +?`),
   }));
   const perRound = PER_ROUND.map((c) => ({
     ...c,
-    stmt: prep(`SELECT ${c.round} AS r, count(*) AS n FROM ${c.table} WHERE tournament_id = ?
-      GROUP BY ${c.round} HAVING count(*) > ? ORDER BY ${c.round} LIMIT 10`),
+    stmt: prep(`SELECT ${c.round} AS r, count(*) AS n FROM ${c.table} WHERE tournament_id = +?
+      GROUP BY ${c.round} HAVING count(*) > +? ORDER BY ${c.round} LIMIT 10`),
   }));
-  const recaps = counter("SELECT 1 FROM recaps WHERE tournament_id = ? AND is_draft IS NOT 1");
-  const globalTags = counter("SELECT 1 FROM publication_tags WHERE tournament_id = ?");
+  const recaps = counter("SELECT 1 FROM recaps WHERE tournament_id = +? AND is_draft IS NOT 1");
+  const globalTags = counter("SELECT 1 FROM publication_tags WHERE tournament_id = +?");
   // Driven by the enabled clubs (few), one primary-key seek each, like the catalog query.
   const clubTags = prep(`
     SELECT c.club_id AS club_id, (SELECT count(*) FROM (SELECT 1 FROM club_tournament_tags ctt
-        WHERE ctt.club_id = c.club_id AND ctt.tournament_id = ct.tournament_id LIMIT ?)) AS n
-    FROM clubs c JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = ?
+        WHERE ctt.club_id = c.club_id AND ctt.tournament_id = ct.tournament_id LIMIT +?)) AS n
+    FROM clubs c JOIN club_tournaments ct ON ct.club_id = c.club_id AND ct.tournament_id = +?
     WHERE c.enabled = 1 ORDER BY c.club_id`);
 
   return {
@@ -153,6 +169,20 @@ export function prepareSizeQueries(db: Database.Database, file: string): SizeQue
         );
       }
       return problems;
+    },
+
+    withinLimits(rowId: number, rows: TournamentRows): boolean {
+      for (const name of CAPPED) if (rows[name].length >= ROW_CAPS[name]) return false;
+      // The rows are ordered by round, so a round's rows are neighbours.
+      const overPerRound = (list: TournamentRows["games"], at: number, limit: number) =>
+        list.length > limit && longestRun(list, at) > limit;
+      if (overPerRound(rows.games, GAME_ROUND, MAX_BOARDS_PER_ROUND)) return false;
+      if (overPerRound(rows.standingRows, STANDING_ROUND, MAX_STANDING_ROWS_PER_ROUND)) return false;
+      // Without a publications row the publication rows show none of its global tags: count them.
+      return (
+        rows.publication.length > 0 ||
+        globalTags.get(rowId, MAX_TAGS_PER_TOURNAMENT + 1)! <= MAX_TAGS_PER_TOURNAMENT
+      );
     },
   };
 }

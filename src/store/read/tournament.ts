@@ -1,7 +1,7 @@
 // One tournament's rows, checked cell by cell and assembled into the domain's PublishedTournament.
 // Every problem in the rows is collected; the tournament is handed over only when there is none.
 import type { Problem } from "../../shared/errors.ts";
-import { normalizeGameResult, resultDisplayText } from "../../domain/results.ts";
+import { normalizeGameResult, resultDisplayText, type NormalizedResult } from "../../domain/results.ts";
 import { validateTiebreaks } from "../../domain/tiebreaks/acronyms.ts";
 import {
   BYE_KINDS,
@@ -287,10 +287,11 @@ function readRounds(
 
   // Which board each player already sits at, per round: a player plays at most once a round.
   const seated = new Map<number, Map<number, number>>();
+  const results = new ResultMemo();
   for (const row of rows.games) {
     const c = new RowCheck(file, "games", row, ["tournament_id", "round_number", "board_number"], problems);
     const roundNumber = c.int32("round_number", ROUND_NUMBER);
-    const game = readGame(c, players);
+    const game = readGame(c, players, results);
     const round = byNumber.get(roundNumber);
     if (!round) {
       if (!c.failed("round_number")) {
@@ -304,43 +305,65 @@ function readRounds(
     }
     let seats = seated.get(roundNumber);
     if (!seats) seated.set(roundNumber, (seats = new Map()));
-    for (const [column, player] of [
-      ["white_player_number", game.whitePlayerNumber],
-      ["black_player_number", game.blackPlayerNumber],
-    ] as const) {
-      if (player === null || c.failed(column) || c.failed("board_number")) continue;
-      const board = seats.get(player);
-      if (board !== undefined && board !== game.boardNumber) {
-        c.report(
-          column,
-          `player ${player} also plays on board ${board} of round ${roundNumber}`,
-          "a player has one game per round: remove or correct one of the pairings",
-        );
-      } else {
-        seats.set(player, game.boardNumber);
-      }
+    if (!c.failed("board_number")) {
+      seat(c, seats, "white_player_number", game.whitePlayerNumber, game.boardNumber, roundNumber);
+      seat(c, seats, "black_player_number", game.blackPlayerNumber, game.boardNumber, roundNumber);
     }
     round.games.push(game);
   }
   return rounds;
 }
 
-function readGame(c: RowCheck<"games">, players: Set<number>): Game {
-  const board = c.int32("board_number", { min: 1, max: MAX_BOARD });
+/** Seats `player` at `board` of the round, or reports the board where the round already has them. */
+function seat(
+  c: RowCheck<"games">,
+  seats: Map<number, number>,
+  column: "white_player_number" | "black_player_number",
+  player: number | null,
+  board: number,
+  roundNumber: number,
+): void {
+  if (player === null || c.failed(column)) return;
+  const other = seats.get(player);
+  if (other !== undefined && other !== board) {
+    c.report(
+      column,
+      `player ${player} also plays on board ${other} of round ${roundNumber}`,
+      "a player has one game per round: remove or correct one of the pairings",
+    );
+  } else {
+    seats.set(player, board);
+  }
+}
+
+/** normalizeGameResult of the raw results of one tournament's games, each worked out once: a
+ * tournament has a handful of distinct ones. Its value depends on raw and which players are set. */
+class ResultMemo {
+  private readonly bySides = [
+    new Map<string, NormalizedResult>(),
+    new Map<string, NormalizedResult>(),
+    new Map<string, NormalizedResult>(),
+    new Map<string, NormalizedResult>(),
+  ];
+
+  normalize(raw: string | null, hasWhite: boolean, hasBlack: boolean): NormalizedResult {
+    const memo = this.bySides[(hasWhite ? 2 : 0) + (hasBlack ? 1 : 0)]!;
+    // normalizeGameResult reads a NULL raw as "".
+    const key = raw ?? "";
+    let result = memo.get(key);
+    if (result === undefined) memo.set(key, (result = normalizeGameResult({ raw, hasWhite, hasBlack })));
+    return result;
+  }
+}
+
+const BOARD_NUMBER = { min: 1, max: MAX_BOARD };
+
+function readGame(c: RowCheck<"games">, players: Set<number>, results: ResultMemo): Game {
+  const board = c.int32("board_number", BOARD_NUMBER);
   const white = c.optInt32("white_player_number", PLAYER_NUMBER);
   const black = c.optInt32("black_player_number", PLAYER_NUMBER);
-  for (const [column, player] of [
-    ["white_player_number", white],
-    ["black_player_number", black],
-  ] as const) {
-    if (player !== null && !c.failed(column) && !players.has(player)) {
-      c.report(
-        column,
-        `player ${player} does not exist in tournament ${showValue(c.value("tournament_id"))}`,
-        "add the player or correct the number",
-      );
-    }
-  }
+  if (white !== null && !players.has(white)) unknownPlayer(c, "white_player_number", white);
+  if (black !== null && !players.has(black)) unknownPlayer(c, "black_player_number", black);
   if (white !== null && white === black && !c.failed("white_player_number")) {
     c.report(
       "black_player_number",
@@ -355,7 +378,7 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
   const hasBlack = black !== null;
   // The stored result wins; raw_result is normalized only when result is NULL. An explicit
   // bye_kind wins over the one read from raw_result.
-  const normalized = normalizeGameResult({ raw: rawResult, hasWhite, hasBlack });
+  const normalized = results.normalize(rawResult, hasWhite, hasBlack);
   const result = stored ?? normalized.result;
   let byeKind = null;
   if (result === "Bye") {
@@ -394,6 +417,19 @@ function readGame(c: RowCheck<"games">, players: Set<number>): Game {
     lastSeenAt: c.text("last_seen_at", { format: TIMESTAMP_FORMAT }),
     resultChangedAt: c.optText("result_changed_at", { format: TIMESTAMP_FORMAT }),
   };
+}
+
+function unknownPlayer(
+  c: RowCheck<"games">,
+  column: "white_player_number" | "black_player_number",
+  player: number,
+): void {
+  if (c.failed(column)) return;
+  c.report(
+    column,
+    `player ${player} does not exist in tournament ${showValue(c.value("tournament_id"))}`,
+    "add the player or correct the number",
+  );
 }
 
 function readStandings(

@@ -47,6 +47,14 @@ const TEXT_COLUMNS = Object.fromEntries(
   ]),
 ) as Record<TableName, string[]>;
 
+/** Where each of TEXT_COLUMNS sits in a raw row. */
+const TEXT_POSITIONS = Object.fromEntries(
+  Object.entries(TEXT_COLUMNS).map(([table, columns]) => [
+    table,
+    columns.map((c) => columnPositions(table as TableName)[c]!),
+  ]),
+) as Record<TableName, number[]>;
+
 /**
  * Replaces, in place, every text cell of `rows` (rows of `table`: objects, or raw cells in the
  * order of selectAll) whose stored bytes are not UTF-8 by an InvalidUtf8. `keyColumns` identify a
@@ -58,25 +66,40 @@ export function markInvalidUtf8<T extends TableName>(
   keyColumns: readonly ColumnOf<T>[],
   rows: readonly (SqlRow | SqlCells)[],
 ): void {
-  const positions = columnPositions(table);
+  const columns = TEXT_COLUMNS[table];
+  const at = TEXT_POSITIONS[table];
   for (const row of rows) {
     const raw = Array.isArray(row);
-    const get = (c: string): SqlValue =>
-      (raw ? (row as SqlCells)[positions[c]!] : (row as SqlRow)[c]) ?? null;
-    for (const column of TEXT_COLUMNS[table]) {
-      const v = get(column);
-      if (typeof v !== "string" || !v.includes(REPLACEMENT)) continue;
-      const key = keyColumns.map((k) => [k, get(k)] as [string, SqlValue]);
-      for (const { bytes, cut } of lookup(table, column, key)) {
-        if (!(bytes instanceof Uint8Array)) continue;
-        const offset = invalidUtf8Offset(bytes, cut === 1n);
-        if (offset < 0) continue;
-        const bad = new InvalidUtf8(bytes);
-        bad.offset = offset;
-        if (raw) (row as SqlValue[])[positions[column]!] = bad;
-        else (row as SqlRow)[column] = bad;
-        break;
+    for (let i = 0; i < columns.length; i++) {
+      const v = raw ? (row as SqlCells)[at[i]!] : (row as SqlRow)[columns[i]!];
+      // Only a cell holding U+FFFD can stand for bytes that are not UTF-8 (rare): looked up then.
+      if (typeof v === "string" && v.includes(REPLACEMENT)) {
+        markCell(lookup, table, keyColumns, row, columns[i]!);
       }
     }
+  }
+}
+
+/** Replaces the cell `column` of `row` (it holds U+FFFD) when its stored bytes are not UTF-8. */
+function markCell<T extends TableName>(
+  lookup: Lookup,
+  table: T,
+  keyColumns: readonly ColumnOf<T>[],
+  row: SqlRow | SqlCells,
+  column: string,
+): void {
+  const positions = columnPositions(table);
+  const raw = Array.isArray(row);
+  const get = (c: string): SqlValue => (raw ? (row as SqlCells)[positions[c]!] : (row as SqlRow)[c]) ?? null;
+  const key = keyColumns.map((k) => [k, get(k)] as [string, SqlValue]);
+  for (const { bytes, cut } of lookup(table, column, key)) {
+    if (!(bytes instanceof Uint8Array)) continue;
+    const offset = invalidUtf8Offset(bytes, cut === 1n);
+    if (offset < 0) continue;
+    const bad = new InvalidUtf8(bytes);
+    bad.offset = offset;
+    if (raw) (row as SqlValue[])[positions[column]!] = bad;
+    else (row as SqlRow)[column] = bad;
+    break;
   }
 }
