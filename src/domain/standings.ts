@@ -5,7 +5,7 @@
 // then starting rank (else player number) for display. Players equal on points and on every
 // tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
 import type { Player, SourceStandingRow, Tournament } from "./types.ts";
-import type { RoundEntry } from "./scoring.ts";
+import { roundsUpTo, type RoundEntry } from "./scoring.ts";
 import { isFinalResult } from "./results.ts";
 import { parsedTiebreaks } from "./tiebreaks/acronyms.ts";
 import { TiebreakEngine } from "./tiebreaks/engine.ts";
@@ -217,7 +217,11 @@ export function rankedRows(
   return rows;
 }
 
-export function currentStandings(t: Tournament): StandingsOutcome {
+export function currentStandings(
+  t: Tournament,
+  /** playerRounds(t, m) for some m >= the newest complete round, when the caller has it. */
+  entries?: ReadonlyMap<number, RoundEntry[]>,
+): StandingsOutcome {
   const afterRound = newestCompleteRound(t);
   if (afterRound === null) {
     return {
@@ -230,7 +234,7 @@ export function currentStandings(t: Tournament): StandingsOutcome {
     };
   }
   // Published without the numbers behind the texts.
-  const computed = rankedRows(t, afterRound, undefined, false);
+  const computed = rankedRows(t, afterRound, entries && roundsUpTo(entries, afterRound), false);
   const source = t.sourceStandings.find((s) => s.afterRound === afterRound);
   if (source) {
     const computedPoints = new Map(computed.map((r) => [r.sourcePlayerNumber, r.points]));

@@ -1,4 +1,6 @@
 // Everything the views of one tournament share, computed once per tournament.
+import { lastPairedRound } from "../domain/extensions/crosstable.ts";
+import { playerRounds, type RoundEntry } from "../domain/scoring.ts";
 import { currentStandings, type StandingsOutcome } from "../domain/standings.ts";
 import {
   deriveStatus,
@@ -22,6 +24,11 @@ export interface TournamentContext {
   liveRound: Round | null;
   standings: StandingsOutcome;
   players: Map<number, Player>;
+  /**
+   * Each player's round entries up to the last paired round, made once: the standings, the tables
+   * after each round, the crosstable and the cards read them (read only).
+   */
+  entries: ReadonlyMap<number, RoundEntry[]>;
 }
 
 export function tournamentContext(
@@ -30,6 +37,7 @@ export function tournamentContext(
   statusOptions: StatusOptions,
 ): TournamentContext {
   const t = published.tournament;
+  const entries = playerRounds(t, lastPairedRound(t));
   const pairedRounds = t.rounds.filter((r) => r.games.length > 0);
   const liveRound = newestPairedRound(pairedRounds);
   const input: StatusInput = {
@@ -51,8 +59,9 @@ export function tournamentContext(
     statusWindow: statusWindow(input, now, statusOptions),
     pairedRounds,
     liveRound,
-    standings: currentStandings(t),
+    standings: currentStandings(t, entries),
     players: new Map(t.players.map((p) => [p.sourcePlayerNumber, p])),
+    entries,
   };
 }
 

@@ -12,7 +12,7 @@ import type {
 } from "../contracts/extensions.ts";
 import type { PublicPlayerResponse } from "../contracts/public.ts";
 import { toInt64 } from "../contracts/wire.ts";
-import { crosstable, lastPairedRound, type Crosstable } from "../domain/extensions/crosstable.ts";
+import { crosstable, type Crosstable } from "../domain/extensions/crosstable.ts";
 import { playerCards, type PlayerCard } from "../domain/extensions/player-card.ts";
 import { scheduleOf } from "../domain/extensions/schedule.ts";
 import {
@@ -21,7 +21,6 @@ import {
   type Progression,
   type RoundStandings,
 } from "../domain/extensions/round-standings.ts";
-import { playerRounds } from "../domain/scoring.ts";
 import type { Player } from "../domain/types.ts";
 import { perContext, type TournamentContext } from "./context.ts";
 
@@ -53,13 +52,13 @@ function extras(c: TournamentContext): Extras {
   let e = memo.get(c);
   if (!e) {
     // The round entries up to the last paired round serve the tables and the cards alike.
-    const entries = playerRounds(c.t, lastPairedRound(c.t));
+    const entries = c.entries;
     const tables = standingsAfterEachRound(c.t, c.standings, entries);
     const progression = rankProgression(c.t, tables);
     e = {
       tables,
       progression,
-      crosstable: crosstable(c.t, c.standings.rows),
+      crosstable: crosstable(c.t, c.standings.rows, entries),
       cards: playerCards(c.t, progression, entries),
       views: {},
     };

@@ -53,9 +53,14 @@ function byStartingRank(a: Player, b: Player): number {
   );
 }
 
-export function crosstable(t: Tournament, standings: readonly SourceStandingRow[]): Crosstable {
+export function crosstable(
+  t: Tournament,
+  standings: readonly SourceStandingRow[],
+  /** playerRounds(t, lastPairedRound(t)), when the caller has it. */
+  all?: ReadonlyMap<number, RoundEntry[]>,
+): Crosstable {
   const last = lastPairedRound(t);
-  const entries = playerRounds(t, last);
+  const entries = all ?? playerRounds(t, last);
   const listed = new Map(standings.map((r, i) => [r.sourcePlayerNumber, { row: r, i }]));
   const starting = [...t.players].sort(byStartingRank);
   const ranked = [...starting].sort((a, b) => {

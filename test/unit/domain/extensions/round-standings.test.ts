@@ -9,7 +9,7 @@ import {
   standingsAfterRound,
   standingsRounds,
 } from "../../../../src/domain/extensions/round-standings.ts";
-import { lastPairedRound } from "../../../../src/domain/extensions/crosstable.ts";
+import { crosstable, lastPairedRound } from "../../../../src/domain/extensions/crosstable.ts";
 import { playerCards } from "../../../../src/domain/extensions/player-card.ts";
 import { playerRounds } from "../../../../src/domain/scoring.ts";
 import { computeStandings, currentStandings } from "../../../../src/domain/standings.ts";
@@ -231,6 +231,10 @@ describe("tables from shared round entries", () => {
         // The cards read the same entries as they would make.
         const progression = rankProgression(t, tables);
         expect(playerCards(t, progression, entries)).toEqual(playerCards(t, progression));
+        // So do the current standings and the crosstable (views/context.ts shares them).
+        const current = currentStandings(t, entries);
+        expect(current).toEqual(currentStandings(t));
+        expect(crosstable(t, current.rows, entries)).toEqual(crosstable(t, current.rows));
       }),
       { numRuns: 300 },
     );
