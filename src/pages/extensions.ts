@@ -12,10 +12,11 @@ import {
 } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import {
+  escTable,
   formatInstant,
-  formatPoints,
-  RESULT_TITLE,
-  resultLabel,
+  pointsHtml,
+  RESULT_TITLE_HTML,
+  resultLabelHtml,
   tiebreakTitle,
   titleBadge,
 } from "./format.ts";
@@ -42,6 +43,10 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
   forfeitLoss: "−",
   pending: "…",
 };
+
+// Escaped once: a crosstable and the player cards print one per game.
+const ALONE_HTML = escTable(ALONE_LABEL);
+const SYMBOL_HTML = escTable(OUTCOME_SYMBOL);
 
 /**
  * Each tournament's name links, by player number: the players page names every player once per
@@ -80,7 +85,7 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
         `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
         `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
         `<td>${esc(r.rating ?? "")}</td>` +
-        `<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td>` +
+        `<td class="pts" data-points="${esc(r.points ?? "")}">${pointsHtml(r.points)}</td>` +
         r.tieBreakValues.map((x) => `<td>${esc(x)}</td>`).join("") +
         "</tr>",
     )
@@ -123,20 +128,21 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
     .map((r, i) => {
       const cells = r.games
         .map((g) => {
+          // Escaped: a line number, a colour letter and a symbol escaped once.
           const label =
             g.opponent === null
-              ? (ALONE_LABEL[g.outcome] ?? "")
-              : `${line.get(g.opponent)}${g.colour === "white" ? "w" : g.colour === "black" ? "b" : ""} ${OUTCOME_SYMBOL[g.outcome] ?? ""}`;
+              ? (ALONE_HTML[g.outcome] ?? "")
+              : `${line.get(g.opponent)}${g.colour === "white" ? "w" : g.colour === "black" ? "b" : ""} ${SYMBOL_HTML[g.outcome] ?? ""}`;
           return (
             `<td class="cell" data-round="${g.round}" data-opponent="${g.opponent ?? ""}" ` +
-            `data-points="${g.points ?? ""}">${esc(label)}</td>`
+            `data-points="${g.points ?? ""}">${label}</td>`
           );
         })
         .join("");
       return (
         `<tr data-player="${r.sourcePlayerNumber}"><td>${i + 1}</td><td>${esc(r.rank ?? "")}</td>` +
         `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th><td>${esc(r.rating ?? "")}</td>` +
-        `${cells}<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td></tr>`
+        `${cells}<td class="pts" data-points="${esc(r.points ?? "")}">${pointsHtml(r.points)}</td></tr>`
       );
     })
     .join("\n");
@@ -195,16 +201,16 @@ function playerSection(s: Shared, v: PlayerCardView): string {
   const rows = v.rounds
     .map((r) => {
       const o = r.opponent;
-      const title = r.result ? RESULT_TITLE[r.result] : undefined;
-      const result = r.result ? resultLabel(r.result, r.resultText ?? "") : (ALONE_LABEL[r.outcome] ?? "");
+      const title = r.result ? RESULT_TITLE_HTML[r.result] : undefined;
+      const result = r.result ? resultLabelHtml(r.result, r.resultText ?? "") : (ALONE_HTML[r.outcome] ?? "");
       return (
         `<tr data-round="${r.round}"><th scope="row">${r.round}</th><td>${esc(r.board ?? "")}</td>` +
         `<td>${esc(r.colour ?? "")}</td>` +
         `<td class="opponent" data-player="${o?.sourcePlayerNumber ?? ""}">${o ? nameLink(s, o.sourcePlayerNumber, o.name, o.title) : ""}</td>` +
         `<td>${esc(o?.rating ?? "")}</td>` +
-        `<td class="result"${title ? ` title="${esc(title)}"` : ""}>${esc(result)}</td>` +
-        `<td class="points" data-points="${r.points ?? ""}">${esc(formatPoints(r.points))}</td>` +
-        `<td class="score" data-points="${r.scoreAfter ?? ""}">${esc(formatPoints(r.scoreAfter))}</td>` +
+        `<td class="result"${title ? ` title="${title}"` : ""}>${result}</td>` +
+        `<td class="points" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>` +
+        `<td class="score" data-points="${r.scoreAfter ?? ""}">${pointsHtml(r.scoreAfter)}</td>` +
         `<td class="rank">${esc(r.rankAfter ?? "")}</td></tr>`
       );
     })

@@ -2,7 +2,8 @@
 // from outside and may hold markup. Pages are plain strings, so this is the one escape point.
 import type { SiteUrls } from "./links.ts";
 
-const SPECIAL = /[&<>"']/;
+/** Any character esc() changes: one test passes most strings through as they are. */
+const ANY = /[&<>"'\u0100-\uffff]/;
 const SPECIALS = /[&<>"']/g;
 const WIDE = /[\u0100-\uffff]/;
 /** The five, a character beyond the first plane (one reference), any other beyond Latin-1. */
@@ -20,12 +21,13 @@ const ENTITY: Readonly<Record<string, string>> = {
 /**
  * Escapes text for element content and double-quoted attribute values, and writes every character
  * beyond Latin-1 as a numeric reference, so that a page is one-byte text. Most strings hold none
- * of these characters: two tests return them as they are.
+ * of these characters: one test returns them as they are. A number's text (digits, "-", ".",
+ * "e", "+", or Infinity or NaN) holds none of them.
  */
 export function esc(value: string | number): string {
-  const text = String(value);
-  if (WIDE.test(text)) return escWide(text);
-  return SPECIAL.test(text) ? text.replace(SPECIALS, reference) : text;
+  if (typeof value === "number") return String(value);
+  if (!ANY.test(value)) return value;
+  return WIDE.test(value) ? escWide(value) : value.replace(SPECIALS, reference);
 }
 
 /** One of the five as its entity; any other character (a whole surrogate pair is one) by number. */

@@ -17,9 +17,9 @@ import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
 import {
   formatDates,
   formatInstant,
-  formatPoints,
-  RESULT_TITLE,
-  resultLabel,
+  pointsHtml,
+  RESULT_TITLE_HTML,
+  resultLabelHtml,
   statusBadge,
   tiebreakTitle,
   titleBadge,
@@ -204,7 +204,7 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
         `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
         `<th scope="row">${titleBadge(r.title)}<span class="name">${esc(r.name)}</span></th>` +
         `<td>${esc(r.federation ?? "")}</td><td>${esc(r.internationalRating ?? "")}</td>` +
-        `<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td>` +
+        `<td class="pts" data-points="${esc(r.points ?? "")}">${pointsHtml(r.points)}</td>` +
         r.tieBreakValues.map((v) => `<td>${esc(v)}</td>`).join("") +
         "</tr>",
     )
@@ -252,10 +252,10 @@ function playerCell(p: Out<typeof PublicPlayerResponse> | null, empty: string): 
 function gamesTable(r: RoundView, caption: string): string {
   const rows = r.games
     .map((g) => {
-      const title = RESULT_TITLE[g.result];
+      const title = RESULT_TITLE_HTML[g.result];
       return (
         `<tr><th scope="row">${g.board}</th>${playerCell(g.white, "")}` +
-        `<td class="result result-${esc(g.result)}"${title ? ` title="${esc(title)}"` : ""}>${esc(resultLabel(g.result, g.resultText))}</td>` +
+        `<td class="result result-${esc(g.result)}"${title ? ` title="${title}"` : ""}>${resultLabelHtml(g.result, g.resultText)}</td>` +
         `${playerCell(g.black, g.isBye ? "bye" : "")}</tr>`
       );
     })
