@@ -100,5 +100,10 @@ export function layout(p: PageLayout): string {
 
 /** A table in a focusable, labelled scroll region (wide tables scroll sideways on a phone). */
 export function scrollTable(label: string, table: string): string {
-  return `<div class="scroll" role="region" aria-label="${esc(label)}" tabindex="0">${table}</div>`;
+  return scrollTableOf(esc(label), table);
+}
+
+/** scrollTable() with its label already escaped. */
+export function scrollTableOf(labelHtml: string, table: string): string {
+  return `<div class="scroll" role="region" aria-label="${labelHtml}" tabindex="0">${table}</div>`;
 }
