@@ -83,19 +83,22 @@ export function layout(p: PageLayout): string {
   const links = (p.links ?? [])
     .map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`)
     .join(" · ");
-  return (
+  // Joined: one flat string. A body appended piece by piece (pages/extensions.ts) would otherwise
+  // stay a tree of its pieces, alive and copied by each young collection, until it is encoded.
+  return [
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-    `<meta name="color-scheme" content="light dark">\n` +
-    `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${esc(p.urls.css)}">\n` +
-    (p.head ?? "") +
-    (p.script ? `<script src="${esc(p.urls.js)}" defer></script>\n` : "") +
-    `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
-    `<header class="site"><a href="${esc(p.urls.home)}" class="home">Chess tournaments</a></header>\n` +
-    `<main id="main">\n${crumbs}\n${p.body}\n</main>\n` +
-    `<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
-    `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`
-  );
+      `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+      `<meta name="color-scheme" content="light dark">\n` +
+      `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${esc(p.urls.css)}">\n` +
+      (p.head ?? "") +
+      (p.script ? `<script src="${esc(p.urls.js)}" defer></script>\n` : "") +
+      `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
+      `<header class="site"><a href="${esc(p.urls.home)}" class="home">Chess tournaments</a></header>\n` +
+      `<main id="main">\n${crumbs}\n`,
+    p.body,
+    `\n</main>\n<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
+      `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`,
+  ].join("");
 }
 
 /** A table in a focusable, labelled scroll region (wide tables scroll sideways on a phone). */
