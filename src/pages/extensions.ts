@@ -12,14 +12,15 @@ import {
 } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import {
+  escTable,
   formatInstant,
-  formatPoints,
-  RESULT_TITLE,
-  resultLabel,
+  pointsHtml,
+  RESULT_TITLE_HTML,
+  resultLabelHtml,
   tiebreakTitle,
   titleBadge,
 } from "./format.ts";
-import { esc, layout, scrollTable } from "./html.ts";
+import { esc, layout, scrollTable, scrollTableOf } from "./html.ts";
 import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
 import { pageSitePaths } from "./links.ts";
 
@@ -42,6 +43,10 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
   forfeitLoss: "−",
   pending: "…",
 };
+
+// Escaped once: a crosstable and the player cards print one per game.
+const ALONE_HTML = escTable(ALONE_LABEL);
+const SYMBOL_HTML = escTable(OUTCOME_SYMBOL);
 
 /**
  * Each tournament's name links, by player number: the players page names every player once per
@@ -74,17 +79,17 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
       .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
       .join("") +
     "</tr>";
-  const rows = v.rows
-    .map(
-      (r) =>
-        `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
-        `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
-        `<td>${esc(r.rating ?? "")}</td>` +
-        `<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td>` +
-        r.tieBreakValues.map((x) => `<td>${esc(x)}</td>`).join("") +
-        "</tr>",
-    )
-    .join("\n");
+  let rows = "";
+  for (const r of v.rows) {
+    rows +=
+      (rows === "" ? "" : "\n") +
+      `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
+      `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
+      `<td>${r.rating ?? ""}</td>` +
+      `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>`;
+    for (const x of r.tieBreakValues) rows += `<td>${esc(x)}</td>`;
+    rows += "</tr>";
+  }
   const caption = `Standings after round ${v.afterRound}`;
   const origin = v.origin === "source" ? "As the results source published them." : "Computed from the games.";
   return layout({
@@ -119,27 +124,24 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
     `<tr><th scope="col">No.</th><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th>` +
     x.rounds.map((n) => `<th scope="col">R${n}</th>`).join("") +
     `<th scope="col">Points</th></tr>`;
-  const body = rows
-    .map((r, i) => {
-      const cells = r.games
-        .map((g) => {
-          const label =
-            g.opponent === null
-              ? (ALONE_LABEL[g.outcome] ?? "")
-              : `${line.get(g.opponent)}${g.colour === "white" ? "w" : g.colour === "black" ? "b" : ""} ${OUTCOME_SYMBOL[g.outcome] ?? ""}`;
-          return (
-            `<td class="cell" data-round="${g.round}" data-opponent="${g.opponent ?? ""}" ` +
-            `data-points="${g.points ?? ""}">${esc(label)}</td>`
-          );
-        })
-        .join("");
-      return (
-        `<tr data-player="${r.sourcePlayerNumber}"><td>${i + 1}</td><td>${esc(r.rank ?? "")}</td>` +
-        `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th><td>${esc(r.rating ?? "")}</td>` +
-        `${cells}<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td></tr>`
-      );
-    })
-    .join("\n");
+  let body = "";
+  for (const [i, r] of rows.entries()) {
+    body +=
+      (i === 0 ? "" : "\n") +
+      `<tr data-player="${r.sourcePlayerNumber}"><td>${i + 1}</td><td>${r.rank ?? ""}</td>` +
+      `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th><td>${r.rating ?? ""}</td>`;
+    for (const g of r.games) {
+      // Escaped: a line number, a colour letter and a symbol escaped once.
+      const label =
+        g.opponent === null
+          ? (ALONE_HTML[g.outcome] ?? "")
+          : `${line.get(g.opponent)}${g.colour === "white" ? "w" : g.colour === "black" ? "b" : ""} ${SYMBOL_HTML[g.outcome] ?? ""}`;
+      body +=
+        `<td class="cell" data-round="${g.round}" data-opponent="${g.opponent ?? ""}" ` +
+        `data-points="${g.points ?? ""}">${label}</td>`;
+    }
+    body += `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td></tr>`;
+  }
   const caption = order === "rank" ? "Crosstable by rank" : "Crosstable by starting rank";
   const note =
     x.afterRound === null
@@ -159,81 +161,87 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
   });
 }
 
+/** What a rating figure that cannot be computed reads as, escaped. */
+const NO_FIGURE = esc("—");
+
+/** A fact of a card, its value escaped; none when the value is empty. */
+function fact(label: string, value: string): string {
+  return value === "" ? "" : `<dt>${label}</dt><dd>${value}</dd>`;
+}
+
+/** A rating figure of a card, its value escaped. */
+function figure(key: string, label: string, value: string | number): string {
+  return `<dt>${label}</dt><dd data-figure="${key}">${value}</dd>`;
+}
+
 /** One player's card: a section of the players page, its heading the anchor the crosstable,
- * the other cards and the embed link to. */
+ * the other cards and the embed link to. Numbers are printed as they are (esc() returns a
+ * number's text unchanged); the labels are ours and plain. */
 function playerSection(s: Shared, v: PlayerCardView): string {
   const n = v.sourcePlayerNumber;
-  const facts: [string, string][] = [
-    ["Player number", String(n)],
-    ["Starting rank", v.startingRank === null ? "" : String(v.startingRank)],
-    ["Rating", v.rating === null ? "unrated" : String(v.rating)],
-    ["Federation", v.federation ?? ""],
-    ["Club", v.club ?? ""],
-    ["FIDE ID", v.fideId === null ? "" : String(v.fideId)],
-  ].filter(([, x]) => x !== "") as [string, string][];
+  const facts =
+    fact("Player number", String(n)) +
+    fact("Starting rank", v.startingRank === null ? "" : String(v.startingRank)) +
+    fact("Rating", v.rating === null ? "unrated" : String(v.rating)) +
+    fact("Federation", esc(v.federation ?? "")) +
+    fact("Club", esc(v.club ?? "")) +
+    fact("FIDE ID", v.fideId === null ? "" : esc(String(v.fideId)));
   const f = v.ratingFigures;
-  const figures: [string, string, string][] = [
-    ["ratedGames", "Rated games", String(f.ratedGames)],
-    [
-      "averageOpponentRating",
-      "Average opponent rating",
-      f.averageOpponentRating === null ? "—" : String(f.averageOpponentRating),
-    ],
-    [
-      "performanceRating",
-      "Performance rating",
-      f.performanceRating === null ? "—" : String(f.performanceRating),
-    ],
-    ["expectedScore", "Expected score", f.expectedScore === null ? "—" : String(f.expectedScore)],
-    ["kFactor", "K factor", f.kFactor === null ? "not known" : String(f.kFactor)],
-    [
+  const figures =
+    figure("ratedGames", "Rated games", f.ratedGames) +
+    figure("averageOpponentRating", "Average opponent rating", f.averageOpponentRating ?? NO_FIGURE) +
+    figure("performanceRating", "Performance rating", f.performanceRating ?? NO_FIGURE) +
+    figure("expectedScore", "Expected score", f.expectedScore ?? NO_FIGURE) +
+    figure("kFactor", "K factor", f.kFactor ?? "not known") +
+    figure(
       "ratingChange",
       "Rating change",
       f.ratingChange === null ? "not known" : `${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`,
-    ],
-  ];
-  const rows = v.rounds
-    .map((r) => {
-      const o = r.opponent;
-      const title = r.result ? RESULT_TITLE[r.result] : undefined;
-      const result = r.result ? resultLabel(r.result, r.resultText ?? "") : (ALONE_LABEL[r.outcome] ?? "");
-      return (
-        `<tr data-round="${r.round}"><th scope="row">${r.round}</th><td>${esc(r.board ?? "")}</td>` +
-        `<td>${esc(r.colour ?? "")}</td>` +
-        `<td class="opponent" data-player="${o?.sourcePlayerNumber ?? ""}">${o ? nameLink(s, o.sourcePlayerNumber, o.name, o.title) : ""}</td>` +
-        `<td>${esc(o?.rating ?? "")}</td>` +
-        `<td class="result"${title ? ` title="${esc(title)}"` : ""}>${esc(result)}</td>` +
-        `<td class="points" data-points="${r.points ?? ""}">${esc(formatPoints(r.points))}</td>` +
-        `<td class="score" data-points="${r.scoreAfter ?? ""}">${esc(formatPoints(r.scoreAfter))}</td>` +
-        `<td class="rank">${esc(r.rankAfter ?? "")}</td></tr>`
-      );
-    })
-    .join("\n");
-  const caption = `${v.name}: games round by round`;
+    );
+  let rows = "";
+  for (const r of v.rounds) {
+    const o = r.opponent;
+    const title = r.result ? RESULT_TITLE_HTML[r.result] : undefined;
+    const result = r.result ? resultLabelHtml(r.result, r.resultText ?? "") : (ALONE_HTML[r.outcome] ?? "");
+    rows +=
+      (rows === "" ? "" : "\n") +
+      `<tr data-round="${r.round}"><th scope="row">${r.round}</th><td>${r.board ?? ""}</td>` +
+      `<td>${esc(r.colour ?? "")}</td>` +
+      `<td class="opponent" data-player="${o?.sourcePlayerNumber ?? ""}">${o ? nameLink(s, o.sourcePlayerNumber, o.name, o.title) : ""}</td>` +
+      `<td>${o?.rating ?? ""}</td>` +
+      `<td class="result"${title ? ` title="${title}"` : ""}>${result}</td>` +
+      `<td class="points" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>` +
+      `<td class="score" data-points="${r.scoreAfter ?? ""}">${pointsHtml(r.scoreAfter)}</td>` +
+      `<td class="rank">${r.rankAfter ?? ""}</td></tr>`;
+  }
+  // esc() works character by character: the name escaped once serves the heading and the caption.
+  const name = esc(v.name);
+  const caption = `${name}: games round by round`;
   return (
     `<section class="card" data-player="${n}" aria-labelledby="player-${n}">\n` +
-    `<h2 id="player-${n}">${titleBadge(v.title)}<span class="name">${esc(v.name)}</span></h2>\n` +
-    `<dl class="facts">${facts.map(([k, x]) => `<dt>${esc(k)}</dt><dd>${esc(x)}</dd>`).join("")}</dl>\n` +
-    scrollTable(
+    `<h2 id="player-${n}">${titleBadge(v.title)}<span class="name">${name}</span></h2>\n` +
+    `<dl class="facts">${facts}</dl>\n` +
+    scrollTableOf(
       caption,
-      `<table class="card"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Round</th>` +
+      `<table class="card"><caption>${caption}</caption><thead><tr><th scope="col">Round</th>` +
         `<th scope="col">Board</th><th scope="col">Colour</th><th scope="col">Opponent</th>` +
         `<th scope="col">Rating</th><th scope="col">Result</th><th scope="col">Points</th>` +
         `<th scope="col">Score</th><th scope="col">Rank</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
     ) +
-    `\n<h3 id="rating-${n}">Rating (FIDE B.02)</h3><dl class="facts" aria-labelledby="rating-${n}">${figures
-      .map(([key, k, x]) => `<dt>${esc(k)}</dt><dd data-figure="${key}">${esc(x)}</dd>`)
-      .join("")}</dl>\n</section>`
+    `\n<h3 id="rating-${n}">Rating (FIDE B.02)</h3><dl class="facts" aria-labelledby="rating-${n}">${figures}</dl>\n</section>`
   );
 }
 
 /** Every player's card on one page, in source player number order. */
 function playersPage(s: Shared, cards: PlayerCardsView): string {
   const url = s.urls.page.players(s.id);
+  // Appended, not joined: the page is copied out once, when it is encoded.
+  let body = header(s, "crosstable");
+  for (const v of cards.players) body += `\n${playerSection(s, v)}`;
   return layout({
     urls: s.urls,
     title: `Players · ${s.detail.name}`,
-    body: `${header(s, "crosstable")}\n` + cards.players.map((v) => playerSection(s, v)).join("\n"),
+    body,
     crumbs: crumbs(s, "Players", url),
     links: [jsonLink(s, "publicPlayerCards", { id: s.id })],
   });

@@ -33,6 +33,21 @@ export function resultLabel(result: GameResult, resultText: string): string {
   return result === "Bye" && resultText ? resultText : RESULT_LABEL[result];
 }
 
+/** esc() of each label of one of our tables, made once: pages print them in every row. */
+export function escTable<K extends string>(table: Partial<Record<K, string>>): Partial<Record<K, string>> {
+  return Object.fromEntries(
+    Object.entries<string | undefined>(table).map(([k, v]) => [k, esc(v!)]),
+  ) as Partial<Record<K, string>>;
+}
+
+const RESULT_LABEL_HTML = escTable(RESULT_LABEL) as Record<GameResult, string>;
+export const RESULT_TITLE_HTML = escTable(RESULT_TITLE);
+
+/** esc(resultLabel()): a bye's own text is a store string; the labels are escaped once. */
+export function resultLabelHtml(result: GameResult, resultText: string): string {
+  return result === "Bye" && resultText ? esc(resultText) : RESULT_LABEL_HTML[result];
+}
+
 export const STATUS_LABEL: Record<TournamentStatus, string> = {
   Imported: "Imported",
   Upcoming: "Upcoming",
@@ -55,6 +70,13 @@ export function formatPoints(points: number | null): string {
   if (frac === 0) return String(points);
   if (frac === 0.5) return `${whole === 0 ? (points < 0 ? "−" : "") : whole}½`;
   return String(points);
+}
+
+/** esc(formatPoints()): a number's text and "½" pass esc() as they are; only "−½" holds a
+ * character to escape (U+2212). */
+export function pointsHtml(points: number | null): string {
+  const text = formatPoints(points);
+  return text.charCodeAt(0) === 0x2212 ? esc(text) : text;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];

@@ -2,7 +2,8 @@
 // from outside and may hold markup. Pages are plain strings, so this is the one escape point.
 import type { SiteUrls } from "./links.ts";
 
-const SPECIAL = /[&<>"']/;
+/** Any character esc() changes: one test passes most strings through as they are. */
+const ANY = /[&<>"'\u0100-\uffff]/;
 const SPECIALS = /[&<>"']/g;
 const WIDE = /[\u0100-\uffff]/;
 /** The five, a character beyond the first plane (one reference), any other beyond Latin-1. */
@@ -20,12 +21,13 @@ const ENTITY: Readonly<Record<string, string>> = {
 /**
  * Escapes text for element content and double-quoted attribute values, and writes every character
  * beyond Latin-1 as a numeric reference, so that a page is one-byte text. Most strings hold none
- * of these characters: two tests return them as they are.
+ * of these characters: one test returns them as they are. A number's text (digits, "-", ".",
+ * "e", "+", or Infinity or NaN) holds none of them.
  */
 export function esc(value: string | number): string {
-  const text = String(value);
-  if (WIDE.test(text)) return escWide(text);
-  return SPECIAL.test(text) ? text.replace(SPECIALS, reference) : text;
+  if (typeof value === "number") return String(value);
+  if (!ANY.test(value)) return value;
+  return WIDE.test(value) ? escWide(value) : value.replace(SPECIALS, reference);
 }
 
 /** One of the five as its entity; any other character (a whole surrogate pair is one) by number. */
@@ -81,22 +83,30 @@ export function layout(p: PageLayout): string {
   const links = (p.links ?? [])
     .map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`)
     .join(" · ");
-  return (
+  // Joined: one flat string. A body appended piece by piece (pages/extensions.ts) would otherwise
+  // stay a tree of its pieces, alive and copied by each young collection, until it is encoded.
+  return [
     `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
-    `<meta name="color-scheme" content="light dark">\n` +
-    `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${esc(p.urls.css)}">\n` +
-    (p.head ?? "") +
-    (p.script ? `<script src="${esc(p.urls.js)}" defer></script>\n` : "") +
-    `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
-    `<header class="site"><a href="${esc(p.urls.home)}" class="home">Chess tournaments</a></header>\n` +
-    `<main id="main">\n${crumbs}\n${p.body}\n</main>\n` +
-    `<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
-    `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`
-  );
+      `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+      `<meta name="color-scheme" content="light dark">\n` +
+      `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${esc(p.urls.css)}">\n` +
+      (p.head ?? "") +
+      (p.script ? `<script src="${esc(p.urls.js)}" defer></script>\n` : "") +
+      `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
+      `<header class="site"><a href="${esc(p.urls.home)}" class="home">Chess tournaments</a></header>\n` +
+      `<main id="main">\n${crumbs}\n`,
+    p.body,
+    `\n</main>\n<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
+      `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`,
+  ].join("");
 }
 
 /** A table in a focusable, labelled scroll region (wide tables scroll sideways on a phone). */
 export function scrollTable(label: string, table: string): string {
-  return `<div class="scroll" role="region" aria-label="${esc(label)}" tabindex="0">${table}</div>`;
+  return scrollTableOf(esc(label), table);
+}
+
+/** scrollTable() with its label already escaped. */
+export function scrollTableOf(labelHtml: string, table: string): string {
+  return `<div class="scroll" role="region" aria-label="${labelHtml}" tabindex="0">${table}</div>`;
 }

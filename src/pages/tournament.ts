@@ -17,9 +17,9 @@ import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
 import {
   formatDates,
   formatInstant,
-  formatPoints,
-  RESULT_TITLE,
-  resultLabel,
+  pointsHtml,
+  RESULT_TITLE_HTML,
+  resultLabelHtml,
   statusBadge,
   tiebreakTitle,
   titleBadge,
@@ -198,17 +198,17 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
       .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
       .join("") +
     "</tr>";
-  const rows = st.rows
-    .map(
-      (r) =>
-        `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
-        `<th scope="row">${titleBadge(r.title)}<span class="name">${esc(r.name)}</span></th>` +
-        `<td>${esc(r.federation ?? "")}</td><td>${esc(r.internationalRating ?? "")}</td>` +
-        `<td class="pts" data-points="${esc(r.points ?? "")}">${esc(formatPoints(r.points))}</td>` +
-        r.tieBreakValues.map((v) => `<td>${esc(v)}</td>`).join("") +
-        "</tr>",
-    )
-    .join("\n");
+  let rows = "";
+  for (const r of st.rows) {
+    rows +=
+      (rows === "" ? "" : "\n") +
+      `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
+      `<th scope="row">${titleBadge(r.title)}<span class="name">${esc(r.name)}</span></th>` +
+      `<td>${esc(r.federation ?? "")}</td><td>${r.internationalRating ?? ""}</td>` +
+      `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>`;
+    for (const v of r.tieBreakValues) rows += `<td>${esc(v)}</td>`;
+    rows += "</tr>";
+  }
   const caption =
     st.afterRound === null ? "Standings: no round is complete yet" : `Standings after round ${st.afterRound}`;
   const table =
@@ -237,12 +237,13 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
   });
 }
 
-function playerCell(p: Out<typeof PublicPlayerResponse> | null, empty: string): string {
+type PublicPlayer = Out<typeof PublicPlayerResponse>;
+
+function playerCell(p: PublicPlayer | null, empty: string): string {
   if (!p) return `<td class="player none">${esc(empty)}</td>`;
-  const meta = [p.federation, p.rating]
-    .filter((x) => x !== null)
-    .map(esc)
-    .join(" ");
+  // The federation and the rating, as many as are known, one space apart.
+  let meta = p.federation === null ? "" : esc(p.federation);
+  if (p.rating !== null) meta = p.federation === null ? String(p.rating) : `${meta} ${p.rating}`;
   return (
     `<td class="player" data-player="${p.sourcePlayerNumber}">${titleBadge(p.title)}` +
     `<span class="name">${esc(p.name)}</span>${meta ? ` <span class="meta">${meta}</span>` : ""}</td>`
@@ -250,16 +251,15 @@ function playerCell(p: Out<typeof PublicPlayerResponse> | null, empty: string): 
 }
 
 function gamesTable(r: RoundView, caption: string): string {
-  const rows = r.games
-    .map((g) => {
-      const title = RESULT_TITLE[g.result];
-      return (
-        `<tr><th scope="row">${g.board}</th>${playerCell(g.white, "")}` +
-        `<td class="result result-${esc(g.result)}"${title ? ` title="${esc(title)}"` : ""}>${esc(resultLabel(g.result, g.resultText))}</td>` +
-        `${playerCell(g.black, g.isBye ? "bye" : "")}</tr>`
-      );
-    })
-    .join("\n");
+  let rows = "";
+  for (const g of r.games) {
+    const title = RESULT_TITLE_HTML[g.result];
+    rows +=
+      (rows === "" ? "" : "\n") +
+      `<tr><th scope="row">${g.board}</th>${playerCell(g.white, "")}` +
+      `<td class="result result-${esc(g.result)}"${title ? ` title="${title}"` : ""}>${resultLabelHtml(g.result, g.resultText)}</td>` +
+      `${playerCell(g.black, g.isBye ? "bye" : "")}</tr>`;
+  }
   return scrollTable(
     caption,
     `<table class="games"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Board</th>` +

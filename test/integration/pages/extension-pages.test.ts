@@ -10,6 +10,8 @@ import type {
   PlayerCardsResponse,
   RoundStandingsResponse,
 } from "../../../src/contracts/extensions.ts";
+import { ALONE_LABEL, OUTCOME_SYMBOL } from "../../../src/pages/extensions.ts";
+import { RESULT_TITLE, resultLabel } from "../../../src/pages/format.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
 import { attr, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
@@ -87,16 +89,28 @@ describe("extension pages of the sample", () => {
         games: elements(tr, (e) => hasClass(e, "cell")).map((td) => ({
           opponent: num(attr(td, "data-opponent")),
           points: num(attr(td, "data-points")),
+          label: text(td),
         })),
       }));
+      // A cell reads: the opponent's line in this order, the colour, the result symbol.
+      const line = new Map(order.map((r, i) => [r.sourcePlayerNumber, i + 1]));
+      const colour = (c: string | null) => (c === "white" ? "w" : c === "black" ? "b" : "");
       expect(shown, rel).toEqual(
         order.map((r) => ({
           player: r.sourcePlayerNumber,
           name: r.name,
           points: r.points,
-          games: r.games.map((g) => ({ opponent: g.opponent, points: g.points })),
+          games: r.games.map((g) => ({
+            opponent: g.opponent,
+            points: g.points,
+            label:
+              g.opponent === null
+                ? (ALONE_LABEL[g.outcome] ?? "")
+                : `${line.get(g.opponent)}${colour(g.colour)} ${OUTCOME_SYMBOL[g.outcome] ?? ""}`,
+          })),
         })),
       );
+      expect(read(rel), rel).not.toMatch(/[\u0100-\uffff]/);
     }
   });
 
@@ -119,7 +133,10 @@ describe("extension pages of the sample", () => {
         const rows = elements(d, (e) => e.tagName === "tr" && attr(e, "data-round") !== undefined);
         const shown = rows.map((tr) => {
           const opp = elements(tr, (e) => hasClass(e, "opponent"))[0]!;
+          const result = elements(tr, (e) => hasClass(e, "result"))[0]!;
           return {
+            result: text(result),
+            title: attr(result, "title"),
             round: Number(attr(tr, "data-round")),
             opponent: num(attr(opp, "data-player")),
             points: num(attr(elements(tr, (e) => hasClass(e, "points"))[0]!, "data-points")),
@@ -129,6 +146,8 @@ describe("extension pages of the sample", () => {
         });
         expect(shown, rel).toEqual(
           v.rounds.map((r) => ({
+            result: r.result ? resultLabel(r.result, r.resultText ?? "") : (ALONE_LABEL[r.outcome] ?? ""),
+            title: r.result ? RESULT_TITLE[r.result] : undefined,
             round: r.round,
             opponent: r.opponent?.sourcePlayerNumber ?? null,
             points: r.points,
@@ -149,5 +168,6 @@ describe("extension pages of the sample", () => {
       }
     }
     expect(seen).toBeGreaterThan(10);
+    for (const rel of pages) expect(read(rel), rel).not.toMatch(/[\u0100-\uffff]/);
   });
 });

@@ -133,19 +133,23 @@ describe("the pages of the sample snapshot", () => {
     const labels = new Set<string>();
     for (const rel of pages.filter((p) => /^tournaments\/\d+\/(rounds\/\d+|live)\/index\.html$/.test(p))) {
       const api = `api/public/v1/${rel.replace(/index\.html$/, "index.json")}`;
-      const json = JSON.parse(read(api)) as {
-        games: { white: { name: string } | null; black: { name: string } | null }[];
-      };
+      type Player = { name: string; title: string | null; federation: string | null; rating: number | null };
+      const json = JSON.parse(read(api)) as { games: { white: Player | null; black: Player | null }[] };
       const games = elements(doc(rel), (e) => hasClass(e, "games")).flatMap((t) =>
         byTag(byTag(t, "tbody")[0]!, "tr"),
       );
       const shown = games.map((tr) =>
         elements(tr, (e) => hasClass(e, "player")).map((td) => {
           const name = elements(td, (e) => hasClass(e, "name"))[0];
-          return name ? text(name) : "";
+          const title = elements(td, (e) => hasClass(e, "title"))[0];
+          const meta = elements(td, (e) => hasClass(e, "meta"))[0];
+          return name ? [text(name), title ? text(title) : null, meta ? text(meta) : ""] : "";
         }),
       );
-      expect(shown, rel).toEqual(json.games.map((g) => [g.white?.name ?? "", g.black?.name ?? ""]));
+      // A player's cell: the name, the title, and the federation and rating as far as known.
+      const cell = (p: Player | null) =>
+        p ? [p.name, p.title, [p.federation, p.rating].filter((x) => x !== null).join(" ")] : "";
+      expect(shown, rel).toEqual(json.games.map((g) => [cell(g.white), cell(g.black)]));
       for (const tr of games) labels.add(text(elements(tr, (e) => hasClass(e, "result"))[0]!));
     }
     for (const l of ["1–0", "½–½", "0–1", "+/−", "bye"]) expect([...labels]).toContain(l);
