@@ -12,15 +12,21 @@ afterAll(removeTempDirs);
 
 const warningLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l.startsWith("warning:"));
 
+/** A generated store of `tournaments` and its first build, which must succeed. */
+async function fullBuild(name: string, tournaments: number) {
+  const dir = tempDir(name);
+  const db = path.join(dir, "s.sqlite");
+  const out = path.join(dir, "dist");
+  generateStore({ tournaments, seed: "7", out: db });
+  const args = ["build", "--db", db, "--out", out, "--now", REFERENCE_NOW];
+  const full = await runCli(args);
+  expect(full.code, full.stderr).toBe(0);
+  return { db, out, args, full };
+}
+
 describe("build warnings", () => {
   it("a tick lists what it rendered and counts the standing warnings in one line", async () => {
-    const dir = tempDir("warnings");
-    const db = path.join(dir, "s.sqlite");
-    const out = path.join(dir, "dist");
-    generateStore({ tournaments: 40, seed: "7", out: db });
-    const args = ["build", "--db", db, "--out", out, "--now", REFERENCE_NOW];
-    const full = await runCli(args);
-    expect(full.code, full.stderr).toBe(0);
+    const { db, out, args, full } = await fullBuild("warnings", 40);
     const all = warningLines(full.stderr);
     const stops = all.filter((l) => l.includes("standings stop at round"));
     // The generator makes tournaments with unrecognized results: the test needs some.
@@ -74,13 +80,7 @@ describe("build warnings", () => {
   }, 120_000);
 
   it("a build that renders many lists the first 20 of each kind and counts the rest in one line", async () => {
-    const dir = tempDir("warnings-many");
-    const db = path.join(dir, "s.sqlite");
-    const out = path.join(dir, "dist");
-    generateStore({ tournaments: 240, seed: "7", out: db });
-    const args = ["build", "--db", db, "--out", out, "--now", REFERENCE_NOW];
-    const full = await runCli(args);
-    expect(full.code, full.stderr).toBe(0);
+    const { args, full } = await fullBuild("warnings-many", 240);
     // Up to date: --verbose lists every warning from the bookkeeping, in the same order.
     const verbose = await runCli([...args, "--verbose"]);
     expect(verbose.stderr).toContain("up to date");
