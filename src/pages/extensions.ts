@@ -235,7 +235,7 @@ function playerSection(s: Shared, v: PlayerCardView): string {
 /** Every player's card on one page, in source player number order. */
 function playersPage(s: Shared, cards: PlayerCardsView): string {
   const url = s.urls.page.players(s.id);
-  // Appended, not joined: the page is copied out once, when it is encoded.
+  // Appended, not joined: layout() flattens the page once.
   let body = header(s, "crosstable");
   for (const v of cards.players) body += `\n${playerSection(s, v)}`;
   return layout({

@@ -29,9 +29,10 @@ export const MAX_RATING = 4_000;
 export const MAX_POINTS_PER_GAME = 10;
 export const MAX_POINTS = 1_000;
 
-// Row counts. Each of a tournament's queries reads at most one row past its limit (store/read/sizes.ts),
-// so a store far beyond them fails in milliseconds with bounded memory. The largest real events (national opens, school championships,
-// online Swiss events) have a few thousand players and rarely more than 15 rounds.
+// Row counts. Each of a tournament's queries reads at most one row past its limit
+// (store/read/sizes.ts), so a store far beyond them fails in milliseconds with bounded memory. The
+// largest real events (national opens, school championships, online Swiss events) have a few
+// thousand players and rarely more than 15 rounds.
 
 /** Players of one tournament. */
 export const MAX_PLAYERS = 20_000;
