@@ -35,6 +35,12 @@ export interface BuildOptions {
   rebuild?: boolean;
   /** Worker threads that render tournaments (default: os.availableParallelism()); 1: this thread. */
   jobs?: number;
+  /**
+   * A first build also makes the second snapshot version, so that the next build in `out` costs
+   * what changed (default true). False (--no-second-version) suits a one-off build that is
+   * deployed or exported and then discarded: the next build in `out`, if any, makes it instead.
+   */
+  secondVersion?: boolean;
   /** Items per page of a long list (default LIST_PAGE_SIZE, routes/pagination.ts; tests lower it). */
   pageSize?: number;
   /** The base path the snapshot is served under (routes/urls.ts parseBasePath); "": the root. */
@@ -189,6 +195,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         // --rebuild writes every file anew; --force never deletes the input store.
         rewriteAll: opts.rebuild,
         protectedPaths: [opts.db],
+        pairFirstBuild: opts.secondVersion !== false,
       },
       async (writer) => {
         // Read under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.

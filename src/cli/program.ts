@@ -153,6 +153,10 @@ subcommand("build")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option("--json", "print the build report as JSON on stdout")
   .option(
+    "--no-second-version",
+    "a one-off build (deployed or exported, then discarded): a first build skips the second snapshot version that makes the next build in --out cost what changed; that build makes it instead",
+  )
+  .option(
     "--verbose",
     "list every warning, also those of tournaments this build kept unchanged (without it: the first 20 of each kind, and counts)",
   )
@@ -199,6 +203,7 @@ subcommand("build")
       rebuild: Boolean(o.rebuild),
       listIssues: Boolean(o.verbose || o.json),
       jobs: o.jobs,
+      secondVersion: o.secondVersion !== false,
       pageSize: o.pageSize,
       basePath: o.basePath,
       onPhase: (name) => {
