@@ -1,8 +1,13 @@
 // The scripts' command lines (scripts/lib/args.ts): --help prints the script's opening comment; a
-// wrong option or value is one line naming it, with exit code 2, never a stack trace.
+// wrong option or value is one line naming it, with exit code 2, never a stack trace. And
+// bench-dirs, which prints figures.
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeTempDirs, tempDir } from "../../support/temp.ts";
+
+afterAll(removeTempDirs);
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 
@@ -53,5 +58,19 @@ describe("a script's command line", () => {
     const r = script("gen-store.ts", "--tournaments", "3");
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^gen-store\.ts: --out <file> is required/);
+  });
+
+  it("bench-dirs prints what a directory and a file cost, deletes its tree, and refuses a full --dir", () => {
+    const dir = path.join(tempDir("bench-dirs"), "t");
+    const r = script("bench-dirs.ts", "--dir", dir, "--count", "50", "--bytes", "100");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/mkdir [0-9]+\.[0-9] µs a directory, writeFileSync [0-9]+\.[0-9] µs a file/);
+    expect(existsSync(dir)).toBe(false);
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "keep"), "");
+    const full = script("bench-dirs.ts", "--dir", dir);
+    expect(full.status).toBe(2);
+    expect(full.stderr).toContain("is not empty");
+    expect(existsSync(path.join(dir, "keep"))).toBe(true);
   });
 });
