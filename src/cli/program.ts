@@ -203,7 +203,7 @@ subcommand("build")
       rebuild: Boolean(o.rebuild),
       listIssues: Boolean(o.verbose || o.json),
       jobs: o.jobs,
-      secondVersion: o.secondVersion !== false,
+      secondVersion: Boolean(o.secondVersion),
       pageSize: o.pageSize,
       basePath: o.basePath,
       onPhase: (name) => {
