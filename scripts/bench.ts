@@ -13,11 +13,13 @@
 //                 (its summaries change, so its lists' heads are rendered) and a player renamed;
 //                 reported beside the steady ticks (issue 19's targets name the rename);
 //   no-change   - a build with nothing changed; start-up is `build-api --version` (median of 3);
-//   JSON floor  - every JSON body of the live snapshot serialized with JSON.stringify and written
-//                 with writeFileSync on one thread (other files written as they are); reading and
-//                 parsing are not timed. Written whole when the disk holds it with 2 GB to spare,
-//                 else in chunks of 0.5 GB, each deleted (untimed) before the next, so the bench
-//                 never needs two snapshots of disk (a deletion slows the creations after it).
+//   JSON floor  - what one thread with nothing else to do spends on the live snapshot's files
+//                 (scripts/lib/json-floor.ts): every file written with writeFileSync at its path
+//                 and size (nothing read while timed), plus JSON.stringify of every JSON body
+//                 (read and parsed untimed; with --floor-sample k one body in k, × k). Written
+//                 whole when the disk holds it with 2 GB to spare, else in chunks of 0.5 GB, each
+//                 deleted (untimed) before the next, so the bench never needs two snapshots of disk
+//                 (a deletion slows the creations after it: a chunked floor gets no verdict).
 //                 `--floor-of DIR/<n>/dist` measures only the floor of a kept snapshot.
 // Builds run as the installed command runs them (the Node flags of bin/build-api.js's shebang
 // line) with the default --jobs unless --jobs is given. Then every target of issue 19 is printed
@@ -32,24 +34,14 @@
 // (one size). --cli measures another build of build-api (e.g. main's) for a comparison.
 // `node scripts/bench-tick.ts` is this harness for one size.
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statfsSync,
-  statSync,
-} from "node:fs";
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { generateStore, REFERENCE_NOW, statusSetUp } from "./gen-store.ts";
 import { exitWithUsage, scriptArgs, UsageError } from "./lib/args.ts";
+import { jsonFloor, type JsonFloor } from "./lib/json-floor.ts";
 import {
   diskNeeded,
   wholeFloorNeeded,
@@ -228,81 +220,18 @@ export function removeOut(out: string): void {
 }
 
 /**
- * The JSON floor of the snapshot `out` points to: each JSON body read and parsed (untimed), then
- * serialized and written into `floorDir` (timed), other files written as they are. Every
- * `chunkBytes` (scripts/lib/bench-targets.ts floorChunk: only when the disk is short) the floor
- * directory is deleted (untimed). With `sample` k > 1 only every k-th
- * file in walk order is read and written, and the time is multiplied by k: an estimate of the
- * total (the sum over a systematic sample), for L, where reading and parsing every file (untimed,
- * but about six times the timed part at M) would take most of an hour. Returns seconds (scaled),
- * the files and bytes of the whole snapshot, and the files timed.
+ * The JSON floor of `out` into `floorDir` (scripts/lib/json-floor.ts), logged; written in chunks
+ * only when the disk is short (scripts/lib/bench-targets.ts floorChunk).
  */
-function jsonFloor(
-  out: string,
-  floorDir: string,
-  sample: number,
-  chunkBytes: number,
-): { seconds: number; files: number; bytes: number; timedFiles: number; chunks: number } {
-  let timed = 0;
-  let files = 0;
-  let timedFiles = 0;
-  let bytes = 0;
-  let chunk = 0;
-  let chunks = 1;
-  let made = new Set<string>();
-  const walk = (dir: string, rel: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const src = path.join(dir, e.name);
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        walk(src, r);
-        continue;
-      }
-      if (!e.isFile()) continue;
-      if (files++ % sample !== 0) {
-        bytes += statSync(src).size;
-        continue;
-      }
-      const data = readFileSync(src);
-      const body = e.name.endsWith(".json") ? (JSON.parse(data.toString("utf8")) as unknown) : undefined;
-      const start = performance.now();
-      const abs = path.join(floorDir, r);
-      const parent = path.dirname(abs);
-      if (!made.has(parent)) {
-        mkdirSync(parent, { recursive: true });
-        made.add(parent);
-      }
-      writeFileSync(abs, body === undefined ? data : JSON.stringify(body));
-      timed += performance.now() - start;
-      timedFiles++;
-      bytes += data.length;
-      chunk += data.length;
-      if (chunk >= chunkBytes) {
-        rmSync(floorDir, { recursive: true, force: true });
-        made = new Set();
-        chunk = 0;
-        chunks++;
-      }
-    }
-  };
-  walk(realpathSync(out), "");
-  rmSync(floorDir, { recursive: true, force: true });
-  return { seconds: (timed / 1000) * sample, files, bytes, timedFiles, chunks };
-}
-
-/** The JSON floor of `out` into `floorDir`, logged; its chunk from the free disk (floorChunk). */
-function measureFloor(
-  out: string,
-  floorDir: string,
-  sample: number,
-  label: string,
-): ReturnType<typeof jsonFloor> {
+function measureFloor(out: string, floorDir: string, sample: number, label: string): JsonFloor {
   const snapshotBytes = Number(execFileSync("du", ["-sbL", out], { encoding: "utf8" }).split(/\s/)[0]);
-  const chunkBytes = floorChunk(freeBytes(path.dirname(floorDir)), snapshotBytes / sample);
+  const chunkBytes = floorChunk(freeBytes(path.dirname(floorDir)), snapshotBytes);
+  rmSync(floorDir, { recursive: true, force: true });
   const floor = jsonFloor(out, floorDir, sample, chunkBytes);
   log(
-    `${label}: JSON floor ${fmt(floor.seconds)} s (${floor.timedFiles} of ${floor.files} files timed` +
-      `${sample > 1 ? `, × ${sample}` : ""}; written in ${floor.chunks} chunk${floor.chunks === 1 ? "" : "s"}), ` +
+    `${label}: JSON floor ${fmt(floor.seconds)} s = writing all ${floor.files} files ${fmt(floor.writeSeconds)} s` +
+      `${floor.chunks === 1 ? "" : ` (in ${floor.chunks} chunks)`} + JSON.stringify ${fmt(floor.serializeSeconds)} s ` +
+      `(${floor.serialized} bodies${sample > 1 ? `, one in ${sample}, × ${sample}` : ""}), ` +
       `${floor.bytes} bytes (load ${load()})`,
   );
   return floor;
@@ -421,7 +350,7 @@ export function summary(f: SizeFigures): string {
   return (
     `${f.label} (${f.tournaments} tournaments): ${f.files} files, ${(f.bytes / 1e9).toFixed(2)} GB; ` +
     `full ${fmt(f.full.seconds)} s (${fmt(f.full.rssMb, 0)} MiB), JSON floor ${fmt(f.jsonFloor)} s` +
-    `${f.floorSample ? ` (1 file in ${f.floorSample} timed, × ${f.floorSample})` : ""}` +
+    `${f.floorSample ? ` (JSON.stringify on 1 body in ${f.floorSample}, × ${f.floorSample})` : ""}` +
     `${f.floorChunks ? ` (written in ${f.floorChunks} chunks: inflated)` : ""}, ` +
     `full/JSON floor ${fmt(f.full.seconds / f.jsonFloor)}; first tick ${fmt(f.firstTick.seconds)} s ` +
     `(${f.firstTick.written} written, ${fmt(f.firstTick.rssMb, 0)} MiB); steady tick median ${fmt(tick)} s of ` +
@@ -535,7 +464,7 @@ export function runBench(a: BenchArgs): number {
         refused++;
         continue;
       }
-      const whole = wholeFloorNeeded(tournaments, existsSync(db), floorSample);
+      const whole = wholeFloorNeeded(tournaments, existsSync(db));
       const free = freeBytes(dir);
       if (free < whole)
         log(

@@ -13,10 +13,11 @@ export interface SizeFigures {
   bytes: number;
   full: { seconds: number; rssMb: number };
   /**
-   * Serializing and writing every JSON body of the snapshot on one thread (issue 19's floor); when
-   * measured on one file in `floorSample`, the sampled time × floorSample.
+   * Writing every file of the snapshot and serializing every JSON body, on one thread (issue 19's
+   * floor: scripts/lib/json-floor.ts).
    */
   jsonFloor: number;
+  /** JSON.stringify was timed on one body in floorSample, × floorSample (the writing never is). */
   floorSample?: number;
   /**
    * How many chunks the floor was written in (absent: 1, whole). Each chunk was deleted before the
@@ -195,11 +196,11 @@ export function floorChunk(free: number, floorBytes: number): number {
 export const FLOOR_BYTES_PER_TOURNAMENT = 0.92e6;
 
 /**
- * Disk a size needs for its JSON floor to be written whole (floorChunk: one file in `floorSample`
- * of the snapshot, with 2 GB to spare), with the same margin.
+ * Disk a size needs for its JSON floor to be written whole (floorChunk: every file of the
+ * snapshot, with 2 GB to spare), with the same margin.
  */
-export function wholeFloorNeeded(tournaments: number, storeExists: boolean, floorSample = 1): number {
-  const whole = (tournaments * FLOOR_BYTES_PER_TOURNAMENT) / floorSample + 2e9;
+export function wholeFloorNeeded(tournaments: number, storeExists: boolean): number {
+  const whole = tournaments * FLOOR_BYTES_PER_TOURNAMENT + 2e9;
   return Math.ceil(diskNeeded(tournaments, storeExists) + (whole - FLOOR_CHUNK_BYTES) * 1.05);
 }
 

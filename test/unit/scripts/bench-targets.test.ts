@@ -121,12 +121,11 @@ describe("the JSON floor's chunk", () => {
   });
 
   it("says how much disk a whole JSON floor needs: the snapshot's, plus the floor and 2 GB to spare", () => {
-    const extra = (n: number, k?: number): number => wholeFloorNeeded(n, true, k) - diskNeeded(n, true);
-    // At L the floor is about 18 GB of files (issue 19's L snapshot: 18.3 GB).
+    const extra = (n: number): number => wholeFloorNeeded(n, true) - diskNeeded(n, true);
+    // At L the floor is about 18 GB of files (issue 19's L snapshot: 18.3 GB), every file written
+    // whatever --floor-sample says (it samples only JSON.stringify).
     expect(20_000 * FLOOR_BYTES_PER_TOURNAMENT).toBeCloseTo(18.4e9, -8);
     expect(extra(20_000)).toBeGreaterThan(20_000 * FLOOR_BYTES_PER_TOURNAMENT + 2e9 - FLOOR_CHUNK_BYTES);
-    // One file in five timed: a fifth of the floor is written.
-    expect(extra(20_000, 5)).toBeLessThan(extra(20_000) - 0.75 * 20_000 * FLOOR_BYTES_PER_TOURNAMENT);
-    expect(extra(20_000, 5)).toBeGreaterThan(0);
+    expect(extra(20_000)).toBeLessThan(1.1 * (20_000 * FLOOR_BYTES_PER_TOURNAMENT + 2e9));
   });
 });
