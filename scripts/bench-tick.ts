@@ -1,5 +1,5 @@
 // `node scripts/bench-tick.ts [--tournaments 2000] [--seed 7] [--ticks 3] [--jobs N] [--db file]
-//   [--work DIR] [--keep] [--cli other/bin/build-api.js]`
+//   [--work DIR] [--keep] [--cli other/bin/build-api.js] [--floor-sample k] [--settle 60]`
 //
 // The regeneration an operator runs every minute, at one size: `npm run bench` (scripts/bench.ts,
 // the one harness) for one store: a full build, a first tick (the first after the full build), --ticks

@@ -1,5 +1,5 @@
 // `npm run bench [-- --sizes S,M[,L|XL|<n>]] [--seed 7] [--ticks 3] [--jobs N] [--work DIR] [--keep]
-//   [--db FILE] [--cli bin/build-api.js] [--floor-sample k] [--with log] [--floor-of dist]`
+//   [--db FILE] [--cli bin/build-api.js] [--floor-sample k] [--settle 60] [--with log] [--floor-of dist]`
 //
 // Measures what issue 19's targets name, per size (S 50, M 2,000, L 20,000, XL 100,000 tournaments
 // of `npm run gen-store -- --seed 7`), one step after the other on one snapshot:
@@ -21,6 +21,10 @@
 //                 deleted (untimed) before the next, so the bench never needs two snapshots of disk
 //                 (a deletion slows the creations after it: a chunked floor gets no verdict).
 //                 `--floor-of DIR/<n>/dist` measures only the floor of a kept snapshot.
+// After deleting a tree (an earlier snapshot or floor) the bench syncs and waits until the disk
+// has written and discarded nothing for --settle seconds (scripts/lib/settle.ts; 0: never): on a
+// disk mounted with `discard` the deletion goes on for a minute or two after rm returns, and files
+// created meanwhile took 2–5 times as long.
 // Builds run as the installed command runs them (the Node flags of bin/build-api.js's shebang
 // line) with the default --jobs unless --jobs is given. Then every target of issue 19 is printed
 // with met / missed / not measured (scripts/lib/bench-targets.ts judges). Before each size the
@@ -42,6 +46,7 @@ import Database from "better-sqlite3";
 import { generateStore, REFERENCE_NOW, statusSetUp } from "./gen-store.ts";
 import { exitWithUsage, scriptArgs, UsageError } from "./lib/args.ts";
 import { jsonFloor, type JsonFloor } from "./lib/json-floor.ts";
+import { settleDisk } from "./lib/settle.ts";
 import {
   diskNeeded,
   wholeFloorNeeded,
@@ -95,6 +100,24 @@ function syncDisk(): void {
   } catch {
     // No sync(1): a step may then pay for the previous one's writeback.
   }
+}
+
+/**
+ * After a deletion in `dir`: sync, then wait until its disk has been quiet for `seconds`
+ * (scripts/lib/settle.ts), logged, so that the next timed step does not pay for the deletion.
+ */
+function settleAfterDeletion(dir: string, seconds: number, label: string): void {
+  syncDisk();
+  if (seconds <= 0) return;
+  const s = settleDisk(dir, seconds * 1000);
+  if (s.settled === undefined) log(`${label}: no block device to watch for ${dir}: not waited`);
+  else
+    log(
+      `${label}: waited ${fmt(s.seconds)} s after a deletion, ` +
+        (s.settled
+          ? `until the disk was quiet for ${seconds} s`
+          : `and the disk was still busy: timings may be inflated`),
+    );
 }
 
 export class Harness {
@@ -223,10 +246,19 @@ export function removeOut(out: string): void {
  * The JSON floor of `out` into `floorDir` (scripts/lib/json-floor.ts), logged; written in chunks
  * only when the disk is short (scripts/lib/bench-targets.ts floorChunk).
  */
-function measureFloor(out: string, floorDir: string, sample: number, label: string): JsonFloor {
+function measureFloor(
+  out: string,
+  floorDir: string,
+  sample: number,
+  label: string,
+  settle: number,
+): JsonFloor {
+  if (existsSync(floorDir)) {
+    rmSync(floorDir, { recursive: true, force: true });
+    settleAfterDeletion(path.dirname(floorDir), settle, label);
+  }
   const snapshotBytes = Number(execFileSync("du", ["-sbL", out], { encoding: "utf8" }).split(/\s/)[0]);
   const chunkBytes = floorChunk(freeBytes(path.dirname(floorDir)), snapshotBytes);
-  rmSync(floorDir, { recursive: true, force: true });
   const floor = jsonFloor(out, floorDir, sample, chunkBytes);
   log(
     `${label}: JSON floor ${fmt(floor.seconds)} s = writing all ${floor.files} files ${fmt(floor.writeSeconds)} s` +
@@ -266,6 +298,7 @@ interface SizeOptions {
   db: string;
   keep: boolean;
   floorSample: number;
+  settle: number;
 }
 
 function benchSize(h: Harness, o: SizeOptions): SizeFigures {
@@ -278,9 +311,11 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
   } else log(`${label}: store ${db} reused`);
   const out = path.join(dir, "dist");
   const floorDir = path.join(dir, "floor-json");
+  const deleting = existsSync(out) || existsSync(floorDir);
   removeOut(out);
   rmSync(floorDir, { recursive: true, force: true });
-  syncDisk();
+  if (deleting) settleAfterDeletion(dir, o.settle, label);
+  else syncDisk();
 
   log(`${label}: full build (load ${load()})`);
   const full = h.build(db, out, dir);
@@ -324,7 +359,7 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
 
   syncDisk();
   log(`${label}: JSON floor (load ${load()})`);
-  const floor = measureFloor(out, floorDir, o.floorSample, label);
+  const floor = measureFloor(out, floorDir, o.floorSample, label, o.settle);
   if (!o.keep) removeOut(out);
 
   const [first, ...steady] = ticks;
@@ -375,6 +410,7 @@ export interface BenchArgs {
   db?: string;
   cli?: string;
   "floor-sample": string;
+  settle: string;
   with?: string;
   "floor-of"?: string;
 }
@@ -388,8 +424,10 @@ export const BENCH_OPTIONS = {
   keep: { type: "boolean", default: false },
   db: { type: "string" },
   cli: { type: "string" },
-  /** Time the JSON floor on one file in k (k = 1: every file). */
+  /** Time the JSON floor's JSON.stringify on one body in k (k = 1: every body); every file is written. */
   "floor-sample": { type: "string", default: "1" },
+  /** After a deletion, wait until the disk has been quiet this many seconds (0: never wait). */
+  settle: { type: "string", default: "60" },
   /** A file of `figures: {...}` lines of an earlier run (its output), judged with this run's sizes. */
   with: { type: "string" },
   /** Only the JSON floor of this snapshot (a kept `--work` size's dist): no store, no build. */
@@ -412,6 +450,9 @@ export function runBench(a: BenchArgs): number {
   if (!Number.isInteger(floorSample) || floorSample < 1)
     throw new UsageError("--floor-sample must be a positive integer");
   if (!Number.isInteger(ticks) || ticks < 1) throw new UsageError("--ticks must be a positive integer");
+  const settle = Number(a.settle);
+  if (!Number.isInteger(settle) || settle < 0)
+    throw new UsageError("--settle must be a whole number of seconds");
   const sizes = a.sizes.split(",").map((s) => {
     const label = s.trim().toUpperCase();
     const n = SIZES[label] ?? Number(label);
@@ -428,6 +469,7 @@ export function runBench(a: BenchArgs): number {
       path.join(path.dirname(out), "floor-json"),
       floorSample,
       path.basename(path.dirname(out)),
+      settle,
     );
     return 0;
   }
@@ -472,7 +514,17 @@ export function runBench(a: BenchArgs): number {
             `with ${(free / 1e9).toFixed(1)} GB it may be written in chunks, and the full ÷ floor ` +
             `target is then not judged`,
         );
-      const f = benchSize(h, { label, tournaments, seed: a.seed, ticks, dir, db, keep: a.keep, floorSample });
+      const f = benchSize(h, {
+        label,
+        tournaments,
+        seed: a.seed,
+        ticks,
+        dir,
+        db,
+        keep: a.keep,
+        floorSample,
+        settle,
+      });
       measured.push(f);
       console.log(`${summary(f)}; load ${load()}`);
       console.log(`figures: ${JSON.stringify(f)}`);
