@@ -102,13 +102,18 @@ function syncDisk(): void {
   }
 }
 
+/** Whether the bench deleted a tree since it last waited for the disk (settleAfterDeletion). */
+let deleted = false;
+
 /**
- * After a deletion in `dir`: sync, then wait until its disk has been quiet for `seconds`
- * (scripts/lib/settle.ts), logged, so that the next timed step does not pay for the deletion.
+ * When the bench has deleted a tree since it last waited (`deleted`): sync, then wait until the
+ * disk of `dir` has been quiet for `seconds` (scripts/lib/settle.ts), logged, so that the next
+ * timed step does not pay for the deletion. Otherwise only sync.
  */
 function settleAfterDeletion(dir: string, seconds: number, label: string): void {
   syncDisk();
-  if (seconds <= 0) return;
+  if (!deleted || seconds <= 0) return;
+  deleted = false;
   const s = settleDisk(dir, seconds * 1000);
   if (s.settled === undefined) log(`${label}: no block device to watch for ${dir}: not waited`);
   else
@@ -255,11 +260,13 @@ function measureFloor(
 ): JsonFloor {
   if (existsSync(floorDir)) {
     rmSync(floorDir, { recursive: true, force: true });
-    settleAfterDeletion(path.dirname(floorDir), settle, label);
+    deleted = true;
   }
+  settleAfterDeletion(path.dirname(floorDir), settle, label);
   const snapshotBytes = Number(execFileSync("du", ["-sbL", out], { encoding: "utf8" }).split(/\s/)[0]);
   const chunkBytes = floorChunk(freeBytes(path.dirname(floorDir)), snapshotBytes);
   const floor = jsonFloor(out, floorDir, sample, chunkBytes);
+  deleted = true; // the floor deletes what it wrote
   log(
     `${label}: JSON floor ${fmt(floor.seconds)} s = writing all ${floor.files} files ${fmt(floor.writeSeconds)} s` +
       `${floor.chunks === 1 ? "" : ` (in ${floor.chunks} chunks)`} + JSON.stringify ${fmt(floor.serializeSeconds)} s ` +
@@ -311,11 +318,11 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
   } else log(`${label}: store ${db} reused`);
   const out = path.join(dir, "dist");
   const floorDir = path.join(dir, "floor-json");
-  const deleting = existsSync(out) || existsSync(floorDir);
+  if (existsSync(out) || existsSync(floorDir)) deleted = true;
   removeOut(out);
   rmSync(floorDir, { recursive: true, force: true });
-  if (deleting) settleAfterDeletion(dir, o.settle, label);
-  else syncDisk();
+  // This size's leftovers, or the previous size's snapshot and floor, deleted just before.
+  settleAfterDeletion(dir, o.settle, label);
 
   log(`${label}: full build (load ${load()})`);
   const full = h.build(db, out, dir);
@@ -357,10 +364,12 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     `${label}: no-change ${fmt(noChange.seconds)} s (${fmt(noChange.rssMb, 0)} MiB), start-up ${fmt(startup)} s`,
   );
 
-  syncDisk();
   log(`${label}: JSON floor (load ${load()})`);
   const floor = measureFloor(out, floorDir, o.floorSample, label, o.settle);
-  if (!o.keep) removeOut(out);
+  if (!o.keep) {
+    removeOut(out);
+    deleted = true;
+  }
 
   const [first, ...steady] = ticks;
   return {
