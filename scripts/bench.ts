@@ -263,9 +263,8 @@ function measureFloor(
     deleted = true;
   }
   settleAfterDeletion(path.dirname(floorDir), settle, label);
-  const snapshotBytes = Number(execFileSync("du", ["-sbL", out], { encoding: "utf8" }).split(/\s/)[0]);
-  const chunkBytes = floorChunk(freeBytes(path.dirname(floorDir)), snapshotBytes);
-  const floor = jsonFloor(out, floorDir, sample, chunkBytes);
+  const free = freeBytes(path.dirname(floorDir));
+  const floor = jsonFloor(out, floorDir, sample, (bytes) => floorChunk(free, bytes));
   deleted = true; // the floor deletes what it wrote
   log(
     `${label}: JSON floor ${fmt(floor.seconds)} s = writing all ${floor.files} files ${fmt(floor.writeSeconds)} s` +

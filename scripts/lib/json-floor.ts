@@ -10,8 +10,9 @@
 // Until the fourteenth round the floor read each file between its timed writes and, sampled, wrote
 // one file in k with the directories it needed: at L on ext4 that said 244–281 s where writing every
 // file took 127–184 s (docs/benchmarks.md, "Fourteenth round").
-import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import fg from "fast-glob";
 
 /** One file of the snapshot: its path under the root and its size. */
 export interface FloorFile {
@@ -33,18 +34,13 @@ export interface JsonFloor {
   chunks: number;
 }
 
-/** Every regular file under `root` (symbolic links followed at the root only), in walk order. */
+/** Every regular file under `root` (a symbolic link followed at the root only), sorted by path. */
 export function snapshotFiles(root: string): FloorFile[] {
-  const files: FloorFile[] = [];
-  const walk = (dir: string, rel: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(dir, e.name), r);
-      else if (e.isFile()) files.push({ rel: r, size: statSync(path.join(dir, e.name)).size });
-    }
-  };
-  walk(realpathSync(root), "");
-  return files;
+  return fg
+    .sync("**", { cwd: realpathSync(root), dot: true, stats: true, followSymbolicLinks: false })
+    .filter((e) => e.stats!.isFile())
+    .map((e) => ({ rel: e.path, size: e.stats!.size }))
+    .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 /**
@@ -126,13 +122,21 @@ export function writeTime(
   return { seconds: ms / 1000, chunks };
 }
 
-/** The JSON floor of the snapshot at `root`, written into `floorDir` (deleted after). */
-export function jsonFloor(root: string, floorDir: string, sample: number, chunkBytes = Infinity): JsonFloor {
+/**
+ * The JSON floor of the snapshot at `root`, written into `floorDir` (deleted after), in chunks of
+ * `chunkFor(bytes of the snapshot)` bytes.
+ */
+export function jsonFloor(
+  root: string,
+  floorDir: string,
+  sample: number,
+  chunkFor: (bytes: number) => number = () => Infinity,
+): JsonFloor {
   const files = snapshotFiles(root);
-  const filler = fillerOf(root, files);
   const bytes = files.reduce((s, f) => s + f.size, 0);
+  const filler = fillerOf(root, files);
   const ser = serializeTime(root, files, sample);
-  const w = writeTime(files, floorDir, filler, chunkBytes);
+  const w = writeTime(files, floorDir, filler, chunkFor(bytes));
   return {
     seconds: w.seconds + ser.seconds,
     writeSeconds: w.seconds,
