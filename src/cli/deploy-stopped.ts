@@ -35,8 +35,12 @@ export function deployStoppedReport(
       `  - sent ${p.sent} of ${p.toSend} objects (${p.stepsDone} of ${p.steps} upload steps whole), ` +
         `${p.retagged} of ${p.toRetag} header changes, removed ${p.removed} of ${p.toRemove}`,
       p.first
-        ? "  - readers see part of this snapshot: the objects sent; the rest are missing, as no deploy " +
-            "finished into this prefix before; every link leads to an object that is there (uploads go in steps)"
+        ? // A first deploy has no earlier index page: every page and 404.html link to `/` and to
+          // the lists, which link to every tournament, so they cannot go first and are missing.
+          "  - readers see part of this snapshot: the objects sent; the rest are missing, as no deploy " +
+            "finished into this prefix before. Missing among them: the index page / and the lists " +
+            "(sent last, as they link to every tournament), so the links of the pages and 404.html " +
+            "to them answer 404 until the rerun finishes"
         : "  - readers see a mix: the objects sent are this snapshot's, the rest the previous one's; " +
             "every link leads to an object that is there (uploads go in steps, removals last)",
     );

@@ -74,8 +74,9 @@ export class BuildError extends Error {
   readonly problems: Problem[];
   readonly exitCode: ExitCode;
 
-  constructor(summary: string, problems: Problem[], exitCode: ExitCode) {
-    super(formatMessage(summary, problems));
+  /** `options.cause`: the failure underneath (an SDK error, an fs error), kept for the report. */
+  constructor(summary: string, problems: Problem[], exitCode: ExitCode, options?: ErrorOptions) {
+    super(formatMessage(summary, problems), options);
     this.name = "BuildError";
     this.problems = problems;
     this.exitCode = exitCode;
