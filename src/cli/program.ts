@@ -416,6 +416,9 @@ subcommand("preview")
         { exitCode: EXIT.usage },
       );
     const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
+    const { checkListen, listenError } = await import("./listen.ts");
+    // Before the first build replaces --dir: a port in use fails now, the snapshot untouched.
+    if (o.watch) await checkListen(o.host, o.port);
     const watching = o.watch
       ? await (
           await import("./watch.ts")
@@ -429,26 +432,7 @@ subcommand("preview")
       : undefined;
     const server = await preview({ dir: o.dir, port: o.port, host: o.host, live: watching?.live }).catch(
       (e: unknown) => {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-          const why =
-            code === "EADDRINUSE"
-              ? "is already in use"
-              : code === "EACCES"
-                ? "needs privileges this user does not have"
-                : "is not an address of this machine";
-          throw new BuildError(
-            `cannot listen on ${o.host}:${o.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${why}.`,
-            [
-              {
-                what: `listen failed with ${code}`,
-                fix: "stop the other server, or pass another --port (0 picks a free one) or --host",
-              },
-            ],
-            EXIT.usage,
-          );
-        }
-        throw e;
+        throw listenError(e, o.host, o.port) ?? e;
       },
     );
     const addr = server.address();
