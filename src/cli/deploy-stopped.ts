@@ -19,7 +19,11 @@ export function deployStoppedReport(
 ): string[] {
   const p = e.progress;
   const changed = p ? p.sent + p.retagged + p.removed : 0;
-  const lines = [`build-api: deploy to ${at.where} stopped by ${signal}; the requests in flight finished:`];
+  const inFlight =
+    e.abandoned > 0
+      ? `${e.abandoned} request${e.abandoned === 1 ? "" : "s"} in flight did not answer in time and ${e.abandoned === 1 ? "was" : "were"} abandoned`
+      : "the requests in flight finished";
+  const lines = [`build-api: deploy to ${at.where} stopped by ${signal}; ${inFlight}:`];
   if (e.stage === "before-changes" || changed === 0) {
     lines.push(
       "  - readers see what they saw before: no object was written or removed" +

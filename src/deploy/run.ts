@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { changedTags, changedUrls } from "../hosting/purge.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { openBucket, type Bucket } from "./bucket.ts";
-import { requestFailure } from "./failure.ts";
+import { failureKind, requestFailure } from "./failure.ts";
 import { syncKeyValueStore } from "./kvs.ts";
 import { acquireLease, DEFAULT_LEASE_SECONDS, type Lease } from "./lease.ts";
 import { metadataDigest, objectMetadata, objectSpec } from "./objects.ts";
@@ -53,6 +53,7 @@ export class DeployRun {
   private stage: StopStage = "before-changes";
   private stepsDone = 0;
   private hadRecord = false;
+  private abandoned = 0;
   report: DeployReport | undefined;
 
   private readonly o: DeployOptions;
@@ -73,6 +74,7 @@ export class DeployRun {
       return await op();
     } catch (e) {
       // After a stop, a request that failed (or was aborted after the grace) is no news: stop.
+      if (this.o.signal?.aborted && failureKind(e) === "stopped") this.abandoned++;
       this.stopIfAsked();
       throw requestFailure(e, this.o, doing);
     }
@@ -87,7 +89,7 @@ export class DeployRun {
   stopIfAsked(): void {
     if (!this.o.signal?.aborted) return;
     const r = this.report;
-    throw new DeployStopped(
+    const stopped = new DeployStopped(
       this.o.signal.reason,
       this.stage,
       r && {
@@ -102,6 +104,8 @@ export class DeployRun {
         first: !this.hadRecord,
       },
     );
+    stopped.abandoned = this.abandoned;
+    throw stopped;
   }
 
   /** Throws when a renewal found the lease taken by another deploy. */

@@ -51,6 +51,8 @@ export class DeployStopped extends Error {
   };
   /** The lease was given back (true), could not be (false), or was never taken (undefined). */
   leaseReleased?: boolean;
+  /** Requests in flight at the stop that did not end within its grace and were aborted. */
+  abandoned = 0;
   constructor(reason: unknown, stage: StopStage, progress: DeployStopped["progress"]) {
     super(`deploy stopped (${String(reason)})`);
     this.name = "DeployStopped";

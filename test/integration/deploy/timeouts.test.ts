@@ -77,6 +77,7 @@ describe("a server that accepts requests and never answers", () => {
     expect(e.reason).toBe("SIGTERM");
     expect(e.stage).toBe("changing");
     expect(e.leaseReleased).toBe(true);
+    expect(e.abandoned).toBeGreaterThan(0);
     expect(await fixture.s3.list("hang-stop/")).not.toContain(LEASE_KEY);
   }, 120_000);
 });

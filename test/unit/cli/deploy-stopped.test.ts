@@ -73,6 +73,14 @@ describe("deployStoppedReport", () => {
     expect(first[2]).toMatch(/answer 404 until the rerun finishes/);
   });
 
+  it("says how many requests in flight were abandoned when the server did not answer", () => {
+    const e = new DeployStopped("SIGTERM", "changing", undefined);
+    e.abandoned = 3;
+    expect(deployStoppedReport(e, "SIGTERM", at)[0]).toBe(
+      "build-api: deploy to s3://b/site/ stopped by SIGTERM; 3 requests in flight did not answer in time and were abandoned:",
+    );
+  });
+
   it("after every object: readers see this snapshot; only the record is missing", () => {
     const lines = stopped("before-record", { sent: 40, removed: 3, stepsDone: 9 });
     expect(lines[1]).toBe(
