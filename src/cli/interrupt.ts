@@ -137,10 +137,10 @@ export function interruptedReport(out: string, phase: string, signal: NodeJS.Sig
   } catch {
     // no snapshot store: nothing was staged
   }
-  for (const n of aside)
+  if (aside.length > 0)
     lines.push(
-      `  - set aside: this build's staging as ${path.join(store, n)} (the next build that publishes ` +
-        "removes it; or delete it)",
+      `  - set aside: this build's staging as ${aside.map((n) => path.join(store, n)).join(", ")} ` +
+        `(the next build that publishes removes ${aside.length === 1 ? "it" : "them"}; or delete ${aside.length === 1 ? "it" : "them"})`,
     );
   if (left.length > 0) {
     for (const n of left) lines.push(`  - left: ${path.join(store, n)} (the next build removes it)`);
