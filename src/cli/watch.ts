@@ -11,7 +11,7 @@
 //   (the publication is atomic), and the next change tries again.
 // - Every build is under one base path: --base-path, else the snapshot's own (WatchOptions).
 // - Ctrl-C (or SIGTERM) stops watching; a build under way stops at its next safe point and
-//   removes its staging (as `build` does, cli/interrupt.ts); then the process exits 130 (143).
+//   sets its staging aside (as `build` does, cli/interrupt.ts); then the process exits 130 (143).
 import { statSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -207,7 +207,9 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       return true;
     } catch (e) {
       if (e instanceof Interrupted) {
-        opts.say(`watch: build ${n} stopped by ${e.signal}; its staging was removed, the live snapshot kept`);
+        opts.say(
+          `watch: build ${n} stopped by ${e.signal}; its staging was set aside (the next build removes it), the live snapshot kept`,
+        );
         return false;
       }
       opts.say(`watch: build ${n} failed; the last good snapshot keeps serving. The error:`);
