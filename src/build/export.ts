@@ -48,8 +48,21 @@ export function exportSnapshot(dir: string, out: string): ExportReport {
     );
   }
   const resolvedOut = path.resolve(out);
-  if (resolvedOut === from || resolvedOut.startsWith(from + path.sep)) {
-    throw new BuildError(`Cannot export into ${out}: it is inside the snapshot.`, [], EXIT.unsafeOutput);
+  // Through the links: `dist/exported` is inside the snapshot `dist` points to, and a copy into
+  // it would copy itself until the path is too long, leaving the live snapshot polluted.
+  const realOut = realLocation(resolvedOut);
+  if (realOut === from || realOut.startsWith(from + path.sep)) {
+    throw new BuildError(
+      `Cannot export into ${out}: it is inside the snapshot it would copy.`,
+      [
+        {
+          what: `${out} is ${realOut}, inside the live snapshot ${from}; nothing was copied`,
+          where: out,
+          fix: "choose a directory outside the snapshot, e.g. beside it: --out site",
+        },
+      ],
+      EXIT.unsafeOutput,
+    );
   }
   let files = 0;
   let bytes = 0;
@@ -70,4 +83,20 @@ export function exportSnapshot(dir: string, out: string): ExportReport {
     },
   });
   return { from, out: resolvedOut, files, bytes };
+}
+
+/** Where `p` really is: the real path of its nearest existing ancestor, with the rest appended. */
+function realLocation(p: string): string {
+  const rest: string[] = [];
+  let at = p;
+  for (;;) {
+    try {
+      return path.join(realpathSync(at), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(at);
+      if (parent === at) return p;
+      rest.push(path.basename(at));
+      at = parent;
+    }
+  }
 }

@@ -19,7 +19,11 @@ export function deployStoppedReport(
 ): string[] {
   const p = e.progress;
   const changed = p ? p.sent + p.retagged + p.removed : 0;
-  const lines = [`build-api: deploy to ${at.where} stopped by ${signal}; the requests in flight finished:`];
+  const inFlight =
+    e.abandoned > 0
+      ? `${e.abandoned} request${e.abandoned === 1 ? "" : "s"} in flight did not answer in time and ${e.abandoned === 1 ? "was" : "were"} abandoned`
+      : "the requests in flight finished";
+  const lines = [`build-api: deploy to ${at.where} stopped by ${signal}; ${inFlight}:`];
   if (e.stage === "before-changes" || changed === 0) {
     lines.push(
       "  - readers see what they saw before: no object was written or removed" +
@@ -35,8 +39,12 @@ export function deployStoppedReport(
       `  - sent ${p.sent} of ${p.toSend} objects (${p.stepsDone} of ${p.steps} upload steps whole), ` +
         `${p.retagged} of ${p.toRetag} header changes, removed ${p.removed} of ${p.toRemove}`,
       p.first
-        ? "  - readers see part of this snapshot: the objects sent; the rest are missing, as no deploy " +
-            "finished into this prefix before; every link leads to an object that is there (uploads go in steps)"
+        ? // A first deploy has no earlier index page: every page and 404.html link to `/` and to
+          // the lists, which link to every tournament, so they cannot go first and are missing.
+          "  - readers see part of this snapshot: the objects sent; the rest are missing, as no deploy " +
+            "finished into this prefix before. Missing among them: the index page / and the lists " +
+            "(sent last, as they link to every tournament), so the links of the pages and 404.html " +
+            "to them answer 404 until the rerun finishes"
         : "  - readers see a mix: the objects sent are this snapshot's, the rest the previous one's; " +
             "every link leads to an object that is there (uploads go in steps, removals last)",
     );

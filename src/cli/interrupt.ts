@@ -128,13 +128,24 @@ export function interruptedReport(out: string, phase: string, signal: NodeJS.Sig
   );
   const incoming = `incoming-${process.pid}`;
   let left: string[] = [];
+  let aside: string[] = [];
   try {
-    left = readdirSync(store).filter((n) => n === incoming || n.startsWith(`${incoming}-`));
+    const names = readdirSync(store);
+    left = names.filter((n) => n === incoming || n.startsWith(`${incoming}-`));
+    // A stop sets the staging aside (publish/discard.ts) rather than deleting it file by file.
+    aside = names.filter((n) => n.startsWith(`trash-${process.pid}-`));
   } catch {
     // no snapshot store: nothing was staged
   }
+  if (aside.length > 0)
+    lines.push(
+      `  - set aside: this build's staging as ${aside.map((n) => path.join(store, n)).join(", ")} ` +
+        `(the next build that publishes removes ${aside.length === 1 ? "it" : "them"}; or delete ${aside.length === 1 ? "it" : "them"})`,
+    );
   if (left.length > 0) {
     for (const n of left) lines.push(`  - left: ${path.join(store, n)} (the next build removes it)`);
+  } else if (aside.length > 0) {
+    // said above
   } else if (STAGING_PHASES.has(phase)) {
     lines.push(
       `  - removed: this build's staging (${path.join(store, incoming)}, the files rendered so far)`,

@@ -13,6 +13,7 @@ import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import { parseBasePath } from "../routes/urls.ts";
+import { prefixProblem } from "../deploy/prefix.ts";
 
 /** "1 tournament", "2 tournaments". */
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -415,6 +416,9 @@ subcommand("preview")
         { exitCode: EXIT.usage },
       );
     const { preview, snapshotBasePath } = await import("../hosting/preview.ts");
+    const { checkListen, listenError } = await import("./listen.ts");
+    // Before the first build replaces --dir: a port in use fails now, the snapshot untouched.
+    if (o.watch) await checkListen(o.host, o.port);
     const watching = o.watch
       ? await (
           await import("./watch.ts")
@@ -428,26 +432,7 @@ subcommand("preview")
       : undefined;
     const server = await preview({ dir: o.dir, port: o.port, host: o.host, live: watching?.live }).catch(
       (e: unknown) => {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
-          const why =
-            code === "EADDRINUSE"
-              ? "is already in use"
-              : code === "EACCES"
-                ? "needs privileges this user does not have"
-                : "is not an address of this machine";
-          throw new BuildError(
-            `cannot listen on ${o.host}:${o.port}: the ${code === "EADDRNOTAVAIL" ? "address" : "port"} ${why}.`,
-            [
-              {
-                what: `listen failed with ${code}`,
-                fix: "stop the other server, or pass another --port (0 picks a free one) or --host",
-              },
-            ],
-            EXIT.usage,
-          );
-        }
-        throw e;
+        throw listenError(e, o.host, o.port) ?? e;
       },
     );
     const addr = server.address();
@@ -478,12 +463,15 @@ function leaseSeconds(value: string): number {
 }
 
 function keyPrefix(value: string): string {
-  if (value !== "" && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/.test(value)) {
-    throw new InvalidArgumentError(
-      "expected key segments of letters, digits, '.', '_', '-' separated by '/'",
-    );
-  }
+  const problem = prefixProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value === "" || value.endsWith("/") ? value : `${value}/`;
+}
+
+function requestSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0.1 || n > 3600) throw new InvalidArgumentError("expected seconds 0.1-3600");
+  return n;
 }
 
 subcommand("deploy")
@@ -511,6 +499,12 @@ subcommand("deploy")
     leaseSeconds,
     120, // DEFAULT_LEASE_SECONDS (src/deploy/lease.ts), not imported: deploy loads lazily
   )
+  .option(
+    "--request-timeout <seconds>",
+    "how long one request may take, its answer included; the SDK tries a timed-out request 5 times in all",
+    requestSeconds,
+    60, // DEFAULT_REQUEST_SECONDS (src/deploy/timeouts.ts)
+  )
   .option("--dry-run", "read the deploy record and print the plan; send nothing")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
@@ -535,7 +529,12 @@ subcommand("deploy")
       pathStyle: o.pathStyle,
       concurrency: o.concurrency,
       leaseSeconds: o.leaseSeconds,
+      requestSeconds: o.requestTimeout,
       dryRun: o.dryRun,
+      onLease: (holder, owner) =>
+        console.error(
+          `build-api: deploy lease of s3://${o.bucket}/${o.prefix} held as deploy ${holder} (${owner})`,
+        ),
       signal: interrupt.abortSignal,
       onStep: (done, total, what) => console.error(`build-api: deploy step ${done}/${total}: ${what}`),
     })

@@ -2,7 +2,8 @@
 // time the store changes; open pages reload when a new build is live.
 // - What is watched: the store's folder, for the store file and the files SQLite writes beside it
 //   (`-wal`, `-journal`; never `-shm`, which readers touch). A change starts a build after a quiet
-//   time (DEBOUNCE_MS), so the many writes of one import make one build.
+//   time (DEBOUNCE_MS), so the many writes of one import make one build; under a steady stream of
+//   writes that never leaves the store quiet, a build starts at least every MAX_WAIT_MS.
 // - A change that leaves the store files' sizes and times as they were when the last build
 //   started is ignored: nothing the build itself does to the folder can start another build.
 // - One build at a time: a change during a build starts one more build after it.
@@ -10,7 +11,7 @@
 //   (the publication is atomic), and the next change tries again.
 // - Every build is under one base path: --base-path, else the snapshot's own (WatchOptions).
 // - Ctrl-C (or SIGTERM) stops watching; a build under way stops at its next safe point and
-//   removes its staging (as `build` does, cli/interrupt.ts); then the process exits 130 (143).
+//   sets its staging aside (as `build` does, cli/interrupt.ts); then the process exits 130 (143).
 import { statSync, watch, type FSWatcher } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,6 +21,8 @@ import { HANDLED_SIGNALS, Interrupted, SAFE_PHASES, signalExitCode } from "./int
 
 /** Quiet time after the last change before a build starts. */
 export const DEBOUNCE_MS = 250;
+/** The longest a change waits for quiet: a store written every quarter second is never quiet. */
+export const MAX_WAIT_MS = 2_000;
 
 /** The files SQLite writes for a store: the file itself, its write-ahead log, its rollback journal. */
 export function storeFiles(db: string): string[] {
@@ -44,20 +47,37 @@ export interface StoreWatcher {
   close(): void;
 }
 
-/** Calls `onChange` once the store's files have been quiet for `debounceMs` after a change. */
-export function watchStore(db: string, onChange: () => void, debounceMs = DEBOUNCE_MS): StoreWatcher {
+/**
+ * Calls `onChange` once the store's files have been quiet for `debounceMs` after a change, or
+ * `maxWaitMs` after the first change not yet answered, whichever comes first.
+ */
+export function watchStore(
+  db: string,
+  onChange: () => void,
+  debounceMs = DEBOUNCE_MS,
+  maxWaitMs = MAX_WAIT_MS,
+): StoreWatcher {
   const full = path.resolve(db);
   const names = new Set(storeFiles(path.basename(full)));
-  let timer: NodeJS.Timeout | undefined;
+  let quiet: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
+  const fire = () => {
+    clearTimeout(quiet);
+    clearTimeout(deadline);
+    quiet = deadline = undefined;
+    onChange();
+  };
   // The folder, not the file: an import may replace the file, and the -wal comes and goes.
   const watcher: FSWatcher = watch(path.dirname(full), (_event, name) => {
     if (name !== null && !names.has(name.toString())) return;
-    clearTimeout(timer);
-    timer = setTimeout(onChange, debounceMs);
+    clearTimeout(quiet);
+    quiet = setTimeout(fire, debounceMs);
+    deadline ??= setTimeout(fire, maxWaitMs);
   });
   return {
     close() {
-      clearTimeout(timer);
+      clearTimeout(quiet);
+      clearTimeout(deadline);
       watcher.close();
     },
   };
@@ -187,7 +207,9 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
       return true;
     } catch (e) {
       if (e instanceof Interrupted) {
-        opts.say(`watch: build ${n} stopped by ${e.signal}; its staging was removed, the live snapshot kept`);
+        opts.say(
+          `watch: build ${n} stopped by ${e.signal}; its staging was set aside (the next build removes it), the live snapshot kept`,
+        );
         return false;
       }
       opts.say(`watch: build ${n} failed; the last good snapshot keeps serving. The error:`);

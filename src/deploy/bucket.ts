@@ -1,7 +1,9 @@
 // The bucket as deploy uses it: put, get, delete of one key, through @aws-sdk/client-s3 configured
 // the standard AWS way (credentials, region and endpoint from the environment and ~/.aws, or the
 // options), with the SDK's standard retry strategy (backoff on throttling) and, around it, our own
-// backoff for a throttled or dropped request that the SDK gave up on.
+// backoff for a throttled or dropped request that the SDK gave up on. Every request has a deadline
+// (timeouts.ts) and a stop (the deploy's Ctrl-C) aborts the requests still in flight after a
+// grace period: a server that accepts and never answers cannot hold a deploy.
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -13,6 +15,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Agent } from "node:https";
 import { Agent as HttpAgent } from "node:http";
+import { handlerTimeouts, stopAfterGrace, type RequestStop } from "./timeouts.ts";
 
 export interface BucketOptions {
   bucket: string;
@@ -27,6 +30,11 @@ export interface BucketOptions {
   concurrency: number;
   /** Our retries after the SDK's own; 0 in tests that want the first failure. */
   retries?: number;
+  /**
+   * Seconds one request may take, its answer included (default DEFAULT_REQUEST_SECONDS): a request
+   * over it fails as a timeout, which the SDK tries again (5 attempts in all).
+   */
+  requestSeconds?: number;
 }
 
 export interface PutObject {
@@ -99,13 +107,16 @@ export function isTransient(e: unknown): boolean {
   );
 }
 
-/** Runs `op`, waiting 0.2 s, 0.4 s, … (capped at 10 s, with full jitter) between transient failures. */
-export async function withBackoff<T>(op: () => Promise<T>, retries: number): Promise<T> {
+/**
+ * Runs `op`, waiting 0.2 s, 0.4 s, … (capped at 10 s, with full jitter) between transient failures;
+ * never again once `stop` is aborted.
+ */
+export async function backoff<T>(op: () => Promise<T>, retries: number, stop?: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await op();
     } catch (e) {
-      if (attempt >= retries || !isTransient(e)) throw e;
+      if (attempt >= retries || !isTransient(e) || stop?.aborted) throw e;
       const cap = Math.min(10_000, 200 * 2 ** attempt);
       await new Promise((r) => setTimeout(r, Math.random() * cap));
     }
@@ -117,7 +128,11 @@ function isMissing(e: unknown): boolean {
   return err.name === "NoSuchKey" || err.name === "NotFound" || err.$metadata?.httpStatusCode === 404;
 }
 
-export function openBucket(o: BucketOptions): Bucket {
+/**
+ * The bucket of `o`. `stop` (the deploy's stop): from its abort on no request is tried again, and
+ * those still in flight after its grace period are aborted.
+ */
+export function openBucket(o: BucketOptions, stop?: RequestStop): Bucket {
   const agentOptions = { keepAlive: true, maxSockets: o.concurrency };
   const config: S3ClientConfig = {
     forcePathStyle: o.pathStyle ?? false,
@@ -132,12 +147,19 @@ export function openBucket(o: BucketOptions): Bucket {
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
     // As many sockets as requests in flight (the SDK's default pool is 50).
-    requestHandler: { httpAgent: new HttpAgent(agentOptions), httpsAgent: new Agent(agentOptions) },
+    requestHandler: {
+      httpAgent: new HttpAgent(agentOptions),
+      httpsAgent: new Agent(agentOptions),
+      ...handlerTimeouts(o.requestSeconds),
+    },
   };
   if (o.endpoint) config.endpoint = o.endpoint;
   if (o.region) config.region = o.region;
   const client = new S3Client(config);
+  // Every request carries the stop: one in flight is aborted once the stop's grace has passed.
+  const req = stopAfterGrace(stop);
   const retries = o.retries ?? 5;
+  const withBackoff = <T>(op: () => Promise<T>, n: number) => backoff(op, n, stop?.signal);
   const Bucket = o.bucket;
   const Key = (key: string) => `${o.prefix}${key}`;
   return {
@@ -153,6 +175,7 @@ export function openBucket(o: BucketOptions): Bucket {
               CacheControl: p.cacheControl,
               Metadata: p.metadata,
             }),
+            { abortSignal: req() },
           ),
         retries,
       );
@@ -160,7 +183,9 @@ export function openBucket(o: BucketOptions): Bucket {
     async get(key) {
       try {
         return await withBackoff(async () => {
-          const r = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+          const r = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }), {
+            abortSignal: req(),
+          });
           return Buffer.from(await r.Body!.transformToByteArray());
         }, retries);
       } catch (e) {
@@ -169,7 +194,10 @@ export function openBucket(o: BucketOptions): Bucket {
       }
     },
     async remove(key) {
-      await withBackoff(() => client.send(new DeleteObjectCommand({ Bucket, Key: Key(key) })), retries);
+      await withBackoff(
+        () => client.send(new DeleteObjectCommand({ Bucket, Key: Key(key) }), { abortSignal: req() }),
+        retries,
+      );
     },
     async putIf(p, condition) {
       try {
@@ -187,6 +215,7 @@ export function openBucket(o: BucketOptions): Bucket {
                   ? { IfNoneMatch: condition.ifNoneMatch }
                   : { IfMatch: condition.ifMatch }),
               }),
+              { abortSignal: req() },
             ),
           retries,
         );
@@ -199,7 +228,9 @@ export function openBucket(o: BucketOptions): Bucket {
     async getTagged(key) {
       try {
         return await withBackoff(async () => {
-          const r = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+          const r = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }), {
+            abortSignal: req(),
+          });
           return { body: Buffer.from(await r.Body!.transformToByteArray()), etag: r.ETag ?? "" };
         }, retries);
       } catch (e) {
@@ -210,7 +241,10 @@ export function openBucket(o: BucketOptions): Bucket {
     async removeIf(key, etag) {
       try {
         await withBackoff(
-          () => client.send(new DeleteObjectCommand({ Bucket, Key: Key(key), IfMatch: etag })),
+          () =>
+            client.send(new DeleteObjectCommand({ Bucket, Key: Key(key), IfMatch: etag }), {
+              abortSignal: req(),
+            }),
           retries,
         );
         return true;
@@ -233,6 +267,7 @@ export function openBucket(o: BucketOptions): Bucket {
               CacheControl: p.cacheControl,
               Metadata: p.metadata,
             }),
+            { abortSignal: req() },
           ),
         retries,
       );
@@ -242,7 +277,10 @@ export function openBucket(o: BucketOptions): Bucket {
       let token: string | undefined;
       do {
         const page = await withBackoff(
-          () => client.send(new ListObjectsV2Command({ Bucket, Prefix: o.prefix, ContinuationToken: token })),
+          () =>
+            client.send(new ListObjectsV2Command({ Bucket, Prefix: o.prefix, ContinuationToken: token }), {
+              abortSignal: req(),
+            }),
           retries,
         );
         for (const c of page.Contents ?? []) if (c.Key) keys.push(c.Key.slice(o.prefix.length));

@@ -1,7 +1,9 @@
 // The deploy lease: one deploy at a time per bucket prefix. Two CI runs that overlap would
 // otherwise interleave their uploads and write each other's record. The lease is an object beside
 // the record (LEASE_KEY) created with a conditional write (If-None-Match: *), which S3, R2 and
-// MinIO refuse with 412 when the key exists; it names its holder and an expiry. The holder renews
+// MinIO refuse with 412 when the key exists; it holds an opaque holder id and an expiry, nothing
+// more: a public bucket shows it to anyone. Who the holder is (user, host, pid, CI run) the
+// deploy prints in its own output, beside the same id. The holder renews
 // it (If-Match: its ETag) every quarter of its lifetime, so a lease only lapses when its deploy
 // died or stalled; a later deploy then takes a lapsed lease over (If-Match: the lapsed one's ETag,
 // so of two deploys racing for it one wins) and resumes from the pending mark (record.ts). The
@@ -16,12 +18,12 @@ export const LEASE_KEY = "_build-api-deploy.lease.json";
 export const DEFAULT_LEASE_SECONDS = 120;
 
 export interface LeaseHolder {
-  /** Who holds it, for the message another deploy prints: user@host, pid, a CI run when known. */
-  owner: string;
-  /** Random per deploy: tells two deploys of one owner apart. */
-  token: string;
+  /** Random per deploy, and all the object says of its holder (the deploy's output names it). */
+  id: string;
   acquired: string;
   expires: string;
+  /** Who held it, in a lease written by an older build-api (version 1), which named it. */
+  owner?: string;
 }
 
 export interface LeaseOptions {
@@ -34,6 +36,8 @@ export interface LeaseOptions {
 
 export interface Lease {
   holder: LeaseHolder;
+  /** Who this deploy is (user@host, pid, a CI run when known): for its own output only. */
+  owner: string;
   /** Whether the lease was taken over from a deploy whose lease had lapsed. */
   tookOver?: LeaseHolder;
   /** Requests the lease has made so far (acquire, renewals, release). */
@@ -44,8 +48,8 @@ export interface Lease {
   release(): Promise<void>;
 }
 
-/** Who is deploying, for the busy message: the CI run when a known CI says so. */
-function ownerName(): string {
+/** Who is deploying, for the deploy's own output: the CI run when a known CI says so. */
+export function ownerName(): string {
   let user = "unknown";
   try {
     user = userInfo().username;
@@ -65,19 +69,27 @@ function ownerName(): string {
 }
 
 export function encodeLease(h: LeaseHolder): Buffer {
-  return Buffer.from(JSON.stringify({ format: "build-api-deploy-lease", version: 1, ...h }) + "\n");
+  const { id, acquired, expires } = h;
+  return Buffer.from(
+    JSON.stringify({ format: "build-api-deploy-lease", version: 2, id, acquired, expires }) + "\n",
+  );
 }
 
 /** The lease's holder, or undefined when the bytes are not a lease (then it counts as lapsed). */
 export function decodeLease(bytes: Uint8Array): LeaseHolder | undefined {
   try {
-    const o = JSON.parse(Buffer.from(bytes).toString("utf8")) as Partial<LeaseHolder> & { format?: unknown };
+    const o = JSON.parse(Buffer.from(bytes).toString("utf8")) as Partial<LeaseHolder> & {
+      format?: unknown;
+      token?: unknown;
+    };
     if (o.format !== "build-api-deploy-lease") return undefined;
-    const { owner, token, acquired, expires } = o;
-    if (typeof owner !== "string" || typeof token !== "string") return undefined;
+    const { owner, acquired, expires } = o;
+    // Version 1 named its owner and called its id a token.
+    const id = o.id ?? o.token;
+    if (typeof id !== "string" || (owner !== undefined && typeof owner !== "string")) return undefined;
     if (typeof acquired !== "string" || typeof expires !== "string" || Number.isNaN(Date.parse(expires)))
       return undefined;
-    return { owner, token, acquired, expires };
+    return { id, acquired, expires, ...(owner !== undefined && { owner }) };
   } catch {
     return undefined;
   }
@@ -87,14 +99,20 @@ function where(o: LeaseOptions): string {
   return `s3://${o.bucket}/${o.prefix}${LEASE_KEY}`;
 }
 
+/** How a message names a holder: its id, and who it is when an older lease said so. */
+export function holderName(h: LeaseHolder): string {
+  return `deploy ${h.id}${h.owner ? ` (${h.owner})` : ""}`;
+}
+
 function busy(o: LeaseOptions, h: LeaseHolder): BuildError {
   return new BuildError(
-    `s3://${o.bucket}/${o.prefix} is being deployed by ${h.owner} (since ${h.acquired}).`,
+    `s3://${o.bucket}/${o.prefix} is being deployed by ${holderName(h)} (since ${h.acquired}).`,
     [
       {
         what: `another deploy holds the deploy lease until ${h.expires}, renewing it while it runs`,
         where: where(o),
         fix:
+          "its own output names that holder id with who runs it; " +
           "let that deploy finish, then run this one again (deploy one snapshot per prefix at a time: a CI " +
           "concurrency group). If it died, its lease lapses at the time above and the next deploy takes it " +
           `over and resumes its work; to take it at once, delete ${where(o)} (only when that deploy is surely gone)`,
@@ -109,7 +127,7 @@ function lost(o: LeaseOptions, h: LeaseHolder): BuildError {
     `Deploy to s3://${o.bucket}/${o.prefix} stopped: its lease was taken by another deploy.`,
     [
       {
-        what: `this deploy (${h.owner}) could not renew its lease: it had lapsed (the process stalled for longer than the lease) and another deploy took it over`,
+        what: `this deploy (${holderName(h)}) could not renew its lease: it had lapsed (the process stalled for longer than the lease) and another deploy took it over`,
         where: where(o),
         fix: "let the other deploy finish; run again after it if its snapshot is not the one you want served",
       },
@@ -123,9 +141,8 @@ export async function acquireLease(bucket: Bucket, o: LeaseOptions): Promise<Lea
   const now = o.now ?? Date.now;
   const ms = o.seconds * 1000;
   let requests = 0;
-  const holderFor = (t: number, token: string, acquired?: string): LeaseHolder => ({
-    owner: ownerName(),
-    token,
+  const holderFor = (t: number, id: string, acquired?: string): LeaseHolder => ({
+    id,
     acquired: acquired ?? new Date(t).toISOString(),
     expires: new Date(t + ms).toISOString(),
   });
@@ -146,7 +163,7 @@ export async function acquireLease(bucket: Bucket, o: LeaseOptions): Promise<Lea
       // Lapsed (or unreadable): take it over, but only from exactly that lease.
       holder = holderFor(now(), token);
       etag = await put(holder, { ifMatch: current.etag });
-      tookOver = h ?? { owner: "an unreadable lease", token: "", acquired: "?", expires: "?" };
+      tookOver = h ?? { id: "(an unreadable lease)", acquired: "?", expires: "?" };
     } else {
       // Released between our two requests: try once more as new.
       etag = await put(holder, { ifNoneMatch: "*" });
@@ -156,7 +173,7 @@ export async function acquireLease(bucket: Bucket, o: LeaseOptions): Promise<Lea
       requests++;
       const now2 = await bucket.getTagged(LEASE_KEY);
       const h = now2 && decodeLease(now2.body);
-      throw busy(o, h ?? { owner: "another deploy", token: "", acquired: "just now", expires: "soon" });
+      throw busy(o, h ?? { id: "(unreadable)", acquired: "just now", expires: "soon" });
     }
   }
 
@@ -187,6 +204,7 @@ export async function acquireLease(bucket: Bucket, o: LeaseOptions): Promise<Lea
       return holder;
     },
     tookOver,
+    owner: ownerName(),
     requests: () => requests,
     check() {
       if (failure) throw failure;

@@ -14,6 +14,9 @@
 // headers): what decides the headers of an object beyond its rule. A deploy compares them with the
 // snapshot's to find objects whose bytes are the same but whose Cache-Control or Link is not.
 // Both are gzipped; a normal deploy reads the two and writes the two, never lists the bucket.
+// Anyone who may write the bucket may put a gzip bomb there: what is read and what it expands to
+// are bounded (MAX_READ_BYTES), and one over the bound is an unreadable record or mark (which the
+// deploy answers with a full comparison), not a process out of memory.
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { Generation } from "../publish/changes.ts";
 import type { EdgeFacts } from "../routes/pagination.ts";
@@ -22,6 +25,22 @@ import type { SnapshotFile } from "./snapshot-files.ts";
 export const RECORD_KEY = "_build-api-deploy.json.gz";
 export const PENDING_KEY = "_build-api-deploy.pending.json.gz";
 const FORMAT = "build-api-deploy";
+/**
+ * The most a record or pending mark may be, gzipped or expanded: a version-2 record of about a
+ * million files (one line of about 110 bytes each), far beyond any snapshot built so far.
+ */
+export const MAX_READ_BYTES = 128 * 1024 * 1024;
+
+/** The text of gzipped bytes, or undefined when they are not gzip or expand past the bound. */
+function gunzipBounded(bytes: Uint8Array): string | undefined {
+  if (bytes.length > MAX_READ_BYTES) return undefined;
+  try {
+    // Stops inflating at the bound (RangeError) instead of allocating what a bomb asks for.
+    return gunzipSync(bytes, { maxOutputLength: MAX_READ_BYTES }).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
 
 export interface DeployRecord {
   /** metadataDigest() of the deploy that wrote the objects. */
@@ -54,12 +73,8 @@ export function encodeRecord(r: DeployRecord): Buffer {
 
 /** Undefined when the bytes are not a record of this format: the caller then sends everything. */
 export function decodeRecord(bytes: Uint8Array): DeployRecord | undefined {
-  let text: string;
-  try {
-    text = gunzipSync(bytes).toString("utf8");
-  } catch {
-    return undefined;
-  }
+  const text = gunzipBounded(bytes);
+  if (text === undefined) return undefined;
   const lines = text.split("\n");
   const header = new RegExp(`^${FORMAT} ([123]) (\\S+)(?: (\\S+) ([0-9]+))?$`).exec(lines[0] ?? "");
   if (!header || lines.at(-1) !== "" || (header[1] === "3") !== (header[3] !== undefined)) return undefined;
@@ -99,8 +114,10 @@ export function encodePending(keys: Iterable<string>): Buffer {
 
 /** The keys of a pending marker; undefined when unreadable (the caller then distrusts the record). */
 export function decodePending(bytes: Uint8Array): string[] | undefined {
+  const text = gunzipBounded(bytes);
+  if (text === undefined) return undefined;
   try {
-    const o = JSON.parse(gunzipSync(bytes).toString("utf8")) as { format?: unknown; keys?: unknown };
+    const o = JSON.parse(text) as { format?: unknown; keys?: unknown };
     if (o.format !== `${FORMAT}-pending` || !Array.isArray(o.keys)) return undefined;
     return o.keys.every((k) => typeof k === "string") ? (o.keys as string[]) : undefined;
   } catch {

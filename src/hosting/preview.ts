@@ -140,7 +140,7 @@ export function createPreviewServer(dir: string, live?: LiveReload): Server {
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     let url: URL;
     try {
-      url = new URL(req.url ?? "/", "http://preview.invalid");
+      url = requestUrl(req.url ?? "/");
     } catch {
       return sendError(req, res, errorResolution(400, "/api/"));
     }
@@ -201,4 +201,16 @@ export function preview(opts: PreviewOptions): Promise<Server> {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve(server));
   });
+}
+
+/**
+ * The request target as a URL. An origin-form target is a path, even one that starts with `//`:
+ * parsed against a base, `//evil.example/` would name another host and leave the path `/` (the
+ * index page), where the hosts look up the key `//evil.example/` and answer 404. An absolute-form
+ * target (as a proxy sends it) is the same request.
+ */
+export function requestUrl(target: string): URL {
+  return target.startsWith("/")
+    ? new URL(`http://preview.invalid${target}`)
+    : new URL(target, "http://preview.invalid");
 }

@@ -81,6 +81,7 @@ import {
   type Current,
   type Layout,
 } from "./layout.ts";
+import { discardStaging, isStop } from "./discard.ts";
 import { acquireLock } from "./lock.ts";
 import { environmentError, errnoCode, io } from "./io.ts";
 import { Bookkeeping } from "./bookkeeping.ts";
@@ -243,13 +244,8 @@ async function publish(
       phase("produce");
       collected = writer.finish();
     } catch (e) {
-      try {
-        io.rmSync(incoming, { recursive: true, force: true });
-        if (direct) io.rmSync(staleDir, { recursive: true, force: true });
-        if (second !== undefined) io.rmSync(second, { recursive: true, force: true });
-      } catch {
-        // A leftover: the next build removes it.
-      }
+      // A stop returns at once: what was staged is set aside, not deleted file by file.
+      discardStaging(layout.store, [incoming, direct ? staleDir : undefined, second], isStop(e));
       throw e;
     }
 

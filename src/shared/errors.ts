@@ -58,7 +58,7 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   snapshotDamaged:
     "the live snapshot differs from its manifest (`verify`; or a build found a live file removed by hand), or `verify` found it built from another history of the store: `build --rebuild` writes every file anew",
   deploy:
-    "`deploy` failed: the bucket could not be reached or refused a request (network, credentials, bucket, throttling after retries), or the snapshot or its edge code cannot be deployed (no manifest, a CloudFront Function over 10 KB); a rerun resumes an interrupted deploy",
+    "`deploy` failed: the bucket could not be reached, did not answer in time or refused a request (network, a timeout, credentials, bucket, a server error or throttling after retries), or the snapshot or its edge code cannot be deployed (no manifest, a CloudFront Function over 10 KB); a rerun resumes an interrupted deploy",
 };
 
 export interface Problem {
@@ -74,8 +74,9 @@ export class BuildError extends Error {
   readonly problems: Problem[];
   readonly exitCode: ExitCode;
 
-  constructor(summary: string, problems: Problem[], exitCode: ExitCode) {
-    super(formatMessage(summary, problems));
+  /** `options.cause`: the failure underneath (an SDK error, an fs error), kept for the report. */
+  constructor(summary: string, problems: Problem[], exitCode: ExitCode, options?: ErrorOptions) {
+    super(formatMessage(summary, problems), options);
     this.name = "BuildError";
     this.problems = problems;
     this.exitCode = exitCode;

@@ -1,6 +1,8 @@
 // Reading a TRF file from disk: a regular file only (a FIFO or /dev/zero would block or never
-// end), at most MAX_TRF_BYTES, and decoded from UTF-8 or, when it is not valid UTF-8, from
-// Windows-1252 (the superset of Latin-1 that older pairing programs write). A text holding U+FFFD
+// end), at most MAX_TRF_BYTES, and decoded from UTF-8 or, when it is not valid UTF-8, line by
+// line: each line that is valid UTF-8 as UTF-8, each other line from Windows-1252 (the superset
+// of Latin-1 that older pairing programs write). A file edited in two programs mixes the two, and
+// decoding it whole as either turns the other's names into mojibake ("JosÃ©"). A text holding U+FFFD
 // (a character already lost by an earlier conversion) is refused with its line: it would be
 // published as "M�ller".
 import { closeSync, openSync, readSync } from "node:fs";
@@ -12,7 +14,7 @@ export const MAX_TRF_BYTES = 64 * 1024 * 1024;
 
 export interface TrfText {
   text: string;
-  /** "utf-8" or "windows-1252". */
+  /** "utf-8", "windows-1252", or "mixed" (lines of each). */
   encoding: string;
   /** Said when the file was converted. */
   warnings: string[];
@@ -26,12 +28,18 @@ export function decodeTrf(bytes: Uint8Array, fileName: string): TrfText {
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    encoding = "windows-1252";
-    text = new TextDecoder("windows-1252").decode(bytes);
-    const line = lineOfFirstInvalidUtf8(bytes);
+    const lines = decodeLines(bytes);
+    text = lines.text;
+    encoding = lines.utf8 > 0 ? "mixed" : "windows-1252";
+    const where = lines.latin1.length === 1 ? "line" : "lines";
+    const shown = lines.latin1.slice(0, 10).join(", ") + (lines.latin1.length > 10 ? ", …" : "");
     warnings.push(
-      `${fileName} is not UTF-8 (first at line ${line}): read as Windows-1252 (Latin-1); ` +
-        "check the names, or export the file as UTF-8",
+      lines.utf8 > 0
+        ? `${fileName} mixes encodings: ${where} ${shown} (${lines.latin1.length} in all) are not UTF-8 and ` +
+            "were read as Windows-1252 (Latin-1), the others as UTF-8; check the names on those lines, " +
+            "or export the file as UTF-8"
+        : `${fileName} is not UTF-8 (first at line ${lines.latin1[0]}): read as Windows-1252 (Latin-1); ` +
+            "check the names, or export the file as UTF-8",
     );
   }
   const lost = text.indexOf("\ufffd");
@@ -52,23 +60,32 @@ export function decodeTrf(bytes: Uint8Array, fileName: string): TrfText {
   return { text, encoding, warnings };
 }
 
-/** The 1-based line of the first byte sequence that is not UTF-8. */
-function lineOfFirstInvalidUtf8(bytes: Uint8Array): number {
-  let line = 1;
-  const decoder = new TextDecoder("utf-8", { fatal: true });
+/**
+ * The text of bytes that are not UTF-8 as a whole, line by line: a line that is UTF-8 as UTF-8,
+ * another from Windows-1252. `latin1`: the 1-based numbers of the lines read as Windows-1252;
+ * `utf8`: how many lines outside ASCII were read as UTF-8.
+ */
+function decodeLines(bytes: Uint8Array): { text: string; latin1: number[]; utf8: number } {
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const cp1252 = new TextDecoder("windows-1252");
+  const parts: string[] = [];
+  const latin1: number[] = [];
+  let nonAscii = 0;
   let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i === bytes.length || bytes[i] === 0x0a) {
-      try {
-        decoder.decode(bytes.subarray(start, i));
-      } catch {
-        return line;
-      }
-      line++;
-      start = i + 1;
+  for (let line = 1; start < bytes.length; line++) {
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl === -1 ? bytes.length : nl + 1;
+    const chunk = bytes.subarray(start, end);
+    try {
+      parts.push(utf8.decode(chunk));
+      if (chunk.some((b) => b >= 0x80)) nonAscii++;
+    } catch {
+      parts.push(cp1252.decode(chunk));
+      latin1.push(line);
     }
+    start = end;
   }
-  return line;
+  return { text: parts.join(""), latin1, utf8: nonAscii };
 }
 
 /** Reads and decodes a TRF file, refusing what is not a regular file or is too large. */

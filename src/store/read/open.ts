@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
 import { StoreReader, type Store } from "./reader.ts";
 import { fileIdentity, REVISION_TABLES } from "./revisions.ts";
+import { contentStamp, storeReadError } from "./read-failure.ts";
 import { replacedError } from "./replaced.ts";
 import {
   fromReferenceSchema,
@@ -156,11 +157,13 @@ export function integrityProblems(db: Database.Database, file: string, limit = 2
 export function openStore(file: string, opts: OpenOptions = {}): Store {
   let size: number;
   let identity: string;
+  let opened: string;
   try {
     const stat = statSync(file, { bigint: true });
     if (!stat.isFile()) throw unreadable(file, "is not a file");
     size = Number(stat.size);
     identity = fileIdentity(file, stat);
+    opened = `${stat.size}:${stat.mtimeNs}`;
   } catch (error) {
     if (error instanceof BuildError) throw error;
     throw unreadable(
@@ -232,11 +235,10 @@ export function openStore(file: string, opts: OpenOptions = {}): Store {
         : code === "SQLITE_CORRUPT"
           ? "is corrupt or truncated (database disk image is malformed)"
           : `cannot be read: ${(error as Error).message}`;
-    throw unreadable(
-      file,
-      `the file ${what}`,
-      code === "SQLITE_NOTADB" ? CREATE_HINT : "restore the store from a good copy",
-    );
+    // A writer's lock or a write in place is named as such (read-failure.ts), not as damage.
+    if (code === "SQLITE_NOTADB" && contentStamp(file) === opened)
+      throw unreadable(file, `the file ${what}`, CREATE_HINT);
+    throw storeReadError(file, error, `the file ${what}`, opened);
   }
 }
 

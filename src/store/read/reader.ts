@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type Database from "better-sqlite3";
-import { BuildError, EXIT, type Problem } from "../../shared/errors.ts";
+import type { Problem } from "../../shared/errors.ts";
 import type { Club, PublishedTournament } from "../../domain/types.ts";
 import { RowCheck, rowWhere, type SqlRow } from "./cells.ts";
 import { checkStore } from "./check-store.ts";
@@ -23,6 +23,7 @@ import {
   storeKeyOf,
   tokenOf,
 } from "./revisions.ts";
+import { contentStamp, storeReadError } from "./read-failure.ts";
 import { replacedError } from "./replaced.ts";
 import { prepareSizeQueries, type SizeQueries, type VocabularyRows } from "./sizes.ts";
 import { assembleTournament, type TournamentRows } from "./tournament.ts";
@@ -152,24 +153,17 @@ function hashTournamentRows(rows: TournamentRows): string {
   return hash.digest("hex");
 }
 
-/** An I/O failure in the middle of a read (the file changed or is corrupt) ends the build. */
-function guard<T>(file: string, read: () => T): T {
+/**
+ * An I/O failure in the middle of a read (a writer's lock, the file written in place, damage)
+ * ends the build, saying which (read-failure.ts). `opened`: the file's stamp when it was opened.
+ */
+function guard<T>(file: string, opened: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string" && code.startsWith("SQLITE_")) {
-      throw new BuildError(
-        `Cannot read the store ${file}.`,
-        [
-          {
-            where: file,
-            what: `reading failed: ${(error as Error).message}`,
-            fix: "restore the store from a good copy",
-          },
-        ],
-        EXIT.storeUnreadable,
-      );
+      throw storeReadError(file, error, `reading failed: ${(error as Error).message}`, opened);
     }
     throw error;
   }
@@ -185,6 +179,8 @@ export class StoreReader implements Store {
   private readonly db: Database.Database;
   readonly file: string;
   readonly identity: string;
+  /** The file's size and mtime when this reader began: a read that fails after they moved says so. */
+  private readonly opened: string;
 
   /**
    * `vocabularyRows`: the rows of the vocabulary queries when the opener has read them already
@@ -195,6 +191,7 @@ export class StoreReader implements Store {
     this.db = db;
     this.file = file;
     this.identity = identity;
+    this.opened = contentStamp(file);
     this.name = basename(file);
     this.queries = prepareQueries(db);
     this.sizes = prepareSizeQueries(db, this.name);
@@ -202,7 +199,7 @@ export class StoreReader implements Store {
   }
 
   clubs(): Club[] {
-    return guard(this.file, () => {
+    return guard(this.file, this.opened, () => {
       const clubs: Club[] = [];
       const ignored: Problem[] = [];
       const rows = this.queries.enabledClubs.all();
@@ -218,7 +215,7 @@ export class StoreReader implements Store {
   }
 
   publishedTournaments(): { rowId: number; externalId: bigint }[] {
-    return guard(this.file, () =>
+    return guard(this.file, this.opened, () =>
       this.queries.publishedTournaments
         .all()
         .filter((row) => safeRowId(row["tournament_id"]))
@@ -227,11 +224,11 @@ export class StoreReader implements Store {
   }
 
   publishedCount(): number {
-    return guard(this.file, () => Number(this.queries.publishedCount.pluck().get()));
+    return guard(this.file, this.opened, () => Number(this.queries.publishedCount.pluck().get()));
   }
 
   publishedAfter(after: ChunkKey | null, limit: number, tokens: boolean): PublishedChunk {
-    return guard(this.file, () => {
+    return guard(this.file, this.opened, () => {
       const sql = publishedChunkSql(after === null, tokens ? tokenOf("t") : "NULL");
       const rows = this.db
         .prepare<
@@ -256,7 +253,7 @@ export class StoreReader implements Store {
   }
 
   rowsOfExternalIds(ids: readonly string[]): number[] {
-    return guard(this.file, () => {
+    return guard(this.file, this.opened, () => {
       const stmt = this.db
         .prepare<[bigint], number>("SELECT tournament_id FROM tournaments WHERE external_id = ?")
         .pluck();
@@ -265,7 +262,7 @@ export class StoreReader implements Store {
   }
 
   publishedAmong(rowIds: Iterable<number>): { rowId: number; externalId: bigint }[] {
-    return guard(this.file, () => {
+    return guard(this.file, this.opened, () => {
       const out: { rowId: number; externalId: bigint }[] = [];
       for (const rowId of rowIds) {
         const row = this.queries.publishedTournament.get(rowId);
@@ -287,7 +284,7 @@ export class StoreReader implements Store {
     skip: (hash: string) => boolean,
     hashed = true,
   ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null } {
-    return guard(this.file, () => {
+    return guard(this.file, this.opened, () => {
       const rows = this.readRows(rowId);
       if (!("tournament" in rows)) return { hash: "", loaded: rows };
       const hash = hashed ? hashTournamentRows(rows) : "";
@@ -357,42 +354,42 @@ export class StoreReader implements Store {
   }
 
   changedSince(since: bigint): Map<number, string> {
-    return guard(this.file, () => changedSince(this.db, since));
+    return guard(this.file, this.opened, () => changedSince(this.db, since));
   }
 
   recentRevisions(limit: number): [number, string][] {
-    return guard(this.file, () => recentRevisions(this.db, limit));
+    return guard(this.file, this.opened, () => recentRevisions(this.db, limit));
   }
 
   revisionTokens(ids: readonly number[]): (string | null)[] {
-    return guard(this.file, () => revisionTokens(this.db, ids));
+    return guard(this.file, this.opened, () => revisionTokens(this.db, ids));
   }
 
   revisionState(): string | null {
-    return guard(this.file, () => revisionState(this.db));
+    return guard(this.file, this.opened, () => revisionState(this.db));
   }
 
   missingIndexes(): string[] {
-    return guard(this.file, () => missingReadIndexes(this.db));
+    return guard(this.file, this.opened, () => missingReadIndexes(this.db));
   }
 
   revisionTrouble(): string | null {
-    return guard(this.file, () => revisionTrouble(this.db));
+    return guard(this.file, this.opened, () => revisionTrouble(this.db));
   }
 
   revisionCounts(): { all: bigint; clubs: string } | null {
-    return guard(this.file, () => revisionCounts(this.db));
+    return guard(this.file, this.opened, () => revisionCounts(this.db));
   }
 
   storeKey(): string | null {
-    const key = guard(this.file, () => storeKeyOf(this.db, this.file));
+    const key = guard(this.file, this.opened, () => storeKeyOf(this.db, this.file));
     // The key stats the path: it names this connection's state only if the path is still its file.
     if (fileIdentity(this.file) !== this.identity) throw replacedError(this.file, "while the build ran");
     return key;
   }
 
   clubsHash(): string {
-    return guard(this.file, () => {
+    return guard(this.file, this.opened, () => {
       const hash = createHash("sha256");
       const rows = this.db
         .prepare<[], SqlRow>(`SELECT ${selectAllClubs} FROM clubs ORDER BY club_id`)
@@ -405,7 +402,7 @@ export class StoreReader implements Store {
   }
 
   checkStore(since?: bigint): Problem[] {
-    return guard(this.file, () => checkStore(this.db, this.name, since));
+    return guard(this.file, this.opened, () => checkStore(this.db, this.name, since));
   }
 
   private readonly vocabularyRows: VocabularyRows | undefined;
@@ -413,7 +410,7 @@ export class StoreReader implements Store {
   private vocab: { globalTags: string[]; clubTags: string[]; languages: string[] } | undefined;
 
   vocabulary(): { globalTags: string[]; clubTags: string[]; languages: string[] } {
-    return (this.vocab ??= guard(this.file, () => {
+    return (this.vocab ??= guard(this.file, this.opened, () => {
       const q = this.queries;
       const values = (rows: SqlRow[], column: string, kind: SegmentKind): string[] => {
         const set = new Set<string>();

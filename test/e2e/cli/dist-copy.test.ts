@@ -55,6 +55,15 @@ describe("dist is a symlink", () => {
     // export never overwrites.
     const again = await runCli(["export", "--dir", dist, "--out", site]);
     expect(again.code).toBe(EXIT.unsafeOutput);
+
+    // Nor copies into the snapshot itself, through its link: the live snapshot stays as it was.
+    for (const inside of [path.join(dist, "exported"), path.join(dist, "a", "b")]) {
+      const into = await runCli(["export", "--dir", dist, "--out", inside]);
+      expect(into.code, into.stderr).toBe(EXIT.unsafeOutput);
+      expect(into.stderr).toMatch(/inside the live snapshot/);
+      expect(into.stderr).toMatch(/choose a directory outside the snapshot/);
+      expect(tree(realpathSync(dist))).toEqual(live);
+    }
   });
 
   it("--force moves a folder that is not a snapshot aside, says so, and later builds keep it", async () => {

@@ -206,3 +206,23 @@ describe("inputs that stall or break a command", () => {
     },
   );
 });
+
+describe("deploy --prefix", () => {
+  it.each(["../", "./", "site/../../", "a/./b/"])(
+    "%s is refused before anything is read or sent (exit 2, the segment named)",
+    async (prefix) => {
+      const r = await runCli([
+        "deploy",
+        "--bucket",
+        "b",
+        "--prefix",
+        prefix,
+        "--endpoint",
+        "http://127.0.0.1:9",
+      ]);
+      expect(r.code, r.stderr).toBe(EXIT.usage);
+      expect(r.stderr).toMatch(/--prefix/);
+      expect(r.stderr).toMatch(/the segment '\.\.?' would place objects outside the prefix/);
+    },
+  );
+});

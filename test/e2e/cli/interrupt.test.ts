@@ -1,7 +1,7 @@
 // Ctrl-C (SIGINT) and SIGTERM during a build, through the CLI: the build stops while it renders,
-// says that the live snapshot was left untouched and that its staging was removed, exits with
-// 128 + the signal's number, and leaves the live snapshot byte for byte as it was, no staging
-// directory and no lock. The next build then succeeds. The progress lines name each phase.
+// says that the live snapshot was left untouched and that its staging was set aside (one rename,
+// so the stop does not wait for thousands of files to be deleted), exits with 128 + the signal's
+// number, and leaves the live snapshot byte for byte as it was, no staging directory and no lock. The next build then succeeds. The progress lines name each phase.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
@@ -42,7 +42,7 @@ describe("a build stopped by a signal", () => {
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const)(
-    "%s: says what was left untouched and removed, exits %i",
+    "%s: says what was left untouched and set aside, exits %i",
     async (signal, exitCode) => {
       const dir = tempDir("interrupt");
       const db = await bigStore(dir);
@@ -58,7 +58,13 @@ describe("a build stopped by a signal", () => {
       expect(r.stderr).toMatch(new RegExp(`stopped by ${signal} during produce: rendering tournaments`));
       expect(r.stderr).toContain(`untouched: ${out} -> ${live}, the live snapshot, keeps serving`);
       const store = path.join(dir, ".dist.snapshots");
-      expect(r.stderr).toMatch(new RegExp(`removed: this build's staging \\(${store}/incoming-\\d+`));
+      // Set aside with one rename, not deleted file by file: the stop returns at once.
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `set aside: this build's staging as ${store}/trash-\\d+-1 \\(the next build that publishes removes it`,
+        ),
+      );
+      expect(r.stderr).not.toMatch(/removed: this build's staging/);
       expect(r.stderr).toContain(`released: the lock ${path.join(dir, ".dist.lock")}`);
       expect(r.stderr).not.toContain("internal error");
 
@@ -66,6 +72,7 @@ describe("a build stopped by a signal", () => {
       expect(realpathSync(out)).toBe(live);
       expect(hashTree(live)).toEqual(before);
       expect(readdirSync(store).filter((n) => n.startsWith("incoming-"))).toEqual([]);
+      expect(readdirSync(store).filter((n) => n.startsWith("trash-"))).toHaveLength(1);
       expect(existsSync(path.join(dir, ".dist.lock"))).toBe(false);
       const verified = await runCli(["verify", "--out", out]);
       expect(verified.code, verified.stderr).toBe(0);
@@ -74,6 +81,10 @@ describe("a build stopped by a signal", () => {
       const again = await runCli(["build", "--db", db, "--out", out, "--now", NOW]);
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr).toContain("is up to date");
+      // A build that publishes removes what the stop set aside.
+      const rebuilt = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--rebuild"]);
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      expect(readdirSync(store).filter((n) => n.startsWith("trash-"))).toEqual([]);
     },
     180_000,
   );

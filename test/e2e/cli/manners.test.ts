@@ -1,5 +1,6 @@
 // How the CLI talks to a person: unknown options named as such, required options marked, one-line
 // usage errors with a pointer to the help, a busy port said plainly, counts in the right number.
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,6 +110,17 @@ describe("preview on a port already in use", () => {
     );
     expect(r.stderr).toContain("--port");
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+  });
+  it("with --watch, says so before building: the snapshot in --dir is left as it was", async () => {
+    const dist = path.join(dir, "watched");
+    const r = await runCli(["preview", "--watch", "--db", sample, "--dir", dist, "--port", String(port)]);
+    expect(r.code, r.stderr).toBe(EXIT.usage);
+    expect(lines(r.stderr)[0]).toBe(
+      `build-api: cannot listen on 127.0.0.1:${port}: the port is already in use.`,
+    );
+    // No build ran: nothing was written at --dir (before, the build replaced it, then failed).
+    expect(existsSync(dist)).toBe(false);
+    expect(r.stderr).not.toMatch(/built|internal error/);
   });
 });
 

@@ -3,6 +3,7 @@
 // leaves the pending mark, says what a reader sees now and that the fix is the same command
 // again, and exits 130 (143). The rerun, at once (the lease is free), resumes and leaves the
 // bucket equal to the snapshot, its lease free.
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,8 @@ import { objectSpec } from "../../../src/deploy/objects.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
-import { runCli } from "../../support/run.ts";
+import { startFaultyFront } from "../../support/faulty-front.ts";
+import { CLI, runCli } from "../../support/run.ts";
 import { localDeployArgs, S3_ENV } from "../../support/s3-server.ts";
 
 const fixture = sampleOnLocalS3("deploy-interrupt", false);
@@ -71,4 +73,34 @@ describe("a deploy stopped by a signal", () => {
     },
     180_000,
   );
+
+  it("SIGTERM while the server holds every upload unanswered: the deploy still ends (143), its lease given back", async () => {
+    const front = await startFaultyFront(fixture.s3.endpoint);
+    front.rule = (method, url) => (method === "PUT" && !url.includes("_build-api-deploy") ? "hang" : "pass");
+    try {
+      const prefix = "hung/";
+      const args = localDeployArgs(fixture.s3, fixture.out, prefix).map((a) =>
+        a === fixture.s3.endpoint ? front.endpoint : a,
+      );
+      const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      // Once uploads hang (before: the deploy waited forever, and ignored the signal).
+      while (front.hung === 0) await new Promise((r) => setTimeout(r, 50));
+      child.kill("SIGTERM");
+      const code = await exited;
+      expect(code, stderr).toBe(143);
+      expect(stderr).toMatch(
+        new RegExp(
+          `deploy to s3://${fixture.s3.bucket}/${prefix} stopped by SIGTERM; \\d+ requests? in flight did not answer in time`,
+        ),
+      );
+      expect(stderr).toContain("  - released: the deploy lease");
+      front.rule = () => "pass";
+      expect(await fixture.s3.list(prefix)).not.toContain(LEASE_KEY);
+    } finally {
+      await front.close();
+    }
+  }, 120_000);
 });

@@ -57,10 +57,13 @@ describe("an interrupted deploy", () => {
     expect(partial).not.toContain(RECORD_KEY);
     expect(partial.length).toBeGreaterThan(1);
 
-    // The dead deploy's lease still holds the prefix, and says whose it is.
+    // The dead deploy's lease still holds the prefix under an opaque id, which the dead deploy's
+    // own output named with who ran it.
+    const holder = /deploy lease of \S+ held as deploy ([0-9a-f]{16}) \(\S+@\S+ pid \d+/.exec(killed.stderr);
+    expect(holder, killed.stderr).not.toBeNull();
     const blocked = await runCli([...args(), "--json"], { env });
     expect(blocked.code).toBe(11);
-    expect(blocked.stderr).toMatch(/k\/ is being deployed by \S+ pid \d+/);
+    expect(blocked.stderr).toContain(`k/ is being deployed by deploy ${holder![1]} (since `);
     expect(blocked.stderr).toContain(LEASE_KEY);
 
     // Unpublish a tournament: whatever the dead run sent of it must go.
@@ -78,7 +81,7 @@ describe("an interrupted deploy", () => {
     expect(rerun.code).toBe(0);
     const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
     expect(report.resumed).toBe(true);
-    expect(report.lease.tookOverFrom).toMatch(/ pid \d+/);
+    expect(report.lease.tookOverFrom).toMatch(/^[0-9a-f]{16}$/);
 
     // The edge code for this snapshot: the function within CloudFront's 10 KB, the worker as
     // bundled with the snapshot's edge facts in front.

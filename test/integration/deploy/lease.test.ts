@@ -2,6 +2,7 @@
 // two deploys racing for one prefix (one runs, the other stops with exit 11 naming the holder),
 // a lease kept alive past its lifetime by renewal, a lapsed lease taken over, and the conditional
 // writes themselves as S3 answers them.
+import { hostname, userInfo } from "node:os";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { describe, expect, it } from "vitest";
 import { openBucket, type Bucket } from "../../../src/deploy/bucket.ts";
@@ -57,7 +58,11 @@ describe("the deploy lease", () => {
     const e = refused[0]!.reason as BuildError;
     expect(e).toBeInstanceOf(BuildError);
     expect(e.exitCode).toBe(EXIT.deploy);
-    expect(e.message).toMatch(/is being deployed by \S+@\S+ pid \d+/);
+    // The bucket shows only the holder's id; the winner's report names it with who ran it.
+    const winner = (ok[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof deploy>>>).value;
+    expect(winner.lease!.holder).toMatch(/^[0-9a-f]{16}$/);
+    expect(winner.lease!.owner).toMatch(/\S+@\S+ pid \d+/);
+    expect(e.message).toContain(`is being deployed by deploy ${winner.lease!.holder} (since `);
     expect(e.problems[0]!.where).toBe(`s3://${fixture.s3.bucket}/race/${LEASE_KEY}`);
     expect(e.problems[0]!.fix).toMatch(/concurrency group/);
     expect(e.problems[0]!.fix).toMatch(/lapses/);
@@ -90,21 +95,62 @@ describe("the deploy lease", () => {
     expect(report.sent).toBe(served().length);
   }, 120_000);
 
+  it("shows a reader of the bucket only an opaque holder id, never who deploys", async () => {
+    const real = openBucket(options("opaque/"));
+    const leases: string[] = [];
+    const watching: Bucket = {
+      ...real,
+      putIf: async (o, c) => {
+        if (o.key === LEASE_KEY) leases.push(o.body.toString("utf8"));
+        return real.putIf(o, c);
+      },
+      close: () => real.close(),
+    };
+    const report = await deploy(options("opaque/", { bucketImpl: watching }));
+    real.close();
+    expect(leases.length).toBeGreaterThan(0);
+    let user = "";
+    try {
+      user = userInfo().username;
+    } catch {
+      // no passwd entry: the host name is checked alone
+    }
+    for (const text of leases) {
+      const o = JSON.parse(text) as Record<string, unknown>;
+      expect(Object.keys(o).sort()).toEqual(["acquired", "expires", "format", "id", "version"]);
+      expect(o.id).toBe(report.lease!.holder);
+      expect(text).not.toContain(hostname());
+      if (user) expect(text).not.toContain(`${user}@`);
+      expect(text).not.toMatch(/pid|run/i);
+    }
+  }, 120_000);
+
   it("refuses a prefix whose lease has not lapsed, and takes a lapsed one over", async () => {
     const other = {
-      owner: "ci@runner-7 pid 4242 (GitHub Actions run 99)",
-      token: "feedfacefeedface",
+      id: "feedfacefeedface",
       acquired: new Date(Date.now() - 60_000).toISOString(),
       expires: new Date(Date.now() + 60_000).toISOString(),
     };
     await putRaw(`held/${LEASE_KEY}`, encodeLease(other).toString());
     const busy = deploy(options("held/"));
     await expect(busy).rejects.toMatchObject({ exitCode: EXIT.deploy });
-    await expect(busy).rejects.toThrow(
-      /held\/ is being deployed by ci@runner-7 pid 4242 \(GitHub Actions run 99\)/,
-    );
+    await expect(busy).rejects.toThrow(/held\/ is being deployed by deploy feedfacefeedface \(since /);
     expect(await fixture.s3.list("held/")).toEqual([LEASE_KEY]); // nothing written, the lease untouched
     expect(decodeLease((await fixture.s3.get(`held/${LEASE_KEY}`))!.body)).toEqual(other);
+
+    // A lease an older build-api wrote (version 1: it named its owner) is read, and named so.
+    const v1 = {
+      format: "build-api-deploy-lease",
+      version: 1,
+      owner: "ci@runner-7 pid 4242 (GitHub Actions run 99)",
+      token: "0123456789abcdef",
+      acquired: other.acquired,
+      expires: other.expires,
+    };
+    await putRaw(`held/${LEASE_KEY}`, JSON.stringify(v1));
+    await expect(deploy(options("held/"))).rejects.toThrow(
+      /is being deployed by deploy 0123456789abcdef \(ci@runner-7 pid 4242 \(GitHub Actions run 99\)\)/,
+    );
 
     // The same holder, lapsed: a dead deploy's lease.
     await putRaw(
@@ -112,7 +158,7 @@ describe("the deploy lease", () => {
       encodeLease({ ...other, expires: new Date(Date.now() - 1000).toISOString() }).toString(),
     );
     const report = await deploy(options("held/"));
-    expect(report.lease?.tookOverFrom).toBe(other.owner);
+    expect(report.lease?.tookOverFrom).toBe(other.id);
     expect(await fixture.s3.list("held/")).toEqual([...served(), RECORD_KEY].sort());
   }, 120_000);
 });

@@ -363,6 +363,13 @@ describe("preview", () => {
     // An absolute-form target (as a proxy sends it) is the same request.
     const absolute = await raw(`http://127.0.0.1${PUB}/42`);
     expect([absolute.status, absolute.body]).toEqual([200, toJson(BODIES[`${PUB}/42`])]);
+    // A path that starts with `//` is a path, not another host: 404 as on the hosts, never the
+    // index page.
+    for (const target of ["//evil.example/", "//evil.example", "///", `//${PUB.slice(1)}/42`]) {
+      const r = await raw(target);
+      expect([target, r.status]).toEqual([target, 404]);
+      expect(r.body).not.toContain("<title>index</title>");
+    }
     // A long page segment is an unknown page: the HTML page.
     const page = await raw(`/tournaments/${"4".repeat(300)}/`);
     expect([page.status, page.body]).toEqual([404, errorPage(404)]);

@@ -66,6 +66,19 @@ describe("deployStoppedReport", () => {
     expect(first[2]).toMatch(
       /^ {2}- readers see part of this snapshot: the objects sent; the rest are missing/,
     );
+    // Every page links to the index page, which a first deploy sends last: no claim that every
+    // link leads to an object that is there, and the missing index named.
+    expect(first[2]).not.toMatch(/every link leads to an object that is there/);
+    expect(first[2]).toMatch(/Missing among them: the index page \/ and the lists/);
+    expect(first[2]).toMatch(/answer 404 until the rerun finishes/);
+  });
+
+  it("says how many requests in flight were abandoned when the server did not answer", () => {
+    const e = new DeployStopped("SIGTERM", "changing", undefined);
+    e.abandoned = 3;
+    expect(deployStoppedReport(e, "SIGTERM", at)[0]).toBe(
+      "build-api: deploy to s3://b/site/ stopped by SIGTERM; 3 requests in flight did not answer in time and were abandoned:",
+    );
   });
 
   it("after every object: readers see this snapshot; only the record is missing", () => {

@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { serialRunner, storeFiles, storeSignature } from "../../../src/cli/watch.ts";
+import { serialRunner, storeFiles, storeSignature, watchStore } from "../../../src/cli/watch.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -62,5 +62,31 @@ describe("storeSignature", () => {
     const before = storeSignature(db);
     writeFileSync(`${db}-shm`, "x");
     expect(storeSignature(db)).toBe(before);
+  });
+});
+
+describe("watchStore", () => {
+  it("under writes that never leave the store quiet, still calls at least every max wait", async () => {
+    const db = path.join(tempDir("stream"), "s.sqlite");
+    writeFileSync(db, "a");
+    let calls = 0;
+    // Quiet time 200 ms, max wait 300 ms; a write every 50 ms for 1.2 s is never quiet.
+    const w = watchStore(db, () => calls++, 200, 300);
+    try {
+      for (let i = 0; i < 24; i++) {
+        appendFileSync(db, "x");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      // Before: no call until the writes stopped (the quiet time starved). Now several during.
+      expect(calls).toBeGreaterThanOrEqual(2);
+      // A single write later is answered after the quiet time, as before.
+      await new Promise((r) => setTimeout(r, 400));
+      const settled = calls;
+      appendFileSync(db, "y");
+      await new Promise((r) => setTimeout(r, 600));
+      expect(calls).toBe(settled + 1);
+    } finally {
+      w.close();
+    }
   });
 });

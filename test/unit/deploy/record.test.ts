@@ -4,7 +4,13 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { headerSuspects } from "../../../src/deploy/plan.ts";
-import { decodeRecord, encodeRecord } from "../../../src/deploy/record.ts";
+import {
+  decodePending,
+  decodeRecord,
+  encodePending,
+  encodeRecord,
+  MAX_READ_BYTES,
+} from "../../../src/deploy/record.ts";
 
 const H = "a".repeat(64);
 const files = new Map([
@@ -29,6 +35,34 @@ describe("the deploy record", () => {
     const back = decodeRecord(v1)!;
     expect(back.facts).toBeUndefined();
     expect(back.files!.get("api/public/v1/tournaments/7/index.json")).toEqual({ sha256: H, bytes: 10 });
+  });
+});
+
+/** Gzip members, one after another (a valid gzip stream): `n` of `part` expanded, cheaply made. */
+function members(head: string, part: Buffer, n: number, tail: string): Buffer {
+  const one = gzipSync(part);
+  return Buffer.concat([gzipSync(head), ...Array.from({ length: n }, () => one), gzipSync(tail)]);
+}
+
+describe("a record or pending mark that expands past the bound (a gzip bomb)", () => {
+  const mib = Buffer.alloc(1024 * 1024, "a");
+  const past = MAX_READ_BYTES / mib.length + 2;
+
+  it("is unreadable, even when its text is a valid pending mark", () => {
+    const keys = '{"format":"build-api-deploy-pending","version":1,"keys":["';
+    // Within the bound the same shape reads (the bound is the only reason for the refusal).
+    expect(decodePending(members(keys, mib, 2, '"]}'))).toEqual(["a".repeat(2 * mib.length)]);
+    expect(decodePending(members(keys, mib, past, '"]}'))).toBeUndefined();
+    expect(decodePending(encodePending(["k"]))).toEqual(["k"]);
+  });
+
+  it("is unreadable as a record, and 2 GB of zeros is not inflated whole", () => {
+    const v2 = `build-api-deploy 2 m\nnull\n${H} 10 `;
+    expect(decodeRecord(members(v2, mib, past, "\n"))).toBeUndefined();
+    const bomb = members("", Buffer.alloc(1024 * 1024), 2048, "");
+    expect(bomb.length).toBeLessThan(4 * 1024 * 1024);
+    expect(decodeRecord(bomb)).toBeUndefined();
+    expect(decodePending(bomb)).toBeUndefined();
   });
 });
 
