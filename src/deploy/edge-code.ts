@@ -6,13 +6,13 @@
 // snapshot. Refuses a function over CloudFront's 10 KB.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { EDGE_FILE, hostRules } from "../../hosting/rules.ts";
-import { BuildError, EXIT } from "../../shared/errors.ts";
-import { readSnapshotFiles } from "../snapshot-files.ts";
-import { CLOUDFRONT_FUNCTION } from "./generated/cloudfront-function.ts";
-import { CLOUDFRONT_RESPONSE_FUNCTION } from "./generated/cloudfront-response.ts";
-import { R2_WORKER } from "./generated/r2-worker.ts";
-import { KVS_VALUE, kvsKeysOf } from "./cloudfront-function.ts";
+import { EDGE_FILE, hostRules } from "../hosting/rules.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
+import { readSnapshotFiles } from "./snapshot-files.ts";
+import { CLOUDFRONT_FUNCTION } from "../hosting/hosts/cloudfront/runtime/generated/cloudfront-function.ts";
+import { CLOUDFRONT_RESPONSE_FUNCTION } from "../hosting/hosts/cloudfront/runtime/generated/cloudfront-response.ts";
+import { R2_WORKER } from "../hosting/hosts/r2/runtime/generated/r2-worker.ts";
+import { KVS_VALUE, kvsKeysOf } from "../hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
 
 /** Room the bundled code must leave for the lines written in front of it (import, base path). */
 export const CLOUDFRONT_PREFIX_RESERVE = 160;

@@ -4,8 +4,8 @@
 // value wins. The club CORS rule is a prefix, and the public routes with CORS are outside it, so
 // it is never sent twice. Pages are matched by their URL (Netlify serves them natively);
 // Content-Type is Netlify's own for every file.
-import { CACHE_POLICY } from "../../routes/cache.ts";
-import { CORS_PREFIX } from "../../routes/urls.ts";
+import { CACHE_POLICY } from "../../../routes/cache.ts";
+import { CORS_PREFIX } from "../../../routes/urls.ts";
 import {
   compareSpecificity,
   ERROR_TAG,
@@ -13,8 +13,8 @@ import {
   SITE_TAG,
   tagHeaders,
   type HostRules,
-} from "../rules.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../../output/problem.ts";
+} from "../../rules.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../../../output/problem.ts";
 import { toPlaceholders } from "./placeholders.ts";
 
 /** The file a page URL (ending with `/`) is served from, after its URL. */

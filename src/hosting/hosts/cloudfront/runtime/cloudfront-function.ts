@@ -10,7 +10,7 @@
 // associated with the function, which the deploy keeps equal to the snapshot's such files
 // (deploy/kvs.ts). A key that is missing at S3 is answered by the distribution's custom error
 // response (/404.json, status 404): see docs/guide/object-storage.md.
-import { errorPage, problemJson } from "../../output/problem.ts";
+import { errorPage, problemJson } from "../../../../output/problem.ts";
 import {
   errorUnderBase,
   malformedPath,
@@ -18,9 +18,9 @@ import {
   type ErrorAnswer,
   type QueryView,
   type Resolution,
-} from "../../hosting/resolve.ts";
-import type { HostRules } from "../../hosting/rules.ts";
-import { CORS_PREFIX } from "../../routes/urls.ts";
+} from "../../../resolve.ts";
+import type { HostRules } from "../../../rules.ts";
+import { CORS_PREFIX } from "../../../../routes/urls.ts";
 
 /** CloudFront's viewer-request event, the parts used here. */
 export interface CfValue {
@@ -195,7 +195,7 @@ function answerOf(r: Resolution, request: CfRequest): CfRequest | CfResponse {
     return {
       statusCode: 308,
       statusDescription: DESCRIPTIONS[308]!,
-      // No body, as the workers' redirects (hosting/edge/handler.ts): every byte counts here.
+      // No body, as the workers' redirects (hosting/hosts/edge-handler.ts): every byte counts here.
       headers: { location: { value: r.location } },
     };
   }

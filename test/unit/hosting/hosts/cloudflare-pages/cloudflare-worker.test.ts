@@ -1,8 +1,8 @@
 // `_worker.js` for Cloudflare Pages, loaded as a module and run against a model of env.ASSETS:
 // every case answers as the model says, ETags and 304 pass through, other methods get a 405.
 import { describe, expect, it } from "vitest";
-import { CACHE_POLICY } from "../../../../src/routes/cache.ts";
-import { problemJson } from "../../../../src/output/problem.ts";
+import { CACHE_POLICY } from "../../../../../src/routes/cache.ts";
+import { problemJson } from "../../../../../src/output/problem.ts";
 import {
   hostFile,
   assetsFetch,
@@ -10,11 +10,11 @@ import {
   answerOf,
   ASSET_FILES,
   HOST_VOCAB,
-} from "../../../support/host-files.ts";
-import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
-import { resolveRequest } from "../../../../src/hosting/resolve.ts";
-import { hostRules, OTHER_CSP, PAGE_CSP } from "../../../../src/hosting/rules.ts";
-import { pageLinksOf } from "../../../../src/routes/page-links.ts";
+} from "../../../../support/host-files.ts";
+import { hostFiles } from "../../../../../src/hosting/hosts/index.ts";
+import { resolveRequest } from "../../../../../src/hosting/resolve.ts";
+import { hostRules, OTHER_CSP, PAGE_CSP } from "../../../../../src/hosting/rules.ts";
+import { pageLinksOf } from "../../../../../src/routes/page-links.ts";
 
 describe("_worker.js", () => {
   const env = { ASSETS: { fetch: async (req: Request) => assetsFetch(req) } };

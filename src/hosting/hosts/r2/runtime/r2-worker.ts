@@ -1,15 +1,15 @@
 // The Worker for R2 + Cloudflare (module syntax, an R2 binding named BUCKET, optional PREFIX and
 // BASE_PATH variables: the snapshot's base path when it was built with --base-path), bundled by `npm run gen-edge` (scripts/lib/edge-bundle.ts) into
-// edge/generated/r2-worker.ts. It is the edge handler of hosting/edge/handler.ts (the preview's
+// edge/generated/r2-worker.ts. It is the edge handler of hosting/hosts/edge-handler.ts (the preview's
 // resolver, the same refusals and error bodies as the Cloudflare Pages worker) over an origin
 // that reads objects from the bucket: each object is read once per request, and its ETag, its
 // purge tags (Cache-Tag), its Cache-Control and its Link header, all as the deploy wrote them
 // (deploy/objects.ts), go on the answer. So the Worker needs nothing from the snapshot: an
 // archived tournament's cache class and a paged list's Link come with the object, and a deploy that
 // changes only them replaces the objects' metadata, not the Worker.
-import { answer, type EdgeOrigin } from "../../hosting/edge/handler.ts";
-import { hostRules, type HostRules } from "../../hosting/rules.ts";
-import { parseBasePath } from "../../routes/urls.ts";
+import { answer, type EdgeOrigin } from "../../edge-handler.ts";
+import { hostRules, type HostRules } from "../../../rules.ts";
+import { parseBasePath } from "../../../../routes/urls.ts";
 
 /** The rule list without a snapshot's facts: those come with each object. */
 const RULES = hostRules();

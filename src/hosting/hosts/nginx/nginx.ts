@@ -3,9 +3,9 @@
 // holds the maps of the query forms and of CORS on club errors, which nginx allows only at http
 // level, to include inside the http block. Both come from the rule list. Only what a rule names is
 // served: every other path, internal files included, is a 404 with the error body of its kind.
-import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../routes/cache.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../../output/problem.ts";
-import { CORS_PREFIX, isPagedPage } from "../../routes/urls.ts";
+import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../../../routes/cache.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE, problemJson } from "../../../output/problem.ts";
+import { CORS_PREFIX, isPagedPage } from "../../../routes/urls.ts";
 import {
   HTML_TYPE,
   JSON_TYPE,
@@ -22,7 +22,7 @@ import {
   urlRegExpSource,
   type HostRules,
   type QueryRule,
-} from "../rules.ts";
+} from "../../rules.ts";
 
 const PATH_VAR = "build_api_path";
 /** The Link header of the file served, from a map of the paged lists' and split pages' files. */

@@ -3,14 +3,14 @@
 // (their `?tag=` keys are in the KeyValueStore), and a base path too long for the 10 KB is refused
 // (exit 11) with the sizes and the fix, rather than written for CloudFront to reject at publish.
 import { describe, expect, it } from "vitest";
-import { CLOUDFRONT_FUNCTION } from "../../../src/deploy/edge/generated/cloudfront-function.ts";
+import { CLOUDFRONT_FUNCTION } from "../../../src/hosting/hosts/cloudfront/runtime/generated/cloudfront-function.ts";
 import {
   checkedCloudfrontFunction,
   CLOUDFRONT_KVS_IMPORT,
   CLOUDFRONT_MAX_BYTES,
   CLOUDFRONT_PREFIX_RESERVE,
   kvsImportText,
-} from "../../../src/deploy/edge/write.ts";
+} from "../../../src/deploy/edge-code.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { CLOUDFRONT_CODE_BUDGET } from "../../../scripts/lib/edge-bundle.ts";
 

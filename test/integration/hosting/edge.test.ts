@@ -1,4 +1,4 @@
-// The edge code, as deployed (the bundled text of src/deploy/edge/bundled.ts), answering the host
+// The edge code, as deployed (the bundled text of src/hosting/hosts/r2/runtime/generated/r2-worker.ts), answering the host
 // probe's cases (scripts/probe.ts, built from the rule list) over a bucket filled by a real deploy:
 // - the R2 Worker, run under Node with an R2-like binding that reads the local S3-compatible server
 //   (wrangler's local runtime is not used here: see docs/guide/object-storage.md);
@@ -13,24 +13,20 @@ import type { AddressInfo } from "node:net";
 import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy } from "../../../src/deploy/deploy.ts";
-import { CLOUDFRONT_FUNCTION } from "../../../src/deploy/edge/generated/cloudfront-function.ts";
+import { CLOUDFRONT_FUNCTION } from "../../../src/hosting/hosts/cloudfront/runtime/generated/cloudfront-function.ts";
 import type {
   CfEvent,
   CfRequest,
   CfResponse,
   CfValue,
-} from "../../../src/deploy/edge/cloudfront-function.ts";
-import type { Env } from "../../../src/deploy/edge/r2-worker.ts";
-import type { CfResponseEvent } from "../../../src/deploy/edge/cloudfront-response.ts";
-import { CLOUDFRONT_RESPONSE_FUNCTION } from "../../../src/deploy/edge/generated/cloudfront-response.ts";
-import { corsPathPatterns } from "../../../src/deploy/edge/cloudfront-function.ts";
+} from "../../../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
+import type { Env } from "../../../src/hosting/hosts/r2/runtime/r2-worker.ts";
+import type { CfResponseEvent } from "../../../src/hosting/hosts/cloudfront/runtime/cloudfront-response.ts";
+import { CLOUDFRONT_RESPONSE_FUNCTION } from "../../../src/hosting/hosts/cloudfront/runtime/generated/cloudfront-response.ts";
+import { corsPathPatterns } from "../../../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
 import { securityHeaders } from "../../../src/hosting/rules.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
-import {
-  CLOUDFRONT_MAX_BYTES,
-  cloudfrontFunctionText,
-  r2WorkerText,
-} from "../../../src/deploy/edge/write.ts";
+import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText, r2WorkerText } from "../../../src/deploy/edge-code.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { planChecks, readSnapshot, runCheck } from "../../../scripts/probe.ts";
 import path from "node:path";
@@ -39,7 +35,7 @@ import { buildSample, makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 import { MemoryKvs } from "../../support/kvs-memory.ts";
-import { CLOUDFRONT_KVS_IMPORT } from "../../../src/deploy/edge/write.ts";
+import { CLOUDFRONT_KVS_IMPORT } from "../../../src/deploy/edge-code.ts";
 
 const PREFIX = "site/";
 const STRICT = {

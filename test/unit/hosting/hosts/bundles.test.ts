@@ -1,11 +1,11 @@
-// The edge bundles under src/hosting/edge/generated/ are what `npm run gen-edge` makes from the
+// The edge bundles under src/hosting/hosts/*/runtime/generated/ are what `npm run gen-edge` makes from the
 // edge entries today, and each is one self-contained module (a worker can import nothing).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EDGE_ENTRIES, edgeModules, ROOT } from "../../../../scripts/lib/edge-bundle.ts";
-import { CLOUDFLARE_PAGES_WORKER } from "../../../../src/hosting/edge/generated/cloudflare-pages.ts";
-import { CLOUDFRONT_FUNCTION } from "../../../../src/deploy/edge/generated/cloudfront-function.ts";
+import { CLOUDFLARE_PAGES_WORKER } from "../../../../src/hosting/hosts/cloudflare-pages/runtime/generated/cloudflare-pages.ts";
+import { CLOUDFRONT_FUNCTION } from "../../../../src/hosting/hosts/cloudfront/runtime/generated/cloudfront-function.ts";
 import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
 
 describe("edge bundles", () => {

@@ -1,19 +1,26 @@
-// The CloudFront Function as deployed (the bundle with the lines edge/write.ts puts in front), run
+// The CloudFront Function as deployed (the bundle with the lines deploy/edge-code.ts puts in front), run
 // in a bare V8 context (no Node, no URL, no Buffer) with CloudFront's viewer-request event and a
 // KeyValueStore stand-in fed by kvsKeysOf, the keys the deploy writes: a known `?tag=` is its
 // list's key, an unknown one the empty list, errors carry club CORS, at the root and under a base
 // path, and 5,000 clubs cost the function nothing (the keys are in the store, not in its 10 KB).
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import type { CfEvent, CfRequest, CfResponse } from "../../../src/deploy/edge/cloudfront-function.ts";
-import { KVS_VALUE, kvsKeysOf } from "../../../src/deploy/edge/cloudfront-function.ts";
+import type {
+  CfEvent,
+  CfRequest,
+  CfResponse,
+} from "../../../../../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
+import {
+  KVS_VALUE,
+  kvsKeysOf,
+} from "../../../../../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
 import {
   CLOUDFRONT_KVS_IMPORT,
   CLOUDFRONT_MAX_BYTES,
   cloudfrontFunctionText,
-} from "../../../src/deploy/edge/write.ts";
-import { hostRules } from "../../../src/hosting/rules.ts";
-import { MemoryKvs } from "../../support/kvs-memory.ts";
+} from "../../../../../src/deploy/edge-code.ts";
+import { hostRules } from "../../../../../src/hosting/rules.ts";
+import { MemoryKvs } from "../../../../support/kvs-memory.ts";
 
 const CLUBS = 5000;
 

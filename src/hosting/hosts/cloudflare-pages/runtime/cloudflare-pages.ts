@@ -6,12 +6,12 @@
 // their index.json; fetching index.json directly would be caught by a `/:id` rule), pages by their
 // slash URL (Pages answers it with index.html), assets as they are.
 // The snapshot's edge facts (Link headers of paged lists, archived tournaments) are not in the
-// bundle: the host renderer (hosts/cloudflare-worker.ts) writes them in front of it as the
+// bundle: the host renderer (hosts/cloudflare-pages/cloudflare-worker.ts) writes them in front of it as the
 // constant EDGE_FACTS, so the bundle stays one checked-in text for every snapshot.
-import { answer, type EdgeOrigin } from "./handler.ts";
-import type { FileQuery } from "../resolve.ts";
-import { hostRules } from "../rules.ts";
-import { NO_EDGE_FACTS, type EdgeFacts } from "../../routes/pagination.ts";
+import { answer, type EdgeOrigin } from "../../edge-handler.ts";
+import type { FileQuery } from "../../../resolve.ts";
+import { hostRules } from "../../../rules.ts";
+import { NO_EDGE_FACTS, type EdgeFacts } from "../../../../routes/pagination.ts";
 
 declare const EDGE_FACTS: EdgeFacts | undefined;
 

@@ -2,17 +2,17 @@
 // list, which the bundler puts in as a literal (BUILD_API_RULES, from hostRules()), so the URL
 // model's own code stays out of the 10 KB a function may have, and over the KeyValueStore
 // associated with the function (`cf`, the runtime's module, imported by the first line the deploy
-// writes in front of the bundle, with the snapshot's base path: edge/write.ts).
-import type { HostRules } from "../../hosting/rules.ts";
-import { NO_EDGE_FACTS } from "../../routes/pagination.ts";
+// writes in front of the bundle, with the snapshot's base path: deploy/edge-code.ts).
+import type { HostRules } from "../../../rules.ts";
+import { NO_EDGE_FACTS } from "../../../../routes/pagination.ts";
 import { viewerRequest, type KvsHandle } from "./cloudfront-function.ts";
 
 /** The rule list packed by scripts/lib/edge-bundle.ts: URL prefixes as `~N`, no cache classes or tags. */
 declare const BUILD_API_RULES: HostRules;
 declare const BUILD_API_PREFIXES: string[];
-/** `import cf from 'cloudfront'`, written in front of the bundle by edge/write.ts. */
+/** `import cf from 'cloudfront'`, written in front of the bundle by deploy/edge-code.ts. */
 declare const cf: { kvs(): KvsHandle };
-/** The snapshot's base path ("" at the root), written in front of the bundle by edge/write.ts. */
+/** The snapshot's base path ("" at the root), written in front of the bundle by deploy/edge-code.ts. */
 declare const BUILD_API_BASE: string | undefined;
 
 /** The global the bundle's top-level `function handler(event)` calls (scripts/lib/edge-bundle.ts). */

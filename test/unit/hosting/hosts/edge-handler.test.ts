@@ -3,7 +3,7 @@
 // entry needs only its own EdgeOrigin.
 import { describe, expect, it } from "vitest";
 import { hostRules } from "../../../../src/hosting/rules.ts";
-import { answer, type EdgeOrigin } from "../../../../src/hosting/edge/handler.ts";
+import { answer, type EdgeOrigin } from "../../../../src/hosting/hosts/edge-handler.ts";
 import { answerOf, ASSET_FILES, CASES } from "../../../support/host-files.ts";
 
 /** Files by their snapshot path; the ETag is the path, a matching If-None-Match is a 304. */

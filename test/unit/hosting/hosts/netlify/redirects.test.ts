@@ -1,8 +1,8 @@
 // `_redirects` (Netlify, Cloudflare Pages): its exact text, and the limits and refusals it relies on.
 import { describe, expect, it } from "vitest";
-import { renderRedirects } from "../../../../src/hosting/hosts/redirects.ts";
-import { hostRules } from "../../../../src/hosting/rules.ts";
-import { hostFile } from "../../../support/host-files.ts";
+import { renderRedirects } from "../../../../../src/hosting/hosts/netlify/redirects.ts";
+import { hostRules } from "../../../../../src/hosting/rules.ts";
+import { hostFile } from "../../../../support/host-files.ts";
 
 describe("_redirects", () => {
   it("lists stored values before the placeholder, query rules before path rules", () => {

@@ -3,10 +3,10 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ARCHIVE_CACHE_CONTROL } from "../../../../src/hosting/rules.ts";
-import { hostFiles } from "../../../../src/hosting/hosts/index.ts";
-import { HOST_VOCAB, hostFile } from "../../../support/host-files.ts";
-import { tempDir } from "../../../support/temp.ts";
+import { ARCHIVE_CACHE_CONTROL } from "../../../../../src/hosting/rules.ts";
+import { hostFiles } from "../../../../../src/hosting/hosts/index.ts";
+import { HOST_VOCAB, hostFile } from "../../../../support/host-files.ts";
+import { tempDir } from "../../../../support/temp.ts";
 
 /** nginx-http.conf and nginx.conf of a snapshot with `n` archived tournaments (ids 1000000...). */
 function withArchived(n: number): { http: string; server: string } {

@@ -1,6 +1,6 @@
 // `_headers` (Netlify, Cloudflare Pages): its exact text, within Cloudflare's rule limit.
 import { describe, expect, it } from "vitest";
-import { hostFile } from "../../../support/host-files.ts";
+import { hostFile } from "../../../../support/host-files.ts";
 
 describe("_headers", () => {
   it("names the served files, one CORS prefix for club endpoints", () => {

@@ -12,9 +12,9 @@
 // answers a missing page with the root 404.html (the HTML page).
 //
 // Cloudflare drops query rules and status 404 lines; the generated _worker.js answers there.
-import { CORS_PREFIX } from "../../routes/urls.ts";
-import { INTERNAL_FILES, type HostRules, type QueryRule, type Vocabulary } from "../rules.ts";
-import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../../output/problem.ts";
+import { CORS_PREFIX } from "../../../routes/urls.ts";
+import { INTERNAL_FILES, type HostRules, type QueryRule, type Vocabulary } from "../../rules.ts";
+import { NOT_FOUND_FILE, NOT_FOUND_PAGE } from "../../../output/problem.ts";
 import { toPlaceholders } from "./placeholders.ts";
 
 /**
