@@ -1,5 +1,5 @@
-// The edge code, as deployed (the bundled text of src/hosting/hosts/r2/runtime/generated/r2-worker.ts), answering the host
-// probe's cases (scripts/probe.ts, built from the rule list) over a bucket filled by a real deploy:
+// The edge code, as deployed (the bundled texts under src/hosting/hosts/*/runtime/generated/),
+// answering the host probe's cases (scripts/probe.ts, built from the rule list) over a bucket filled by a real deploy:
 // - the R2 Worker, run under Node with an R2-like binding that reads the local S3-compatible server
 //   (wrangler's local runtime is not used here: see docs/guide/object-storage.md);
 // - the CloudFront Function, run in a bare V8 context (no Node, no URL, no Buffer: CloudFront's

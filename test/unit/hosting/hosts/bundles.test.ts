@@ -1,5 +1,5 @@
-// The edge bundles under src/hosting/hosts/*/runtime/generated/ are what `npm run gen-edge` makes from the
-// edge entries today, and each is one self-contained module (a worker can import nothing).
+// The edge bundles under src/hosting/hosts/*/runtime/generated/ are what `npm run gen-edge`
+// makes from the edge entries today, and each is one self-contained module (a worker can import nothing).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
