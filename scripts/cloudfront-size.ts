@@ -4,9 +4,9 @@
 // as CloudFront counts them) beside its 5 MB, with how many clubs of that kind the store takes.
 //   node scripts/cloudfront-size.ts [--tags 3] [--slug-length 12] [--base /chess]
 import { scriptArgs } from "./lib/args.ts";
-import { kvsKeysOf } from "../src/deploy/edge/cloudfront-function.ts";
-import { CLOUDFRONT_FUNCTION } from "../src/deploy/edge/generated/cloudfront-function.ts";
-import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText } from "../src/deploy/edge/write.ts";
+import { kvsKeysOf } from "../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
+import { CLOUDFRONT_FUNCTION } from "../src/hosting/hosts/cloudfront/runtime/generated/cloudfront-function.ts";
+import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText } from "../src/deploy/edge-code.ts";
 import { hostRules } from "../src/hosting/rules.ts";
 
 const values = scriptArgs(import.meta.url, {

@@ -1,4 +1,4 @@
-// Regenerates src/hosting/edge/generated/ (the edge entries bundled with the resolver they share
+// Regenerates src/hosting/hosts/*/runtime/generated/ (the edge entries bundled with the resolver they share
 // with the preview). `npm run gen-edge`, then commit; a test fails when stale.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// Serves a snapshot through the generated R2 Worker (src/deploy/edge/bundled.ts) under wrangler's
+// Serves a snapshot through the generated R2 Worker (src/hosting/hosts/r2/runtime/generated/r2-worker.ts) under wrangler's
 // local runtime (Miniflare running workerd, with its R2 simulation), for scripts/ci-hosts.sh to
 // probe. The local R2 bucket is filled with the objects `build-api deploy` would write (the
 // served files, with the same Content-Type, Cache-Control and metadata); Miniflare comes from
@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { exitWithUsage, scriptArgs } from "./lib/args.ts";
-import { r2WorkerText } from "../src/deploy/edge/write.ts";
+import { r2WorkerText } from "../src/deploy/edge-code.ts";
 import { storedObject } from "../src/deploy/objects.ts";
 import { EDGE_FILE } from "../src/hosting/rules.ts";
 import type { EdgeFacts } from "../src/routes/pagination.ts";

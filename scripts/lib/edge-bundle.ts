@@ -1,5 +1,5 @@
-// Bundles each edge entry (<stage>/edge/<entry>.ts) with esbuild into one self-contained script
-// and wraps its text in a TypeScript constant in <stage>/edge/generated/ (the one convention),
+// Bundles each edge entry (src/hosting/hosts/<host>/runtime/<entry>.ts) with esbuild into one self-contained script
+// and wraps its text in a TypeScript constant in <host>/runtime/generated/ (the one convention),
 // which the host renderers and the deploy embed: the edge runs the same resolver as the preview,
 // and the output's bytes are the same whether the CLI runs from src/ or from lib/. Used by
 // `npm run gen-edge` and by the test that fails when a generated file is stale.
@@ -96,14 +96,14 @@ function packedRules(): string {
 
 export const EDGE_ENTRIES: readonly EdgeEntry[] = [
   {
-    entry: "src/hosting/edge/cloudflare-pages.ts",
-    out: "src/hosting/edge/generated/cloudflare-pages.ts",
+    entry: "src/hosting/hosts/cloudflare-pages/runtime/cloudflare-pages.ts",
+    out: "src/hosting/hosts/cloudflare-pages/runtime/generated/cloudflare-pages.ts",
     name: "CLOUDFLARE_PAGES_WORKER",
     what: "`_worker.js` for Cloudflare Pages",
   },
   {
-    entry: "src/deploy/edge/r2-worker.ts",
-    out: "src/deploy/edge/generated/r2-worker.ts",
+    entry: "src/hosting/hosts/r2/runtime/r2-worker.ts",
+    out: "src/hosting/hosts/r2/runtime/generated/r2-worker.ts",
     name: "R2_WORKER",
     what: "The Worker for R2 (module syntax; binding BUCKET, variable PREFIX)",
   },
@@ -114,8 +114,8 @@ export const EDGE_ENTRIES: readonly EdgeEntry[] = [
     // (the URL model's own code is larger than the rules it makes), es2020 syntax.
     // The resolver it bundles (hosting/resolve.ts) is a plain function, so no generator reaches it;
     // a test checks the bundle for `function*` and `yield`, and the deploy checks the 10 KB.
-    entry: "src/deploy/edge/cloudfront-entry.ts",
-    out: "src/deploy/edge/generated/cloudfront-function.ts",
+    entry: "src/hosting/hosts/cloudfront/runtime/cloudfront-entry.ts",
+    out: "src/hosting/hosts/cloudfront/runtime/generated/cloudfront-function.ts",
     name: "CLOUDFRONT_FUNCTION",
     what: "The CloudFront Function (viewer request, cloudfront-js-2.0), after the deploy's import of cloudfront and base path",
     options: {
@@ -134,8 +134,8 @@ export const EDGE_ENTRIES: readonly EdgeEntry[] = [
   {
     // The viewer-response function: turns the object's `x-amz-meta-link` into `Link` and hides
     // the deploy's metadata. The same runtime and shape as the viewer-request function.
-    entry: "src/deploy/edge/cloudfront-response-entry.ts",
-    out: "src/deploy/edge/generated/cloudfront-response.ts",
+    entry: "src/hosting/hosts/cloudfront/runtime/cloudfront-response-entry.ts",
+    out: "src/hosting/hosts/cloudfront/runtime/generated/cloudfront-response.ts",
     name: "CLOUDFRONT_RESPONSE_FUNCTION",
     what: "The CloudFront Function for viewer response (cloudfront-js-2.0): object metadata to headers",
     options: { format: "iife", minify: true, target: "es2020" },
@@ -174,7 +174,7 @@ async function bundle(e: EdgeEntry): Promise<string> {
 /**
  * CloudFront's quota on a function's code, less the room the viewer-request function keeps for
  * the lines the deploy writes in front of it: the runtime's import and the snapshot's base path
- * (src/deploy/edge/write.ts: CLOUDFRONT_MAX_BYTES, CLOUDFRONT_PREFIX_RESERVE; not imported, since
+ * (src/deploy/edge-code.ts: CLOUDFRONT_MAX_BYTES, CLOUDFRONT_PREFIX_RESERVE; not imported, since
  * they import the bundles this file writes). The `?tag=` keys are in the KeyValueStore.
  */
 export const CLOUDFRONT_CODE_BUDGET: Record<string, number> = {

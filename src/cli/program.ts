@@ -556,7 +556,7 @@ subcommand("deploy")
       process.exitCode = interrupts.signalExitCode(interrupt.signal);
     }
     if (o.edgeOut) {
-      const { writeEdgeCode } = await import("../deploy/edge/write.ts");
+      const { writeEdgeCode } = await import("../deploy/edge-code.ts");
       for (const line of writeEdgeCode(o.dir, o.edgeOut)) console.error(`build-api: ${line}`);
       // The function reads its ?tag= keys from its KeyValueStore: without one kept, every tag is empty.
       if (!o.kvsArn)

@@ -1,4 +1,4 @@
-// The CloudFront KeyValueStore the CloudFront Function reads (edge/cloudfront-function.ts): one key
+// The CloudFront KeyValueStore the CloudFront Function reads (hosting/hosts/cloudfront/runtime/cloudfront-function.ts): one key
 // per `?tag=` target file of the snapshot (kvsKeysOf). A deploy given the store (--kvs-arn) keeps
 // it equal to the snapshot in O(change): the tag files it uploads are put and those it removes
 // are deleted, in UpdateKeys batches (at most 50 keys and 3 MB each, CloudFront's quota), each
@@ -10,7 +10,7 @@
 // client is kvs-client.ts, loaded only when a store is named (--kvs-arn).
 import { hostRules } from "../hosting/rules.ts";
 import type { Generation } from "../publish/changes.ts";
-import { KVS_VALUE, kvsKeysOf } from "./edge/cloudfront-function.ts";
+import { KVS_VALUE, kvsKeysOf } from "../hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
 
 /** The store's marker: the generation its keys are of (`<log> <generation>`). */
 export const MARKER_KEY = "_build-api-deploy";

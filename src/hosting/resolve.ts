@@ -4,7 +4,7 @@
 // is there: resolveRequest answers it synchronously (the preview, over the file system; the
 // CloudFront Function, from what the deploy wrote into it) and resolveRequestAsync asynchronously
 // by running the steps again with each answer learnt (edge workers over a store they ask through
-// fetch or a bucket binding: src/hosting/edge/, src/deploy/edge/). Not a generator: CloudFront
+// fetch or a bucket binding: src/hosting/hosts/*/runtime/). Not a generator: CloudFront
 // Functions (cloudfront-js-2.0) do not support generators, and esbuild cannot lower them.
 import { CORS_PREFIX, href, isApiPath } from "../routes/urls.ts";
 import type { ErrorStatus } from "../output/problem.ts";

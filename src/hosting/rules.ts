@@ -1,6 +1,6 @@
 // One rule list, flattened from the URL model (routes/urls.ts), that every host renderer
 // (_headers, _redirects, nginx) translates into its own syntax and that resolve.ts interprets for
-// the preview and the edge workers (hosting/edge/). Nothing here knows a route by name.
+// the preview and the edge workers (hosting/hosts/: the Cloudflare Pages and R2 workers, the CloudFront Function). Nothing here knows a route by name.
 import { ERROR_PAGE_STYLE_HASH } from "../output/problem.ts";
 import { CACHE_POLICY, ERROR_CACHE_POLICY } from "../routes/cache.ts";
 import {

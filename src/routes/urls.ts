@@ -528,7 +528,7 @@ export function href(base: BasePath, sitePath: string): string {
  * Each page route's template split once: text and parameter names alternate
  * (`/tournaments/{id}/` is ["/tournaments/", "id", "/"]). Pages name a page per player row, so a
  * route lookup and a regular expression per link were a tenth of the page rendering. Made on first
- * use: the edge bundles (src/deploy/edge/) import this module and never name a page.
+ * use: the edge bundles (each host's runtime/ under src/hosting/hosts/) import this module and never name a page.
  */
 let pageTemplates: Map<string, readonly string[]> | undefined;
 

@@ -92,7 +92,7 @@ describe("the packed package", () => {
       "bin/build-api.js",
       "lib/cli.js",
       "lib/build/build.js",
-      "lib/hosting/edge/generated/cloudflare-pages.js",
+      "lib/hosting/hosts/cloudflare-pages/runtime/generated/cloudflare-pages.js",
     ]) {
       expect(files).toContain(f);
     }

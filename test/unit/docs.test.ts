@@ -63,10 +63,10 @@ describe("the docs", () => {
     const text = readFileSync(path.join(ROOT, doc), "utf8");
     for (const target of links(text)) {
       const [file, anchor] = target.split("#") as [string, string | undefined];
-      // ../shared/ is the workplace's shared folder beside the repository, not part of it.
-      if (file.startsWith("../shared/") && doc === "README.md") continue;
       const resolved =
         file === "" ? doc : path.posix.normalize(path.posix.join(path.posix.dirname(doc), file));
+      // A clone holds the repository only: a link out of it is broken there.
+      expect(resolved.startsWith("../"), `${doc}: link to ${target} leaves the repository`).toBe(false);
       expect(existsSync(path.join(ROOT, resolved)), `${doc}: link to ${target}`).toBe(true);
       if (anchor && resolved.endsWith(".md")) {
         const heads = anchors(readFileSync(path.join(ROOT, resolved), "utf8"));
@@ -81,6 +81,41 @@ describe("the docs", () => {
       if (/^(?:data\/.*\.sqlite|lib\/|bin\/.*\.js$)/.test(p) && !p.startsWith("bin/build-api.js")) continue;
       expect(existsSync(path.join(ROOT, p)), `${doc} names ${p}, which does not exist`).toBe(true);
     }
+  });
+
+  it("keep the README short, its web links on the local preview, the tests' time stated", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    expect(
+      readme.split("\n").length,
+      "README.md: at most 150 lines; move detail into a guide",
+    ).toBeLessThanOrEqual(151);
+    const web = [...prose(readme).matchAll(/\]\((\w+:[^)\s]+)\)|<(\w+:[^>\s]+)>/g)].map((m) => m[1] ?? m[2]!);
+    expect(web.filter((u) => !u.startsWith("http://127.0.0.1:3000/"))).toEqual([]);
+    // The first screen says how long the tests take, as measured (docs/benchmarks.md#tests).
+    const head = readme.split("\n").slice(0, 40).join("\n");
+    expect(head).toMatch(/`npm test` takes about [\d.]+ minutes .*2-core machine/);
+    expect(head).toContain("](docs/benchmarks.md#tests)");
+  });
+
+  it("have a glossary of the words they lean on, linked from the README and the development notes", () => {
+    const glossary = readFileSync(path.join(ROOT, "docs/glossary.md"), "utf8");
+    const terms = [...glossary.matchAll(/^\*\*([^*]+)\*\*/gm)].map((m) => m[1]!.toLowerCase());
+    for (const word of [
+      "tick",
+      "floor",
+      "owner",
+      "generation",
+      "pair",
+      "second version",
+      "standby",
+      "live",
+    ]) {
+      expect(terms, `docs/glossary.md defines ${word}`).toContain(word);
+    }
+    expect(readFileSync(path.join(ROOT, "README.md"), "utf8")).toContain("](docs/glossary.md)");
+    expect(readFileSync(path.join(ROOT, "docs/design/development.md"), "utf8")).toContain(
+      "](../glossary.md)",
+    );
   });
 
   it("list every command of the CLI in the README's command table", () => {

@@ -298,6 +298,23 @@ describe("layering of src/", () => {
     }
   });
 
+  it("keeps each host in its own folder: no host imports another, no runtime loads node:*", () => {
+    const hostOf = (f: string): string | undefined => /^hosting\/hosts\/([^/]+)\//.exec(f)?.[1];
+    const hosts = new Set([...graph.keys()].map(hostOf).filter((h) => h !== undefined));
+    expect([...hosts].sort()).toEqual(["cloudflare-pages", "cloudfront", "netlify", "nginx", "r2"]);
+    const crossings: string[] = [];
+    for (const file of graph.keys()) {
+      const host = hostOf(file);
+      if (!host) continue;
+      const { files, packages } = reach(graph, file);
+      for (const f of files) if (hostOf(f) && hostOf(f) !== host) crossings.push(`${file} → ${f}`);
+      if (file.includes("/runtime/")) {
+        for (const p of packages) if (p.startsWith("node:")) crossings.push(`${file} → ${p}`);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
   it("loads no renderer, route table or contract before a build knows it has work", () => {
     // An up-to-date snapshot costs start-up plus the check: build.ts loads the heavy modules (the
     // schemas, the views behind the route table, the pages, the renderer) by import() once there

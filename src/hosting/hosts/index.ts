@@ -3,11 +3,11 @@
 import { EDGE_FILE, hostRules, servedUnder, type Vocabulary } from "../rules.ts";
 import { href } from "../../routes/urls.ts";
 import { NO_EDGE_FACTS, type EdgeFacts } from "../../routes/pagination.ts";
-import { renderCloudflareWorker } from "./cloudflare-worker.ts";
-import { renderHeaders } from "./headers.ts";
-import { renderNginx, renderNginxHttp } from "./nginx.ts";
+import { renderCloudflareWorker } from "./cloudflare-pages/cloudflare-worker.ts";
+import { renderHeaders } from "./netlify/headers.ts";
+import { renderNginx, renderNginxHttp } from "./nginx/nginx.ts";
 import { renderNotFoundPage } from "./not-found-page.ts";
-import { renderRedirects } from "./redirects.ts";
+import { renderRedirects } from "./netlify/redirects.ts";
 
 /**
  * `facts` (Link headers of paged lists, archived tournaments) make the host files depend on the

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
-import { r2WorkerText } from "../../../src/deploy/edge/write.ts";
+import { r2WorkerText } from "../../../src/deploy/edge-code.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { PENDING_KEY, RECORD_KEY } from "../../../src/deploy/record.ts";

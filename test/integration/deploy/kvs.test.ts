@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
-import { kvsKeysOf } from "../../../src/deploy/edge/cloudfront-function.ts";
+import { kvsKeysOf } from "../../../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
 import { MARKER_KEY } from "../../../src/deploy/kvs.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";

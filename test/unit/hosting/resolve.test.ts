@@ -1,5 +1,5 @@
 // The preview's resolver (hosting/resolve.ts) answers every case of the host model as the
-// Cloudflare worker does (test/unit/hosting/hosts/cloudflare-worker.test.ts runs the same cases).
+// Cloudflare worker does (test/unit/hosting/hosts/cloudflare-pages/cloudflare-worker.test.ts runs the same cases).
 import { describe, expect, it } from "vitest";
 import { errorPage, problemJson } from "../../../src/output/problem.ts";
 import { resolveRequest } from "../../../src/hosting/resolve.ts";

@@ -31,7 +31,7 @@ describe("the code fingerprint of the up-to-date check", () => {
     const root = mkdtempSync(path.join(tmpdir(), "build-api-fp-list ñ "));
     const files = [
       "lib/cli.js",
-      "lib/hosting/hosts/nginx.js",
+      "lib/hosting/hosts/nginx/nginx.js",
       "lib/types.ts",
       "lib/notes.md",
       "lib/.hidden.js",
@@ -51,14 +51,14 @@ describe("the code fingerprint of the up-to-date check", () => {
     expect(programFiles(root, "lib").sort()).toEqual([
       "bin/build-api.js",
       "lib/cli.js",
-      "lib/hosting/hosts/nginx.js",
+      "lib/hosting/hosts/nginx/nginx.js",
       "lib/types.ts",
       "package.json",
       "schema/store.sql",
     ]);
     // The fingerprint covers a file deep in the program, not only the top level.
     const before = codeFingerprint(root, "lib");
-    appendFileSync(path.join(root, "lib/hosting/hosts/nginx.js"), "x");
+    appendFileSync(path.join(root, "lib/hosting/hosts/nginx/nginx.js"), "x");
     expect(codeFingerprint(root, "lib")).not.toBe(before);
   });
 });

@@ -67,7 +67,8 @@ describe.skipIf(!existsSync("/proc/self/task"))("readThreads", () => {
       expect(Number.isInteger(t.user) && Number.isInteger(t.system)).toBe(true);
       expect(t.state).toMatch(/^[A-Za-z]$/);
     }
-    // This thread is running while it reads itself.
-    expect(threads.find((t) => t.tid === process.pid)!.state).toBe("R");
+    // The thread that reads is running while it reads (the main thread, or a worker's when the
+    // tests run in worker threads: either is a thread of this process).
+    expect(threads.filter((t) => t.state === "R").length).toBeGreaterThan(0);
   });
 });
