@@ -8,7 +8,7 @@ import type { PublishReport } from "../publish/index.ts";
 import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { RenderReport } from "../render/snapshot.ts";
-import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
+import { listsRecord, sha256, type StateDelta } from "../ledger/state.ts";
 import {
   checkedOf,
   currentInputs,
@@ -18,7 +18,7 @@ import {
   recordText,
   upToDate,
   type RecordedWindow,
-} from "../incremental/inputs.ts";
+} from "../ledger/inputs.ts";
 
 /** The render report as the inputs record keeps it (JSON writes its infinite bounds as null). */
 type RecordedReport = Omit<RenderReport, "validFrom" | "validUntil"> & RecordedWindow;
@@ -93,8 +93,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const r = previous!.render;
     // The record counts the warnings; listing them reads the live tournaments' records.
     const listed = opts.listIssues
-      ? await import("../render/tournament-index.ts").then((ix) =>
-          withLiveIndex(opts.out, (rows) => ix.issuesOf(ix.tournamentIndex(rows))),
+      ? await import("../ledger/tournament-index.ts").then((ix) =>
+          withLiveIndex(opts.out, (index) => ix.issuesOf(index)),
         )
       : undefined;
     return {
@@ -133,7 +133,6 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { openStore },
     { createPool, workerCount, MEMORY_BUDGET_MIB, WORKER_RSS_MIB },
     { changedUrls, changedTags },
-    { tournamentIndex },
   ] = await Promise.all([
     import("../output/generated.ts"),
     import("../hosting/hosts/index.ts"),
@@ -143,7 +142,6 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("../store/read/open.ts"),
     import("../render/pool.ts"),
     import("../hosting/purge.ts"),
-    import("../render/tournament-index.ts"),
   ]);
   opts.onPhase?.("open");
   // The store is read in one transaction from here on: one build reads one state of it. Its
@@ -237,7 +235,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           basePath: opts.basePath,
           onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
           programKey: inputs ? programKey(inputs) : null,
-          index: tournamentIndex(writer.index),
+          index: writer.index,
           checked,
           pool,
         });

@@ -3,7 +3,7 @@ export { publishSnapshot, type PublishOptions, type PublishReport, type Snapshot
 export { safeRelativePath } from "./safe-path.ts";
 export { CHANGED_PATHS_CAP, type ChangedFiles } from "./staging-writer.ts";
 export { MANIFEST_NAME, MARKER_NAME } from "./manifest.ts";
-export { BOOKKEEPING_NAME } from "./bookkeeping.ts";
+export { BOOKKEEPING_NAME } from "../ledger/bookkeeping.ts";
 export {
   changesSince,
   liveFiles,

@@ -83,7 +83,8 @@ import {
 } from "./layout.ts";
 import { acquireLock } from "./lock.ts";
 import { environmentError, errnoCode, io } from "./io.ts";
-import { Bookkeeping } from "./bookkeeping.ts";
+import type { Ledger } from "../ledger/port.ts";
+import { besideSnapshot } from "../ledger/site.ts";
 import { markerGeneration, markerText, MARKER_NAME } from "./manifest.ts";
 import {
   CHANGED_PATHS_CAP,
@@ -163,7 +164,7 @@ async function publish(
   step("locked");
   phase("lock");
   const warnings: string[] = [];
-  let bookkeeping: Bookkeeping | undefined;
+  let bookkeeping: Ledger | undefined;
   try {
     recoverMigration(layout, force);
     step("recovered");
@@ -191,7 +192,7 @@ async function publish(
     warnings.push(...removeLeftovers(layout, [liveVersion, stale.version], guard));
     step("cleaned");
 
-    bookkeeping = Bookkeeping.open(layout.store);
+    bookkeeping = besideSnapshot(layout.store, io.existsSync).open();
     // A delta staged by a build killed after its switch is applied; one killed before, dropped.
     bookkeeping.recover(liveVersion, true);
     step("bookkeeping-recovered");

@@ -7,9 +7,10 @@ import path from "node:path";
 import type { Problem } from "../shared/errors.ts";
 import { io } from "./io.ts";
 import { inspectTarget, resolveLayout } from "./layout.ts";
-import { BOOKKEEPING_NAME } from "./bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../ledger/bookkeeping.ts";
 import { liveFiles } from "./changes.ts";
-import { entryValue, MARKER_NAME } from "./manifest.ts";
+import { entryValue } from "../ledger/file-entry.ts";
+import { MARKER_NAME } from "./manifest.ts";
 
 export interface SnapshotVerification {
   /** The live version directory that was checked. */

@@ -5,7 +5,7 @@
 // and keeps every other page by its owner (one owner per page of a list instance), so the lists
 // cost what changed, not the store.
 import type { Club } from "../domain/types.ts";
-import type { TournamentState } from "../incremental/state.ts";
+import type { TournamentState } from "../ledger/state.ts";
 import { toJson } from "../output/json.ts";
 import { schemaId } from "../output/jsonschema.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
@@ -18,7 +18,8 @@ import { ROUTES, type ListContext } from "../routes/table.ts";
 import { instanceFile, type Params } from "../routes/urls.ts";
 import type { CatalogEntry } from "../views/club.ts";
 import type { PublicSummary } from "../views/public.ts";
-import { LIST, type ListsRecord, type TournamentIndex } from "./tournament-index.ts";
+import type { ListsRecord, TournamentIndex } from "../ledger/tournament-index.ts";
+import { LIST } from "./list-places.ts";
 
 export interface ListsInput {
   index: TournamentIndex;

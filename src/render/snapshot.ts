@@ -2,7 +2,7 @@
 // threads, src/render/pool.ts), then the lists, the OpenAPI document, the 404 body and the host
 // files. No file system here: files go to the FileSink that is passed in, so tests can render into
 // memory. A full build looks at every tournament and keeps, as it is, one whose fingerprint
-// (src/incremental/state.ts) is the one the previous snapshot recorded: its files by owner
+// (src/ledger/state.ts) is the one the previous snapshot recorded: its files by owner
 // (keepOwned), its state and list places in the index. A tick looks only at what changed since
 // that snapshot (changedTournaments) and keeps every other tournament without naming it
 // (keepOwnersUnder). The lists and the report are read from the index (render/lists.ts).
@@ -24,11 +24,12 @@ import {
   tournamentOwner,
   type StateDelta,
   type TournamentState,
-} from "../incremental/state.ts";
+} from "../ledger/state.ts";
 import type { Store } from "../store/read/open.ts";
 import type { ChunkKey } from "../store/read/reader.ts";
 import { renderLists } from "./lists.ts";
-import { columnsOf, issuesOf, membersOf, type TournamentIndex } from "./tournament-index.ts";
+import { issuesOf, type TournamentIndex } from "../ledger/tournament-index.ts";
+import { columnsOf, membersOf } from "./list-places.ts";
 import {
   renderTournament,
   type RenderPool,
@@ -49,7 +50,7 @@ export interface FileSink {
   keepOwnersUnder?(prefix: string): boolean;
   /** A previous owner under keepOwnersUnder's prefix that is gone. */
   dropOwner?(owner: string): void;
-  /** Takes the lists' state (incremental/state.ts) for the next build. */
+  /** Takes the lists' state (ledger/state.ts) for the next build. */
   recordState?(delta: StateDelta): void;
 }
 
@@ -84,7 +85,7 @@ export interface RenderOptions {
   programKey?: string | null;
   /**
    * Where the tournaments' states go, and the lists are read from; it holds the previous build's
-   * states too (what can be kept: src/publish/tournament-index.ts).
+   * states too (what can be kept: src/ledger/tournament-index.ts).
    */
   index: TournamentIndex;
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */

@@ -6,9 +6,9 @@
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { STATE_FILE } from "../../src/incremental/state.ts";
+import { STATE_FILE } from "../../src/ledger/state.ts";
 import { REVISION_TABLES } from "../../src/store/read/revisions.ts";
-import { INPUTS_FILE } from "../../src/incremental/inputs.ts";
+import { INPUTS_FILE } from "../../src/ledger/inputs.ts";
 import { MANIFEST_NAME } from "../../src/publish/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build/build.ts";

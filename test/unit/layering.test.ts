@@ -24,7 +24,7 @@ const LAYERS = [
   "output",
   "pages",
   "hosting",
-  "incremental",
+  "ledger",
   "render",
   "publish",
   "deploy",
@@ -39,8 +39,9 @@ type Layer = (typeof LAYERS)[number];
  * even shared/, and no package. The store reads rows into the domain; TRF import writes the store;
  * views turn the domain into contract objects; routes bind views to URLs; output turns contracts
  * into bytes, schemas and OpenAPI; pages render views; hosting knows URLs and error bodies, never
- * the views; incremental keeps the bookkeeping of rebuilds; render joins a tournament's routes and
- * pages; publish only writes files; build joins the stages; the CLI calls build and the commands.
+ * the views; the ledger owns the incremental state (docs/design/ledger.md); render joins a
+ * tournament's routes and pages and reads and writes the ledger's tournament index; publish
+ * writes files; build joins the stages; the CLI calls build and the commands.
  */
 const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   shared: [],
@@ -53,14 +54,20 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   output: ["shared", "contracts", "routes"],
   pages: ["shared", "domain", "contracts", "views", "routes", "output"],
   hosting: ["shared", "routes", "output"],
-  incremental: ["shared", "domain", "store", "views"],
-  render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "incremental"],
-  publish: ["shared"],
+  // The ledger reads the store's revisions (its cursor) and records the views' summaries a list
+  // shows; it knows nothing of files, URLs or pages, so it can live elsewhere than beside the
+  // snapshot (docs/design/ledger.md).
+  ledger: ["shared", "domain", "store", "views"],
+  render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "ledger"],
+  // publish stages the ledger's delta around its atomic switch (the crash protocol) and records
+  // each written file's entry in it; it writes files and knows no other stage.
+  publish: ["shared", "ledger"],
   // deploy uploads a published snapshot: the manifest (publish), each object's metadata and the
   // edge code from the rule list and resolver (hosting, routes), the error bodies' names and bytes
   // the edge code sends (output).
-  deploy: ["shared", "routes", "output", "hosting", "publish"],
-  build: ["shared", "domain", "store", "routes", "output", "hosting", "incremental", "render", "publish"],
+  // It reads what changed from the ledger's change log.
+  deploy: ["shared", "routes", "output", "hosting", "ledger", "publish"],
+  build: ["shared", "domain", "store", "routes", "output", "hosting", "ledger", "render", "publish"],
   // cli reads routes/pagination.ts for the default of --page-size: a constant of a file that
   // imports nothing, so the help stays exact without loading the route table.
   cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "build", "deploy"],
@@ -374,6 +381,13 @@ describe("the layering checker", () => {
       ["store/read/reader.ts", facts(`import type { T } from "../../views/context.ts";`)],
       ["publish/publish.ts", facts(`import { build } from "../build/build.ts";`)],
       ["domain/extra.ts", facts(`import "../../scripts/x.ts";`)],
+      // The ledger holds no file system, URL or page: it must be able to live in a bucket.
+      [
+        "ledger/state.ts",
+        facts(
+          `import { x } from "../render/snapshot.ts";\nimport { y } from "../publish/layout.ts";\nimport type { Z } from "../pages/feed-files.ts";`,
+        ),
+      ],
       ["newdir/thing.ts", facts(``)],
       ["loose.ts", facts(``)],
       // Allowed: a layer into an earlier one it may use, into itself, the CLI into build.
@@ -383,6 +397,8 @@ describe("the layering checker", () => {
         facts(`import { c } from "../store/write/init.ts";\nimport { d } from "../build/build.ts";`),
       ],
       ["output/openapi.ts", facts(`import { SLUG_PATTERN } from "../shared/segments.ts";`)],
+      ["render/lists.ts", facts(`import type { TournamentIndex } from "../ledger/tournament-index.ts";`)],
+      ["publish/staging-writer.ts", facts(`import { Bookkeeping } from "../ledger/bookkeeping.ts";`)],
     ]);
     expect(violations(graph)).toEqual([
       "domain/status.ts:1: domain imports store (store/read/reader.ts), against the pipeline",
@@ -392,6 +408,9 @@ describe("the layering checker", () => {
       "store/read/reader.ts:1: store imports views (views/context.ts), against the pipeline",
       "publish/publish.ts:1: publish imports build (build/build.ts), against the pipeline",
       "domain/extra.ts:1: imports ../../scripts/x.ts, outside src/",
+      "ledger/state.ts:1: ledger imports render (render/snapshot.ts), against the pipeline",
+      "ledger/state.ts:2: ledger imports publish (publish/layout.ts), against the pipeline",
+      "ledger/state.ts:3: ledger imports pages (pages/feed-files.ts), against the pipeline",
       "newdir/thing.ts: belongs to no layer (put it in a stage folder, or add the folder to LAYERS)",
       "loose.ts: belongs to no layer (put it in a stage folder, or add the folder to LAYERS)",
     ]);

@@ -3,7 +3,7 @@
 // the random stamp of the change that set it. A store that lacks the tables or any of the triggers
 // (version 1, or a trigger dropped or altered), or whose version is before 4 (no stamps, blind to
 // REPLACE across tournaments), is not trusted, and the build hashes the rows it reads instead (see
-// src/incremental/state.ts).
+// src/ledger/state.ts).
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync, type BigIntStats } from "node:fs";
 import Database from "better-sqlite3";

@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { build } from "../../../src/build/build.ts";
-import { INPUTS_FILE } from "../../../src/incremental/inputs.ts";
+import { INPUTS_FILE } from "../../../src/ledger/inputs.ts";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";

@@ -4,11 +4,11 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
-import { listsRecord, tournamentOwner, type ListsRecord } from "../../../src/incremental/state.ts";
+import { listsRecord, tournamentOwner, type ListsRecord } from "../../../src/ledger/state.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
-import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { renderSnapshot } from "../../../src/render/snapshot.ts";
-import { tournamentIndex, type TournamentIndex } from "../../../src/render/tournament-index.ts";
+import type { TournamentIndex } from "../../../src/ledger/tournament-index.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
@@ -57,7 +57,7 @@ async function render(
       openApi: "{}",
       hostFiles: new Map(),
       programKey: "test",
-      index: tournamentIndex(rows),
+      index: rows,
     },
   ).finally(() => store.close());
   const r = listsRecord(lists);
@@ -76,7 +76,7 @@ async function render(
     ++generation,
   );
   bookkeeping.apply();
-  return { written, memory: next, lists, index: tournamentIndex(bookkeeping.index(true)) };
+  return { written, memory: next, lists, index: bookkeeping.index(true) };
 }
 
 const isExtension = (f: string) =>

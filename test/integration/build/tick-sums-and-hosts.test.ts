@@ -8,7 +8,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { build, type BuildReport } from "../../../src/build/build.ts";
 import { verify } from "../../../src/build/verify.ts";
-import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../../../src/ledger/bookkeeping.ts";
 import { resolveLayout } from "../../../src/publish/layout.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";
 import { ARCHIVE_AFTER_MS } from "../../../src/routes/cache.ts";

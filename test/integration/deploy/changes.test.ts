@@ -13,7 +13,7 @@ import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { metadataDigest, objectSpec } from "../../../src/deploy/objects.ts";
 import { decodeRecord, encodeRecord, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";

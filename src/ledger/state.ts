@@ -10,11 +10,11 @@
 //   the tournament key (its revision, or the hash of the rows the reader reads for it),
 // and it stays valid while the build instant lies in the status window it was rendered in.
 //
-// The publication's bookkeeping (src/publish/bookkeeping.ts, a database beside the versions) keeps
+// The publication's bookkeeping (src/ledger/bookkeeping.ts, a database beside the versions) keeps
 // one record per tournament: its fingerprint and window as compact columns, which a tick reads for
 // every tournament, the columns the report sums, and the rest (warnings, the summaries the list
 // files need) as a detail read only for list pages rendered again and for warnings
-// (render/tournament-index.ts). Its files are not listed here: they are recorded under the
+// (ledger/tournament-index.ts). Its files are not listed here: they are recorded under the
 // tournament's owner, so an unchanged tournament is kept (SnapshotWriter.keepOwned) without being
 // read, computed or rendered, and without reading its paths. The records are internal (never
 // served: the database is outside every version) and hold only public facts: external ids, file
@@ -104,7 +104,7 @@ export interface ListsRecord {
   edge?: { key: string; at: number };
 }
 
-/** A record as the bookkeeping keeps it (publish/bookkeeping.ts RecordRow). */
+/** A record as the bookkeeping keeps it (ledger/bookkeeping.ts RecordRow). */
 export interface StateRecord {
   fp: string;
   from: number | null;
