@@ -180,7 +180,7 @@ subcommand("build")
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }, interrupts] = await Promise.all([
-      import("../build/build.ts"),
+      import("../pipeline/build.ts"),
       import("../domain/status.ts"),
       import("./progress.ts"),
       import("./interrupt.ts"),
@@ -345,7 +345,7 @@ subcommand("verify")
     if (o.db === undefined && o.out === undefined) {
       command.error("error: pass --db, --out or both", { exitCode: EXIT.usage });
     }
-    const { verify } = await import("../build/verify.ts");
+    const { verify } = await import("../pipeline/verify.ts");
     const report = verify({ db: o.db, out: o.out });
     if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
     if (report.store) {
@@ -592,7 +592,7 @@ subcommand("export")
   .option("--dir <dir>", "the snapshot (the --out of a build)", "dist")
   .addOption(required("--out <dir>", "a new or empty directory to copy it into"))
   .action(async (o) => {
-    const { exportSnapshot } = await import("../build/export.ts");
+    const { exportSnapshot } = await import("../pipeline/export.ts");
     const r = exportSnapshot(o.dir, o.out);
     console.error(`copied ${r.from} into ${r.out}: ${plural(r.files, "file")}, ${r.bytes} bytes`);
   });

@@ -104,20 +104,12 @@ export interface ListsRecord {
   edge?: { key: string; at: number };
 }
 
-/** A record as the bookkeeping keeps it (ledger/bookkeeping.ts RecordRow). */
+/** A record as the ledger keeps it (port.ts RecordRow). */
 export interface StateRecord {
   fp: string;
   from: number | null;
   until: number | null;
   detail: string;
-}
-
-/**
- * What a build records besides the tournaments (which go to the TournamentIndex): the lists'
- * fingerprint and files by owner (render/lists.ts), or null to record none.
- */
-export interface StateDelta {
-  lists: ListsRecord | null;
 }
 
 /** The bookkeeping's record of the lists (key LISTS_KEY), or its removal. */

@@ -1,5 +1,12 @@
 // The publication layer: atomic, locked, incremental snapshot output. See publish.ts for the design.
-export { publishSnapshot, type PublishOptions, type PublishReport, type SnapshotWriter } from "./publish.ts";
+export {
+  beginPublication,
+  publishSnapshot,
+  type Publication,
+  type PublishOptions,
+  type PublishReport,
+  type SnapshotWriter,
+} from "./publish.ts";
 export { safeRelativePath } from "./safe-path.ts";
 export { CHANGED_PATHS_CAP, type ChangedFiles } from "./staging-writer.ts";
 export { MANIFEST_NAME, MARKER_NAME } from "./manifest.ts";

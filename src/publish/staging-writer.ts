@@ -24,6 +24,8 @@ export interface SnapshotWriter {
    * build can keep all of an owner's files at once (keepOwned) without naming them.
    */
   write(relPath: string, data: string | Uint8Array, owner?: string): void;
+  /** How many files were written so far (kept ones are not): the progress line counts them. */
+  readonly written: number;
   /**
    * Keeps these files of the live snapshot as they are, without their bytes: the producer knows
    * they did not change (an unchanged tournament). All or nothing: false, and nothing is kept,
@@ -253,8 +255,11 @@ export class StagingWriter implements SnapshotWriter {
     this.second = opts.second !== undefined ? { dir: opts.second } : undefined;
   }
 
+  written = 0;
+
   write(relPath: string, data: string | Uint8Array, owner = ""): void {
     if (this.sealed) throw new Error(`write(${JSON.stringify(relPath)}) after the snapshot was finished`);
+    this.written++;
     safeRelativePath(relPath);
     const key = this.register(relPath);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;

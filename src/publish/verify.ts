@@ -22,7 +22,7 @@ export interface SnapshotVerification {
   problems: Problem[];
   /** False when a build switched the snapshot while it was checked: check again. */
   stable: boolean;
-  /** The bookkeeping describes the live version (its records can be read: build/verify.ts). */
+  /** The bookkeeping describes the live version (its records can be read: pipeline/verify.ts). */
   described: boolean;
 }
 

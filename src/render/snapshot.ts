@@ -22,7 +22,8 @@ import {
   stillValid,
   tournamentFingerprint,
   tournamentOwner,
-  type StateDelta,
+  listsRecord,
+  type StateRecord,
   type TournamentState,
 } from "../ledger/state.ts";
 import type { Store } from "../store/read/open.ts";
@@ -50,8 +51,8 @@ export interface FileSink {
   keepOwnersUnder?(prefix: string): boolean;
   /** A previous owner under keepOwnersUnder's prefix that is gone. */
   dropOwner?(owner: string): void;
-  /** Takes the lists' state (ledger/state.ts) for the next build. */
-  recordState?(delta: StateDelta): void;
+  /** Takes the records besides the tournaments' (the lists', ledger/state.ts) for the next build. */
+  setRecords?(records: Map<string, StateRecord>, removed: readonly string[]): void;
 }
 
 export interface RenderOptions {
@@ -359,7 +360,8 @@ export async function renderSnapshot(
     }
     report.files += hostFiles.size;
   }
-  sink.recordState?.({ lists: lists.record && { ...lists.record, edge } });
+  const record = listsRecord(lists.record && { ...lists.record, edge });
+  sink.setRecords?.(record.records, record.removed);
   return report;
 }
 

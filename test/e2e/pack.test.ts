@@ -91,7 +91,7 @@ describe("the packed package", () => {
       "README.md",
       "bin/build-api.js",
       "lib/cli.js",
-      "lib/build/build.js",
+      "lib/pipeline/build.js",
       "lib/hosting/edge/generated/cloudflare-pages.js",
     ]) {
       expect(files).toContain(f);

@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, type BuildReport } from "../../../src/build/build.ts";
+import { build, type BuildReport } from "../../../src/pipeline/build.ts";
 import { liveTotals } from "../../../src/publish/changes.ts";
 import { BuildError } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";

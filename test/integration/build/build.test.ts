@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { INPUTS_FILE } from "../../../src/ledger/inputs.ts";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";

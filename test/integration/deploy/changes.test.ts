@@ -7,7 +7,7 @@
 import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { openBucket } from "../../../src/deploy/bucket.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { metadataDigest, objectSpec } from "../../../src/deploy/objects.ts";

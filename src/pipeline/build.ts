@@ -4,11 +4,12 @@ import { performance } from "node:perf_hooks";
 import type { ResourceLimits } from "node:worker_threads";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
-import type { PublishReport } from "../publish/index.ts";
+import type { Publication, PublishReport } from "../publish/index.ts";
 import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
+import type { PoolFallback } from "../render/pool.ts";
 import type { RenderReport } from "../render/snapshot.ts";
-import { listsRecord, sha256, type StateDelta } from "../ledger/state.ts";
+import { sha256 } from "../ledger/state.ts";
 import {
   checkedOf,
   currentInputs,
@@ -17,6 +18,7 @@ import {
   readRecord,
   recordText,
   upToDate,
+  type Inputs,
   type RecordedWindow,
 } from "../ledger/inputs.ts";
 
@@ -128,7 +130,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { openApiText },
     { hostFiles },
     { SnapshotValidator },
-    { publishSnapshot },
+    { beginPublication },
     { renderSnapshot },
     { openStore },
     { createPool, workerCount, MEMORY_BUDGET_MIB, WORKER_RSS_MIB },
@@ -183,96 +185,56 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
             skipped: previous!.render.skipped.map((t) => t.externalId),
           }
         : undefined;
-    const validator = new SnapshotValidator();
-    let render: RenderReport | undefined;
-    const publish = await publishSnapshot(
-      {
-        outDir: opts.out,
-        force: opts.force,
-        onPhase: opts.onPhase,
-        // --rebuild writes every file anew; --force never deletes the input store.
-        rewriteAll: opts.rebuild,
-        protectedPaths: [opts.db],
-        pairFirstBuild: opts.secondVersion !== false,
-      },
-      async (writer) => {
-        // Read under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.
-        pool = createPool({
-          workers: jobs.workers,
-          minJobs: opts.minJobsForWorkers,
-          db: opts.db,
-          identity: store.identity,
-          storeKey,
-          now: opts.now,
-          statusOptions,
-          limits: opts.workerLimits,
-        });
-        // Counts the files this build renders (kept files are not), for the progress line; the
-        // state goes to the publication's bookkeeping with the files (one transaction).
-        let rendered = 0;
-        const sink = {
-          write: (p: string, d: string | Uint8Array, owner?: string) => {
-            rendered++;
-            writer.write(p, d, owner);
-          },
-          keepOwned: (owner: string) => writer.keepOwned(owner),
-          keepOwnersUnder: (prefix: string) => writer.keepOwnersUnder(prefix),
-          dropOwner: (owner: string) => writer.dropOwner(owner),
-          recordState: (delta: StateDelta) => {
-            const r = listsRecord(delta.lists);
-            writer.setRecords(r.records, r.removed);
-          },
-        };
-        const r = await renderSnapshot(store, sink, {
-          now: opts.now,
-          statusOptions,
-          skipInvalid: opts.skipInvalid ?? false,
-          validator,
-          openApi: openApiText(opts.basePath),
-          hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
-          pageSize,
-          listIssues: opts.listIssues,
-          basePath: opts.basePath,
-          onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
-          programKey: inputs ? programKey(inputs) : null,
-          index: writer.index,
-          checked,
-          pool,
-        });
-        render = r;
-        const fallback = pool?.fallback;
-        if (fallback?.reason === "out-of-memory")
-          notes.push(
-            `a render worker ran out of memory (its heap is capped at ${fallback.heapMib} MiB) at tournament ` +
-              `${fallback.at ?? "(none in hand)"}: this thread rendered the ${fallback.tournaments} left, so the build's ` +
-              `memory may have gone past ${MEMORY_BUDGET_MIB} MiB (--jobs 1 renders in this thread from the start)`,
-          );
-        else if (fallback)
-          notes.push(
-            `the store changed while the render workers started: this thread rendered the ${fallback.tournaments} ` +
-              "tournaments from the state it read",
-          );
-        if (inputs) {
-          // What the store's checks covered, for the next build (StoreChecked).
-          const storeChecked = counts &&
-            r.storeCheck?.base && {
-              checked: {
-                store: sha256(store.identity),
-                all: counts.all.toString(),
-                clubs: counts.clubs,
-                base: r.storeCheck.base,
-              },
-            };
-          writer.write(
-            INPUTS_FILE,
-            recordText({ ...inputs, store: storeKey, ...storeChecked }, publicReport(r)),
-          );
-        }
-      },
-    );
+    // Begun under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.
+    const publication = await beginPublication({
+      outDir: opts.out,
+      force: opts.force,
+      onPhase: opts.onPhase,
+      // --rebuild writes every file anew; --force never deletes the input store.
+      rewriteAll: opts.rebuild,
+      protectedPaths: [opts.db],
+      pairFirstBuild: opts.secondVersion !== false,
+    });
+    const { writer } = publication;
+    let render: RenderReport;
+    try {
+      pool = createPool({
+        workers: jobs.workers,
+        minJobs: opts.minJobsForWorkers,
+        db: opts.db,
+        identity: store.identity,
+        storeKey,
+        now: opts.now,
+        statusOptions,
+        limits: opts.workerLimits,
+      });
+      // The files and the state go to the publication (its ledger takes the state with the
+      // files, in one transaction); the progress line counts the files rendered, not those kept.
+      render = await renderSnapshot(store, writer, {
+        now: opts.now,
+        statusOptions,
+        skipInvalid: opts.skipInvalid ?? false,
+        validator: new SnapshotValidator(),
+        openApi: openApiText(opts.basePath),
+        hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
+        pageSize,
+        listIssues: opts.listIssues,
+        basePath: opts.basePath,
+        onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, writer.written)),
+        programKey: inputs ? programKey(inputs) : null,
+        index: writer.index,
+        checked,
+        pool,
+      });
+      notes.push(...fallbackNotes(pool?.fallback, MEMORY_BUDGET_MIB));
+      if (inputs) writeInputs(publication, inputs, storeKey, counts, store.identity, render);
+    } catch (e) {
+      throw publication.abort(e);
+    }
+    const publish = publication.commit();
     return {
       upToDate: false,
-      render: render!,
+      render,
       publish,
       changedUrls: changedUrls(publish.changed, opts.basePath),
       jobs,
@@ -283,6 +245,46 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     await pool?.close();
     store.close();
   }
+}
+
+/** What the build's notes say of a render pool that fell back to this thread. */
+function fallbackNotes(fallback: PoolFallback | undefined, budgetMib: number): string[] {
+  if (fallback?.reason === "out-of-memory")
+    return [
+      `a render worker ran out of memory (its heap is capped at ${fallback.heapMib} MiB) at tournament ` +
+        `${fallback.at ?? "(none in hand)"}: this thread rendered the ${fallback.tournaments} left, so the build's ` +
+        `memory may have gone past ${budgetMib} MiB (--jobs 1 renders in this thread from the start)`,
+    ];
+  if (fallback)
+    return [
+      `the store changed while the render workers started: this thread rendered the ${fallback.tournaments} ` +
+        "tournaments from the state it read",
+    ];
+  return [];
+}
+
+/** The inputs record, with what the store's checks covered for the next build (StoreChecked). */
+function writeInputs(
+  publication: Publication,
+  inputs: Inputs,
+  storeKey: string | null,
+  counts: { all: bigint; clubs: string } | null,
+  identity: string,
+  r: RenderReport,
+): void {
+  const storeChecked = counts &&
+    r.storeCheck?.base && {
+      checked: {
+        store: sha256(identity),
+        all: counts.all.toString(),
+        clubs: counts.clubs,
+        base: r.storeCheck.base,
+      },
+    };
+  publication.writer.write(
+    INPUTS_FILE,
+    recordText({ ...inputs, store: storeKey, ...storeChecked }, publicReport(r)),
+  );
 }
 
 /**
