@@ -152,7 +152,7 @@ export class TournamentIndex {
   nearEnd = 2048;
   private readonly db: Database.Database;
   /** The main tables describe the previous snapshot (false: a first build, they are ignored). */
-  private readonly live: boolean;
+  readonly live: boolean;
   private pending = 0;
   private readonly putRecord: Database.Statement;
   private readonly putMember: Database.Statement;

@@ -224,6 +224,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         programKey: inputs ? programKey(inputs) : null,
         index: writer.index,
         checked,
+        rebuild: opts.rebuild ?? false,
+        previousBase: before?.base,
         pool,
       });
       notes.push(...fallbackNotes(pool?.fallback, MEMORY_BUDGET_MIB));
@@ -293,7 +295,14 @@ function writeInputs(
  */
 function publicReport(r: RenderReport): RenderReport {
   // The warnings themselves stay in the bookkeeping (the record would grow with the store).
-  const { rendered: _perBuild, storeCheck: _check, warnings: _w, standingsStops: _s, ...same } = r;
+  const {
+    rendered: _perBuild,
+    storeCheck: _check,
+    plan: _plan,
+    warnings: _w,
+    standingsStops: _s,
+    ...same
+  } = r;
   return {
     ...same,
     skipped: r.skipped.map((s) => ({

@@ -50,7 +50,12 @@ function listOf(routeId: string, params: Params): string {
 }
 
 /** Renders (or keeps) every list file; returns the record for the next build and the file count. */
-export function renderLists(input: ListsInput): { record: ListsRecord | null; files: number } {
+export function renderLists(input: ListsInput): {
+  record: ListsRecord | null;
+  files: number;
+  /** The list instances whose members changed (ledger names), when the previous lists were kept. */
+  changed: string[];
+} {
   const ix = input.index;
   const size = input.pageSize;
   const urls = siteUrls(input.basePath ?? "");
@@ -212,5 +217,5 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
   if (!incremental || !keep(SITE_OWNER)) {
     for (const [file, text] of [...siteAssets(), ...(style ? [style] : [])]) write(file, text, SITE_OWNER);
   }
-  return { record: fp === null ? null : { fp, owners, counts }, files };
+  return { record: fp === null ? null : { fp, owners, counts }, files, changed: [...changed] };
 }

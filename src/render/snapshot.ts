@@ -17,18 +17,23 @@ import { OPENAPI_PATH } from "../routes/urls.ts";
 import { LIST_PAGE_SIZE, type EdgeFacts } from "../routes/pagination.ts";
 import { pageLinksOf } from "../routes/page-links.ts";
 import {
-  revisionCount,
   sha256,
-  stillValid,
-  tournamentFingerprint,
   tournamentOwner,
   listsRecord,
   type StateRecord,
   type TournamentState,
 } from "../ledger/state.ts";
 import type { Store } from "../store/read/open.ts";
-import type { ChunkKey } from "../store/read/reader.ts";
 import { renderLists } from "./lists.ts";
+import {
+  changedTournaments,
+  everyTournament,
+  listReasons,
+  onHistory,
+  tournamentReason,
+  type PlanContext,
+  type Reason,
+} from "./plan.ts";
 import { issuesOf, type TournamentIndex } from "../ledger/tournament-index.ts";
 import { columnsOf, membersOf } from "./list-places.ts";
 import {
@@ -105,6 +110,9 @@ export interface RenderOptions {
     /** The tournaments that build left out as invalid (--skip-invalid): a tick tries them again. */
     skipped?: readonly string[];
   };
+  /** --rebuild, and the fingerprints' common part the live snapshot's build recorded: the plan's reasons. */
+  rebuild?: boolean;
+  previousBase?: string;
 }
 
 export interface RenderReport {
@@ -148,6 +156,11 @@ export interface RenderReport {
    * store keeps revisions).
    */
   storeCheck?: { scope: "changed" | "whole"; base?: string };
+  /**
+   * Why each tournament and list this build rendered was rendered (render/plan.ts); per build,
+   * never recorded. Lists: "*" when every list was rendered.
+   */
+  plan?: { tournaments: { id: string; reason: Reason }[]; lists: { list: string; reason: Reason }[] };
 }
 
 /** The tournaments a build rendered and their warnings (the report's fields above cover all). */
@@ -221,6 +234,15 @@ export async function renderSnapshot(
     },
   };
   const rendered = report.rendered!;
+  const planContext: PlanContext = {
+    rebuild: opts.rebuild ?? false,
+    live: ix.live,
+    base,
+    previousBase: opts.previousBase,
+    now: opts.now,
+  };
+  const why: NonNullable<RenderReport["plan"]> = { tournaments: [], lists: [] };
+  report.plan = why;
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
@@ -236,7 +258,7 @@ export async function renderSnapshot(
   let files = 0;
   let done = 0;
 
-  const take = (job: TournamentJob, result: TournamentResult): void => {
+  const take = (job: TournamentJob, result: TournamentResult, forced?: Reason): void => {
     if (result.kind === "unchanged") {
       // Its state, list places and files stay as the previous build recorded them.
       const kept = sink.keepOwned?.(tournamentOwner(job.externalId)) ?? false;
@@ -244,7 +266,7 @@ export async function renderSnapshot(
         // Seen: its previous record stays (the index's unseen() are gone).
         ix.see(job.externalId);
         files += kept;
-      } else take(job, renderTournament(store, { ...job, previous: null }, ctx));
+      } else take(job, renderTournament(store, { ...job, previous: null }, ctx), "files-missing");
     } else if (result.kind === "invalid") {
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
@@ -257,6 +279,10 @@ export async function renderSnapshot(
       files += result.files.length;
       ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;
+      why.tournaments.push({
+        id: t.id,
+        reason: forced ?? tournamentReason(planContext, job.previous, t.fp),
+      });
       rendered.warnings.push(...t.warnings);
       rendered.unknownResults += t.unknownResults;
       if (t.stop) rendered.standingsStops.push({ externalId: t.id, ...t.stop });
@@ -362,6 +388,7 @@ export async function renderSnapshot(
   }
   const record = listsRecord(lists.record && { ...lists.record, edge });
   sink.setRecords?.(record.records, record.removed);
+  why.lists = listReasons(planContext, ix.previousLists, lists.record?.fp ?? null, lists.changed);
   return report;
 }
 
@@ -373,116 +400,3 @@ const TICK_OWNERS = tournamentOwner("");
 
 /** How many of the tournaments changed last a build records, for the next one to find again. */
 export const RECENT_REVISIONS = 1024;
-
-/** Published tournaments read per query by a build that looks at every one. */
-const PUBLISHED_CHUNK = 1000;
-
-/**
- * Whether the store continues the history the live snapshot's build read: that build recorded the
- * tournaments changed last and their tokens; each must have that token now, or a count past the
- * recorded one (changed since), and at least one must be found unchanged. Another store copied
- * over the file shows other stamps; a store restored from an older copy of itself shows older
- * tokens for what it lost, unless every one of those tournaments changed again since, in which
- * case each is rendered again anyway. And the program, clubs and languages must be the same.
- */
-function onHistory(
-  store: Store,
-  checked: RenderOptions["checked"],
-  base: string,
-  recent: readonly [number, string][],
-): boolean {
-  if (checked === undefined || checked.base !== base || recent.length === 0) return false;
-  const now = store.revisionTokens(recent.map(([row]) => row));
-  let unchanged = 0;
-  for (const [i, [, token]] of recent.entries()) {
-    const current = now[i] ?? null;
-    if (current === token) unchanged++;
-    else if (current === null || revisionCount(current) <= checked.since) return false;
-  }
-  return unchanged > 0;
-}
-
-/** The tournaments a build looks at, in store order, and the previous ones it may drop. */
-interface Plan {
-  jobs: Iterable<TournamentJob>;
-  /** How many jobs there are (for progress). */
-  total: number;
-  /** The previous tournaments that are gone unless seen now; undefined: every one. */
-  candidates?: Iterable<string>;
-}
-
-/**
- * Every published tournament: a job marked `keep` when its revision says it is unchanged (it never
- * reaches a renderer, but goes through the same ordered stream, so results are taken in store
- * order). Every previous tournament is a candidate to drop. O(tournaments) in time, O(chunk) in
- * memory.
- */
-function everyTournament(store: Store, ix: TournamentIndex, base: string | null, now: number): Plan {
-  // Read a chunk at a time, each tournament's previous record by a seek: the build holds no list
-  // of every tournament, however large the store.
-  const tokens = base !== null && store.revisionTrouble() === null;
-  const jobs = function* (): Generator<TournamentJob> {
-    let after: ChunkKey | null = null;
-    do {
-      const chunk = store.publishedAfter(after, PUBLISHED_CHUNK, tokens);
-      for (const key of chunk.keys) {
-        const externalId = key.externalId.toString();
-        const prev = base === null ? null : ix.previousOf(externalId);
-        const fp = base !== null && key.token !== null ? tournamentFingerprint(base, key.token, "") : null;
-        const keep = fp !== null && prev !== null && stillValid(prev, fp, now);
-        yield {
-          rowId: key.rowId,
-          externalId,
-          token: key.token,
-          previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
-          ...(keep && { keep }),
-        };
-      }
-      after = chunk.next;
-    } while (after !== null);
-  };
-  return { jobs: jobs(), total: store.publishedCount() };
-}
-
-/**
- * A tick's tournaments: those whose revision passed `since`, those whose window no longer holds
- * `now` and those the live build skipped as invalid; the published ones are rendered in store
- * order. Their previous records are the candidates to drop (a tournament unpublished, deleted,
- * or given another external id). The others are kept under TICK_OWNERS. O(change): the revision
- * and window indexes find them.
- */
-function changedTournaments(
-  store: Store,
-  ix: TournamentIndex,
-  since: bigint,
-  now: number,
-  skipped: readonly string[],
-): Plan {
-  const tokens = store.changedSince(since);
-  // Unchanged, but to be looked at again: a window that ended, or a tournament left out as
-  // invalid (it has no record; it is reported again, as a full build would).
-  const again = [
-    ...ix.expired(now).flatMap((e) => (e.row === null ? [] : [e.row])),
-    ...store.rowsOfExternalIds(skipped),
-  ];
-  const expired = [...new Set(again)].filter((row) => !tokens.has(row));
-  const unchanged = store.revisionTokens(expired);
-  for (const [i, row] of expired.entries()) tokens.set(row, unchanged[i] ?? "");
-  const keys = store.publishedAmong(tokens.keys());
-  const candidates = new Set<string>();
-  for (const row of tokens.keys()) for (const id of ix.idsOfRow(row)) candidates.add(id);
-  const jobs = function* (): Generator<TournamentJob> {
-    for (const key of keys) {
-      const externalId = key.externalId.toString();
-      const prev = ix.previousOf(externalId);
-      if (prev) candidates.add(externalId);
-      yield {
-        rowId: key.rowId,
-        externalId,
-        token: tokens.get(key.rowId) ?? "",
-        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
-      };
-    }
-  };
-  return { jobs: jobs(), total: keys.length, candidates };
-}
