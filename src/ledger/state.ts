@@ -44,13 +44,10 @@ export interface TournamentState {
   from: number | null;
   until: number | null;
   /**
-   * Files its routes and pages wrote, by path: empty when rendered or loaded by a build (the
-   * bookkeeping names each owner's files; keeping every path for the whole build cost about 100
-   * bytes a file of heap), so `fileCount` counts them.
+   * How many files its routes and pages wrote. Not their paths: the ledger names each owner's
+   * files (keeping every path for the whole build cost about 100 bytes a file of heap).
    */
-  files: string[];
-  /** How many files it has, when `files` does not list them. */
-  fileCount?: number;
+  fileCount: number;
   warnings: string[];
   unknownResults: number;
   stop: StandingsStop | null;

@@ -97,7 +97,7 @@ export function issuesOf(ix: Pick<TournamentIndex, "issues">): {
 }
 
 const T = "t:";
-type Detail = Omit<TournamentState, "id" | "fp" | "from" | "until" | "files">;
+type Detail = Omit<TournamentState, "id" | "fp" | "from" | "until">;
 
 function stateOf(
   key: string,
@@ -108,7 +108,6 @@ function stateOf(
     fp: r.fp,
     from: r.from,
     until: r.until,
-    files: [],
     ...(JSON.parse(r.detail) as Detail),
   };
 }
@@ -338,8 +337,8 @@ export class TournamentIndex {
    * (listsUnmoved) is left out of changedLists and changed.
    */
   put(t: TournamentState, c: StateColumns, members: readonly Member[]): void {
-    const { id, fp, from, until, files, fileCount: _count, ...rest } = t;
-    const detail: Detail = { fileCount: t.fileCount ?? files.length, ...rest };
+    const { id, fp, from, until, fileCount, ...rest } = t;
+    const detail: Detail = { fileCount, ...rest };
     const key = T + id;
     this.putRow(
       {

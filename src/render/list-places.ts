@@ -47,7 +47,7 @@ export function columnsOf(t: TournamentState, externalId: bigint | string, rowId
   const s = t.public ?? t.summary;
   return {
     ord: int64Key(externalId.toString()) + int64Key(rowId),
-    files: t.fileCount ?? t.files.length,
+    files: t.fileCount,
     unknownResults: t.unknownResults,
     issues: t.warnings.length > 0 || t.unknownResults > 0 || t.stop !== null,
     warnings: t.warnings.length,

@@ -184,7 +184,10 @@ export async function renderSnapshot(
     for (const p of store.checkStore(since)) {
       // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
       // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
-      const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
+      const club =
+        p.row?.table === "clubs"
+          ? p.row.key.map(([column, value]) => `${column}=${value}`).join(", ")
+          : undefined;
       if (opts.skipInvalid && club !== undefined)
         skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
       else out.push(p);
@@ -275,7 +278,7 @@ export async function renderSnapshot(
       // (the bookkeeping names an owner's files).
       const owner = tournamentOwner(result.state.id);
       for (const [file, text] of result.files) sink.write(file, text, owner);
-      const t: TournamentState = { ...result.state, files: [], fileCount: result.files.length };
+      const t: TournamentState = { ...result.state, fileCount: result.files.length };
       files += result.files.length;
       ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;

@@ -148,7 +148,6 @@ export function renderTournament(
     from: finite(from),
     until: finite(until),
     // The paths go with the files (the sink records them); the state keeps their count.
-    files: [],
     fileCount: files.length,
     warnings: c.standings.warnings,
     unknownResults,

@@ -25,7 +25,7 @@ function state(key: string, window: Partial<Pick<TournamentState, "from" | "unti
     fp: `fp-${key}`,
     from: null,
     until: null,
-    files: [],
+    fileCount: 0,
     warnings: [],
     unknownResults: 0,
     stop: null,

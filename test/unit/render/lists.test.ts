@@ -29,7 +29,6 @@ const state = (p: PublicSummary, o: Partial<TournamentState> = {}): TournamentSt
   fp: `fp${p.id}`,
   from: null,
   until: null,
-  files: [],
   fileCount: 3,
   warnings: [],
   unknownResults: 0,
