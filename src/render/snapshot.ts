@@ -20,6 +20,7 @@ import {
   sha256,
   tournamentOwner,
   listsRecord,
+  type ListsRecord,
   type StateRecord,
   type TournamentState,
 } from "../ledger/state.ts";
@@ -178,33 +179,9 @@ export async function renderSnapshot(
 ): Promise<RenderReport> {
   const problems: Problem[] = [];
   const skippedClubs = new Map<string, Problem[]>();
-  /** The store-wide problems (checkStore) that fail the build; with `since`, of what changed. */
-  const storeWide = (since?: bigint): Problem[] => {
-    const out: Problem[] = [];
-    for (const p of store.checkStore(since)) {
-      // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
-      // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
-      const club =
-        p.row?.table === "clubs"
-          ? p.row.key.map(([column, value]) => `${column}=${value}`).join(", ")
-          : undefined;
-      if (opts.skipInvalid && club !== undefined)
-        skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
-      else out.push(p);
-    }
-    return out;
-  };
   const vocab = store.vocabulary();
   const programKey = opts.programKey ?? null;
-  // Revisions count along one file's history: the file's identity is part of their key.
-  const counts = programKey === null ? null : store.revisionCounts();
-  const clubsKey =
-    programKey === null
-      ? ""
-      : counts
-        ? `revision:${store.identity}:${counts.clubs}`
-        : `rows:${store.clubsHash()}`;
-  const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
+  const { counts, clubsKey, base } = fingerprintBase(store, programKey, vocab.languages);
   const ix = opts.index;
   // A tick: the live snapshot was built from this store's history by this program, so only the
   // tournaments changed since (and those whose window ended) are looked at; the others keep their
@@ -216,7 +193,7 @@ export async function renderSnapshot(
     sink.keepOwnersUnder?.(TICK_OWNERS)
       ? opts.checked!.since
       : undefined;
-  const storeProblems = storeWide(since);
+  const storeProblems = storeWide(store, since, opts.skipInvalid ? skippedClubs : null);
   ix.setRecent(base !== null && counts !== null ? store.recentRevisions(RECENT_REVISIONS) : []);
   const report: RenderReport = {
     tournaments: 0,
@@ -323,16 +300,7 @@ export async function renderSnapshot(
     if (since !== undefined) sink.dropOwner?.(tournamentOwner(id));
   }
 
-  // The report: sums over every tournament of the snapshot, read from the index's columns; the
-  // warnings themselves only when asked (a kept tournament's detail is read to list them).
-  const totals = ix.totals();
-  report.tournaments = totals.tournaments;
-  report.unknownResults = totals.unknownResults;
-  report.warningCount = totals.warnings;
-  report.standingsStopCount = totals.standingsStops;
-  report.validFrom = totals.validFrom;
-  report.validUntil = totals.validUntil;
-  if (opts.listIssues) Object.assign(report, issuesOf(ix));
+  const totals = addTotals(report, ix, opts.listIssues ?? false);
 
   // The lists change only with what they list, and with what the fingerprint below holds.
   const lists = renderLists({
@@ -350,49 +318,115 @@ export async function renderSnapshot(
     write: (file, text, owner) => sink.write(file, text, owner),
     keepOwned: (owner) => sink.keepOwned?.(owner) ?? false,
   });
-  report.files = totals.files + lists.files;
-  const listFiles = Object.values(lists.record?.owners ?? {}).flat();
+  report.files = totals.files + lists.files + writeFixedFiles(sink, opts);
+  const hosts = writeHostFiles(sink, ix, lists.record, opts);
+  report.files += hosts.files;
+  const record = listsRecord(lists.record && { ...lists.record, edge: hosts.edge });
+  sink.setRecords?.(record.records, record.removed);
+  why.lists = listReasons(planContext, ix.previousLists, lists.record?.fp ?? null, lists.changed);
+  return report;
+}
 
+/**
+ * The fingerprints' common part: the program's key, the clubs (by revision, or by the hash of
+ * their rows without trusted revisions: revisions count along one file's history, so the file's
+ * identity is part of their key) and the store's recap languages. Null without a program key.
+ */
+function fingerprintBase(
+  store: Store,
+  programKey: string | null,
+  languages: readonly string[],
+): { counts: { all: bigint; clubs: string } | null; clubsKey: string; base: string | null } {
+  if (programKey === null) return { counts: null, clubsKey: "", base: null };
+  const counts = store.revisionCounts();
+  const clubsKey = counts ? `revision:${store.identity}:${counts.clubs}` : `rows:${store.clubsHash()}`;
+  return { counts, clubsKey, base: sha256(programKey, clubsKey, JSON.stringify(languages)) };
+}
+
+/**
+ * The store-wide problems (checkStore) that fail the build; with `since`, of what changed. A bad
+ * clubs row is its club's alone: with --skip-invalid (`skippedClubs` given) that club is left out
+ * (store.clubs() returns only clubs whose row passes; tournaments drop their entries in others).
+ */
+function storeWide(
+  store: Store,
+  since: bigint | undefined,
+  skippedClubs: Map<string, Problem[]> | null,
+): Problem[] {
+  const out: Problem[] = [];
+  for (const p of store.checkStore(since)) {
+    const club =
+      p.row?.table === "clubs"
+        ? p.row.key.map(([column, value]) => `${column}=${value}`).join(", ")
+        : undefined;
+    if (skippedClubs !== null && club !== undefined)
+      skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
+    else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The report's sums over every tournament of the snapshot, read from the index's columns; the
+ * warnings themselves only when asked (a kept tournament's detail is read to list them).
+ */
+function addTotals(report: RenderReport, ix: TournamentIndex, listIssues: boolean): { files: number } {
+  const totals = ix.totals();
+  report.tournaments = totals.tournaments;
+  report.unknownResults = totals.unknownResults;
+  report.warningCount = totals.warnings;
+  report.standingsStopCount = totals.standingsStops;
+  report.validFrom = totals.validFrom;
+  report.validUntil = totals.validUntil;
+  if (listIssues) Object.assign(report, issuesOf(ix));
+  return totals;
+}
+
+/** The OpenAPI document and the 404 body: written by every build. Their count. */
+function writeFixedFiles(sink: FileSink, opts: RenderOptions): number {
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
   opts.validator.assert(NOT_FOUND_FILE, "ProblemResponse", NOT_FOUND);
   sink.write(NOT_FOUND_FILE, notFound);
-  report.files += 2;
+  return 2;
+}
 
-  // The host files depend on the program, the vocabulary and the base path (the lists' record
-  // holds them), the lists' Link headers and the archived tournaments. Those last change only
-  // with the tournaments this build put or dropped, unless the clock went back: otherwise the
-  // previous files are kept, and neither the archived ids (O(store)) nor the files are made.
-  const links = pageLinksOf(listFiles, opts.basePath);
+/**
+ * The host files. They depend on the program, the vocabulary and the base path (the lists'
+ * record holds them), the lists' Link headers and the archived tournaments. Those last change
+ * only with the tournaments this build put or dropped, unless the clock went back: otherwise the
+ * previous files are kept, and neither the archived ids (O(store)) nor the files are made.
+ * Returns their count and what they were made from (the lists' record keeps it).
+ */
+function writeHostFiles(
+  sink: FileSink,
+  ix: TournamentIndex,
+  lists: ListsRecord | null,
+  opts: RenderOptions,
+): { files: number; edge: NonNullable<ListsRecord["edge"]> } {
+  const links = pageLinksOf(Object.values(lists?.owners ?? {}).flat(), opts.basePath);
   const edge = { key: sha256(JSON.stringify(links), opts.basePath ?? ""), at: opts.now };
   const before = ix.previousLists;
   const kept =
-    lists.record !== null &&
-    before?.fp === lists.record.fp &&
+    lists !== null &&
+    before?.fp === lists.fp &&
     before.edge?.key === edge.key &&
     before.edge.at <= opts.now &&
     !ix.archivedChanged(before.edge.at, opts.now)
       ? (sink.keepOwned?.(HOSTS_OWNER) ?? false)
       : false;
-  if (kept !== false) {
-    report.files += kept;
-  } else {
-    // The base path goes with the facts, so every host config, the preview and the probe know it.
-    const facts: EdgeFacts = {
-      links,
-      archived: ix.archived(opts.now),
-      ...(opts.basePath && { basePath: opts.basePath }),
-    };
-    const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
-    for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      sink.write(name, text, HOSTS_OWNER);
-    }
-    report.files += hostFiles.size;
+  if (kept !== false) return { files: kept, edge };
+  // The base path goes with the facts, so every host config, the preview and the probe know it.
+  const facts: EdgeFacts = {
+    links,
+    archived: ix.archived(opts.now),
+    ...(opts.basePath && { basePath: opts.basePath }),
+  };
+  const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
+  for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    sink.write(name, text, HOSTS_OWNER);
   }
-  const record = listsRecord(lists.record && { ...lists.record, edge });
-  sink.setRecords?.(record.records, record.removed);
-  why.lists = listReasons(planContext, ix.previousLists, lists.record?.fp ?? null, lists.changed);
-  return report;
+  return { files: hostFiles.size, edge };
 }
 
 /** The owner of the host files (a build keeps them all or writes them all). */
