@@ -216,17 +216,21 @@ export function fileIdentity(file: string, stat?: BigIntStats): string {
   }
 }
 
-/** Device, inode, size and change times of the store and of its WAL, if any. */
+/**
+ * Device, inode, size and change times of the store and of its WAL, if any. The WAL's ctime is
+ * left out: SQLite running as root fchown()s the -wal file to the database's owner each time it
+ * opens it, so every read (this build's own) would change it; a write changes its mtime.
+ */
 function fileStamp(file: string): string {
-  const stamp = (f: string): string => {
+  const stamp = (f: string, ctime: boolean): string => {
     try {
       const st = statSync(f, { bigint: true });
-      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}${ctime ? `:${st.ctimeNs}` : ""}`;
     } catch {
       return "-";
     }
   };
-  return `${stamp(file)}|${stamp(`${file}-wal`)}`;
+  return `${stamp(file, true)}|${stamp(`${file}-wal`, false)}`;
 }
 
 export function sha256File(file: string): string {
