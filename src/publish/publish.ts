@@ -35,7 +35,9 @@
 //   5. narrows pair.json to the new files and the removed ones: the paths where the two versions
 //      now differ, which the next build catches up on;
 //   6. makes link-<m> and rename(2)s it over `dist`: the switch; applies the bookkeeping's delta
-//      (a kill before that is finished by the next open); then drops incoming/ and tmp.
+//      (a kill before that is finished by the next open); then removes the files this build
+//      removed from the standby version too (a tournament taken down keeps no file on disk; a
+//      reader of the old version loses those), and drops incoming/ and tmp.
 // The work is O(changed files + the previous build's changed files), the bookkeeping's rows
 // included. When pair.json is missing or says "all" (the second build ever, a migration, after
 // rewriteAll: "all" is recorded when most files differ), with rewriteAll, or when the bookkeeping
@@ -54,7 +56,8 @@
 //
 // Readers: the stale version is the snapshot that was live until the previous build. A reader
 // that resolved `dist` before that switch (an rsync, an nginx worker) has until the next build
-// to finish; files it holds open keep their bytes (replacement is by rename).
+// to finish, but for the files the switch removed (they leave both versions); files it holds
+// open keep their bytes (replacement is by rename).
 //
 // Migration: a real directory at `dist` (from an older build, an empty one, or any with force)
 // cannot be swapped for a link in one step. The build writes the journal, renames the directory
@@ -347,7 +350,7 @@ class Transaction {
     this.ledger!.apply();
     this.step("bookkeeping-applied");
     this.phase("switch");
-    this.cleanup();
+    this.cleanup(collected);
     this.pair(collected);
     const counts = collected.counts;
     counts.changed = { count: differ.count, paths: differ.first(CHANGED_PATHS_CAP) };
@@ -406,7 +409,8 @@ class Transaction {
   private tmp: string | undefined;
 
   /** The cleanup phase: the new snapshot is live, so trouble is a warning and leftovers wait. */
-  private cleanup(): void {
+  private cleanup(collected: Collected): void {
+    this.dropFromStandby(collected);
     for (const leftover of [this.incoming, this.tmp]) {
       if (leftover === undefined) continue;
       try {
@@ -419,6 +423,26 @@ class Transaction {
     // The other version of a first build is sealed and paired after the switch: the snapshot is
     // live already, so trouble with it is a warning. Only then is the phase announced.
     this.phase("cleanup", this.pairs ? "pair" : null);
+  }
+
+  /**
+   * The files this build removed leave the standby version too (the one live until the switch):
+   * a tournament taken down keeps no file on disk. pair.json already names these paths, so a kill
+   * midway leaves nothing the next build does not look at.
+   */
+  private dropFromStandby(collected: Collected): void {
+    const standby = this.current.kind === "link" ? this.liveDir : undefined;
+    if (standby === undefined || !collected.liveKnown || collected.removedCount === 0) return;
+    try {
+      new Updater({ layout: this.layout, staleDir: standby, direct: true, step: this.step }).drop(
+        collected.removed(),
+      );
+      this.step("standby-dropped");
+    } catch (e) {
+      this.warnings.push(
+        `could not remove the files this build dropped from ${standby} (the next build does): ${(e as Error).message}`,
+      );
+    }
   }
 
   /** The pair phase: a first build's second version sealed. */
@@ -701,6 +725,11 @@ class Updater {
       io.mkdirSync(dir, { recursive: true });
     }
     this.made.add(dir);
+  }
+
+  /** Removes `paths` (and the directories they leave empty). */
+  drop(paths: Iterable<string>): void {
+    for (const p of paths) this.remove(p);
   }
 
   private remove(p: string): void {
