@@ -1,6 +1,6 @@
 // The client's own work in a one-tournament-tick deploy, at any store size, without a server or a
 // build: what a tick deploy does beyond its requests. From a real snapshot's bookkeeping
-// (publish/bookkeeping.ts), a copy k times larger is made (each file row copied k times, with the
+// (ledger/bookkeeping.ts), a copy k times larger is made (each file row copied k times, with the
 // tournament ids and club slugs in its path renamed), beside a version directory holding only the
 // marker; then one tournament's rows are rewritten as a new generation, as a tick does. Timed, per
 // k: the tick deploy's planning (changesSince: the changed rows only; planChanges; the version-3
@@ -17,7 +17,7 @@ import { metadataDigest } from "../src/deploy/objects.ts";
 import { planChanges, planDeploy } from "../src/deploy/plan.ts";
 import { decodeRecord, encodeRecord } from "../src/deploy/record.ts";
 import { readSnapshotChanges, readSnapshotFiles } from "../src/deploy/snapshot-files.ts";
-import { BOOKKEEPING_NAME } from "../src/publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../src/ledger/bookkeeping.ts";
 import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "../src/publish/layout.ts";
 import { MARKER_CONTENT, MARKER_NAME } from "../src/publish/manifest.ts";
 

@@ -1,7 +1,7 @@
 // `node scripts/bench-memory.ts --db <store> [--out dir] [--jobs N] [--now ISO] [--rebuild]
 //   [--live] [--snapshot <phase>] [--interval ms] [--trace file]`
 //
-// Where a build's memory goes, phase by phase: runs one build in this process (src/build/build.ts,
+// Where a build's memory goes, phase by phase: runs one build in this process (src/pipeline/build.ts,
 // the CLI's own entry) and, as each phase starts (check, open, lock, prepare, produce, finish,
 // switch, cleanup) and at the end, prints process.memoryUsage() of this thread (RSS of the whole
 // process, V8 heap used and reserved, external and array buffer memory) and the V8 heap reserved
@@ -109,7 +109,7 @@ const mark = (name: string): void => {
   console.error(line);
 };
 
-const { build } = await import("../src/build/build.ts");
+const { build } = await import("../src/pipeline/build.ts");
 const scratch = values.out === undefined ? mkdtempSync(path.join(os.tmpdir(), "bench-memory-")) : undefined;
 const out = values.out ?? path.join(scratch!, "dist");
 const load = os.loadavg().map((x) => x.toFixed(1));

@@ -9,19 +9,21 @@ import {
   type TiebreakPractice,
   type TiebreakRuleSet,
 } from "../domain/types.ts";
-import { BuildError, EXIT, problemLines } from "../shared/errors.ts";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import { packageVersion } from "../shared/version.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import { parseBasePath } from "../routes/urls.ts";
 import { prefixProblem } from "../deploy/prefix.ts";
-
-/** "1 tournament", "2 tournaments". */
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** Warnings of each kind a build lists without --verbose; one more line counts the rest. */
-const LISTED_WARNINGS = 20;
+import {
+  explainLines,
+  jsonText,
+  linkLine,
+  noteLines,
+  plural,
+  summaryLine,
+  warningLines,
+} from "./build-report.ts";
+import { integerIn } from "./options.ts";
 
 /**
  * A required option. Commander checks its own mandatory options before it looks for unknown
@@ -57,19 +59,8 @@ function positiveNumber(value: string): number {
   return n;
 }
 
-function jobCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 256)
-    throw new InvalidArgumentError("expected a whole number 1-256");
-  return n;
-}
-
-function pageSizeOption(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000)
-    throw new InvalidArgumentError("expected a whole number 1-100000");
-  return n;
-}
+const jobCount = integerIn(1, 256);
+const pageSizeOption = integerIn(1, 100_000);
 
 /** `--base-path`: checked by the URL model (routes/urls.ts parseBasePath), a usage error otherwise. */
 function basePathOption(value: string): string {
@@ -80,11 +71,7 @@ function basePathOption(value: string): string {
   }
 }
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError("expected a port 0-65535");
-  return n;
-}
+const port = integerIn(0, 65535, "a port");
 
 function externalId(value: string): bigint {
   if (!/^[1-9][0-9]{0,18}$/.test(value) || BigInt(value) > 9223372036854775807n) {
@@ -152,7 +139,11 @@ subcommand("build")
   .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
-  .option("--json", "print the build report as JSON on stdout")
+  .option(
+    "--json",
+    "print the build report as JSON on stdout, with why each tournament and list was rendered",
+  )
+  .option("--explain", "say why each tournament and list was rendered (or kept), for humans")
   .option(
     "--no-second-version",
     "a one-off build (deployed or exported, then discarded): a first build skips the second snapshot version that makes the next build in --out cost what changed; that build makes it instead",
@@ -181,7 +172,7 @@ subcommand("build")
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }, interrupts] = await Promise.all([
-      import("../build/build.ts"),
+      import("../pipeline/build.ts"),
       import("../domain/status.ts"),
       import("./progress.ts"),
       import("./interrupt.ts"),
@@ -229,20 +220,8 @@ subcommand("build")
       })
       .finally(() => interrupt.dispose());
     if (report === null) return;
-    const r = report.render;
-    const p = report.publish;
-    progress.end(
-      report.upToDate
-        ? `${o.out} is up to date (same store and options; no status changes at this instant)`
-        : `built ${o.out}: ${plural(r.tournaments, "tournament")}, ${plural(p.files, "file")} ` +
-            `(${p.filesWritten} written, ${p.filesUnchanged} unchanged, ${p.filesRemoved} removed); ` +
-            `${plural(r.rendered?.tournaments ?? 0, "tournament")} rendered`,
-    );
-    // dist is a symlink the build switches atomically: say where it points and how to copy it.
-    console.error(
-      `${o.out} -> ${p.snapshotDir} (a symlink: \`cp -r\` and \`tar\` copy the link; ` +
-        `for a plain copy run \`build-api export --dir ${o.out} --out <new dir>\` or \`cp -rL ${o.out} <new dir>\`)`,
-    );
+    progress.end(summaryLine(report, o.out));
+    console.error(linkLine(o.out, report.publish.snapshotDir));
     if (interrupt.signal !== null) {
       // The signal came after the last safe point: the build went through.
       console.error(
@@ -250,86 +229,13 @@ subcommand("build")
       );
       process.exitCode = interrupts.signalExitCode(interrupt.signal);
     }
-    for (const n of report.notes ?? []) console.error(`note: ${n}`);
-    if (report.jobs?.capped)
-      console.error(
-        `note: --jobs ${report.jobs.requested} capped at ${report.jobs.used}, the cores available ` +
-          "(more threads would only cost memory)",
-      );
+    for (const line of noteLines(report)) console.error(line);
     if (o.json) {
-      process.stdout.write(
-        JSON.stringify(report, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n",
-      );
+      process.stdout.write(jsonText(report));
       return;
     }
-    // A tick lists the warnings of what it rendered; those of tournaments it kept unchanged are
-    // standing (they were listed when those were rendered): one line counts them, --verbose and
-    // --json list them all.
-    const fresh = r.rendered ?? { tournaments: 0, warnings: [], unknownResults: 0, standingsStops: [] };
-    const shown = o.verbose
-      ? { ...r, warnings: r.warnings ?? [], standingsStops: r.standingsStops ?? [] }
-      : fresh;
-    if (shown.unknownResults > 0)
-      console.error(`warning: ${plural(shown.unknownResults, "game result")} not recognized (Unknown)`);
-    // Without --verbose, the first few of each kind: a full build of a whole results source has
-    // thousands, which would bury the rest of the output.
-    const listed = o.verbose ? Infinity : LISTED_WARNINGS;
-    for (const s of shown.standingsStops.slice(0, listed))
-      console.error(
-        `warning: tournament ${s.externalId}: standings stop at round ${s.afterRound} because of board ${s.board} of round ${s.round} (result not recognized)`,
-      );
-    for (const w of shown.warnings.slice(0, listed)) console.error(`warning: ${w}`);
-    const unlisted = [
-      Math.max(0, shown.standingsStops.length - listed),
-      Math.max(0, shown.warnings.length - listed),
-    ];
-    if (unlisted[0]! + unlisted[1]! > 0) {
-      const parts = [
-        unlisted[0]! > 0 ? plural(unlisted[0]!, "more standings stop") : "",
-        unlisted[1]! > 0 ? plural(unlisted[1]!, "more warning") : "",
-      ].filter(Boolean);
-      console.error(
-        `warning: ${parts.join(" and ")} in tournaments this build rendered (--verbose or --json lists them)`,
-      );
-    }
-    if (!o.verbose) {
-      const stops = r.standingsStopCount - fresh.standingsStops.length;
-      const others = r.warningCount - fresh.warnings.length;
-      const unknown = r.unknownResults - fresh.unknownResults;
-      if (stops + others + unknown > 0) {
-        const parts = [
-          stops > 0 ? plural(stops, "standings stop") : "",
-          others > 0 ? plural(others, "other warning") : "",
-          unknown > 0 ? `${plural(unknown, "game result")} not recognized` : "",
-        ].filter(Boolean);
-        console.error(
-          `warning: standing, in tournaments this build kept unchanged: ${parts.join(", ")} ` +
-            "(--verbose or --json lists them)",
-        );
-      }
-    }
-    // Trouble after the switch (an old version that could not be removed...): the new snapshot
-    // is live, the next build retries.
-    for (const w of p.warnings ?? []) console.error(`warning: ${w}`);
-    for (const s of r.skippedClubs ?? []) {
-      if (s.problems.length === 0 && s.problemCount) {
-        console.error(`skipped a club: ${plural(s.problemCount, "problem")} (pass --rebuild to list them)`);
-        continue;
-      }
-      console.error(`skipped club (${s.club}), its catalog and club pages:`);
-      for (const line of problemLines(s.problems)) console.error(line);
-    }
-    for (const s of r.skipped) {
-      if (s.problems.length === 0 && s.problemCount) {
-        // An up-to-date snapshot's record keeps only the count (the problems name private rows).
-        console.error(
-          `skipped tournament ${s.externalId}: ${plural(s.problemCount, "problem")} (pass --rebuild to list them)`,
-        );
-        continue;
-      }
-      console.error(`skipped tournament ${s.externalId}:`);
-      for (const line of problemLines(s.problems)) console.error(line);
-    }
+    if (o.explain) for (const line of explainLines(report)) console.error(line);
+    for (const line of warningLines(report, Boolean(o.verbose))) console.error(line);
   });
 
 subcommand("verify")
@@ -346,7 +252,7 @@ subcommand("verify")
     if (o.db === undefined && o.out === undefined) {
       command.error("error: pass --db, --out or both", { exitCode: EXIT.usage });
     }
-    const { verify } = await import("../build/verify.ts");
+    const { verify } = await import("../pipeline/verify.ts");
     const report = verify({ db: o.db, out: o.out });
     if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
     if (report.store) {
@@ -448,19 +354,9 @@ subcommand("preview")
     }
   });
 
-function concurrencyCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 512)
-    throw new InvalidArgumentError("expected a whole number 1-512");
-  return n;
-}
+const concurrencyCount = integerIn(1, 512);
 
-function leaseSeconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 86_400)
-    throw new InvalidArgumentError("expected whole seconds 1-86400");
-  return n;
-}
+const leaseSeconds = integerIn(1, 86_400, "whole seconds");
 
 function keyPrefix(value: string): string {
   const problem = prefixProblem(value);
@@ -591,7 +487,7 @@ subcommand("export")
   .option("--dir <dir>", "the snapshot (the --out of a build)", "dist")
   .addOption(required("--out <dir>", "a new or empty directory to copy it into"))
   .action(async (o) => {
-    const { exportSnapshot } = await import("../build/export.ts");
+    const { exportSnapshot } = await import("../pipeline/export.ts");
     const r = exportSnapshot(o.dir, o.out);
     console.error(`copied ${r.from} into ${r.out}: ${plural(r.files, "file")}, ${r.bytes} bytes`);
   });

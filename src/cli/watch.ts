@@ -154,7 +154,7 @@ export interface Watching {
  */
 export async function startWatching(opts: WatchOptions): Promise<Watching> {
   const [{ build }, { LiveReload }, { snapshotBasePath }] = await Promise.all([
-    import("../build/build.ts"),
+    import("../pipeline/build.ts"),
     import("../hosting/live-reload.ts"),
     import("../hosting/preview.ts"),
   ]);

@@ -1,5 +1,5 @@
 // The one place deploy reads "which files does the snapshot hold, with which bytes": the
-// publication's bookkeeping (publish/bookkeeping.ts, a database beside the versions: path →
+// publication's bookkeeping (ledger/bookkeeping.ts, a database beside the versions: path →
 // sha256 and size), read through publish/changes.ts. The plan, the upload and the edge code see a
 // plain map. `changesSince` gives only what changed after a generation the deploy reached.
 import { realpathSync } from "node:fs";
@@ -11,7 +11,7 @@ import {
   type ChangesSince,
   type Generation,
 } from "../publish/changes.ts";
-import { BOOKKEEPING_NAME } from "../publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../ledger/bookkeeping.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 
 export interface SnapshotFile {

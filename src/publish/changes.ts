@@ -5,11 +5,12 @@
 // generation the log still reaches (a deploy keeps the generation it reached in its record).
 import path from "node:path";
 import { io } from "./io.ts";
-import { Bookkeeping, BOOKKEEPING_NAME } from "./bookkeeping.ts";
-import { parseEntryValue } from "./manifest.ts";
+import type { Generation, Ledger } from "../ledger/port.ts";
+import { besideSnapshot } from "../ledger/site.ts";
+import { parseEntryValue } from "../ledger/file-entry.ts";
 import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "./layout.ts";
 import { markerGeneration } from "./manifest.ts";
-import type { SqlIndexRows } from "./tournament-index.ts";
+import type { TournamentIndex } from "../ledger/tournament-index.ts";
 
 export interface PublicationChanges {
   /** The live version directory these changes lead to. */
@@ -26,12 +27,7 @@ export interface PublicationChanges {
   known: boolean;
 }
 
-/** A generation of the live publication: what a deploy record keeps to ask "what changed since". */
-export interface Generation {
-  /** The change log's identity: a generation means something only within one log. */
-  log: string;
-  generation: number;
-}
+export type { Generation };
 
 export interface ChangesSince {
   snapshotDir: string;
@@ -54,12 +50,13 @@ export interface ChangesSince {
  * there is none that describes the live version. A delta staged by a build that was killed after
  * its switch is applied first (what that build's next step would have done).
  */
-function withLive<T>(outDir: string, read: (b: Bookkeeping, dir: string) => T): { dir: string; value?: T } {
+function withLive<T>(outDir: string, read: (b: Ledger, dir: string) => T): { dir: string; value?: T } {
   const live = liveVersion(outDir);
   if (!("version" in live)) return { dir: live.dir };
   const { store, version, dir } = live;
-  if (!io.existsSync(path.join(store, BOOKKEEPING_NAME))) return { dir };
-  const b = Bookkeeping.open(store);
+  const site = besideSnapshot(store, io.existsSync);
+  if (!site.exists()) return { dir };
+  const b = site.open();
   try {
     b.recover(version, false);
     if (!b.describes(version, markerGeneration(dir))) return { dir };
@@ -136,7 +133,7 @@ export function liveFiles(outDir: string):
       to: Generation;
       files: Map<string, { sha256: string; bytes: number }>;
       /** The report's sums as the bookkeeping keeps them and as its records count (verify). */
-      sums: ReturnType<Bookkeeping["recordSums"]>;
+      sums: ReturnType<Ledger["recordSums"]>;
     }
   | undefined {
   const { dir, value } = withLive(outDir, (b) => {
@@ -157,7 +154,7 @@ export function liveGeneration(outDir: string): { snapshotDir: string; to: Gener
  * Reads the live snapshot's tournament records (its bookkeeping) with `read`; undefined when no
  * bookkeeping describes the live version.
  */
-export function withLiveIndex<T>(outDir: string, read: (rows: SqlIndexRows) => T): T | undefined {
+export function withLiveIndex<T>(outDir: string, read: (index: TournamentIndex) => T): T | undefined {
   return withLive(outDir, (b) => read(b.index(true))).value;
 }
 

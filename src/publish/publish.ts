@@ -35,7 +35,9 @@
 //   5. narrows pair.json to the new files and the removed ones: the paths where the two versions
 //      now differ, which the next build catches up on;
 //   6. makes link-<m> and rename(2)s it over `dist`: the switch; applies the bookkeeping's delta
-//      (a kill before that is finished by the next open); then drops incoming/ and tmp.
+//      (a kill before that is finished by the next open); then removes the files this build
+//      removed from the standby version too (a tournament taken down keeps no file on disk; a
+//      reader of the old version loses those), and drops incoming/ and tmp.
 // The work is O(changed files + the previous build's changed files), the bookkeeping's rows
 // included. When pair.json is missing or says "all" (the second build ever, a migration, after
 // rewriteAll: "all" is recorded when most files differ), with rewriteAll, or when the bookkeeping
@@ -54,7 +56,8 @@
 //
 // Readers: the stale version is the snapshot that was live until the previous build. A reader
 // that resolved `dist` before that switch (an rsync, an nginx worker) has until the next build
-// to finish; files it holds open keep their bytes (replacement is by rename).
+// to finish, but for the files the switch removed (they leave both versions); files it holds
+// open keep their bytes (replacement is by rename).
 //
 // Migration: a real directory at `dist` (from an older build, an empty one, or any with force)
 // cannot be swapped for a link in one step. The build writes the journal, renames the directory
@@ -84,7 +87,8 @@ import {
 import { discardStaging, isStop } from "./discard.ts";
 import { acquireLock } from "./lock.ts";
 import { environmentError, errnoCode, io } from "./io.ts";
-import { Bookkeeping } from "./bookkeeping.ts";
+import type { Ledger } from "../ledger/port.ts";
+import { besideSnapshot } from "../ledger/site.ts";
 import { markerGeneration, markerText, MARKER_NAME } from "./manifest.ts";
 import {
   CHANGED_PATHS_CAP,
@@ -127,145 +131,267 @@ export interface PublishReport extends WriteCounts {
   warnings: string[];
 }
 
+/**
+ * A publication in progress, begun under the lock with the staging version chosen: the caller
+ * renders into `writer`, then commits (the switch) or aborts (the live snapshot untouched).
+ */
+export interface Publication {
+  readonly writer: SnapshotWriter;
+  /** Brings the staging version up to date, switches to it and settles the ledger. */
+  commit(): PublishReport;
+  /**
+   * Drops what this build staged and releases the lock; the live snapshot is as it was. Returns
+   * the error to throw: `cause` itself, or the BuildError it means (a full disk...).
+   */
+  abort(cause: unknown): unknown;
+}
+
+/**
+ * Begins a publication: takes the lock, settles the ledger, chooses the staging version (steps 1
+ * and 2 of the design above). Errors of the environment (a full disk...) become BuildErrors.
+ */
+export async function beginPublication(opts: PublishOptions): Promise<Publication> {
+  const target = path.resolve(opts.outDir);
+  let tx: Transaction | undefined;
+  try {
+    tx = await Transaction.begin(opts);
+    tx.prepare();
+  } catch (e) {
+    tx?.release();
+    throw environmentError(e, target);
+  }
+  const begun = tx;
+  return {
+    writer: begun.writer,
+    commit: () => {
+      try {
+        return begun.commit();
+      } catch (e) {
+        throw environmentError(e, target);
+      } finally {
+        begun.release();
+      }
+    },
+    abort: (cause) => {
+      begun.dropStaged(cause);
+      begun.release();
+      return environmentError(cause, target);
+    },
+  };
+}
+
+/** begin → produce → commit, or abort when the producer throws. */
 export async function publishSnapshot(
   opts: PublishOptions,
   produce: (w: SnapshotWriter) => void | Promise<void>,
 ): Promise<PublishReport> {
-  const target = path.resolve(opts.outDir);
+  const publication = await beginPublication(opts);
   try {
-    return await publish(opts, produce);
+    await produce(publication.writer);
   } catch (e) {
-    throw environmentError(e, target);
+    throw publication.abort(e);
   }
+  return publication.commit();
 }
 
-async function publish(
-  opts: PublishOptions,
-  produce: (w: SnapshotWriter) => void | Promise<void>,
-): Promise<PublishReport> {
-  const step = opts.onStep ?? (() => {});
-  const force = opts.force ?? false;
-  const phases: Record<string, number> = {};
-  let mark = performance.now();
-  const order = ["lock", "prepare", "produce", "finish", "switch", "cleanup", "pair"];
-  /** Ends phase `name` (its time recorded) and announces `next` (by default the one after it). */
-  const phase = (name: string, next: string | null = order[order.indexOf(name) + 1] ?? null): void => {
-    const now = performance.now();
-    phases[name] = now - mark;
-    mark = now;
-    if (next) opts.onPhase?.(next);
-  };
-  opts.onPhase?.("lock");
+const PHASES = ["lock", "prepare", "produce", "finish", "switch", "cleanup", "pair"];
 
-  const layout = resolveLayout(opts.outDir);
-  const guard = new Guard(opts.protectedPaths ?? []);
-  guard.checkOutside([layout.target, layout.store]);
-  const lock = await acquireLock(layout.lockPath, layout.target, opts.lockWaitMs ?? 0);
-  step("locked");
-  phase("lock");
-  const warnings: string[] = [];
-  let bookkeeping: Bookkeeping | undefined;
-  try {
+/** One build's publication: its phases in order, each a method. */
+class Transaction {
+  private readonly step: (step: string) => void;
+  private readonly phases: Record<string, number> = {};
+  private mark = performance.now();
+  private readonly warnings: string[] = [];
+  private readonly guard: Guard;
+  private ledger: Ledger | undefined;
+  // Known after prepare().
+  private current!: Current;
+  private liveVersion: string | undefined;
+  private liveDir: string | undefined;
+  private stale!: ReturnType<typeof chooseStale>;
+  private describes = false;
+  private generation = 0;
+  private incoming!: string;
+  private staleDir!: string;
+  private direct = false;
+  private pairs = false;
+  private second: string | undefined;
+  writer!: StagingWriter;
+
+  private readonly opts: PublishOptions;
+  private readonly layout: Layout;
+  private readonly lock: Awaited<ReturnType<typeof acquireLock>>;
+
+  private constructor(opts: PublishOptions, layout: Layout, lock: Awaited<ReturnType<typeof acquireLock>>) {
+    this.opts = opts;
+    this.layout = layout;
+    this.lock = lock;
+    this.step = opts.onStep ?? (() => {});
+    this.guard = new Guard(opts.protectedPaths ?? []);
+  }
+
+  /** Ends phase `name` (its time recorded) and announces `next` (by default the one after it). */
+  private phase(name: string, next: string | null = PHASES[PHASES.indexOf(name) + 1] ?? null): void {
+    const now = performance.now();
+    this.phases[name] = now - this.mark;
+    this.mark = now;
+    if (next) this.opts.onPhase?.(next);
+  }
+
+  /** The lock phase. */
+  static async begin(opts: PublishOptions): Promise<Transaction> {
+    opts.onPhase?.("lock");
+    const layout = resolveLayout(opts.outDir);
+    new Guard(opts.protectedPaths ?? []).checkOutside([layout.target, layout.store]);
+    const lock = await acquireLock(layout.lockPath, layout.target, opts.lockWaitMs ?? 0);
+    const tx = new Transaction(opts, layout, lock);
+    tx.step("locked");
+    tx.phase("lock");
+    return tx;
+  }
+
+  /** The prepare phase: the target checked, the staging version chosen, the ledger settled. */
+  prepare(): void {
+    const { layout, opts, step } = this;
+    const force = opts.force ?? false;
     recoverMigration(layout, force);
     step("recovered");
-    let current = inspectTarget(layout, force);
-    if (current.kind === "dir" && !current.marked) {
-      const found = guard.find(current.dir);
-      if (found) throw unsafeReplace(layout, found);
-      if (io.readdirSync(current.dir).length > 0) {
-        // With force, a directory that is not a snapshot is moved aside beside it, never
-        // deleted: --force on the wrong folder must not cost its contents.
-        const aside = freshName(path.dirname(layout.target), `${path.basename(layout.target)}.replaced`);
-        io.renameSync(layout.target, aside);
-        warnings.push(
-          `--force: ${layout.target} was a directory that is not a snapshot; it was moved aside to ` +
-            `${aside} (nothing was deleted; remove it when you no longer need it)`,
-        );
-        current = { kind: "none" };
-      }
-    }
-    if (current.kind === "link" && current.dir) guard.checkOutside([current.dir]);
+    this.current = this.checkTarget(force);
+    const current = this.current;
+    if (current.kind === "link" && current.dir) this.guard.checkOutside([current.dir]);
     ensureStore(layout, force);
-    const liveVersion = current.kind === "link" && current.dir ? current.version : undefined;
-    const liveDir = current.kind === "link" || current.kind === "dir" ? current.dir : undefined;
-    const stale = chooseStale(layout, liveVersion);
-    warnings.push(...removeLeftovers(layout, [liveVersion, stale.version], guard));
+    this.liveVersion = current.kind === "link" && current.dir ? current.version : undefined;
+    this.liveDir = current.kind === "link" || current.kind === "dir" ? current.dir : undefined;
+    this.stale = chooseStale(layout, this.liveVersion);
+    this.warnings.push(...removeLeftovers(layout, [this.liveVersion, this.stale.version], this.guard));
     step("cleaned");
 
-    bookkeeping = Bookkeeping.open(layout.store);
+    const ledger = besideSnapshot(layout.store, io.existsSync).open();
+    this.ledger = ledger;
     // A delta staged by a build killed after its switch is applied; one killed before, dropped.
-    bookkeeping.recover(liveVersion, true);
+    ledger.recover(this.liveVersion, true);
     step("bookkeeping-recovered");
     // The rows are trusted only for the version they were sealed with (its marker says which).
-    const describes = liveDir !== undefined && bookkeeping.describes(liveVersion, markerGeneration(liveDir));
-    const live = describes ? bookkeeping : undefined;
+    const liveDir = this.liveDir;
+    this.describes = liveDir !== undefined && ledger.describes(this.liveVersion, markerGeneration(liveDir));
+    const live = this.describes ? ledger : undefined;
     const liveSealedMs = live ? io.lstatSync(path.join(liveDir!, MARKER_NAME)).mtimeMs : undefined;
-    const generation = bookkeeping.generation + 1;
+    this.generation = ledger.generation + 1;
     // A fresh name: an incoming directory left by an earlier build may not have been removable.
-    const incoming = freshName(layout.store, `incoming-${process.pid}`);
-    io.mkdirSync(incoming);
+    this.incoming = freshName(layout.store, `incoming-${process.pid}`);
+    io.mkdirSync(this.incoming);
     // A stale version made now is shared with nothing: new files go straight to their place.
-    const staleDir = path.join(layout.store, stale.version);
-    const direct = !isDirectory(staleDir);
-    if (direct) io.mkdirSync(staleDir);
+    this.staleDir = path.join(layout.store, this.stale.version);
+    this.direct = !isDirectory(this.staleDir);
+    if (this.direct) io.mkdirSync(this.staleDir);
     // A first build also makes the other version, so that the next build (the first tick) costs
     // what it changed instead of a link per file and a mkdir per directory (more directories than
     // files in an API snapshot). It is linked as the files are written, while the renderers work
     // (in a pass after the switch when the files do not go straight to their place).
-    const pairs = liveVersion === undefined && current.kind !== "dir" && opts.pairFirstBuild !== false;
-    let second: string | undefined;
-    if (pairs && direct) {
+    this.pairs = this.liveVersion === undefined && current.kind !== "dir" && opts.pairFirstBuild !== false;
+    if (this.pairs && this.direct) {
       try {
-        second = makeSecondDir(layout);
+        this.second = makeSecondDir(layout);
         step("second-version-made");
       } catch {
         // The pass after the switch tries again, and its warning says why it could not.
       }
     }
+    this.writer = new StagingWriter({
+      incoming: this.incoming,
+      liveDir,
+      live,
+      liveSealedMs,
+      rewriteAll: opts.rewriteAll,
+      direct: this.direct ? this.staleDir : undefined,
+      second: this.second,
+      staged: ledger.staging(),
+      index: (live) => ledger.index(live),
+      step,
+    });
     step("prepared");
-    phase("prepare");
+    this.phase("prepare");
+  }
 
+  /**
+   * The target as it is; with force, a directory that is not a snapshot is moved aside beside
+   * it, never deleted: --force on the wrong folder must not cost its contents.
+   */
+  private checkTarget(force: boolean): Current {
+    const { layout } = this;
+    const current = inspectTarget(layout, force);
+    if (current.kind !== "dir" || current.marked) return current;
+    const found = this.guard.find(current.dir);
+    if (found) throw unsafeReplace(layout, found);
+    if (io.readdirSync(current.dir).length === 0) return current;
+    const aside = freshName(path.dirname(layout.target), `${path.basename(layout.target)}.replaced`);
+    io.renameSync(layout.target, aside);
+    this.warnings.push(
+      `--force: ${layout.target} was a directory that is not a snapshot; it was moved aside to ` +
+        `${aside} (nothing was deleted; remove it when you no longer need it)`,
+    );
+    return { kind: "none" };
+  }
+
+  /** After the producer: finish, switch, cleanup and pair. */
+  commit(): PublishReport {
+    this.step("produced");
+    this.phase("produce");
     let collected: Collected;
     try {
-      const writer = new StagingWriter({
-        incoming,
-        liveDir,
-        live,
-        liveSealedMs,
-        rewriteAll: opts.rewriteAll,
-        direct: direct ? staleDir : undefined,
-        second,
-        staged: bookkeeping.staging(),
-        index: (live) => bookkeeping!.index(live),
-        step,
-      });
-      await produce(writer);
-      step("produced");
-      phase("produce");
-      collected = writer.finish();
+      collected = this.writer.finish();
     } catch (e) {
-      // A stop returns at once: what was staged is set aside, not deleted file by file.
-      discardStaging(layout.store, [incoming, direct ? staleDir : undefined, second], isStop(e));
+      this.dropStaged(e);
       throw e;
     }
+    const { differ, partner } = this.finish(collected);
+    switchTo(this.layout, this.stale.version, partner, this.current, this.step);
+    // Step 3: the pending rows become the live ones. A kill before this is repaired by the next
+    // open (the pending delta targets the live version then).
+    this.ledger!.apply();
+    this.step("bookkeeping-applied");
+    this.phase("switch");
+    this.cleanup(collected);
+    this.pair(collected);
+    const counts = collected.counts;
+    counts.changed = { count: differ.count, paths: differ.first(CHANGED_PATHS_CAP) };
+    return { ...counts, phases: this.phases, snapshotDir: this.staleDir, warnings: this.warnings };
+  }
 
+  /** The finish phase: the staging version brought to the new snapshot, the ledger's delta staged. */
+  private finish(collected: Collected): { differ: Differ; partner: string | undefined } {
+    const { layout, opts, stale, liveVersion, liveDir, current, step } = this;
     // Compare every file when the pair record cannot say where the versions differ, when every
-    // file is rewritten, and when the bookkeeping does not describe the live version (so its
-    // files are known only by walking it).
-    const walk = stale.differ === "all" || (opts.rewriteAll ?? false) || (liveDir !== undefined && !live);
+    // file is rewritten, and when the ledger does not describe the live version (so its files
+    // are known only by walking it).
+    const walk =
+      stale.differ === "all" || (opts.rewriteAll ?? false) || (liveDir !== undefined && !this.describes);
     // The live directory even without a readable manifest: its files not in this snapshot are
     // differences too.
-    const updater = new Updater(layout, staleDir, liveDir, incoming, direct, collected, step);
+    const updater = new Updater({
+      layout,
+      staleDir: this.staleDir,
+      liveDir,
+      incoming: this.incoming,
+      direct: this.direct,
+      collected,
+      step,
+    });
+    this.tmp = updater.tmp;
     // Widen: until the stale version is complete, it may differ from the live one anywhere in D.
     const widened = walk ? "all" : updater.dirtyPaths(stale.differ as string[]);
     writePair(layout, liveVersion ? { buffers: [liveVersion, stale.version], differ: widened } : undefined);
     step("pair-widened");
     const differ = walk ? updater.updateAll() : updater.updateOnly(widened as string[]);
-    updater.finishMarker(generation);
-    // Step 1 of the bookkeeping: the new generation's rows, pending until the switch.
-    // The log restarts when earlier rows existed but described something else; from an empty
-    // database (the first build) it starts at generation 0, so "since 0" is every file.
-    bookkeeping.stage(collected.delta(!describes && generation > 1), stale.version, generation);
+    updater.finishMarker(this.generation);
+    // Step 1 of the ledger: the new generation's rows, pending until the switch. The log restarts
+    // when earlier rows existed but described something else; from an empty database (the first
+    // build) it starts at generation 0, so "since 0" is every file.
+    this.ledger!.stage(
+      collected.delta(!this.describes && this.generation > 1),
+      stale.version,
+      this.generation,
+    );
     step("bookkeeping-staged");
     // Narrow: the versions now differ exactly where this build changed a file. A real directory
     // being migrated gets the number it will have in the store; one without the marker (replaced
@@ -277,46 +403,80 @@ async function publish(
     const recorded = differ.count > collected.counts.files / 2 ? "all" : differ.list();
     writePair(layout, paired ? { buffers: [stale.version, partner], differ: recorded } : undefined);
     step("staged");
-    phase("finish");
+    this.phase("finish");
+    return { differ, partner };
+  }
 
-    switchTo(layout, stale.version, partner, current, step);
-    // Step 3: the pending rows become the live ones. A kill before this is repaired by the next
-    // open (the pending delta targets the live version then).
-    bookkeeping.apply();
-    step("bookkeeping-applied");
-    phase("switch");
-    // The new snapshot is live: from here on, trouble is a warning and leftovers wait for the next build.
-    for (const leftover of [incoming, updater.tmp]) {
+  private tmp: string | undefined;
+
+  /** The cleanup phase: the new snapshot is live, so trouble is a warning and leftovers wait. */
+  private cleanup(collected: Collected): void {
+    this.dropFromStandby(collected);
+    for (const leftover of [this.incoming, this.tmp]) {
+      if (leftover === undefined) continue;
       try {
         io.rmSync(leftover, { recursive: true, force: true });
       } catch (e) {
-        warnings.push(`could not remove ${leftover} (the next build retries): ${(e as Error).message}`);
+        this.warnings.push(`could not remove ${leftover} (the next build retries): ${(e as Error).message}`);
       }
     }
-    step("cleaned-up");
+    this.step("cleaned-up");
     // The other version of a first build is sealed and paired after the switch: the snapshot is
     // live already, so trouble with it is a warning. Only then is the phase announced.
-    phase("cleanup", pairs ? "pair" : null);
-    if (pairs) {
-      warnings.push(
-        ...(collected.second !== undefined
-          ? sealSecondVersion(layout, collected.second, stale.version, generation, step)
-          : makeSecondVersion(layout, staleDir, stale.version, generation, collected.fresh(), step)),
+    this.phase("cleanup", this.pairs ? "pair" : null);
+  }
+
+  /**
+   * The files this build removed leave the standby version too (the one live until the switch):
+   * a tournament taken down keeps no file on disk. pair.json already names these paths, so a kill
+   * midway leaves nothing the next build does not look at.
+   */
+  private dropFromStandby(collected: Collected): void {
+    const standby = this.current.kind === "link" ? this.liveDir : undefined;
+    if (standby === undefined || !collected.liveKnown || collected.removedCount === 0) return;
+    try {
+      new Updater({ layout: this.layout, staleDir: standby, direct: true, step: this.step }).drop(
+        collected.removed(),
+      );
+      this.step("standby-dropped");
+    } catch (e) {
+      this.warnings.push(
+        `could not remove the files this build dropped from ${standby} (the next build does): ${(e as Error).message}`,
       );
     }
-    phase("pair");
-    const counts = collected.counts;
-    counts.changed = { count: differ.count, paths: differ.first(CHANGED_PATHS_CAP) };
-    return { ...counts, phases, snapshotDir: staleDir, warnings };
-  } finally {
-    bookkeeping?.close();
+  }
+
+  /** The pair phase: a first build's second version sealed. */
+  private pair(collected: Collected): void {
+    if (this.pairs) {
+      const { layout, stale, generation, step } = this;
+      this.warnings.push(
+        ...(collected.second !== undefined
+          ? sealSecondVersion(layout, collected.second, stale.version, generation, step)
+          : makeSecondVersion(layout, this.staleDir, stale.version, generation, collected.fresh(), step)),
+      );
+    }
+    this.phase("pair");
+  }
+
+  /** Removes what this build staged (the producer or the writer failed): the live version is untouched. */
+  /** Removes what the build staged; a stop (Ctrl-C, SIGTERM) sets it aside so it returns at once. */
+  dropStaged(cause: unknown): void {
+    const dirs = [this.incoming, this.direct ? this.staleDir : undefined, this.second];
+    discardStaging(this.layout.store, dirs, isStop(cause));
+  }
+
+  /** Closes the ledger and releases the lock: after a commit, an abort or a failure. */
+  release(): void {
+    this.ledger?.close();
+    this.ledger = undefined;
     try {
-      lock.release();
+      this.lock.release();
     } catch (e) {
       // Never a reason to fail a build whose snapshot is live: a lock of a dead process is stale.
-      warnings.push(`could not remove the lock ${layout.lockPath}: ${(e as Error).message}`);
+      this.warnings.push(`could not remove the lock ${this.layout.lockPath}: ${(e as Error).message}`);
     }
-    step("unlocked");
+    this.step("unlocked");
   }
 }
 
@@ -345,6 +505,20 @@ function differOf(paths: string[]): Differ {
 }
 
 /** Brings the stale version to the new snapshot. Every change is a rename or an unlink. */
+interface UpdaterOptions {
+  layout: Layout;
+  /** The version brought up to date. */
+  staleDir: string;
+  liveDir?: string;
+  /** Where the files with new bytes wait ("" when none do). */
+  incoming?: string;
+  /** The version was made by this build: it holds nothing else. */
+  direct: boolean;
+  /** This build's files; only linkTree and finishMarker run without them (makeSecondVersion). */
+  collected?: Collected;
+  step: (s: string) => void;
+}
+
 class Updater {
   readonly tmp: string;
   private readonly made = new Set<string>();
@@ -353,26 +527,23 @@ class Updater {
   private readonly liveDir: string | undefined;
   private readonly incoming: string;
   private readonly direct: boolean;
-  private readonly c: Collected;
+  private readonly collected: Collected | undefined;
   private readonly step: (s: string) => void;
 
-  constructor(
-    layout: Layout,
-    dir: string,
-    liveDir: string | undefined,
-    incoming: string,
-    direct: boolean,
-    c: Collected | undefined,
-    step: (s: string) => void,
-  ) {
-    this.dir = dir;
-    this.liveDir = liveDir;
-    this.incoming = incoming;
-    this.direct = direct;
-    // Only linkTree and finishMarker run without a build's collected files (makeSecondVersion).
-    this.c = c ?? ({} as Collected);
-    this.step = step;
-    this.tmp = freshName(layout.store, `tmp-${process.pid}`);
+  constructor(o: UpdaterOptions) {
+    this.dir = o.staleDir;
+    this.liveDir = o.liveDir;
+    this.incoming = o.incoming ?? "";
+    this.direct = o.direct;
+    this.collected = o.collected;
+    this.step = o.step;
+    this.tmp = freshName(o.layout.store, `tmp-${process.pid}`);
+  }
+
+  /** This build's files: every method but linkTree and finishMarker reads them. */
+  private get c(): Collected {
+    if (this.collected === undefined) throw new Error("Updater: this pass has no build's files");
+    return this.collected;
   }
 
   /**
@@ -553,6 +724,11 @@ class Updater {
     this.made.add(dir);
   }
 
+  /** Removes `paths` (and the directories they leave empty). */
+  drop(paths: Iterable<string>): void {
+    for (const p of paths) this.remove(p);
+  }
+
   private remove(p: string): void {
     const abs = path.join(this.dir, p);
     try {
@@ -628,7 +804,7 @@ function makeSecondVersion(
   let error: string | undefined;
   try {
     // Read from the staged rows in path order as they are linked: no list of every path.
-    new Updater(layout, dir, liveDir, "", true, undefined, step).linkTree(files);
+    new Updater({ layout, staleDir: dir, liveDir, direct: true, step }).linkTree(files);
   } catch (e) {
     error = (e as Error).message;
   }
@@ -651,7 +827,7 @@ function sealSecondVersion(
 ): string[] {
   try {
     if (second.error !== undefined) throw new Error(second.error);
-    new Updater(layout, second.dir, undefined, "", true, undefined, step).finishMarker(
+    new Updater({ layout, staleDir: second.dir, direct: true, step }).finishMarker(
       generation,
       "second-marker-written",
     );

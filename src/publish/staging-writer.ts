@@ -11,11 +11,11 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { io } from "./io.ts";
-import type { Bookkeeping, Delta, FileRow, RecordRow } from "./bookkeeping.ts";
-import { entryBytes, entryValue } from "./manifest.ts";
+import type { Delta, FileRow, Ledger, RecordRow } from "../ledger/port.ts";
+import { entryBytes, entryValue } from "../ledger/file-entry.ts";
 import { safeRelativePath } from "./safe-path.ts";
-import { KIND, type StagedRows } from "./staged-rows.ts";
-import type { SqlIndexRows } from "./tournament-index.ts";
+import { KIND, type StagedRows } from "../ledger/staged-rows.ts";
+import type { TournamentIndex } from "../ledger/tournament-index.ts";
 
 export interface SnapshotWriter {
   /**
@@ -24,6 +24,8 @@ export interface SnapshotWriter {
    * build can keep all of an owner's files at once (keepOwned) without naming them.
    */
   write(relPath: string, data: string | Uint8Array, owner?: string): void;
+  /** How many files were written so far (kept ones are not): the progress line counts them. */
+  readonly written: number;
   /**
    * Keeps these files of the live snapshot as they are, without their bytes: the producer knows
    * they did not change (an unchanged tournament). All or nothing: false, and nothing is kept,
@@ -47,9 +49,9 @@ export interface SnapshotWriter {
   dropOwner(owner: string): void;
   /**
    * The tournaments' states and list places, the live build's ones included when the live
-   * bookkeeping has them (tournament-index.ts); the render writes its own there.
+   * ledger has them (ledger/tournament-index.ts); the render writes its own there.
    */
-  readonly index: SqlIndexRows;
+  readonly index: TournamentIndex;
   /**
    * The records of this build besides the tournaments': `records` are written, `removed` dropped.
    * Without a call, the next build finds none.
@@ -165,7 +167,7 @@ export interface WriterOptions {
   /** The live snapshot version's directory, if there is one. */
   liveDir?: string;
   /** The bookkeeping of the live version, when it describes it. */
-  live?: Bookkeeping;
+  live?: Ledger;
   /**
    * The live marker's mtime (ms): every file of a version was put in place before its marker was
    * written, so a live file modified since was edited in place: it is not reused unless its bytes
@@ -180,7 +182,7 @@ export interface WriterOptions {
    * The tournament index on the same connection: over the live records when `live` is given (and
    * not rewriteAll), else starting empty (bookkeeping.ts Bookkeeping.index).
    */
-  index: (live: boolean) => SqlIndexRows;
+  index: (live: boolean) => TournamentIndex;
   /**
    * A version directory made for this build (empty, shared with nothing): files with new bytes are
    * written straight to their place in it instead of to `incoming`.
@@ -235,14 +237,14 @@ export class StagingWriter implements SnapshotWriter {
     changed: { count: 0, paths: [] },
   };
   private readonly opts: WriterOptions;
-  private readonly live: Bookkeeping | undefined;
+  private readonly live: Ledger | undefined;
   /**
    * No bookkeeping describes the live version (a snapshot of the previous format, a database
    * removed): each written file is compared with the live copy's bytes instead, once, so the
    * versions still share what is equal.
    */
   private readonly compareFiles: boolean;
-  readonly index: SqlIndexRows;
+  readonly index: TournamentIndex;
 
   constructor(opts: WriterOptions) {
     this.opts = opts;
@@ -253,8 +255,11 @@ export class StagingWriter implements SnapshotWriter {
     this.second = opts.second !== undefined ? { dir: opts.second } : undefined;
   }
 
+  written = 0;
+
   write(relPath: string, data: string | Uint8Array, owner = ""): void {
     if (this.sealed) throw new Error(`write(${JSON.stringify(relPath)}) after the snapshot was finished`);
+    this.written++;
     safeRelativePath(relPath);
     const key = this.register(relPath);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;

@@ -7,9 +7,10 @@ import path from "node:path";
 import type { Problem } from "../shared/errors.ts";
 import { io } from "./io.ts";
 import { inspectTarget, resolveLayout } from "./layout.ts";
-import { BOOKKEEPING_NAME } from "./bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../ledger/bookkeeping.ts";
 import { liveFiles } from "./changes.ts";
-import { entryValue, MARKER_NAME } from "./manifest.ts";
+import { entryValue } from "../ledger/file-entry.ts";
+import { MARKER_NAME } from "./manifest.ts";
 
 export interface SnapshotVerification {
   /** The live version directory that was checked. */
@@ -21,7 +22,7 @@ export interface SnapshotVerification {
   problems: Problem[];
   /** False when a build switched the snapshot while it was checked: check again. */
   stable: boolean;
-  /** The bookkeeping describes the live version (its records can be read: build/verify.ts). */
+  /** The bookkeeping describes the live version (its records can be read: pipeline/verify.ts). */
   described: boolean;
 }
 

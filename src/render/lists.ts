@@ -5,7 +5,7 @@
 // and keeps every other page by its owner (one owner per page of a list instance), so the lists
 // cost what changed, not the store.
 import type { Club } from "../domain/types.ts";
-import type { TournamentState } from "../incremental/state.ts";
+import type { TournamentState } from "../ledger/state.ts";
 import { toJson } from "../output/json.ts";
 import { schemaId } from "../output/jsonschema.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
@@ -18,7 +18,8 @@ import { ROUTES, type ListContext } from "../routes/table.ts";
 import { instanceFile, type Params } from "../routes/urls.ts";
 import type { CatalogEntry } from "../views/club.ts";
 import type { PublicSummary } from "../views/public.ts";
-import { LIST, type ListsRecord, type TournamentIndex } from "./tournament-index.ts";
+import type { ListsRecord, TournamentIndex } from "../ledger/tournament-index.ts";
+import { LIST } from "./list-places.ts";
 
 export interface ListsInput {
   index: TournamentIndex;
@@ -49,7 +50,12 @@ function listOf(routeId: string, params: Params): string {
 }
 
 /** Renders (or keeps) every list file; returns the record for the next build and the file count. */
-export function renderLists(input: ListsInput): { record: ListsRecord | null; files: number } {
+export function renderLists(input: ListsInput): {
+  record: ListsRecord | null;
+  files: number;
+  /** The list instances whose members changed (ledger names), when the previous lists were kept. */
+  changed: string[];
+} {
   const ix = input.index;
   const size = input.pageSize;
   const urls = siteUrls(input.basePath ?? "");
@@ -211,5 +217,5 @@ export function renderLists(input: ListsInput): { record: ListsRecord | null; fi
   if (!incremental || !keep(SITE_OWNER)) {
     for (const [file, text] of [...siteAssets(), ...(style ? [style] : [])]) write(file, text, SITE_OWNER);
   }
-  return { record: fp === null ? null : { fp, owners, counts }, files };
+  return { record: fp === null ? null : { fp, owners, counts }, files, changed: [...changed] };
 }

@@ -2,7 +2,7 @@
 // threads, src/render/pool.ts), then the lists, the OpenAPI document, the 404 body and the host
 // files. No file system here: files go to the FileSink that is passed in, so tests can render into
 // memory. A full build looks at every tournament and keeps, as it is, one whose fingerprint
-// (src/incremental/state.ts) is the one the previous snapshot recorded: its files by owner
+// (src/ledger/state.ts) is the one the previous snapshot recorded: its files by owner
 // (keepOwned), its state and list places in the index. A tick looks only at what changed since
 // that snapshot (changedTournaments) and keeps every other tournament without naming it
 // (keepOwnersUnder). The lists and the report are read from the index (render/lists.ts).
@@ -17,18 +17,26 @@ import { OPENAPI_PATH } from "../routes/urls.ts";
 import { LIST_PAGE_SIZE, type EdgeFacts } from "../routes/pagination.ts";
 import { pageLinksOf } from "../routes/page-links.ts";
 import {
-  revisionCount,
   sha256,
-  stillValid,
-  tournamentFingerprint,
   tournamentOwner,
-  type StateDelta,
+  listsRecord,
+  type ListsRecord,
+  type StateRecord,
   type TournamentState,
-} from "../incremental/state.ts";
+} from "../ledger/state.ts";
 import type { Store } from "../store/read/open.ts";
-import type { ChunkKey } from "../store/read/reader.ts";
 import { renderLists } from "./lists.ts";
-import { columnsOf, issuesOf, membersOf, type TournamentIndex } from "./tournament-index.ts";
+import {
+  changedTournaments,
+  everyTournament,
+  listReasons,
+  onHistory,
+  tournamentReason,
+  type PlanContext,
+  type Reason,
+} from "./plan.ts";
+import { issuesOf, type TournamentIndex } from "../ledger/tournament-index.ts";
+import { columnsOf, membersOf } from "./list-places.ts";
 import {
   renderTournament,
   type RenderPool,
@@ -49,8 +57,8 @@ export interface FileSink {
   keepOwnersUnder?(prefix: string): boolean;
   /** A previous owner under keepOwnersUnder's prefix that is gone. */
   dropOwner?(owner: string): void;
-  /** Takes the lists' state (incremental/state.ts) for the next build. */
-  recordState?(delta: StateDelta): void;
+  /** Takes the records besides the tournaments' (the lists', ledger/state.ts) for the next build. */
+  setRecords?(records: Map<string, StateRecord>, removed: readonly string[]): void;
 }
 
 export interface RenderOptions {
@@ -84,7 +92,7 @@ export interface RenderOptions {
   programKey?: string | null;
   /**
    * Where the tournaments' states go, and the lists are read from; it holds the previous build's
-   * states too (what can be kept: src/publish/tournament-index.ts).
+   * states too (what can be kept: src/ledger/tournament-index.ts).
    */
   index: TournamentIndex;
   /** Renders tournaments elsewhere (worker threads); in this thread when absent. */
@@ -103,6 +111,9 @@ export interface RenderOptions {
     /** The tournaments that build left out as invalid (--skip-invalid): a tick tries them again. */
     skipped?: readonly string[];
   };
+  /** --rebuild, and the fingerprints' common part the live snapshot's build recorded: the plan's reasons. */
+  rebuild?: boolean;
+  previousBase?: string;
 }
 
 export interface RenderReport {
@@ -146,6 +157,11 @@ export interface RenderReport {
    * store keeps revisions).
    */
   storeCheck?: { scope: "changed" | "whole"; base?: string };
+  /**
+   * Why each tournament and list this build rendered was rendered (render/plan.ts); per build,
+   * never recorded. Lists: "*" when every list was rendered.
+   */
+  plan?: { tournaments: { id: string; reason: Reason }[]; lists: { list: string; reason: Reason }[] };
 }
 
 /** The tournaments a build rendered and their warnings (the report's fields above cover all). */
@@ -163,30 +179,9 @@ export async function renderSnapshot(
 ): Promise<RenderReport> {
   const problems: Problem[] = [];
   const skippedClubs = new Map<string, Problem[]>();
-  /** The store-wide problems (checkStore) that fail the build; with `since`, of what changed. */
-  const storeWide = (since?: bigint): Problem[] => {
-    const out: Problem[] = [];
-    for (const p of store.checkStore(since)) {
-      // A bad clubs row is its club's alone: --skip-invalid leaves that club out (store.clubs()
-      // returns only clubs whose row passes; tournaments drop their entries in other clubs below).
-      const club = /: table clubs, row \((club_id=[^)]*)\)/.exec(p.where ?? "")?.[1];
-      if (opts.skipInvalid && club !== undefined)
-        skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
-      else out.push(p);
-    }
-    return out;
-  };
   const vocab = store.vocabulary();
   const programKey = opts.programKey ?? null;
-  // Revisions count along one file's history: the file's identity is part of their key.
-  const counts = programKey === null ? null : store.revisionCounts();
-  const clubsKey =
-    programKey === null
-      ? ""
-      : counts
-        ? `revision:${store.identity}:${counts.clubs}`
-        : `rows:${store.clubsHash()}`;
-  const base = programKey === null ? null : sha256(programKey, clubsKey, JSON.stringify(vocab.languages));
+  const { counts, clubsKey, base } = fingerprintBase(store, programKey, vocab.languages);
   const ix = opts.index;
   // A tick: the live snapshot was built from this store's history by this program, so only the
   // tournaments changed since (and those whose window ended) are looked at; the others keep their
@@ -198,7 +193,7 @@ export async function renderSnapshot(
     sink.keepOwnersUnder?.(TICK_OWNERS)
       ? opts.checked!.since
       : undefined;
-  const storeProblems = storeWide(since);
+  const storeProblems = storeWide(store, since, opts.skipInvalid ? skippedClubs : null);
   ix.setRecent(base !== null && counts !== null ? store.recentRevisions(RECENT_REVISIONS) : []);
   const report: RenderReport = {
     tournaments: 0,
@@ -219,6 +214,15 @@ export async function renderSnapshot(
     },
   };
   const rendered = report.rendered!;
+  const planContext: PlanContext = {
+    rebuild: opts.rebuild ?? false,
+    live: ix.live,
+    base,
+    previousBase: opts.previousBase,
+    now: opts.now,
+  };
+  const why: NonNullable<RenderReport["plan"]> = { tournaments: [], lists: [] };
+  report.plan = why;
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
@@ -234,7 +238,7 @@ export async function renderSnapshot(
   let files = 0;
   let done = 0;
 
-  const take = (job: TournamentJob, result: TournamentResult): void => {
+  const take = (job: TournamentJob, result: TournamentResult, forced?: Reason): void => {
     if (result.kind === "unchanged") {
       // Its state, list places and files stay as the previous build recorded them.
       const kept = sink.keepOwned?.(tournamentOwner(job.externalId)) ?? false;
@@ -242,7 +246,7 @@ export async function renderSnapshot(
         // Seen: its previous record stays (the index's unseen() are gone).
         ix.see(job.externalId);
         files += kept;
-      } else take(job, renderTournament(store, { ...job, previous: null }, ctx));
+      } else take(job, renderTournament(store, { ...job, previous: null }, ctx), "files-missing");
     } else if (result.kind === "invalid") {
       if (opts.skipInvalid) report.skipped.push({ externalId: result.externalId, problems: result.problems });
       else for (const p of result.problems) problems.push(p);
@@ -251,10 +255,14 @@ export async function renderSnapshot(
       // (the bookkeeping names an owner's files).
       const owner = tournamentOwner(result.state.id);
       for (const [file, text] of result.files) sink.write(file, text, owner);
-      const t: TournamentState = { ...result.state, files: [], fileCount: result.files.length };
+      const t: TournamentState = { ...result.state, fileCount: result.files.length };
       files += result.files.length;
       ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;
+      why.tournaments.push({
+        id: t.id,
+        reason: forced ?? tournamentReason(planContext, job.previous, t.fp),
+      });
       rendered.warnings.push(...t.warnings);
       rendered.unknownResults += t.unknownResults;
       if (t.stop) rendered.standingsStops.push({ externalId: t.id, ...t.stop });
@@ -292,16 +300,7 @@ export async function renderSnapshot(
     if (since !== undefined) sink.dropOwner?.(tournamentOwner(id));
   }
 
-  // The report: sums over every tournament of the snapshot, read from the index's columns; the
-  // warnings themselves only when asked (a kept tournament's detail is read to list them).
-  const totals = ix.totals();
-  report.tournaments = totals.tournaments;
-  report.unknownResults = totals.unknownResults;
-  report.warningCount = totals.warnings;
-  report.standingsStopCount = totals.standingsStops;
-  report.validFrom = totals.validFrom;
-  report.validUntil = totals.validUntil;
-  if (opts.listIssues) Object.assign(report, issuesOf(ix));
+  const totals = addTotals(report, ix, opts.listIssues ?? false);
 
   // The lists change only with what they list, and with what the fingerprint below holds.
   const lists = renderLists({
@@ -319,47 +318,115 @@ export async function renderSnapshot(
     write: (file, text, owner) => sink.write(file, text, owner),
     keepOwned: (owner) => sink.keepOwned?.(owner) ?? false,
   });
-  report.files = totals.files + lists.files;
-  const listFiles = Object.values(lists.record?.owners ?? {}).flat();
+  report.files = totals.files + lists.files + writeFixedFiles(sink, opts);
+  const hosts = writeHostFiles(sink, ix, lists.record, opts);
+  report.files += hosts.files;
+  const record = listsRecord(lists.record && { ...lists.record, edge: hosts.edge });
+  sink.setRecords?.(record.records, record.removed);
+  why.lists = listReasons(planContext, ix.previousLists, lists.record?.fp ?? null, lists.changed);
+  return report;
+}
 
+/**
+ * The fingerprints' common part: the program's key, the clubs (by revision, or by the hash of
+ * their rows without trusted revisions: revisions count along one file's history, so the file's
+ * identity is part of their key) and the store's recap languages. Null without a program key.
+ */
+function fingerprintBase(
+  store: Store,
+  programKey: string | null,
+  languages: readonly string[],
+): { counts: { all: bigint; clubs: string } | null; clubsKey: string; base: string | null } {
+  if (programKey === null) return { counts: null, clubsKey: "", base: null };
+  const counts = store.revisionCounts();
+  const clubsKey = counts ? `revision:${store.identity}:${counts.clubs}` : `rows:${store.clubsHash()}`;
+  return { counts, clubsKey, base: sha256(programKey, clubsKey, JSON.stringify(languages)) };
+}
+
+/**
+ * The store-wide problems (checkStore) that fail the build; with `since`, of what changed. A bad
+ * clubs row is its club's alone: with --skip-invalid (`skippedClubs` given) that club is left out
+ * (store.clubs() returns only clubs whose row passes; tournaments drop their entries in others).
+ */
+function storeWide(
+  store: Store,
+  since: bigint | undefined,
+  skippedClubs: Map<string, Problem[]> | null,
+): Problem[] {
+  const out: Problem[] = [];
+  for (const p of store.checkStore(since)) {
+    const club =
+      p.row?.table === "clubs"
+        ? p.row.key.map(([column, value]) => `${column}=${value}`).join(", ")
+        : undefined;
+    if (skippedClubs !== null && club !== undefined)
+      skippedClubs.set(club, [...(skippedClubs.get(club) ?? []), p]);
+    else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The report's sums over every tournament of the snapshot, read from the index's columns; the
+ * warnings themselves only when asked (a kept tournament's detail is read to list them).
+ */
+function addTotals(report: RenderReport, ix: TournamentIndex, listIssues: boolean): { files: number } {
+  const totals = ix.totals();
+  report.tournaments = totals.tournaments;
+  report.unknownResults = totals.unknownResults;
+  report.warningCount = totals.warnings;
+  report.standingsStopCount = totals.standingsStops;
+  report.validFrom = totals.validFrom;
+  report.validUntil = totals.validUntil;
+  if (listIssues) Object.assign(report, issuesOf(ix));
+  return totals;
+}
+
+/** The OpenAPI document and the 404 body: written by every build. Their count. */
+function writeFixedFiles(sink: FileSink, opts: RenderOptions): number {
   sink.write(OPENAPI_PATH.slice(1), opts.openApi);
   const notFound = toJson(NOT_FOUND);
   opts.validator.assert(NOT_FOUND_FILE, "ProblemResponse", NOT_FOUND);
   sink.write(NOT_FOUND_FILE, notFound);
-  report.files += 2;
+  return 2;
+}
 
-  // The host files depend on the program, the vocabulary and the base path (the lists' record
-  // holds them), the lists' Link headers and the archived tournaments. Those last change only
-  // with the tournaments this build put or dropped, unless the clock went back: otherwise the
-  // previous files are kept, and neither the archived ids (O(store)) nor the files are made.
-  const links = pageLinksOf(listFiles, opts.basePath);
+/**
+ * The host files. They depend on the program, the vocabulary and the base path (the lists'
+ * record holds them), the lists' Link headers and the archived tournaments. Those last change
+ * only with the tournaments this build put or dropped, unless the clock went back: otherwise the
+ * previous files are kept, and neither the archived ids (O(store)) nor the files are made.
+ * Returns their count and what they were made from (the lists' record keeps it).
+ */
+function writeHostFiles(
+  sink: FileSink,
+  ix: TournamentIndex,
+  lists: ListsRecord | null,
+  opts: RenderOptions,
+): { files: number; edge: NonNullable<ListsRecord["edge"]> } {
+  const links = pageLinksOf(Object.values(lists?.owners ?? {}).flat(), opts.basePath);
   const edge = { key: sha256(JSON.stringify(links), opts.basePath ?? ""), at: opts.now };
   const before = ix.previousLists;
   const kept =
-    lists.record !== null &&
-    before?.fp === lists.record.fp &&
+    lists !== null &&
+    before?.fp === lists.fp &&
     before.edge?.key === edge.key &&
     before.edge.at <= opts.now &&
     !ix.archivedChanged(before.edge.at, opts.now)
       ? (sink.keepOwned?.(HOSTS_OWNER) ?? false)
       : false;
-  if (kept !== false) {
-    report.files += kept;
-  } else {
-    // The base path goes with the facts, so every host config, the preview and the probe know it.
-    const facts: EdgeFacts = {
-      links,
-      archived: ix.archived(opts.now),
-      ...(opts.basePath && { basePath: opts.basePath }),
-    };
-    const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
-    for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      sink.write(name, text, HOSTS_OWNER);
-    }
-    report.files += hostFiles.size;
+  if (kept !== false) return { files: kept, edge };
+  // The base path goes with the facts, so every host config, the preview and the probe know it.
+  const facts: EdgeFacts = {
+    links,
+    archived: ix.archived(opts.now),
+    ...(opts.basePath && { basePath: opts.basePath }),
+  };
+  const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
+  for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    sink.write(name, text, HOSTS_OWNER);
   }
-  sink.recordState?.({ lists: lists.record && { ...lists.record, edge } });
-  return report;
+  return { files: hostFiles.size, edge };
 }
 
 /** The owner of the host files (a build keeps them all or writes them all). */
@@ -370,116 +437,3 @@ const TICK_OWNERS = tournamentOwner("");
 
 /** How many of the tournaments changed last a build records, for the next one to find again. */
 export const RECENT_REVISIONS = 1024;
-
-/** Published tournaments read per query by a build that looks at every one. */
-const PUBLISHED_CHUNK = 1000;
-
-/**
- * Whether the store continues the history the live snapshot's build read: that build recorded the
- * tournaments changed last and their tokens; each must have that token now, or a count past the
- * recorded one (changed since), and at least one must be found unchanged. Another store copied
- * over the file shows other stamps; a store restored from an older copy of itself shows older
- * tokens for what it lost, unless every one of those tournaments changed again since, in which
- * case each is rendered again anyway. And the program, clubs and languages must be the same.
- */
-function onHistory(
-  store: Store,
-  checked: RenderOptions["checked"],
-  base: string,
-  recent: readonly [number, string][],
-): boolean {
-  if (checked === undefined || checked.base !== base || recent.length === 0) return false;
-  const now = store.revisionTokens(recent.map(([row]) => row));
-  let unchanged = 0;
-  for (const [i, [, token]] of recent.entries()) {
-    const current = now[i] ?? null;
-    if (current === token) unchanged++;
-    else if (current === null || revisionCount(current) <= checked.since) return false;
-  }
-  return unchanged > 0;
-}
-
-/** The tournaments a build looks at, in store order, and the previous ones it may drop. */
-interface Plan {
-  jobs: Iterable<TournamentJob>;
-  /** How many jobs there are (for progress). */
-  total: number;
-  /** The previous tournaments that are gone unless seen now; undefined: every one. */
-  candidates?: Iterable<string>;
-}
-
-/**
- * Every published tournament: a job marked `keep` when its revision says it is unchanged (it never
- * reaches a renderer, but goes through the same ordered stream, so results are taken in store
- * order). Every previous tournament is a candidate to drop. O(tournaments) in time, O(chunk) in
- * memory.
- */
-function everyTournament(store: Store, ix: TournamentIndex, base: string | null, now: number): Plan {
-  // Read a chunk at a time, each tournament's previous record by a seek: the build holds no list
-  // of every tournament, however large the store.
-  const tokens = base !== null && store.revisionTrouble() === null;
-  const jobs = function* (): Generator<TournamentJob> {
-    let after: ChunkKey | null = null;
-    do {
-      const chunk = store.publishedAfter(after, PUBLISHED_CHUNK, tokens);
-      for (const key of chunk.keys) {
-        const externalId = key.externalId.toString();
-        const prev = base === null ? null : ix.previousOf(externalId);
-        const fp = base !== null && key.token !== null ? tournamentFingerprint(base, key.token, "") : null;
-        const keep = fp !== null && prev !== null && stillValid(prev, fp, now);
-        yield {
-          rowId: key.rowId,
-          externalId,
-          token: key.token,
-          previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
-          ...(keep && { keep }),
-        };
-      }
-      after = chunk.next;
-    } while (after !== null);
-  };
-  return { jobs: jobs(), total: store.publishedCount() };
-}
-
-/**
- * A tick's tournaments: those whose revision passed `since`, those whose window no longer holds
- * `now` and those the live build skipped as invalid; the published ones are rendered in store
- * order. Their previous records are the candidates to drop (a tournament unpublished, deleted,
- * or given another external id). The others are kept under TICK_OWNERS. O(change): the revision
- * and window indexes find them.
- */
-function changedTournaments(
-  store: Store,
-  ix: TournamentIndex,
-  since: bigint,
-  now: number,
-  skipped: readonly string[],
-): Plan {
-  const tokens = store.changedSince(since);
-  // Unchanged, but to be looked at again: a window that ended, or a tournament left out as
-  // invalid (it has no record; it is reported again, as a full build would).
-  const again = [
-    ...ix.expired(now).flatMap((e) => (e.row === null ? [] : [e.row])),
-    ...store.rowsOfExternalIds(skipped),
-  ];
-  const expired = [...new Set(again)].filter((row) => !tokens.has(row));
-  const unchanged = store.revisionTokens(expired);
-  for (const [i, row] of expired.entries()) tokens.set(row, unchanged[i] ?? "");
-  const keys = store.publishedAmong(tokens.keys());
-  const candidates = new Set<string>();
-  for (const row of tokens.keys()) for (const id of ix.idsOfRow(row)) candidates.add(id);
-  const jobs = function* (): Generator<TournamentJob> {
-    for (const key of keys) {
-      const externalId = key.externalId.toString();
-      const prev = ix.previousOf(externalId);
-      if (prev) candidates.add(externalId);
-      yield {
-        rowId: key.rowId,
-        externalId,
-        token: tokens.get(key.rowId) ?? "",
-        previous: prev && { fp: prev.fp, from: prev.from, until: prev.until },
-      };
-    }
-  };
-  return { jobs: jobs(), total: keys.length, candidates };
-}

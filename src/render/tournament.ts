@@ -1,6 +1,6 @@
 // One tournament: store rows → domain → views → its API files and pages, validated. No file
 // system: the files are returned. The main thread calls it (--jobs 1) and so do the render workers
-// (src/render/worker.ts); a tournament whose fingerprint (src/incremental/state.ts) matches the
+// (src/render/worker.ts); a tournament whose fingerprint (src/ledger/state.ts) matches the
 // previous snapshot's is not assembled at all.
 import type { StatusOptions } from "../domain/status.ts";
 import type { PublishedTournament } from "../domain/types.ts";
@@ -13,7 +13,7 @@ import { pagesOfTournament } from "../pages/index.ts";
 import { ROUTES, type SiteContext } from "../routes/table.ts";
 import { archiveFrom } from "../routes/cache.ts";
 import { instanceFile } from "../routes/urls.ts";
-import { stillValid, tournamentFingerprint, type TournamentState } from "../incremental/state.ts";
+import { stillValid, tournamentFingerprint, type TournamentState } from "../ledger/state.ts";
 import type { Store } from "../store/read/open.ts";
 import { tournamentSummary } from "../views/club.ts";
 import { tournamentContext } from "../views/context.ts";
@@ -148,7 +148,6 @@ export function renderTournament(
     from: finite(from),
     until: finite(until),
     // The paths go with the files (the sink records them); the state keeps their count.
-    files: [],
     fileCount: files.length,
     warnings: c.standings.warnings,
     unknownResults,

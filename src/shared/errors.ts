@@ -61,11 +61,22 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
     "`deploy` failed: the bucket could not be reached, did not answer in time or refused a request (network, a timeout, credentials, bucket, a server error or throttling after retries), or the snapshot or its edge code cannot be deployed (no manifest, a CloudFront Function over 10 KB); a rerun resumes an interrupted deploy",
 };
 
+/** A row of a store table, by its key columns. */
+export interface RowRef {
+  table: string;
+  key: [column: string, value: string][];
+}
+
 export interface Problem {
   /** What is wrong, in one sentence. */
   what: string;
   /** Where: file, table, row, column, line, path ... */
   where?: string;
+  /**
+   * The store row it is in, when it is one: `where` as data (its table and its key, each value as
+   * `where` shows it), so no reader parses `where` back.
+   */
+  row?: RowRef;
   /** How to fix it. */
   fix?: string;
 }

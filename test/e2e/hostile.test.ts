@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INPUTS_FILE } from "../../src/incremental/inputs.ts";
+import { INPUTS_FILE } from "../../src/ledger/inputs.ts";
 import { EXIT } from "../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../src/publish/manifest.ts";
 import { REPO_ROOT, runCli, type CliResult } from "../support/run.ts";

@@ -45,7 +45,7 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
 
 /** The installed program's fingerprint, computed by its own module in a child process. */
 function installedFingerprint(): string {
-  const url = pathToFileURL(path.join(pkgDir, "lib", "incremental", "inputs.js")).href;
+  const url = pathToFileURL(path.join(pkgDir, "lib", "ledger", "inputs.js")).href;
   const r = spawnSync(
     process.execPath,
     [
@@ -91,7 +91,7 @@ describe("the packed package", () => {
       "README.md",
       "bin/build-api.js",
       "lib/cli.js",
-      "lib/build/build.js",
+      "lib/pipeline/build.js",
       "lib/hosting/hosts/cloudflare-pages/runtime/generated/cloudflare-pages.js",
     ]) {
       expect(files).toContain(f);

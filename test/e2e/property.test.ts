@@ -9,7 +9,7 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/build.ts";
+import { build } from "../../src/pipeline/build.ts";
 import { schemaId } from "../../src/output/jsonschema.ts";
 import { NOT_FOUND_FILE } from "../../src/output/problem.ts";
 import { hostRules, urlRegExpSource } from "../../src/hosting/rules.ts";

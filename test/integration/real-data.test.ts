@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
-import { build } from "../../src/build/build.ts";
+import { build } from "../../src/pipeline/build.ts";
 import { CrosstableResponse, RoundStandingsResponse } from "../../src/contracts/extensions.ts";
 import { PublicStandingsResponse } from "../../src/contracts/public.ts";
 import { parseTrf } from "../../src/trf/parse.ts";

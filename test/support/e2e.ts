@@ -1,7 +1,7 @@
 // Shared set-up for end-to-end tests: the sample store and a snapshot built from it.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { build, type BuildReport } from "../../src/build/build.ts";
+import { build, type BuildReport } from "../../src/pipeline/build.ts";
 import { REPO_ROOT } from "./run.ts";
 
 export const SAMPLE_NOW = Date.parse("2026-11-22T12:00:00Z");

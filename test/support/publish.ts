@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { MARKER_NAME } from "../../src/publish/manifest.ts";
 import type { SnapshotWriter } from "../../src/publish/publish.ts";
 import { liveFiles } from "../../src/publish/changes.ts";
-import { BOOKKEEPING_NAME } from "../../src/publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../../src/ledger/bookkeeping.ts";
 import { hashTree } from "./tree.ts";
 
 export function writeAll(files: Record<string, string>): (w: SnapshotWriter) => void {

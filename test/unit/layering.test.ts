@@ -1,5 +1,5 @@
 // The pipeline's direction, enforced by folder: store → domain → views → routes → output → pages →
-// render → publish, joined by build/ and driven by cli/. Reads every import of src/ (static imports, `export ... from`, dynamic `import()`,
+// render → publish, joined by pipeline/ and driven by cli/. Reads every import of src/ (static imports, `export ... from`, dynamic `import()`,
 // type-only imports included: a type is a dependency of the design too) and every clock read,
 // and fails on any that the matrix below does not allow.
 import { readdirSync, readFileSync } from "node:fs";
@@ -24,11 +24,11 @@ const LAYERS = [
   "output",
   "pages",
   "hosting",
-  "incremental",
+  "ledger",
   "render",
   "publish",
   "deploy",
-  "build",
+  "pipeline",
   "cli",
   "entry",
 ] as const;
@@ -39,8 +39,9 @@ type Layer = (typeof LAYERS)[number];
  * even shared/, and no package. The store reads rows into the domain; TRF import writes the store;
  * views turn the domain into contract objects; routes bind views to URLs; output turns contracts
  * into bytes, schemas and OpenAPI; pages render views; hosting knows URLs and error bodies, never
- * the views; incremental keeps the bookkeeping of rebuilds; render joins a tournament's routes and
- * pages; publish only writes files; build joins the stages; the CLI calls build and the commands.
+ * the views; the ledger owns the incremental state (docs/design/ledger.md); render joins a
+ * tournament's routes and pages and reads and writes the ledger's tournament index; publish
+ * writes files; pipeline joins the stages; the CLI calls the pipeline and the commands.
  */
 const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   shared: [],
@@ -53,17 +54,23 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   output: ["shared", "contracts", "routes"],
   pages: ["shared", "domain", "contracts", "views", "routes", "output"],
   hosting: ["shared", "routes", "output"],
-  incremental: ["shared", "domain", "store", "views"],
-  render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "incremental"],
-  publish: ["shared"],
+  // The ledger reads the store's revisions (its cursor) and records the views' summaries a list
+  // shows; it knows nothing of files, URLs or pages, so it can live elsewhere than beside the
+  // snapshot (docs/design/ledger.md).
+  ledger: ["shared", "domain", "store", "views"],
+  render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "ledger"],
+  // publish stages the ledger's delta around its atomic switch (the crash protocol) and records
+  // each written file's entry in it; it writes files and knows no other stage.
+  publish: ["shared", "ledger"],
   // deploy uploads a published snapshot: the manifest (publish), each object's metadata and the
   // edge code from the rule list and resolver (hosting, routes), the error bodies' names and bytes
   // the edge code sends (output).
-  deploy: ["shared", "routes", "output", "hosting", "publish"],
-  build: ["shared", "domain", "store", "routes", "output", "hosting", "incremental", "render", "publish"],
+  // It reads what changed from the ledger's change log.
+  deploy: ["shared", "routes", "output", "hosting", "ledger", "publish"],
+  pipeline: ["shared", "domain", "store", "routes", "output", "hosting", "ledger", "render", "publish"],
   // cli reads routes/pagination.ts for the default of --page-size: a constant of a file that
   // imports nothing, so the help stays exact without loading the route table.
-  cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "build", "deploy"],
+  cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "pipeline", "deploy"],
   entry: ["cli"],
 };
 
@@ -73,11 +80,11 @@ const NO_PACKAGES: ReadonlySet<string> = new Set(["domain"]);
 /**
  * Where the clock may be read. The snapshot is a pure function of the store, the options and
  * `--now`, so no module that computes what is published may read the clock: only the CLI (it takes
- * `--now` or the clock; progress redraws), build (it times the phases) and publish/ (the lock's
+ * `--now` or the clock; progress redraws), pipeline (it times the phases) and publish/ (the lock's
  * wait deadline and stale-lock age, the phase timings of the report) and deploy/ (its report's
  * timing; it uploads bytes already published), whose clock reads never reach a published byte.
  */
-const CLOCK_ALLOWED: ReadonlySet<string> = new Set(["cli", "build", "publish", "deploy"]);
+const CLOCK_ALLOWED: ReadonlySet<string> = new Set(["cli", "pipeline", "publish", "deploy"]);
 
 interface SourceFacts {
   /** Import specifiers as written, with the line of each. */
@@ -182,7 +189,7 @@ function violations(graph: ReadonlyMap<string, SourceFacts>): string[] {
     }
     if (!CLOCK_ALLOWED.has(layer)) {
       for (const { what, line } of facts.clockReads) {
-        out.push(`${file}:${line}: reads the clock (${what}) outside cli/, build/ and publish/`);
+        out.push(`${file}:${line}: reads the clock (${what}) outside cli/, pipeline/, publish/ and deploy/`);
       }
     }
   }
@@ -271,7 +278,7 @@ function sourceGraph(): Map<string, SourceFacts> {
 describe("layering of src/", () => {
   const graph = sourceGraph();
 
-  it("has no import against the pipeline and no clock read outside cli/, build/ and publish/", () => {
+  it("has no import against the pipeline and no clock read outside cli/, pipeline/, publish/ and deploy/", () => {
     expect(graph.size).toBeGreaterThan(50);
     expect(violations(graph)).toEqual([]);
   });
@@ -320,7 +327,7 @@ describe("layering of src/", () => {
     // schemas, the views behind the route table, the pages, the renderer) by import() once there
     // is work; what it and the CLI load statically must not reach them.
     const cli = reach(graph, "cli.ts", true);
-    const build = reach(graph, "build/build.ts", true);
+    const build = reach(graph, "pipeline/build.ts", true);
     const early = new Set([...cli.files, ...build.files]);
     // zod alone takes longer to load than the whole check (about 0.1 s on the bench machine).
     expect([...cli.packages, ...build.packages].filter((p) => p === "zod" || p === "ajv")).toEqual([]);
@@ -328,15 +335,15 @@ describe("layering of src/", () => {
     expect(heavy.filter((f) => graph.has(f))).toEqual(heavy);
     expect([...early].filter((f) => heavy.includes(f))).toEqual([]);
     // Followed through import(), they are all reached: the rule above is about when, not whether.
-    const all = reach(graph, "build/build.ts").files;
+    const all = reach(graph, "pipeline/build.ts").files;
     expect(heavy.filter((f) => !all.has(f))).toEqual([]);
   });
 
   it("reads static, export-from, type-only and dynamic imports of the real sources", () => {
     const specifiers = (file: string): string[] => graph.get(file)!.imports.map((i) => i.specifier);
     // build.ts loads the store only when there is work to do, through import().
-    expect(specifiers("build/build.ts")).toContain("../store/read/open.ts");
-    expect(specifiers("cli/program.ts")).toContain("../build/build.ts");
+    expect(specifiers("pipeline/build.ts")).toContain("../store/read/open.ts");
+    expect(specifiers("cli/program.ts")).toContain("../pipeline/build.ts");
     expect(specifiers("hosting/rules.ts")).toContain("../shared/segments.ts");
     expect(graph.get("cli/program.ts")!.clockReads.map((c) => c.what)).toContain("Date.now");
   });
@@ -389,17 +396,26 @@ describe("the layering checker", () => {
       ["hosting/rules.ts", facts(`import { SLUG_PATTERN } from "../store/formats.ts";`)],
       ["views/club.ts", facts(`const m = await import("../hosting/rules.ts");`)],
       ["store/read/reader.ts", facts(`import type { T } from "../../views/context.ts";`)],
-      ["publish/publish.ts", facts(`import { build } from "../build/build.ts";`)],
+      ["publish/publish.ts", facts(`import { build } from "../pipeline/build.ts";`)],
       ["domain/extra.ts", facts(`import "../../scripts/x.ts";`)],
+      // The ledger holds no file system, URL or page: it must be able to live in a bucket.
+      [
+        "ledger/state.ts",
+        facts(
+          `import { x } from "../render/snapshot.ts";\nimport { y } from "../publish/layout.ts";\nimport type { Z } from "../pages/feed-files.ts";`,
+        ),
+      ],
       ["newdir/thing.ts", facts(``)],
       ["loose.ts", facts(``)],
-      // Allowed: a layer into an earlier one it may use, into itself, the CLI into build.
+      // Allowed: a layer into an earlier one it may use, into itself, the CLI into the pipeline.
       ["views/public.ts", facts(`import { a } from "../domain/types.ts";\nimport { b } from "./club.ts";`)],
       [
         "cli/program.ts",
-        facts(`import { c } from "../store/write/init.ts";\nimport { d } from "../build/build.ts";`),
+        facts(`import { c } from "../store/write/init.ts";\nimport { d } from "../pipeline/build.ts";`),
       ],
       ["output/openapi.ts", facts(`import { SLUG_PATTERN } from "../shared/segments.ts";`)],
+      ["render/lists.ts", facts(`import type { TournamentIndex } from "../ledger/tournament-index.ts";`)],
+      ["publish/staging-writer.ts", facts(`import { Bookkeeping } from "../ledger/bookkeeping.ts";`)],
     ]);
     expect(violations(graph)).toEqual([
       "domain/status.ts:1: domain imports store (store/read/reader.ts), against the pipeline",
@@ -407,8 +423,11 @@ describe("the layering checker", () => {
       "hosting/rules.ts:1: hosting imports store (store/formats.ts), against the pipeline",
       "views/club.ts:1: views imports hosting (hosting/rules.ts), against the pipeline",
       "store/read/reader.ts:1: store imports views (views/context.ts), against the pipeline",
-      "publish/publish.ts:1: publish imports build (build/build.ts), against the pipeline",
+      "publish/publish.ts:1: publish imports pipeline (pipeline/build.ts), against the pipeline",
       "domain/extra.ts:1: imports ../../scripts/x.ts, outside src/",
+      "ledger/state.ts:1: ledger imports render (render/snapshot.ts), against the pipeline",
+      "ledger/state.ts:2: ledger imports publish (publish/layout.ts), against the pipeline",
+      "ledger/state.ts:3: ledger imports pages (pages/feed-files.ts), against the pipeline",
       "newdir/thing.ts: belongs to no layer (put it in a stage folder, or add the folder to LAYERS)",
       "loose.ts: belongs to no layer (put it in a stage folder, or add the folder to LAYERS)",
     ]);
@@ -431,17 +450,17 @@ describe("the layering checker", () => {
     ]);
   });
 
-  it("fails on clock reads outside cli/, build/ and publish/, in a synthetic graph", () => {
+  it("fails on clock reads outside cli/, pipeline/, publish/ and deploy/, in a synthetic graph", () => {
     const graph = new Map<string, SourceFacts>([
       ["domain/status.ts", facts(`export const now = () => Date.now();`)],
       ["views/public.ts", facts(`const t = new Date();`)],
-      ["build/build.ts", facts(`const t = performance.now();`)],
+      ["pipeline/build.ts", facts(`const t = performance.now();`)],
       ["publish/lock.ts", facts(`const t = performance.now();`)],
       ["store/read/open.ts", facts(`const d = new Date("2026-01-01T00:00:00Z");`)],
     ]);
     expect(violations(graph)).toEqual([
-      "domain/status.ts:1: reads the clock (Date.now) outside cli/, build/ and publish/",
-      "views/public.ts:1: reads the clock (new Date()) outside cli/, build/ and publish/",
+      "domain/status.ts:1: reads the clock (Date.now) outside cli/, pipeline/, publish/ and deploy/",
+      "views/public.ts:1: reads the clock (new Date()) outside cli/, pipeline/, publish/ and deploy/",
     ]);
   });
 });

@@ -2,7 +2,7 @@
 // hold text in an INTEGER column), so every cell is checked with typeof before it is used. A bad
 // cell adds a problem naming file, table, row key and column, and yields a placeholder; the caller
 // discards the whole object once any problem was added, so placeholders never reach the output.
-import type { Problem } from "../../shared/errors.ts";
+import type { Problem, RowRef } from "../../shared/errors.ts";
 import {
   columnPositions,
   textLimit,
@@ -77,16 +77,20 @@ export function isTooLong(s: string, limit: number): boolean {
   return s.length > limit && codePointLength(s) > limit;
 }
 
+/** A store row as a problem refers to it (Problem.row). */
+export function rowRef(table: string, key: readonly (readonly [string, SqlValue])[]): RowRef {
+  return { table, key: key.map(([name, value]) => [name, showValue(value)]) };
+}
+
 /** "sample.sqlite: table games, row (tournament_id=3, round_number=5)" */
-export function rowWhere(file: string, table: string, key: readonly (readonly [string, SqlValue])[]): string {
-  const k = key.map(([name, value]) => `${name}=${showValue(value)}`).join(", ");
-  return `${file}: table ${table}, row (${k})`;
+export function rowWhere(file: string, ref: RowRef): string {
+  return `${file}: table ${ref.table}, row (${ref.key.map(([name, value]) => `${name}=${value}`).join(", ")})`;
 }
 
 export class RowCheck<T extends TableName> {
   private readonly before: number;
-  // Formatted only when a problem needs it: most rows are fine.
-  private rowPlace: string | null = null;
+  // Made only when a problem needs it: most rows are fine.
+  private rowPlace: { ref: RowRef; where: string } | null = null;
   // Created by the first problem on a column: most rows have none.
   private failedColumns: Set<string> | null = null;
   /** Null for a row object; column positions for raw cells. */
@@ -120,13 +124,21 @@ export class RowCheck<T extends TableName> {
     return this.sink.length === this.before;
   }
 
+  /** The row, and its place as text (with `column`, that column of it). */
+  private place(column?: string): { ref: RowRef; where: string } {
+    if (this.rowPlace === null) {
+      const ref = rowRef(
+        this.table,
+        this.keyColumns.map((c) => [c, this.value(c)] as const),
+      );
+      this.rowPlace = { ref, where: rowWhere(this.file, ref) };
+    }
+    const { ref, where } = this.rowPlace;
+    return { ref, where: column ? `${where}, column ${column}` : where };
+  }
+
   where(column?: string): string {
-    this.rowPlace ??= rowWhere(
-      this.file,
-      this.table,
-      this.keyColumns.map((c) => [c, this.value(c)] as const),
-    );
-    return column ? `${this.rowPlace}, column ${column}` : this.rowPlace;
+    return this.place(column).where;
   }
 
   /** True when a problem was reported on `column`: its value is a placeholder, so checks that
@@ -137,7 +149,8 @@ export class RowCheck<T extends TableName> {
 
   report(column: ColumnOf<T> | null, what: string, fix: string): void {
     if (column !== null) (this.failedColumns ??= new Set()).add(column);
-    this.sink.push({ where: this.where(column ?? undefined), what, fix });
+    const { ref, where } = this.place(column ?? undefined);
+    this.sink.push({ where, what, fix, row: ref });
   }
 
   value(column: ColumnOf<T>): SqlValue {

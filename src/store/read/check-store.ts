@@ -4,7 +4,7 @@
 // its tags and recap languages) come from loadTournament(), so a build can skip that tournament.
 import type Database from "better-sqlite3";
 import type { Problem } from "../../shared/errors.ts";
-import { RowCheck, rowWhere, showValue, type SqlRow } from "./cells.ts";
+import { RowCheck, rowRef, rowWhere, showValue, type SqlRow } from "./cells.ts";
 import { selectAll } from "../columns.ts";
 import { readClub } from "./clubs.ts";
 import { PUBLISHED_IDS, publishedRow } from "./queries.ts";
@@ -231,9 +231,10 @@ export function checkStore(db: Database.Database, file: string, since?: bigint):
       WHERE ${published} AND abs(tournament_id) > 9007199254740991${inChanged} ORDER BY tournament_id`,
     ...changedParams,
   )) {
+    const ref = rowRef("tournaments", [["tournament_id", row["tournament_id"]!]]);
     problems.push({
-      where:
-        rowWhere(file, "tournaments", [["tournament_id", row["tournament_id"]!]]) + ", column tournament_id",
+      where: rowWhere(file, ref) + ", column tournament_id",
+      row: ref,
       what: "the row id is beyond 2^53",
       fix: "renumber the tournament with a smaller tournament_id",
     });

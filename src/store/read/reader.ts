@@ -4,7 +4,7 @@ import { basename } from "node:path";
 import type Database from "better-sqlite3";
 import type { Problem } from "../../shared/errors.ts";
 import type { Club, PublishedTournament } from "../../domain/types.ts";
-import { RowCheck, rowWhere, type SqlRow } from "./cells.ts";
+import { RowCheck, rowRef, rowWhere, type SqlRow } from "./cells.ts";
 import { checkStore } from "./check-store.ts";
 import { hashRows } from "./hash-rows.ts";
 import { readClub } from "./clubs.ts";
@@ -301,7 +301,8 @@ export class StoreReader implements Store {
         value: null,
         problems: [
           {
-            where: rowWhere(this.name, "tournaments", [["tournament_id", BigInt(rowId)]]),
+            where: rowWhere(this.name, rowRef("tournaments", [["tournament_id", BigInt(rowId)]])),
+            row: rowRef("tournaments", [["tournament_id", BigInt(rowId)]]),
             what: "no such tournament",
             fix: "load only the tournaments publishedTournaments() returns",
           },

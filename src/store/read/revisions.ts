@@ -3,7 +3,7 @@
 // the random stamp of the change that set it. A store that lacks the tables or any of the triggers
 // (version 1, or a trigger dropped or altered), or whose version is before 4 (no stamps, blind to
 // REPLACE across tournaments), is not trusted, and the build hashes the rows it reads instead (see
-// src/incremental/state.ts).
+// src/ledger/state.ts).
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync, type BigIntStats } from "node:fs";
 import Database from "better-sqlite3";
@@ -216,17 +216,21 @@ export function fileIdentity(file: string, stat?: BigIntStats): string {
   }
 }
 
-/** Device, inode, size and change times of the store and of its WAL, if any. */
+/**
+ * Device, inode, size and change times of the store and of its WAL, if any. The WAL's ctime is
+ * left out: SQLite running as root fchown()s the -wal file to the database's owner each time it
+ * opens it, so every read (this build's own) would change it; a write changes its mtime.
+ */
 function fileStamp(file: string): string {
-  const stamp = (f: string): string => {
+  const stamp = (f: string, ctime: boolean): string => {
     try {
       const st = statSync(f, { bigint: true });
-      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}${ctime ? `:${st.ctimeNs}` : ""}`;
     } catch {
       return "-";
     }
   };
-  return `${stamp(file)}|${stamp(`${file}-wal`)}`;
+  return `${stamp(file, true)}|${stamp(`${file}-wal`, false)}`;
 }
 
 export function sha256File(file: string): string {

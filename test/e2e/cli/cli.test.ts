@@ -54,6 +54,11 @@ describe("build-api CLI", () => {
     const report = JSON.parse(built.stdout);
     expect(report.render.tournaments).toBe(1);
     expect(report.publish.filesWritten).toBe(report.publish.files);
+    // Why each tournament and list was rendered (render/plan.ts).
+    expect(report.render.plan).toEqual({
+      tournaments: [{ id: "424242", reason: "first-build" }],
+      lists: [{ list: "*", reason: "first-build" }],
+    });
     const standings = JSON.parse(
       readFileSync(path.join(out, "api/public/v1/tournaments/424242/standings/index.json"), "utf8"),
     );
@@ -62,6 +67,21 @@ describe("build-api CLI", () => {
 
     const rebuilt = await runCli(["build", "--db", db, "--out", out, "--now", NOW, "--json"]);
     expect(JSON.parse(rebuilt.stdout).publish).toMatchObject({ filesWritten: 0, filesRemoved: 0 });
+
+    const explained = await runCli([
+      "build",
+      "--db",
+      db,
+      "--out",
+      out,
+      "--now",
+      NOW,
+      "--rebuild",
+      "--explain",
+    ]);
+    expect(explained.code, explained.stderr).toBe(0);
+    expect(explained.stderr).toContain("explain: tournament 424242: --rebuild\n");
+    expect(explained.stderr).toContain("explain: every list: --rebuild\n");
   });
 
   it("refuses a malformed TRF line naming line and column, and leaves the store as it was", async () => {

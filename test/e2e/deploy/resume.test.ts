@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { r2WorkerText } from "../../../src/deploy/edge-code.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { EDGE_FILE } from "../../../src/hosting/rules.ts";

@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, type BuildReport } from "../../../src/build/build.ts";
+import { build, type BuildReport } from "../../../src/pipeline/build.ts";
 import { liveTotals } from "../../../src/publish/changes.ts";
 import { BuildError } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
@@ -142,6 +142,8 @@ describe("incremental builds (fast-check, seeded)", () => {
       rendered: { tournaments: 1, warnings: [], unknownResults: 0, standingsStops: [] },
       // The store's checks read the one changed tournament; the first build read the whole store.
       storeCheck: { scope: "changed", base: first.render.storeCheck?.base },
+      // Why: its rows changed; no list shows a player, so none is rendered.
+      plan: { tournaments: [{ id: "1201344", reason: "rows-changed" }], lists: [] },
     });
     expect(first.render.storeCheck?.scope).toBe("whole");
     expect(first.render.rendered?.tournaments).toBe(first.render.tournaments);

@@ -5,7 +5,7 @@ import { copyFileSync, realpathSync, renameSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { readRevisions } from "../../../src/store/read/revisions.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { sampleStoreV3 } from "../../support/old-stores.ts";

@@ -5,7 +5,7 @@ import { copyFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../../../src/domain/status.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { parseBasePath } from "../../../src/routes/urls.ts";
 import { attr, elements, parseStrict } from "../../support/dom.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";

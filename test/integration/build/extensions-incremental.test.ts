@@ -4,11 +4,11 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
-import { listsRecord, tournamentOwner, type ListsRecord } from "../../../src/incremental/state.ts";
+import { tournamentOwner, type ListsRecord, type StateRecord } from "../../../src/ledger/state.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
-import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { renderSnapshot } from "../../../src/render/snapshot.ts";
-import { tournamentIndex, type TournamentIndex } from "../../../src/render/tournament-index.ts";
+import type { TournamentIndex } from "../../../src/ledger/tournament-index.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
@@ -30,7 +30,7 @@ async function render(
   const written: string[] = [];
   const next: Memory = { owners: new Map() };
   const rows = bookkeeping.index(memory !== null);
-  let lists: ListsRecord | null = null;
+  let records: { records: Map<string, StateRecord>; removed: string[] } | undefined;
   // Closed after each render: an open store holds a read transaction that would block the update.
   await renderSnapshot(
     store,
@@ -45,8 +45,8 @@ async function render(
         next.owners.set(owner, files);
         return files.length;
       },
-      recordState: (delta) => {
-        lists = delta.lists;
+      setRecords: (put, removed) => {
+        records = { records: put, removed: [...removed] };
       },
     },
     {
@@ -57,10 +57,10 @@ async function render(
       openApi: "{}",
       hostFiles: new Map(),
       programKey: "test",
-      index: tournamentIndex(rows),
+      index: rows,
     },
   ).finally(() => store.close());
-  const r = listsRecord(lists);
+  const r = records!;
   bookkeeping.stage(
     {
       files: new Map(),
@@ -76,7 +76,8 @@ async function render(
     ++generation,
   );
   bookkeeping.apply();
-  return { written, memory: next, lists, index: tournamentIndex(bookkeeping.index(true)) };
+  const index = bookkeeping.index(true);
+  return { written, memory: next, lists: index.previousLists, index };
 }
 
 const isExtension = (f: string) =>

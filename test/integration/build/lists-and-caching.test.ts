@@ -6,7 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { ARCHIVE_AFTER_MS } from "../../../src/routes/cache.ts";
 import { EDGE_FILE, hostRules } from "../../../src/hosting/rules.ts";
 import { resolveRequest } from "../../../src/hosting/resolve.ts";

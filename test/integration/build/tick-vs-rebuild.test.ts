@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { BuildError } from "../../../src/shared/errors.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { apply, edit } from "../../support/store-edits.ts";

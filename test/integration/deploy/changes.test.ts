@@ -7,13 +7,13 @@
 import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { openBucket } from "../../../src/deploy/bucket.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { metadataDigest, objectSpec } from "../../../src/deploy/objects.ts";
 import { decodeRecord, encodeRecord, RECORD_KEY } from "../../../src/deploy/record.ts";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
-import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";

@@ -7,7 +7,7 @@ import vm from "node:vm";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { objectSpec } from "../../../src/deploy/objects.ts";
 import { r2WorkerText } from "../../../src/deploy/edge-code.ts";

@@ -4,7 +4,7 @@
 // the next deploy puts the new lists' keys and deletes the gone ones', without listing the store; an unchanged snapshot writes nothing; and the store always equals the snapshot's tag lists.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { deploy, type DeployOptions } from "../../../src/deploy/deploy.ts";
 import { kvsKeysOf } from "../../../src/hosting/hosts/cloudfront/runtime/cloudfront-function.ts";
 import { MARKER_KEY } from "../../../src/deploy/kvs.ts";

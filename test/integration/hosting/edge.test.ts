@@ -30,7 +30,7 @@ import { CLOUDFRONT_MAX_BYTES, cloudfrontFunctionText, r2WorkerText } from "../.
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { planChecks, readSnapshot, runCheck } from "../../../scripts/probe.ts";
 import path from "node:path";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { buildSample, makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";

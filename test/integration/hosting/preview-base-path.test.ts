@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { createPreviewServer, snapshotBasePath } from "../../../src/hosting/preview.ts";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { BASE, BASE_NOW, baseRows, storeFromRows } from "../../support/stores.ts";
 import { attr, elements, parseStrict, text, type Node } from "../../support/dom.ts";

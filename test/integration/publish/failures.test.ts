@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { MARKER_NAME } from "../../../src/publish/manifest.ts";
-import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../../../src/ledger/bookkeeping.ts";
 import { publishSnapshot, type PublishOptions } from "../../../src/publish/publish.ts";
 import { verifySnapshot } from "../../../src/publish/verify.ts";
 import { failWith } from "../../support/faults.ts";

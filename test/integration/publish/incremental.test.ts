@@ -13,9 +13,9 @@ import {
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { liveFiles } from "../../../src/publish/changes.ts";
-import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../../../src/ledger/bookkeeping.ts";
 import { MANIFEST_NAME, MARKER_CONTENT, MARKER_NAME } from "../../../src/publish/manifest.ts";
-import { STATE_FILE } from "../../../src/incremental/state.ts";
+import { STATE_FILE } from "../../../src/ledger/state.ts";
 import { publishSnapshot, type SnapshotWriter } from "../../../src/publish/publish.ts";
 import { publicationChanges } from "../../../src/publish/changes.ts";
 import { expectNoLeftovers, expectSnapshot, fileIdentities, writeAll } from "../../support/publish.ts";

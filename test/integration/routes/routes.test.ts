@@ -6,9 +6,8 @@ import { DEFAULT_STATUS_OPTIONS } from "../../../src/domain/status.ts";
 import { hostFiles } from "../../../src/hosting/hosts/index.ts";
 import { schemaId } from "../../../src/output/jsonschema.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
-import { memoryIndex } from "../../../src/publish/bookkeeping.ts";
+import { memoryIndex } from "../../../src/ledger/bookkeeping.ts";
 import { renderSnapshot } from "../../../src/render/snapshot.ts";
-import { tournamentIndex } from "../../../src/render/tournament-index.ts";
 import { ROUTES, type Route } from "../../../src/routes/table.ts";
 import {
   instanceFile,
@@ -43,7 +42,7 @@ beforeAll(async () => {
       validator,
       openApi: "{}",
       hostFiles: hostFiles(store.vocabulary()),
-      index: tournamentIndex(memoryIndex()),
+      index: memoryIndex(),
     },
   );
 });

@@ -12,7 +12,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { build, type BuildReport } from "../../../src/build/build.ts";
+import { build, type BuildReport } from "../../../src/pipeline/build.ts";
 import { addClub } from "../../../src/store/write/add-club.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf, type ImportReport, type ImportTrfOptions } from "../../../src/trf/import.ts";

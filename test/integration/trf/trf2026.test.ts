@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/build/build.ts";
+import { build } from "../../../src/pipeline/build.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf } from "../../../src/trf/import.ts";
 import { parseRoundTimes } from "../../../src/trf/schedule.ts";

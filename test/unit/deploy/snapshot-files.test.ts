@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { publishSnapshot } from "../../../src/publish/publish.ts";
-import { BOOKKEEPING_NAME } from "../../../src/publish/bookkeeping.ts";
+import { BOOKKEEPING_NAME } from "../../../src/ledger/bookkeeping.ts";
 import { writeAll } from "../../support/publish.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 

@@ -8,8 +8,8 @@ import {
   urlRegExpSource,
 } from "../../../src/hosting/rules.ts";
 import { MANIFEST_NAME, MARKER_NAME } from "../../../src/publish/manifest.ts";
-import { INPUTS_FILE } from "../../../src/incremental/inputs.ts";
-import { STATE_FILE } from "../../../src/incremental/state.ts";
+import { INPUTS_FILE } from "../../../src/ledger/inputs.ts";
+import { STATE_FILE } from "../../../src/ledger/state.ts";
 
 describe("rule list", () => {
   it("puts a literal segment before a parameter at the same level", () => {

@@ -2,11 +2,11 @@
 // pages paginate() models, and a tick renders the head of a changed list and keeps every page
 // its change does not touch.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { listsRecord, type ListsRecord, type TournamentState } from "../../../src/incremental/state.ts";
+import { listsRecord, type ListsRecord, type TournamentState } from "../../../src/ledger/state.ts";
 import { SnapshotValidator } from "../../../src/output/validate.ts";
-import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { renderLists } from "../../../src/render/lists.ts";
-import { columnsOf, membersOf, tournamentIndex } from "../../../src/render/tournament-index.ts";
+import { columnsOf, membersOf } from "../../../src/render/list-places.ts";
 import { ROUTES } from "../../../src/routes/table.ts";
 import { instanceFile } from "../../../src/routes/urls.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
@@ -29,7 +29,6 @@ const state = (p: PublicSummary, o: Partial<TournamentState> = {}): TournamentSt
   fp: `fp${p.id}`,
   from: null,
   until: null,
-  files: [],
   fileCount: 3,
   warnings: [],
   unknownResults: 0,
@@ -40,7 +39,7 @@ const state = (p: PublicSummary, o: Partial<TournamentState> = {}): TournamentSt
   ...o,
 });
 
-/** SqlIndexRows.nearEnd for the renders of a test; undefined: the program's. */
+/** TournamentIndex.nearEnd for the renders of a test; undefined: the program's. */
 let nearEnd: number | undefined;
 afterEach(() => {
   nearEnd = undefined;
@@ -58,7 +57,7 @@ function render(
 ): { record: ListsRecord; files: Map<string, string>; written: string[]; kept: string[] } {
   const rows = bk.index(previous !== null);
   if (nearEnd !== undefined) rows.nearEnd = nearEnd;
-  const ix = tournamentIndex(rows);
+  const ix = rows;
   for (const p of put) {
     const t = state(p, rest(Number(p.id)));
     ix.put(t, columnsOf(t, String(p.id), Number(p.id)), membersOf(t));

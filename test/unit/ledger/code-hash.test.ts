@@ -2,8 +2,8 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { codeFingerprint } from "../../../src/incremental/inputs.ts";
-import { programFiles } from "../../../src/incremental/program-files.ts";
+import { codeFingerprint } from "../../../src/ledger/inputs.ts";
+import { programFiles } from "../../../src/ledger/program-files.ts";
 
 const REPO = path.resolve(import.meta.dirname, "../../..");
 

@@ -4,11 +4,12 @@ import { performance } from "node:perf_hooks";
 import type { ResourceLimits } from "node:worker_threads";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
-import type { PublishReport } from "../publish/index.ts";
+import type { Publication, PublishReport } from "../publish/index.ts";
 import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
+import type { PoolFallback } from "../render/pool.ts";
 import type { RenderReport } from "../render/snapshot.ts";
-import { listsRecord, sha256, type StateDelta } from "../incremental/state.ts";
+import { sha256 } from "../ledger/state.ts";
 import {
   checkedOf,
   currentInputs,
@@ -17,8 +18,9 @@ import {
   readRecord,
   recordText,
   upToDate,
+  type Inputs,
   type RecordedWindow,
-} from "../incremental/inputs.ts";
+} from "../ledger/inputs.ts";
 
 /** The render report as the inputs record keeps it (JSON writes its infinite bounds as null). */
 type RecordedReport = Omit<RenderReport, "validFrom" | "validUntil"> & RecordedWindow;
@@ -93,8 +95,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const r = previous!.render;
     // The record counts the warnings; listing them reads the live tournaments' records.
     const listed = opts.listIssues
-      ? await import("../render/tournament-index.ts").then((ix) =>
-          withLiveIndex(opts.out, (rows) => ix.issuesOf(ix.tournamentIndex(rows))),
+      ? await import("../ledger/tournament-index.ts").then((ix) =>
+          withLiveIndex(opts.out, (index) => ix.issuesOf(index)),
         )
       : undefined;
     return {
@@ -128,12 +130,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     { openApiText },
     { hostFiles },
     { SnapshotValidator },
-    { publishSnapshot },
+    { beginPublication },
     { renderSnapshot },
     { openStore },
     { createPool, workerCount, MEMORY_BUDGET_MIB, WORKER_RSS_MIB },
     { changedUrls, changedTags },
-    { tournamentIndex },
   ] = await Promise.all([
     import("../output/generated.ts"),
     import("../hosting/hosts/index.ts"),
@@ -143,7 +144,6 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     import("../store/read/open.ts"),
     import("../render/pool.ts"),
     import("../hosting/purge.ts"),
-    import("../render/tournament-index.ts"),
   ]);
   opts.onPhase?.("open");
   // The store is read in one transaction from here on: one build reads one state of it. Its
@@ -185,96 +185,58 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
             skipped: previous!.render.skipped.map((t) => t.externalId),
           }
         : undefined;
-    const validator = new SnapshotValidator();
-    let render: RenderReport | undefined;
-    const publish = await publishSnapshot(
-      {
-        outDir: opts.out,
-        force: opts.force,
-        onPhase: opts.onPhase,
-        // --rebuild writes every file anew; --force never deletes the input store.
-        rewriteAll: opts.rebuild,
-        protectedPaths: [opts.db],
-        pairFirstBuild: opts.secondVersion !== false,
-      },
-      async (writer) => {
-        // Read under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.
-        pool = createPool({
-          workers: jobs.workers,
-          minJobs: opts.minJobsForWorkers,
-          db: opts.db,
-          identity: store.identity,
-          storeKey,
-          now: opts.now,
-          statusOptions,
-          limits: opts.workerLimits,
-        });
-        // Counts the files this build renders (kept files are not), for the progress line; the
-        // state goes to the publication's bookkeeping with the files (one transaction).
-        let rendered = 0;
-        const sink = {
-          write: (p: string, d: string | Uint8Array, owner?: string) => {
-            rendered++;
-            writer.write(p, d, owner);
-          },
-          keepOwned: (owner: string) => writer.keepOwned(owner),
-          keepOwnersUnder: (prefix: string) => writer.keepOwnersUnder(prefix),
-          dropOwner: (owner: string) => writer.dropOwner(owner),
-          recordState: (delta: StateDelta) => {
-            const r = listsRecord(delta.lists);
-            writer.setRecords(r.records, r.removed);
-          },
-        };
-        const r = await renderSnapshot(store, sink, {
-          now: opts.now,
-          statusOptions,
-          skipInvalid: opts.skipInvalid ?? false,
-          validator,
-          openApi: openApiText(opts.basePath),
-          hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
-          pageSize,
-          listIssues: opts.listIssues,
-          basePath: opts.basePath,
-          onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, rendered)),
-          programKey: inputs ? programKey(inputs) : null,
-          index: tournamentIndex(writer.index),
-          checked,
-          pool,
-        });
-        render = r;
-        const fallback = pool?.fallback;
-        if (fallback?.reason === "out-of-memory")
-          notes.push(
-            `a render worker ran out of memory (its heap is capped at ${fallback.heapMib} MiB) at tournament ` +
-              `${fallback.at ?? "(none in hand)"}: this thread rendered the ${fallback.tournaments} left, so the build's ` +
-              `memory may have gone past ${MEMORY_BUDGET_MIB} MiB (--jobs 1 renders in this thread from the start)`,
-          );
-        else if (fallback)
-          notes.push(
-            `the store changed while the render workers started: this thread rendered the ${fallback.tournaments} ` +
-              "tournaments from the state it read",
-          );
-        if (inputs) {
-          // What the store's checks covered, for the next build (StoreChecked).
-          const storeChecked = counts &&
-            r.storeCheck?.base && {
-              checked: {
-                store: sha256(store.identity),
-                all: counts.all.toString(),
-                clubs: counts.clubs,
-                base: r.storeCheck.base,
-              },
-            };
-          writer.write(
-            INPUTS_FILE,
-            recordText({ ...inputs, store: storeKey, ...storeChecked }, publicReport(r)),
-          );
-        }
-      },
-    );
+    // Begun under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.
+    const publication = await beginPublication({
+      outDir: opts.out,
+      force: opts.force,
+      onPhase: opts.onPhase,
+      // --rebuild writes every file anew; --force never deletes the input store.
+      rewriteAll: opts.rebuild,
+      protectedPaths: [opts.db],
+      pairFirstBuild: opts.secondVersion !== false,
+    });
+    const { writer } = publication;
+    let render: RenderReport;
+    try {
+      pool = createPool({
+        workers: jobs.workers,
+        minJobs: opts.minJobsForWorkers,
+        db: opts.db,
+        identity: store.identity,
+        storeKey,
+        now: opts.now,
+        statusOptions,
+        limits: opts.workerLimits,
+      });
+      // The files and the state go to the publication (its ledger takes the state with the
+      // files, in one transaction); the progress line counts the files rendered, not those kept.
+      render = await renderSnapshot(store, writer, {
+        now: opts.now,
+        statusOptions,
+        skipInvalid: opts.skipInvalid ?? false,
+        validator: new SnapshotValidator(),
+        openApi: openApiText(opts.basePath),
+        hostFiles: (facts) => hostFiles(store.vocabulary(), facts),
+        pageSize,
+        listIssues: opts.listIssues,
+        basePath: opts.basePath,
+        onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, writer.written)),
+        programKey: inputs ? programKey(inputs) : null,
+        index: writer.index,
+        checked,
+        rebuild: opts.rebuild ?? false,
+        previousBase: before?.base,
+        pool,
+      });
+      notes.push(...fallbackNotes(pool?.fallback, MEMORY_BUDGET_MIB));
+      if (inputs) writeInputs(publication, inputs, storeKey, counts, store.identity, render);
+    } catch (e) {
+      throw publication.abort(e);
+    }
+    const publish = publication.commit();
     return {
       upToDate: false,
-      render: render!,
+      render,
       publish,
       changedUrls: changedUrls(publish.changed, opts.basePath),
       jobs,
@@ -287,13 +249,60 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   }
 }
 
+/** What the build's notes say of a render pool that fell back to this thread. */
+function fallbackNotes(fallback: PoolFallback | undefined, budgetMib: number): string[] {
+  if (fallback?.reason === "out-of-memory")
+    return [
+      `a render worker ran out of memory (its heap is capped at ${fallback.heapMib} MiB) at tournament ` +
+        `${fallback.at ?? "(none in hand)"}: this thread rendered the ${fallback.tournaments} left, so the build's ` +
+        `memory may have gone past ${budgetMib} MiB (--jobs 1 renders in this thread from the start)`,
+    ];
+  if (fallback)
+    return [
+      `the store changed while the render workers started: this thread rendered the ${fallback.tournaments} ` +
+        "tournaments from the state it read",
+    ];
+  return [];
+}
+
+/** The inputs record, with what the store's checks covered for the next build (StoreChecked). */
+function writeInputs(
+  publication: Publication,
+  inputs: Inputs,
+  storeKey: string | null,
+  counts: { all: bigint; clubs: string } | null,
+  identity: string,
+  r: RenderReport,
+): void {
+  const storeChecked = counts &&
+    r.storeCheck?.base && {
+      checked: {
+        store: sha256(identity),
+        all: counts.all.toString(),
+        clubs: counts.clubs,
+        base: r.storeCheck.base,
+      },
+    };
+  publication.writer.write(
+    INPUTS_FILE,
+    recordText({ ...inputs, store: storeKey, ...storeChecked }, publicReport(r)),
+  );
+}
+
 /**
  * The report as the snapshot records it: only public facts. A skipped tournament's problems name
  * the store's file, private row keys and cell values, so only their count is kept.
  */
 function publicReport(r: RenderReport): RenderReport {
   // The warnings themselves stay in the bookkeeping (the record would grow with the store).
-  const { rendered: _perBuild, storeCheck: _check, warnings: _w, standingsStops: _s, ...same } = r;
+  const {
+    rendered: _perBuild,
+    storeCheck: _check,
+    plan: _plan,
+    warnings: _w,
+    standingsStops: _s,
+    ...same
+  } = r;
   return {
     ...same,
     skipped: r.skipped.map((s) => ({

@@ -4,8 +4,11 @@
 // it does not reach back.
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Bookkeeping, type Delta, type FileRow } from "../../../src/publish/bookkeeping.ts";
-import { entryValue } from "../../../src/publish/manifest.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
+import type { Delta, FileRow } from "../../../src/ledger/port.ts";
+import { entryValue } from "../../../src/ledger/file-entry.ts";
+import type { TournamentState } from "../../../src/ledger/state.ts";
+import type { StateColumns } from "../../../src/ledger/tournament-index.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
@@ -14,6 +17,37 @@ const row = (n: number, owner = "t/1"): FileRow => ({
   value: entryValue(Buffer.alloc(32, n), n * 10),
   owner,
 });
+
+/** A tournament's state for record key `key` ("t:<id>"), fingerprint `fp-<key>`. */
+function state(key: string, window: Partial<Pick<TournamentState, "from" | "until">> = {}): TournamentState {
+  return {
+    id: key.slice(2),
+    fp: `fp-${key}`,
+    from: null,
+    until: null,
+    fileCount: 0,
+    warnings: [],
+    unknownResults: 0,
+    stop: null,
+    clubs: [],
+    summary: null,
+    public: null,
+    ...window,
+  };
+}
+
+function columns(key: string, row: number): StateColumns {
+  return {
+    ord: key,
+    files: 1,
+    unknownResults: 0,
+    issues: false,
+    warnings: 0,
+    stop: false,
+    archive: null,
+    row,
+  };
+}
 
 function delta(files: Record<string, FileRow>, removed: string[] = [], extra: Partial<Delta> = {}): Delta {
   return {
@@ -167,7 +201,7 @@ describe("Bookkeeping", () => {
     const compact = () => {
       const live = b.index(true);
       const keys = b.connection.prepare<[], string>("SELECT key FROM records ORDER BY key").pluck().all();
-      return new Map(keys.map((k) => [k, live.previousWindow(k)]));
+      return new Map(keys.map((k) => [k, live.previousOf(k.slice(2))]));
     };
     expect(compact()).toEqual(
       new Map([
@@ -175,7 +209,7 @@ describe("Bookkeeping", () => {
         ["t:2", { fp: "b", from: 1, until: null }],
       ]),
     );
-    expect(b.index(true).previousRecord("t:2")?.detail).toBe('{"x":"b"}');
+    expect(b.index(true).loadPrevious("2")).toMatchObject({ id: "2", fp: "b", x: "b" });
     b.stage(delta({}, [], { records: new Map([["t:3", rec("c")]]), removedRecords: ["t:1"] }), "2", 2);
     b.apply();
     expect([...compact().keys()].sort()).toEqual(["t:2", "t:3"]);
@@ -187,25 +221,12 @@ describe("Bookkeeping", () => {
 
   it("finds a tick's records by store row and by window, and keeps the tournaments changed last", () => {
     const { b } = open();
-    const row = (key: string, rowId: number, from: number | null, until: number | null) => ({
-      key,
-      fp: `fp-${key}`,
-      from,
-      until,
-      detail: "{}",
-      ord: key,
-      files: 1,
-      unknown: 0,
-      issues: false,
-      warnings: 0,
-      stops: 0,
-      archive: null,
-      row: rowId,
-    });
+    const row = (key: string, rowId: number, from: number | null, until: number | null) =>
+      [state(key, { from, until }), columns(key, rowId)] as const;
     const first = b.index(false);
-    first.put(row("t:1", 11, null, 100), []);
-    first.put(row("t:2", 12, 50, null), []);
-    first.put(row("t:3", 13, null, null), []);
+    first.put(...row("t:1", 11, null, 100), []);
+    first.put(...row("t:2", 12, 50, null), []);
+    first.put(...row("t:3", 13, null, null), []);
     first.setRecent([
       [13, "9.aa"],
       [12, "8.bb"],
@@ -214,13 +235,13 @@ describe("Bookkeeping", () => {
     b.stage({ ...delta({}), index: first }, "1", 1);
     b.apply();
     const live = b.index(true);
-    expect(live.keysOfRow(12)).toEqual(["t:2"]);
-    expect(live.keysOfRow(99)).toEqual([]);
+    expect(live.idsOfRow(12)).toEqual(["2"]);
+    expect(live.idsOfRow(99)).toEqual([]);
     // At 100 the first record's window has ended; before 50 the second's has not begun.
-    expect(live.expired(100)).toEqual([{ key: "t:1", row: 11 }]);
-    expect(live.expired(40).map((r) => r.key)).toEqual(["t:2"]);
+    expect(live.expired(100)).toEqual([{ id: "1", row: 11 }]);
+    expect(live.expired(40).map((r) => r.id)).toEqual(["2"]);
     expect(live.expired(60)).toEqual([]);
-    expect(live.previousWindow("t:2")).toEqual({ fp: "fp-t:2", from: 50, until: null });
+    expect(live.previousOf("2")).toEqual({ fp: "fp-t:2", from: 50, until: null });
     expect(live.recent().sort()).toEqual([
       [12, "8.bb"],
       [13, "9.aa"],
@@ -239,25 +260,22 @@ describe("Bookkeeping", () => {
 
   it("counts the warnings and standings stops of the live records and this build's, without their details", () => {
     const { b } = open();
-    const row = (key: string, warnings: number, stops: number) => ({
-      key,
-      fp: `fp-${key}`,
-      from: null,
-      until: null,
-      detail: "not read",
-      ord: key,
-      files: 2,
-      unknown: 1,
-      issues: warnings + stops > 0,
-      warnings,
-      stops,
-      archive: null,
-      row: Number(key.slice(2)),
-    });
+    const row = (key: string, warnings: number, stops: number) =>
+      [
+        state(key),
+        {
+          ...columns(key, Number(key.slice(2))),
+          files: 2,
+          unknownResults: 1,
+          issues: warnings + stops > 0,
+          warnings,
+          stop: stops > 0,
+        },
+      ] as const;
     const first = b.index(false);
-    first.put(row("t:1", 3, 1), []);
-    first.put(row("t:2", 0, 0), []);
-    first.put(row("t:3", 2, 1), []);
+    first.put(...row("t:1", 3, 1), []);
+    first.put(...row("t:2", 0, 0), []);
+    first.put(...row("t:3", 2, 1), []);
     first.flush();
     expect(first.totals()).toMatchObject({
       tournaments: 3,
@@ -269,8 +287,8 @@ describe("Bookkeeping", () => {
     b.apply();
     // A tick replaces t:1 and drops t:3: the sums are the kept records' plus its own.
     const tick = b.index(true);
-    tick.put(row("t:1", 1, 0), []);
-    tick.drop("t:3");
+    tick.put(...row("t:1", 1, 0), []);
+    tick.drop("3");
     expect(tick.totals()).toMatchObject({ tournaments: 2, files: 4, warnings: 1, standingsStops: 0 });
     tick.flush();
     b.stage({ ...delta({}), index: tick }, "2", 2);

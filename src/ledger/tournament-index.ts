@@ -1,107 +1,129 @@
-// The TournamentIndex of a build (render/tournament-index.ts) in the bookkeeping database: the
-// previous build's records and list members are its main tables (`records`, `members`); what
-// this build renders goes to TEMP tables of the same connection, so the heap holds neither, and
-// every read sees the previous rows less those this build replaced, plus its own. The delta
-// reaches `pending_records` and `pending_members` only inside the stage transaction, by SQL
+// The tournaments of the snapshot as the lists and the report need them, kept outside the heap in
+// the ledger's database (one implementation: the TournamentIndex below). The previous build's
+// records and list members are its main tables (`records`, `members`); what this build renders
+// goes to TEMP tables of the same connection, so the heap holds neither, and every read sees the
+// previous rows less those this build replaced, plus its own. The delta reaches
+// `pending_records` and `pending_members` only inside the stage transaction, by SQL
 // (bookkeeping.ts), so nothing here changes the crash protocol.
-// Rows only: keys, JSON details and the columns the report sums (render/tournament-index.ts
-// turns them into states and defines what they mean).
+//
+// Each tournament has its place in every list it belongs to (a sort key, computed by the render:
+// render/list-places.ts). A list page is then read from the index in order, one page at a time,
+// and a tick renders only the pages that its changed tournaments touch: the lists cost what
+// changed, and a full build's memory does not grow with the store (docs/design/incremental.md,
+// "Lists and the report").
 import type Database from "better-sqlite3";
-import type { IndexTotals } from "../shared/index-totals.ts";
+import type { StandingsStop } from "../domain/standings.ts";
+import {
+  liveRecordSums,
+  recordColumnsDdl,
+  RECORD_COLUMNS,
+  sumsOf,
+  SUMMED_COLUMNS,
+  totalsOf,
+  type IndexRecord,
+  type IndexRow,
+  type IndexTotals,
+  type RecordSums,
+} from "./records.ts";
+import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
 
-/** A record's compact columns and its detail (JSON, opaque here). */
-export interface IndexRecord {
-  fp: string;
-  from: number | null;
-  until: number | null;
-  detail: string;
-}
-
-/** A tournament's record with the columns the report is summed from. */
-export interface IndexRow extends IndexRecord {
-  key: string;
-  ord: string;
-  files: number;
-  unknown: number;
-  issues: boolean;
-  /** How many warnings it has, and 1 when its standings stop early: the report counts them. */
-  warnings: number;
-  stops: number;
-  archive: number | null;
-  /** The tournament's row in the store: a tick finds a changed row's previous record by it. */
-  row: number;
-}
+export type { IndexTotals, ListsRecord };
 
 /** Rows inserted before the TEMP tables' transaction is committed. */
 const BATCH = 2000;
-/** A record's columns, in the bookkeeping's tables and in this build's TEMP table alike. */
-export const RECORD_COLUMNS =
-  "key, fp, vfrom, vuntil, detail, ord, nfiles, unknown, issues, archive, row, nwarn, stops";
 
-/** The report's sums over tournament records (RecordSums), by column. */
-const SUMMED_COLUMNS = "nfiles, unknown, nwarn, stops";
-
-/** The sums the report takes over every tournament record. */
-export interface RecordSums {
-  n: number;
-  files: number;
-  unknown: number;
-  nwarn: number;
-  stops: number;
+/** One place of a tournament in one list: `rank` sorts the list's page order (finished last). */
+export interface Member {
+  list: string;
+  /** "0" (unfinished) or "1" (finished), then the list's order key. */
+  rank: string;
 }
 
-/** The bookkeeping's `meta` key of the live records' sums (kept by Bookkeeping.apply). */
-export const RECORD_SUMS_KEY = "recordSums";
+/** The columns the report is summed from, without reading a tournament's detail. */
+export interface StateColumns {
+  /** Store order: the report lists warnings in it. */
+  ord: string;
+  files: number;
+  unknownResults: number;
+  /** Warnings, unknown results or a standings stop: a report that lists them reads its detail. */
+  issues: boolean;
+  /** Its warnings, counted, and whether its standings stop early: the report counts both. */
+  warnings: number;
+  stop: boolean;
+  /** When its answers take the archive cache class (routes/cache.ts), or null. */
+  archive: number | null;
+  /** Its row in the store (a tick finds the record of a changed row by it). */
+  row: number;
+}
+
+/** What a build changed in one list, in the new page order (see changedFrom). */
+export interface ListChange {
+  /** How many members it had before this build (0 when new) and has now. */
+  before: number;
+  after: number;
+  /**
+   * How many of its last members (the oldest finished) keep their places, in the same order, as
+   * before: every numbered page made of them alone is unchanged but for the members in `inPlace`.
+   */
+  sameTail: number;
+  /**
+   * The members whose summary changed in place (same rank, so no other member moves), each by how
+   * many members follow it: only the page holding it changes.
+   */
+  inPlace: number[];
+}
+
+/** A tournament's fingerprint and the window of build instants its files hold for. */
+export interface Window {
+  fp: string;
+  from: number | null;
+  until: number | null;
+}
 
 /**
- * The sums of the records of `from` (a FROM clause; tournament keys only when it reads
- * main.records whole). `columns`: the summed columns as `from` names them.
+ * The warnings and standings stops of every tournament of `ix`, in store order, for a report that
+ * lists them (reads the detail of each tournament that has any).
  */
-export function sumsOf(
-  db: Database.Database,
-  from: string,
-  columns: readonly string[] = SUMMED_COLUMNS.split(", "),
-): RecordSums {
-  const [files, unknown, nwarn, stops] = columns;
-  const r = db
-    .prepare<
-      [],
-      { n: number; files: number | null; unknown: number | null; nwarn: number | null; stops: number | null }
-    >(
-      `SELECT count(*) AS n, sum(${files}) AS files, sum(${unknown}) AS unknown, sum(${nwarn}) AS nwarn,
-         sum(${stops}) AS stops FROM ${from}`,
-    )
-    .get()!;
-  return { n: r.n, files: r.files ?? 0, unknown: r.unknown ?? 0, nwarn: r.nwarn ?? 0, stops: r.stops ?? 0 };
+export function issuesOf(ix: Pick<TournamentIndex, "issues">): {
+  warnings: string[];
+  standingsStops: ({ externalId: string } & StandingsStop)[];
+} {
+  const out: ReturnType<typeof issuesOf> = { warnings: [], standingsStops: [] };
+  for (const t of ix.issues()) {
+    out.warnings.push(...t.warnings);
+    if (t.stop) out.standingsStops.push({ externalId: t.id, ...t.stop });
+  }
+  return out;
 }
 
-/** The live tournament records' sums as the bookkeeping keeps them, or null when it keeps none. */
-export function liveRecordSums(db: Database.Database): RecordSums | null {
-  const v = db.prepare<[string], string>("SELECT v FROM main.meta WHERE k = ?").pluck().get(RECORD_SUMS_KEY);
-  return v === undefined ? null : (JSON.parse(v) as RecordSums);
-}
+const T = "t:";
+type Detail = Omit<TournamentState, "id" | "fp" | "from" | "until">;
 
-/** The live tournament records' sums, counted (O(records), by the covering index records_sums). */
-export function countRecordSums(db: Database.Database): RecordSums {
-  return sumsOf(db, "main.records WHERE key >= 't:' AND key < 't;'");
-}
-
-function totalsOf(s: RecordSums): Omit<IndexTotals, "validFrom" | "validUntil"> {
+function stateOf(
+  key: string,
+  r: { fp: string; from: number | null; until: number | null; detail: string },
+): TournamentState {
   return {
-    tournaments: s.n,
-    files: s.files,
-    unknownResults: s.unknown,
-    warnings: s.nwarn,
-    standingsStops: s.stops,
+    id: key.slice(T.length),
+    fp: r.fp,
+    from: r.from,
+    until: r.until,
+    ...(JSON.parse(r.detail) as Detail),
   };
 }
 
+/**
+ * What the lists show of a tournament: its catalog entries and its summaries. With its places,
+ * it is all that render/lists.ts reads of a member (a unit test holds it to that).
+ */
+function listFace(d: Pick<Detail, "clubs" | "summary" | "public">): string {
+  return JSON.stringify([d.clubs, d.summary, d.public]);
+}
+
+const placeKey = (m: Member): string => `${m.list}\0${m.rank}`;
+
 const TEMP_SCHEMA = `
-CREATE TEMP TABLE IF NOT EXISTS ix_records (
-  key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
-  ord TEXT, nfiles INTEGER NOT NULL, unknown INTEGER NOT NULL, issues INTEGER NOT NULL, archive INTEGER,
-  row INTEGER, nwarn INTEGER NOT NULL, stops INTEGER NOT NULL
-);
+CREATE TEMP TABLE IF NOT EXISTS ix_records (${recordColumnsDdl()});
 CREATE TEMP TABLE IF NOT EXISTS ix_members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) WITHOUT ROWID;
@@ -117,15 +139,19 @@ DELETE FROM temp.ix_recent;
 /** A put or dropped tournament that changes the lists (one put `unmoved` does not). */
 const MOVED = "key NOT IN (SELECT key FROM temp.ix_unmoved)";
 
-export class SqlIndexRows {
+/**
+ * The index a render writes to and reads the lists from. All of it describes the snapshot being
+ * built: the previous build's tournaments, less those put or dropped now, plus those put now.
+ */
+export class TournamentIndex {
   /**
    * How near the end of a list (in members) a change in place must be for its place to be
-   * counted from the end; further up it is counted from the head (SqlIndexRows.fromEnd).
+   * counted from the end; further up it is counted from the head (TournamentIndex.fromEnd).
    */
   nearEnd = 2048;
   private readonly db: Database.Database;
   /** The main tables describe the previous snapshot (false: a first build, they are ignored). */
-  private readonly live: boolean;
+  readonly live: boolean;
   private pending = 0;
   private readonly putRecord: Database.Statement;
   private readonly putMember: Database.Statement;
@@ -141,6 +167,8 @@ export class SqlIndexRows {
     [string],
     { detail: string; fp: string; vfrom: number | null; vuntil: number | null }
   > | null;
+  /** The previous build's list record (see ListsRecord), or null. */
+  readonly previousLists: ListsRecord | null;
 
   constructor(db: Database.Database, live: boolean) {
     this.db = db;
@@ -158,9 +186,16 @@ export class SqlIndexRows {
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
       : null;
+    const lists = this.previousRecord(LISTS_KEY);
+    this.previousLists = lists
+      ? { fp: lists.fp, ...(JSON.parse(lists.detail) as Omit<ListsRecord, "fp">) }
+      : null;
   }
 
-  /** The store's tournaments changed last as the previous build read them (row, token). */
+  /**
+   * The store's tournaments changed last (row, revision token) as the previous build read them
+   * (render/snapshot.ts onHistory).
+   */
   recent(): [number, string][] {
     if (!this.live) return [];
     return this.db
@@ -177,23 +212,28 @@ export class SqlIndexRows {
     for (const [row, token] of rows) put.run(row, token);
   }
 
-  /** The fingerprint and window of a record of the previous build, if any. */
-  previousWindow(key: string): { fp: string; from: number | null; until: number | null } | undefined {
-    const r = this.getWindow?.get(key);
-    return r && { fp: r.fp, from: r.vfrom, until: r.vuntil };
+  /** One previous tournament's fingerprint and window, if it had one. */
+  previousOf(id: string): Window | null {
+    const r = this.getWindow?.get(T + id);
+    return r ? { fp: r.fp, from: r.vfrom, until: r.vuntil } : null;
   }
 
-  /** A previous record kept as it is: this build has it too (see unseen). */
-  see(key: string): void {
-    this.write(() => this.putSeen.run(key));
+  /** A previous tournament kept as it is: this build has it too (see unseen). */
+  see(id: string): void {
+    this.write(() => this.putSeen.run(T + id));
   }
 
   /**
-   * The previous build's tournament records that this build neither put nor saw (gone,
-   * unpublished or invalid now): among `keys`, or of every record when `keys` is undefined (by
-   * SQL, so a full build holds no set of what it saw).
+   * The previous build's tournaments that this build neither put nor saw (gone, unpublished or
+   * invalid now): among `ids`, or all of them when `ids` is undefined (by SQL, so a full build
+   * holds no set of what it saw).
    */
-  unseen(keys?: Iterable<string>): string[] {
+  unseen(ids?: Iterable<string>): string[] {
+    const keys = ids === undefined ? undefined : [...ids].map((id) => T + id);
+    return this.unseenKeys(keys).map((k) => k.slice(T.length));
+  }
+
+  private unseenKeys(keys: string[] | undefined): string[] {
     if (!this.live) return [];
     this.flush();
     const unseen = `key NOT IN (SELECT key FROM temp.ix_records) AND key NOT IN (SELECT key FROM temp.ix_seen)`;
@@ -210,10 +250,14 @@ export class SqlIndexRows {
     return [...new Set(keys)].filter((key) => stmt.get({ key }) !== undefined);
   }
 
-  /** The keys of the previous build's records of store row `row` (one, or none). */
-  keysOfRow(row: number): string[] {
+  /** The ids the previous build recorded for store row `row` (one, or none). */
+  idsOfRow(row: number): string[] {
     if (!this.live) return [];
-    return this.db.prepare<[number], string>("SELECT key FROM main.records WHERE row = ?").pluck().all(row);
+    return this.db
+      .prepare<[number], string>("SELECT key FROM main.records WHERE row = ?")
+      .pluck()
+      .all(row)
+      .flatMap((k) => (k.startsWith(T) ? [k.slice(T.length)] : []));
   }
 
   /**
@@ -222,20 +266,27 @@ export class SqlIndexRows {
    * a plain UNION merges the two sides in key order, which makes SQLite scan every record by its
    * primary key. A record in both would come twice: callers take rows as a set.)
    */
-  expired(now: number): { key: string; row: number | null }[] {
+  expired(now: number): { id: string; row: number | null }[] {
     if (!this.live) return [];
     return this.db
       .prepare<[number, number], { key: string; row: number | null }>(
         `SELECT key, row FROM main.records WHERE vuntil <= ?
          UNION ALL SELECT key, row FROM main.records WHERE vfrom > ?`,
       )
-      .all(now, now);
+      .all(now, now)
+      .flatMap((r) => (r.key.startsWith(T) ? [{ id: r.key.slice(T.length), row: r.row }] : []));
   }
 
   /** A record of the previous build, if any. */
-  previousRecord(key: string): IndexRecord | undefined {
+  private previousRecord(key: string): IndexRecord | undefined {
     const r = this.getOld?.get(key);
     return r && { fp: r.fp, from: r.vfrom, until: r.vuntil, detail: r.detail };
+  }
+
+  /** The whole recorded state of a previous tournament (its files counted, not listed), or null. */
+  loadPrevious(id: string): TournamentState | null {
+    const r = this.previousRecord(T + id);
+    return r ? stateOf(T + id, r) : null;
   }
 
   /**
@@ -263,15 +314,54 @@ export class SqlIndexRows {
   }
 
   /** A previous record's places (list, rank) in the lists. */
-  previousMembers(key: string): { list: string; rank: string }[] {
+  private previousMembers(key: string): Member[] {
     return this.getMembers?.all(key) ?? [];
   }
 
   /**
-   * A tournament rendered now, with its places (list, rank) in the lists; `unmoved` when every
-   * list shows it as before (changedLists and changed leave it out).
+   * Whether a tournament put now keeps the places and the face the previous build recorded: then
+   * no list changes by it, and a tick that changed only its games or players renders no list page.
    */
-  put(row: IndexRow, members: readonly { list: string; rank: string }[], unmoved = false): void {
+  private listsUnmoved(key: string, detail: Detail, members: readonly Member[]): boolean {
+    const previous = this.previousRecord(key);
+    if (previous === undefined || listFace(JSON.parse(previous.detail) as Detail) !== listFace(detail))
+      return false;
+    const before = this.previousMembers(key).map(placeKey).sort();
+    const now = members.map(placeKey).sort();
+    return before.length === now.length && before.every((m, i) => m === now[i]);
+  }
+
+  /**
+   * A tournament rendered now, with the columns the report sums and its places (list, rank) in
+   * the lists: its state replaces any previous one. One whose every list shows it as before
+   * (listsUnmoved) is left out of changedLists and changed.
+   */
+  put(t: TournamentState, c: StateColumns, members: readonly Member[]): void {
+    const { id, fp, from, until, fileCount, ...rest } = t;
+    const detail: Detail = { fileCount, ...rest };
+    const key = T + id;
+    this.putRow(
+      {
+        key,
+        fp,
+        from,
+        until,
+        detail: JSON.stringify(detail),
+        ord: c.ord,
+        files: c.files,
+        unknown: c.unknownResults,
+        issues: c.issues,
+        warnings: c.warnings,
+        stops: c.stop ? 1 : 0,
+        archive: c.archive,
+        row: c.row,
+      },
+      members,
+      this.listsUnmoved(key, detail, members),
+    );
+  }
+
+  private putRow(row: IndexRow, members: readonly Member[], unmoved: boolean): void {
     this.write(() => {
       this.putReplaced.run(row.key);
       if (unmoved) this.putUnmoved.run(row.key);
@@ -294,9 +384,9 @@ export class SqlIndexRows {
     });
   }
 
-  /** A previous record that goes. */
-  drop(key: string): void {
-    this.write(() => this.putReplaced.run(key));
+  /** A previous tournament that is no longer published (or invalid now). */
+  drop(id: string): void {
+    this.write(() => this.putReplaced.run(T + id));
   }
 
   private one<R>(sql: string, ...params: unknown[]): R {
@@ -380,6 +470,7 @@ export class SqlIndexRows {
     );
   }
 
+  /** The ids whose answers are archived at `now`, sorted. */
   archived(now: number): string[] {
     this.flush();
     return this.db
@@ -387,23 +478,40 @@ export class SqlIndexRows {
         `SELECT key FROM ${this.merged("key, archive")} WHERE archive IS NOT NULL AND archive <= ? ORDER BY key`,
       )
       .pluck()
-      .all(now);
+      .all(now)
+      .map((k) => k.slice(T.length));
   }
 
-  /** The records with warnings, unknown results or a standings stop, in store order. */
-  issues(): { key: string; detail: string }[] {
+  /** Tournaments with warnings, unknown results or a standings stop, in store order. */
+  *issues(): Generator<{
+    id: string;
+    warnings: string[];
+    unknownResults: number;
+    stop: StandingsStop | null;
+  }> {
     this.flush();
-    return this.db
+    const rows = this.db
       .prepare<[], { key: string; detail: string }>(
         `SELECT key, detail FROM ${this.merged("key, detail, ord, issues")} WHERE issues = 1 ORDER BY ord, key`,
       )
       .all();
+    for (const r of rows) {
+      const d = JSON.parse(r.detail) as Detail;
+      yield {
+        id: r.key.slice(T.length),
+        warnings: d.warnings,
+        unknownResults: d.unknownResults,
+        stop: d.stop,
+      };
+    }
   }
 
+  /** How many members `list` has. */
   count(list: string): number {
     return this.countWhere(list, "", []);
   }
 
+  /** Whether `list` has any member (without counting them). */
   any(list: string): boolean {
     const fresh = this.one<{ n: number }>(
       "SELECT EXISTS (SELECT 1 FROM temp.ix_members WHERE list = ?) AS n",
@@ -466,12 +574,11 @@ export class SqlIndexRows {
       .get({ list, offset: fromEnd ? n - 1 - offset : offset });
   }
 
-  /** The members of `list` in rank order after rank `after` ("": from the first), `limit` of them. */
-  *members(
-    list: string,
-    limit = Infinity,
-    after = "",
-  ): Generator<{ rank: string; key: string; detail: string }> {
+  /**
+   * The members of `list` in rank order after rank `after` ("": from the first), `limit` of them
+   * (all by default), with their states.
+   */
+  *members(list: string, limit = Infinity, after = ""): Generator<{ rank: string; state: TournamentState }> {
     this.flush();
     // Keyset chunks: each query reads one chunk in rank order (the two sides merged by SQLite),
     // with each member's detail joined in, and no statement stays open while the caller renders.
@@ -492,7 +599,7 @@ export class SqlIndexRows {
       const rows = stmt.all({ list, after, limit: Math.min(left, 500) });
       for (const r of rows) {
         if (r.detail === null) throw new Error(`tournament index: no record ${r.key} for a list member`);
-        yield { rank: r.rank, key: r.key, detail: r.detail };
+        yield { rank: r.rank, state: stateOf(r.key, { fp: "", from: null, until: null, detail: r.detail }) };
       }
       if (rows.length < Math.min(left, 500)) return;
       left -= rows.length;
@@ -501,14 +608,11 @@ export class SqlIndexRows {
   }
 
   /**
-   * What this build changed in `list` (render/tournament-index.ts ListChange), or null. With
-   * `before` (the count the previous build recorded), the counts follow from the change alone:
-   * O(change + the members below the deepest moved place), not O(list).
+   * What this build changed in `list`, or null when nothing. With `before` (the count the
+   * previous build recorded), the counts follow from the change alone: O(change + the members
+   * below the deepest moved place), not O(list).
    */
-  changed(
-    list: string,
-    before?: number,
-  ): { before: number; after: number; sameTail: number; inPlace: number[] } | null {
+  changed(list: string, before?: number): ListChange | null {
     this.flush();
     // The places this build's moved tournaments take, and those they held: one held and taken
     // again (same key, same rank) is a change in place; the others move the members above them.
@@ -612,6 +716,7 @@ export class SqlIndexRows {
     return ranks.map((r) => follow.get(r)!);
   }
 
+  /** The lists this build changed. */
   changedLists(): string[] {
     this.flush();
     const sql = this.live
@@ -621,7 +726,7 @@ export class SqlIndexRows {
     return this.db.prepare<[], string>(sql).pluck().all();
   }
 
-  /** Inside bookkeeping.ts's stage transaction: this build's records and members, pending. */
+  /** Inside the ledger's stage transaction (bookkeeping.ts): this build's records and members, pending. */
   copyToPending(): void {
     // No flush: the stage transaction is open, and the writer committed the TEMP rows before it.
     this.db.exec(

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Bookkeeping } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { StagingWriter } from "../../../src/publish/staging-writer.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 

@@ -16,7 +16,7 @@
 //            the next build finds them again to know it reads the same history (render/snapshot.ts)
 //   pending_* the delta of the next generation, written before the switch
 //
-// Crash protocol, around the atomic symlink switch (publish.ts):
+// Crash protocol, around the atomic symlink switch (publish/publish.ts):
 //   1. stage: one transaction writes the next generation's delta as "pending, targets version X";
 //   2. the switch (rename of the link);
 //   3. apply: one transaction merges the pending delta, sets the generation and the live version.
@@ -32,17 +32,19 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { entryValue } from "./manifest.ts";
-import { StagedRows } from "./staged-rows.ts";
+import { entryValue } from "./file-entry.ts";
 import {
   countRecordSums,
   liveRecordSums,
+  recordColumnsDdl,
   RECORD_COLUMNS,
   RECORD_SUMS_KEY,
-  SqlIndexRows,
   sumsOf,
   type RecordSums,
-} from "./tournament-index.ts";
+} from "./records.ts";
+import type { Delta, FileRow, Ledger } from "./port.ts";
+import { StagedRows } from "./staged-rows.ts";
+import { TournamentIndex } from "./tournament-index.ts";
 
 export const BOOKKEEPING_NAME = "bookkeeping.sqlite";
 /** The bookkeeping connection's page cache, in KiB (`PRAGMA cache_size = -N`). */
@@ -52,43 +54,6 @@ export const BOOKKEEPING_CACHE_KIB = 2048;
 // 4: each record's warnings and standings stop counted, so the report counts them without details.
 const FORMAT = "4";
 
-/** One live file: its entry value (manifest.ts entryValue) and the owner that wrote it. */
-export interface FileRow {
-  value: string;
-  owner: string;
-}
-
-/** One record (a tournament's state): compact columns and the rest as opaque text. */
-export interface RecordRow {
-  fp: string;
-  from: number | null;
-  until: number | null;
-  detail: string;
-}
-
-/** What the next generation changes. */
-export interface Delta {
-  /** Files with new bytes or a new owner. */
-  files: Map<string, FileRow>;
-  /** Files removed. */
-  removed: string[];
-  /** True: `files` is the whole snapshot (every other live row becomes a tombstone). */
-  completeFiles: boolean;
-  /** Records written; with `completeRecords`, every other record is dropped. */
-  records: Map<string, RecordRow>;
-  removedRecords: string[];
-  completeRecords: boolean;
-  /** The change log cannot say what changed before this generation (the previous rows were unknown). */
-  restartLog: boolean;
-  /**
-   * A build's rows streamed into this connection's TEMP tables (staged-rows.ts): copied into the
-   * pending delta by SQL, beside `files` and `removed`, so they never sit in the heap together.
-   */
-  staged?: StagedRows;
-  /** The tournaments' records and list members of this build (tournament-index.ts), by SQL. */
-  index?: { copyToPending(): void };
-}
-
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS files (
@@ -97,12 +62,7 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE INDEX IF NOT EXISTS files_owner ON files (owner) WHERE sha256 IS NOT NULL;
 CREATE INDEX IF NOT EXISTS files_gen ON files (gen);
 CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, files INTEGER NOT NULL, bytes INTEGER NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS records (
-  key TEXT PRIMARY KEY, fp TEXT NOT NULL, vfrom INTEGER, vuntil INTEGER, detail TEXT NOT NULL,
-  ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER,
-  nwarn INTEGER NOT NULL DEFAULT 0, stops INTEGER NOT NULL DEFAULT 0
-) STRICT;
+CREATE TABLE IF NOT EXISTS records (${recordColumnsDdl()}) STRICT;
 CREATE INDEX IF NOT EXISTS records_row ON records (row) WHERE row IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_until ON records (vuntil) WHERE vuntil IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_from ON records (vfrom) WHERE vfrom IS NOT NULL;
@@ -119,12 +79,7 @@ CREATE TABLE IF NOT EXISTS pending_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) ST
 CREATE TABLE IF NOT EXISTS pending_files (
   path TEXT PRIMARY KEY, owner TEXT, sha256 BLOB, bytes INTEGER
 ) STRICT, WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS pending_records (
-  key TEXT PRIMARY KEY, fp TEXT, vfrom INTEGER, vuntil INTEGER, detail TEXT,
-  ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER,
-  nwarn INTEGER NOT NULL DEFAULT 0, stops INTEGER NOT NULL DEFAULT 0
-) STRICT;
+CREATE TABLE IF NOT EXISTS pending_records (${recordColumnsDdl(true)}) STRICT;
 CREATE TABLE IF NOT EXISTS pending_members (list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL) STRICT;
 `;
 
@@ -132,7 +87,7 @@ function split(value: string): { sha: Buffer; bytes: number } {
   return { sha: Buffer.from(value.slice(0, 32), "latin1"), bytes: Number(value.slice(32)) };
 }
 
-export class Bookkeeping {
+export class Bookkeeping implements Ledger {
   readonly file: string;
   private readonly db: Database.Database;
   private readonly getFile: Database.Statement<[string], { owner: string; sha256: Buffer; bytes: number }>;
@@ -182,6 +137,11 @@ export class Bookkeeping {
     return new Bookkeeping(file, db);
   }
 
+  /** The database file, for messages. */
+  get name(): string {
+    return this.file;
+  }
+
   close(): void {
     this.db.close();
   }
@@ -192,8 +152,8 @@ export class Bookkeeping {
   }
 
   /** The tournament index of one build on this connection: over the live records when `live`. */
-  index(live: boolean): SqlIndexRows {
-    return new SqlIndexRows(this.db, live);
+  index(live: boolean): TournamentIndex {
+    return new TournamentIndex(this.db, live);
   }
 
   /** Fresh TEMP tables for one build's per-file rows (staged-rows.ts), on this connection. */
@@ -497,8 +457,8 @@ export class Bookkeeping {
 }
 
 /** A tournament index in memory, for a render that publishes nothing (tests render into a Map). */
-export function memoryIndex(): SqlIndexRows {
+export function memoryIndex(): TournamentIndex {
   const db = new Database(":memory:");
   db.exec(SCHEMA);
-  return new SqlIndexRows(db, false);
+  return new TournamentIndex(db, false);
 }

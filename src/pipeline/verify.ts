@@ -3,10 +3,11 @@
 // bookkeeping, and, given both, that the store still holds the history the snapshot was built from
 // (a tick confirms it by the tournaments changed last only: docs/design/incremental.md). Read-only;
 // takes no lock, so it never blocks a build.
+import { existsSync } from "node:fs";
 import type { Problem } from "../shared/errors.ts";
-import { checkedOf, readRecord } from "../incremental/inputs.ts";
-import { revisionCount, tournamentFingerprint } from "../incremental/state.ts";
-import { Bookkeeping } from "../publish/bookkeeping.ts";
+import { checkedOf, readRecord } from "../ledger/inputs.ts";
+import { revisionCount, tournamentFingerprint } from "../ledger/state.ts";
+import { besideSnapshot } from "../ledger/site.ts";
 import { resolveLayout } from "../publish/layout.ts";
 import { verifySnapshot, type SnapshotVerification } from "../publish/verify.ts";
 import { openStore, type Store } from "../store/read/open.ts";
@@ -75,7 +76,7 @@ function storeHistory(store: Store, out: string, problems: Problem[]): HistoryCh
   if (checked === null)
     return { ...result, skipped: "the snapshot's build recorded no revisions of this store file" };
   const since = checked.since;
-  const bookkeeping = Bookkeeping.open(resolveLayout(out).store, { readonly: true });
+  const bookkeeping = besideSnapshot(resolveLayout(out).store, existsSync).openReadOnly();
   try {
     const records = [...bookkeeping.tournamentRecords()].filter((r) => r.row !== null);
     const tokens = store.revisionTokens(records.map((r) => r.row!));

@@ -10,11 +10,11 @@
 //   the tournament key (its revision, or the hash of the rows the reader reads for it),
 // and it stays valid while the build instant lies in the status window it was rendered in.
 //
-// The publication's bookkeeping (src/publish/bookkeeping.ts, a database beside the versions) keeps
+// The publication's bookkeeping (src/ledger/bookkeeping.ts, a database beside the versions) keeps
 // one record per tournament: its fingerprint and window as compact columns, which a tick reads for
 // every tournament, the columns the report sums, and the rest (warnings, the summaries the list
 // files need) as a detail read only for list pages rendered again and for warnings
-// (render/tournament-index.ts). Its files are not listed here: they are recorded under the
+// (ledger/tournament-index.ts). Its files are not listed here: they are recorded under the
 // tournament's owner, so an unchanged tournament is kept (SnapshotWriter.keepOwned) without being
 // read, computed or rendered, and without reading its paths. The records are internal (never
 // served: the database is outside every version) and hold only public facts: external ids, file
@@ -44,13 +44,10 @@ export interface TournamentState {
   from: number | null;
   until: number | null;
   /**
-   * Files its routes and pages wrote, by path: empty when rendered or loaded by a build (the
-   * bookkeeping names each owner's files; keeping every path for the whole build cost about 100
-   * bytes a file of heap), so `fileCount` counts them.
+   * How many files its routes and pages wrote. Not their paths: the ledger names each owner's
+   * files (keeping every path for the whole build cost about 100 bytes a file of heap).
    */
-  files: string[];
-  /** How many files it has, when `files` does not list them. */
-  fileCount?: number;
+  fileCount: number;
   warnings: string[];
   unknownResults: number;
   stop: StandingsStop | null;
@@ -104,20 +101,12 @@ export interface ListsRecord {
   edge?: { key: string; at: number };
 }
 
-/** A record as the bookkeeping keeps it (publish/bookkeeping.ts RecordRow). */
+/** A record as the ledger keeps it (port.ts RecordRow). */
 export interface StateRecord {
   fp: string;
   from: number | null;
   until: number | null;
   detail: string;
-}
-
-/**
- * What a build records besides the tournaments (which go to the TournamentIndex): the lists'
- * fingerprint and files by owner (render/lists.ts), or null to record none.
- */
-export interface StateDelta {
-  lists: ListsRecord | null;
 }
 
 /** The bookkeeping's record of the lists (key LISTS_KEY), or its removal. */

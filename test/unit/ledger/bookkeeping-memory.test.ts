@@ -1,7 +1,7 @@
 // The bookkeeping connection keeps a small page cache: a full build's delta (one row per file,
 // 80,000 at M) otherwise leaves better-sqlite3's 16 MiB default resident (docs/design/memory.md).
 import { afterAll, describe, expect, it } from "vitest";
-import { Bookkeeping, BOOKKEEPING_CACHE_KIB } from "../../../src/publish/bookkeeping.ts";
+import { Bookkeeping, BOOKKEEPING_CACHE_KIB } from "../../../src/ledger/bookkeeping.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
