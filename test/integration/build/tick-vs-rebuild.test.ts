@@ -127,8 +127,10 @@ describe("ticks against full rebuilds, random store writes (seeded)", () => {
         w.close();
       }
       expect(compared).toBe(Math.ceil(STEPS / COMPARE_EVERY));
-      // Most builds were ticks (only what changed read), not full builds in disguise.
-      expect(ticks).toBeGreaterThan(STEPS / 2);
+      // Many builds were ticks (only what changed read), not full builds in disguise. With five
+      // tournaments, a step that rewrites the recent ones leaves no unchanged token to confirm the
+      // history, so that build checks the whole store: about half the steps here (50 of 100).
+      expect(ticks).toBeGreaterThan(STEPS / 3);
     },
     240_000,
   );
