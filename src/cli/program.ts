@@ -63,6 +63,16 @@ function jobCount(value: string): number {
   return n;
 }
 
+/** A whole number 1..max (`--rounds`, `--follow`). */
+function wholeNumber(max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < 1 || n > max)
+      throw new InvalidArgumentError(`expected a whole number 1-${max}`);
+    return n;
+  };
+}
+
 function pageSizeOption(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 100_000)
@@ -669,6 +679,16 @@ subcommand("import-trf")
     "--round-time <times>",
     'announced round start times, local HH:MM (TRF files carry dates only): "18:30" for every round, "18:30,7=10:00" with exceptions',
   )
+  .option(
+    "--rounds <n>",
+    "the number of rounds the event will have, when the file has no XXR record (kept on a re-import)",
+    wholeNumber(99),
+  )
+  .option(
+    "--follow <minutes>",
+    "follow the event round by round: its status moves Upcoming, Live, AwaitingNextRound, Complete; the next import is expected within <minutes> (else UpdateDelayed); a re-import keeps following",
+    wholeNumber(10_080),
+  )
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
   .option(
     "--strict",
@@ -699,6 +719,8 @@ subcommand("import-trf")
       strict: Boolean(o.strict),
       sourceUrl: o.sourceUrl,
       ...(o.roundTime !== undefined ? { roundTimes: parseRoundTimes(String(o.roundTime)) } : {}),
+      ...(o.rounds !== undefined ? { rounds: o.rounds as number } : {}),
+      ...(o.follow !== undefined ? { followMinutes: o.follow as number } : {}),
       now: new Date(o.now ?? Date.now()).toISOString(),
     });
     // Scripts read JSON (asked for, or stdout is a pipe); a person at a terminal gets a summary.
