@@ -21,7 +21,7 @@ import {
   titleBadge,
 } from "./format.ts";
 import { esc, layout, scrollTable, scrollTableOf } from "./html.ts";
-import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
+import { crumbs, header, jsonLink, nameLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
 import { pageSitePaths } from "./links.ts";
 
 /** What a round without an opponent reads as in a crosstable cell. */
@@ -47,23 +47,6 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
 // Escaped once: a crosstable and the player cards print one per game.
 const ALONE_HTML = escTable(ALONE_LABEL);
 const SYMBOL_HTML = escTable(OUTCOME_SYMBOL);
-
-/**
- * Each tournament's name links, by player number: the players page names every player once per
- * game, the crosstable and each round's table once a row. Keyed on the name and title too, which
- * a source table may spell otherwise than the directory.
- */
-const nameLinks = new WeakMap<Shared, Map<number, { name: string; title: string | null; html: string }>>();
-
-function nameLink(s: Shared, n: number, name: string, title: string | null): string {
-  let links = nameLinks.get(s);
-  if (links === undefined) nameLinks.set(s, (links = new Map()));
-  const known = links.get(n);
-  if (known !== undefined && known.name === name && known.title === title) return known.html;
-  const html = `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
-  links.set(n, { name, title, html });
-  return html;
-}
 
 function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
   const url = s.urls.page.roundStandings(s.id, v.afterRound);
@@ -236,7 +219,7 @@ function playerSection(s: Shared, v: PlayerCardView): string {
 function playersPage(s: Shared, cards: PlayerCardsView): string {
   const url = s.urls.page.players(s.id);
   // Appended, not joined: layout() flattens the page once.
-  let body = header(s, "crosstable");
+  let body = header(s, "players");
   for (const v of cards.players) body += `\n${playerSection(s, v)}`;
   return layout({
     urls: s.urls,

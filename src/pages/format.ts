@@ -161,3 +161,16 @@ const TITLES: Record<string, string> = {
 function titleName(title: string): string {
   return TITLES[title] ?? `Title ${title}`;
 }
+
+/** A language by its own name ("es" → "Español", "en-GB" → "English (United Kingdom)"), so a
+ * reader finds theirs without knowing the codes; the code itself when Intl does not know it. */
+export function languageName(code: string): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames([code], { type: "language", fallback: "none" }).of(code);
+  } catch {
+    name = undefined;
+  }
+  if (!name) return code;
+  return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);
+}
