@@ -204,6 +204,7 @@ function playerSection(s: Shared, v: PlayerCardView): string {
     `<section class="card" data-player="${n}" aria-labelledby="player-${n}">\n` +
     `<h2 id="player-${n}">${titleBadge(v.title)}<span class="name">${name}</span></h2>\n` +
     `<dl class="facts">${facts}</dl>\n` +
+    followLinks(s, n, name) +
     scrollTableOf(
       caption,
       `<table class="card"><caption>${caption}</caption><thead><tr><th scope="col">Round</th>` +
@@ -212,6 +213,23 @@ function playerSection(s: Shared, v: PlayerCardView): string {
         `<th scope="col">Score</th><th scope="col">Rank</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
     ) +
     `\n<h3 id="rating-${n}">Rating (FIDE B.02)</h3><dl class="facts" aria-labelledby="rating-${n}">${figures}</dl>\n</section>`
+  );
+}
+
+/** The card's human text about following a player, in one place. */
+const FOLLOW_TEXT = {
+  lead: (name: string) => `Follow ${name}'s games:`,
+  feed: "Atom feed",
+  calendar: "calendar (iCalendar)",
+} as const;
+
+/** Links to the player's own feed and calendar, when the tournament is followed. */
+function followLinks(s: Shared, n: number, name: string): string {
+  if (!s.playerFeeds) return "";
+  return (
+    `<p class="follow">${FOLLOW_TEXT.lead(name)} ` +
+    `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${FOLLOW_TEXT.feed}</a> · ` +
+    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${FOLLOW_TEXT.calendar}</a></p>\n`
   );
 }
 
@@ -231,7 +249,11 @@ function playersPage(s: Shared, cards: PlayerCardsView): string {
 }
 
 /** The extension pages of a tournament published on the global surface. */
-export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
+export function extensionPages(
+  c: TournamentContext,
+  s: Shared,
+  cards: PlayerCardsView = playerCardsView(c),
+): PageFile[] {
   const files: PageFile[] = [];
   for (const v of roundStandingsViews(c)) {
     files.push([pageFile(pageSitePaths.roundStandings(s.id, v.afterRound)), roundStandingsPage(s, v)]);
@@ -239,6 +261,6 @@ export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
   const x = crosstableView(c);
   files.push([pageFile(pageSitePaths.crosstable(s.id)), crosstablePage(s, x, "rank")]);
   files.push([pageFile(pageSitePaths.crosstableStart(s.id)), crosstablePage(s, x, "start")]);
-  files.push([pageFile(pageSitePaths.players(s.id)), playersPage(s, playerCardsView(c))]);
+  files.push([pageFile(pageSitePaths.players(s.id)), playersPage(s, cards)]);
   return files;
 }

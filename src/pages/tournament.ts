@@ -68,6 +68,8 @@ export interface Shared {
   schedule: ScheduleView;
   /** Every URL the pages name, under the base path (pages/links.ts). */
   urls: SiteUrls;
+  /** Whether each player has a feed and a calendar of their games (a followed tournament). */
+  playerFeeds: boolean;
 }
 
 /**
@@ -406,6 +408,7 @@ export function sharedOf(
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
     schedule: scheduleView(c, calendarOf(c, site)),
     urls: siteUrls(site.basePath ?? ""),
+    playerFeeds: c.t.trackingEnabled,
   };
   return { s, recaps };
 }
