@@ -79,31 +79,8 @@ export function pointsHtml(points: number | null): string {
   return text.charCodeAt(0) === 0x2212 ? esc(text) : text;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-function parts(date: string): [number, string, number] {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return [d, MONTHS[m - 1]!, y];
-}
-
-/** "18–26 Nov 2026", "28 Apr – 2 Jun 2026", "19 Dec 2026"; "" when both are unknown. */
-export function formatDates(start: string | null, end: string | null): string {
-  if (!start && !end) return "";
-  if (!start || !end || start === end) {
-    const [d, m, y] = parts((start ?? end)!);
-    return `${d} ${m} ${y}`;
-  }
-  const [d1, m1, y1] = parts(start);
-  const [d2, m2, y2] = parts(end);
-  if (y1 !== y2) return `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}`;
-  if (m1 !== m2) return `${d1} ${m1} – ${d2} ${m2} ${y2}`;
-  return `${d1}–${d2} ${m2} ${y2}`;
-}
-
-/** "2026-11-22 11:58 UTC" in a <time> element. */
-export function formatInstant(iso: string): string {
-  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))} ${esc(iso.slice(11, 16))} UTC</time>`;
-}
+// Dates and times have one module of their own (dates.ts); re-exported for the pages' imports.
+export { formatDates, formatInstant } from "./dates.ts";
 
 export const TIEBREAK_NAMES: Record<string, string> = {
   BH: "Buchholz: sum of the opponents' points",

@@ -26,6 +26,7 @@ import {
   titleBadge,
 } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
+import { DATE_TEXT, formatDay, formatLocalTime } from "./dates.ts";
 import { pageSitePaths, siteUrls, type SiteUrls } from "./links.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
@@ -199,7 +200,8 @@ function scheduleSection(s: Shared): string {
     .map(
       (r) =>
         `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
-        `<td class="date">${esc(r.date ?? "not announced")}</td><td class="time">${esc(r.time ?? "")}</td>` +
+        `<td class="date">${r.date ? `<time datetime="${esc(r.date)}">${esc(formatDay(r.date))}</time>` : DATE_TEXT.notAnnounced}</td>` +
+        `<td class="time">${r.time ? esc(formatLocalTime(r.time)) : ""}</td>` +
         `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
     )
     .join("");
