@@ -58,8 +58,19 @@ export const STATUS_LABEL: Record<TournamentStatus, string> = {
   Complete: "Complete",
 };
 
+/** What each status means, for its badge's title: no badge is left unexplained. */
+export const STATUS_TITLE: Record<TournamentStatus, string> = {
+  Imported: "Imported once from the results file; not followed round by round",
+  Upcoming: "No round is paired yet",
+  Live: "A round is being played; results come in as they are known",
+  ResultsPending: "A round is being played; no results have come in for a while",
+  AwaitingNextRound: "Every result of the newest round is in; the next round is not paired yet",
+  UpdateDelayed: "The next update from the organiser is overdue",
+  Complete: "Every round has been played",
+};
+
 export function statusBadge(status: TournamentStatus): string {
-  return `<span class="status status-${esc(status)}">${esc(STATUS_LABEL[status])}</span>`;
+  return `<span class="status status-${esc(status)}" title="${esc(STATUS_TITLE[status])}">${esc(STATUS_LABEL[status])}</span>`;
 }
 
 /** Points with a half sign: 5.5 → "5½", 0.5 → "½". Other fractions keep their decimals. */
