@@ -79,7 +79,7 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
     urls: s.urls,
     title: `${caption} · ${s.detail.name}`,
     body:
-      `${header(s, "standings")}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
+      `${header(s, "standings", url)}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
       scrollTable(
         caption,
         `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
@@ -134,7 +134,7 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
     urls: s.urls,
     title: `${caption} · ${s.detail.name}`,
     body:
-      `${header(s, "crosstable")}\n${switcher}\n<p>${esc(note)}</p>\n` +
+      `${header(s, "crosstable", url)}\n${switcher}\n<p>${esc(note)}</p>\n` +
       scrollTable(
         caption,
         `<table class="crosstable"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`,

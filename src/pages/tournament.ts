@@ -110,8 +110,10 @@ export function header(s: Shared, tab: Tab, current?: string): string {
   if (withRecaps.length > 0) links.push(["recaps", "Recaps", s.urls.page.recaps(s.id, withRecaps[0]!)]);
   const nav = links
     .map(([t, label, href]) => {
-      const here = t === tab && (current === undefined || current === href);
-      return `<li><a href="${esc(href)}"${here ? ' aria-current="page"' : ""}>${esc(label)}</a></li>`;
+      // The tab of this very page is the current page; the tab of its section (standings after a
+      // round, recaps in another language) is current as a section only.
+      const mark = t !== tab ? "" : current === undefined || current === href ? "page" : "true";
+      return `<li><a href="${esc(href)}"${mark ? ` aria-current="${mark}"` : ""}>${esc(label)}</a></li>`;
     })
     .join("");
   // The status depends on the build instant: only the pages that are about it show it, so a

@@ -87,6 +87,11 @@ describe("the tabs", () => {
       if (rel.endsWith("/players/index.html")) expect(current.map((a) => text(a))).toEqual(["Players"]);
       if (rel.match(/^tournaments\/\d+\/crosstable\/index\.html$/))
         expect(current.map((a) => text(a))).toEqual(["Crosstable"]);
+      // The page a "current page" tab names is the page itself; a section's tab says "true".
+      for (const a of current) expect(`/${rel.replace(/index\.html$/, "")}`, rel).toBe(attr(a, "href"));
+      const section = tabs.filter((a) => attr(a, "aria-current") === "true").map((a) => text(a));
+      if (/\/standings\/rounds\/\d+\/index\.html$/.test(rel)) expect(section, rel).toEqual(["Standings"]);
+      if (rel.endsWith("/crosstable/starting-rank/index.html")) expect(section, rel).toEqual(["Crosstable"]);
     }
   });
 });
