@@ -564,6 +564,16 @@ subcommand("import-trf")
     "--round-time <times>",
     'announced round start times, local HH:MM (TRF files carry dates only): "18:30" for every round, "18:30,7=10:00" with exceptions',
   )
+  .option(
+    "--rounds <n>",
+    "the number of rounds the event will have, when the file has no XXR record (kept on a re-import)",
+    integerIn(1, 99),
+  )
+  .option(
+    "--follow <minutes>",
+    "follow the event round by round: its status moves Upcoming, Live, AwaitingNextRound, Complete; the next import is expected within <minutes> (else UpdateDelayed); a re-import keeps following",
+    integerIn(1, 10_080),
+  )
   .option("--allow-unknown-results", "import unknown result codes as Unknown instead of failing")
   .option(
     "--strict",
@@ -594,6 +604,8 @@ subcommand("import-trf")
       strict: Boolean(o.strict),
       sourceUrl: o.sourceUrl,
       ...(o.roundTime !== undefined ? { roundTimes: parseRoundTimes(String(o.roundTime)) } : {}),
+      ...(o.rounds !== undefined ? { rounds: o.rounds as number } : {}),
+      ...(o.follow !== undefined ? { followMinutes: o.follow as number } : {}),
       now: new Date(o.now ?? Date.now()).toISOString(),
     });
     // Scripts read JSON (asked for, or stdout is a pipe); a person at a terminal gets a summary.

@@ -49,7 +49,9 @@ export function deriveStatus(
     input.totalRounds !== null &&
     newest.roundNumber >= input.totalRounds &&
     newest.complete;
-  const endDatePast = isDatePast(input.endDate, now);
+  // Never Complete before the announced last round: the end date stands in for a total that was
+  // never announced (a TRF without XXR, imported without --rounds), not for one that was.
+  const endDatePast = input.totalRounds === null && isDatePast(input.endDate, now);
   if (finalRoundDone || (endDatePast && newest !== null && newest.complete)) return "Complete";
 
   if (

@@ -63,17 +63,18 @@ abbr[title]{text-decoration:underline dotted;cursor:help}
 `;
 
 /** Refreshes the live page: fetches /live every max-age seconds while the tab is visible, and
- * rebuilds the games table with the same labels as the pre-rendered one (DOM text only). */
+ * rebuilds the games table with the same labels and player links as the pre-rendered one (DOM
+ * text only). */
 export const SITE_JS = `(function(){"use strict";
 var LABEL=${asciiJson(RESULT_LABEL)},TITLE=${asciiJson(RESULT_TITLE)};
 var box=document.querySelector("[data-live-url]");
 if(!box||box.getAttribute("data-status")!=="Live")return;
-var url=box.getAttribute("data-live-url"),every=Number(box.getAttribute("data-refresh"))||30,round=box.getAttribute("data-round");
+var url=box.getAttribute("data-live-url"),every=Number(box.getAttribute("data-refresh"))||30,round=box.getAttribute("data-round"),cards=box.getAttribute("data-players-url")||"";
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=String(text);return e}
 function player(p,empty){var td=el("td",p?"player":"player none",p?null:empty);if(!p)return td;
 td.setAttribute("data-player",String(p.sourcePlayerNumber));
 if(p.title){var a=el("abbr","title",p.title);a.title=p.title;td.appendChild(a);td.appendChild(document.createTextNode(" "))}
-td.appendChild(el("span","name",p.name));
+var a2=el("a","name",p.name);a2.href=cards+"#player-"+p.sourcePlayerNumber;td.appendChild(a2);
 var meta=[p.federation,p.rating].filter(function(x){return x!==null}).join(" ");
 if(meta){td.appendChild(document.createTextNode(" "));td.appendChild(el("span","meta",meta))}return td}
 function render(r){var tb=box.querySelector("tbody");if(!tb)return;var rows=document.createDocumentFragment();

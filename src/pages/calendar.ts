@@ -31,7 +31,7 @@ export function foldLine(line: string): string {
 }
 
 /** 2026-11-22T11:58:00Z → 20261122T115800Z (fractions dropped). */
-function utcStamp(iso: string): string {
+export function utcStamp(iso: string): string {
   return iso.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
 }
 

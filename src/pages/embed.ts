@@ -35,7 +35,8 @@ tbody th{font-weight:400}
 abbr[title]{text-decoration:underline dotted}
 .s{font-size:.8em;border:1px solid currentColor;border-radius:1em;padding:0 .45em;white-space:nowrap}
 p{margin:0;padding:.5em .75em}
-.f{font-size:.75em;opacity:.75;border-top:1px solid var(--l)}`;
+.f{font-size:.75em;opacity:.75;border-top:1px solid var(--l)}
+.pn{font:inherit;color:inherit;background:none;border:0;padding:0;text-align:inherit;text-decoration:underline;cursor:pointer}`;
 
 /** The element's source: plain ES2017 served as a classic script (no modules, no framework). */
 export const EMBED_JS = `/* build-api club embed: <build-api-embed club="slug" view="catalog|standings|round" tournament="id"> */
@@ -61,9 +62,12 @@ function day(d){var x=d.split("-");return [Number(x[2]),MON[Number(x[1])-1],x[0]
 function dates(a,b){if(!a&&!b)return "";if(!a||!b||a===b)return day(a||b).join(" ");var s=day(a),e=day(b);
 return s[2]!==e[2]?s.join(" ")+" \\u2013 "+e.join(" "):s[1]!==e[1]?s[0]+" "+s[1]+" \\u2013 "+e.join(" "):s[0]+"\\u2013"+e.join(" ")}
 function seg(v){return encodeURIComponent(String(v))}
-function who(p,empty){if(!p)return el("td",null,[empty]);
+/* A player's name leads to their games: a button that switches the embed to the player view. */
+function pname(host,n,name){var b=el("button",{type:"button","class":"pn","data-player":n},[name]);
+b.addEventListener("click",function(){host.setAttribute("player",String(n));host.setAttribute("view","player")});return b}
+function who(host,p,empty){if(!p)return el("td",null,[empty]);
 var meta=[p.federation,p.rating].filter(function(x){return x!=null}).join(" ");
-return el("td",null,[p.title?el("abbr",{"class":"t",title:p.title},[p.title]):null,p.title?" ":null,p.name,meta?" ":null,meta?el("span",{"class":"m"},[meta]):null])}
+return el("td",null,[p.title?el("abbr",{"class":"t",title:p.title},[p.title]):null,p.title?" ":null,pname(host,p.sourcePlayerNumber,p.name),meta?" ":null,meta?el("span",{"class":"m"},[meta]):null])}
 function table(caption,heads,rows){return el("div",{"class":"scroll"},[el("table",null,[el("caption",null,[caption]),
 el("thead",null,[el("tr",null,heads.map(function(h){return typeof h==="object"?h:el("th",{scope:"col"},[h])}))]),el("tbody",null,rows)])])}
 function num(v){return el("td",{"class":"n"},[v])}
@@ -102,29 +106,29 @@ return el("tr",{"data-id":t.tournamentId},[el("th",{scope:"row"},[t.name,t.locat
 el("td",null,[dates(t.startDate,t.endDate)]),num(t.currentRound==null?"\\u2013":t.currentRound+(t.totalRounds?" / "+t.totalRounds:"")),
 el("td",null,[el("span",{"class":"s"},[STATUS[t.status]||t.status])])])});
 this.show(c.name,[rows.length?table(this.getAttribute("tag")?"Tournaments tagged "+this.getAttribute("tag"):"Tournaments",["Tournament","Dates",nh("Round"),"Status"],rows):el("p",null,["No tournaments."])],c.name)}
-standings(c,s){var heads=[nh("Rank"),"Player",nh("Points")].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col","class":"n"},[el("abbr",{title:tbTitle(l)},[l])])}));
+standings(c,s){var self=this;var heads=[nh("Rank"),"Player",nh("Points")].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col","class":"n"},[el("abbr",{title:tbTitle(l)},[l])])}));
 var rows=s.rows.map(function(r){return el("tr",{"data-player":r.sourcePlayerNumber},[num(r.rank),
-el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,r.name,r.federation?" ":null,r.federation?el("span",{"class":"m"},[r.federation]):null]),
+el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,pname(self,r.sourcePlayerNumber,r.name),r.federation?" ":null,r.federation?el("span",{"class":"m"},[r.federation]):null]),
 el("td",{"class":"n","data-points":r.points},[pts(r.points)])].concat(r.tieBreakValues.map(num)))});
 var cap=s.afterRound==null?"No round is complete yet":"Standings after round "+s.afterRound;
 this.show(s.tournamentName,[rows.length?table(cap,heads,rows):el("p",null,[cap])],c.name+" \\u00b7 updated "+s.lastUpdatedAt.slice(0,16).replace("T"," ")+" UTC")}
 round(c,r){var self=this;var rows=r.games.map(function(g){var res=g.result==="Bye"&&g.resultText?g.resultText:LABEL[g.result];
-return el("tr",null,[el("th",{scope:"row"},[g.boardNumber]),who(g.white,""),el("td",{"class":"r",title:RTITLE[g.result]},[res]),who(g.black,g.result==="Bye"?"bye":"")])});
+return el("tr",null,[el("th",{scope:"row"},[g.boardNumber]),who(self,g.white,""),el("td",{"class":"r",title:RTITLE[g.result]},[res]),who(self,g.black,g.result==="Bye"?"bye":"")])});
 this.show(r.tournamentName,[table("Round "+r.roundNumber+(r.totalRounds?" of "+r.totalRounds:"")+" \\u00b7 "+(STATUS[r.status]||r.status),["Board","White","Result","Black"],rows)],
 c.name+" \\u00b7 updated "+r.lastUpdatedAt.slice(0,16).replace("T"," ")+" UTC");
 if(r.status==="Live")this.timer=setTimeout(function(){if(self.isConnected)self.load()},EVERY*1000)}}
 function tname(c,id){var e=c.tournaments.filter(function(x){return String(x.tournament.tournamentId)===id})[0];return e?e.tournament.name:"Tournament "+id}
-BuildApiEmbed.prototype.crosstable=function(c,x,id){var line={};x.rows.forEach(function(r,i){line[r.sourcePlayerNumber]=i+1});
+BuildApiEmbed.prototype.crosstable=function(c,x,id){var self=this,line={};x.rows.forEach(function(r,i){line[r.sourcePlayerNumber]=i+1});
 var heads=[nh("No."),nh("Rank"),"Player"].concat(x.rounds.map(function(n){return nh("R"+n)})).concat([nh("Points")]);
 var rows=x.rows.map(function(r,i){return el("tr",{"data-player":r.sourcePlayerNumber},[num(i+1),num(r.rank==null?"":r.rank),
-el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,r.name])].concat(r.games.map(function(g){
+el("th",{scope:"row"},[r.title?el("abbr",{"class":"t",title:r.title},[r.title]):null,r.title?" ":null,pname(self,r.sourcePlayerNumber,r.name)])].concat(r.games.map(function(g){
 return el("td",{"class":"r","data-opponent":g.opponent},[g.opponent==null?(ALONE[g.outcome]||""):line[g.opponent]+(g.colour==="white"?"w":g.colour==="black"?"b":"")+" "+(SYM[g.outcome]||"")])}))
 .concat([el("td",{"class":"n","data-points":r.points},[pts(r.points)])]))});
 var cap=x.afterRound==null?"Crosstable":"Crosstable \\u00b7 rank and points after round "+x.afterRound;
 this.show(tname(c,id),[table(cap,heads,rows)],c.name)};
-BuildApiEmbed.prototype.player=function(c,p,id){var f=p.ratingFigures;
+BuildApiEmbed.prototype.player=function(c,p,id){var self=this,f=p.ratingFigures;
 var rows=p.rounds.map(function(r){var o=r.opponent;return el("tr",{"data-round":r.round},[el("th",{scope:"row"},[r.round]),
-el("td",null,[r.colour||""]),who(o,""),el("td",{"class":"r",title:r.result?RTITLE[r.result]:null},[r.result?(r.result==="Bye"&&r.resultText?r.resultText:LABEL[r.result]):(ALONE[r.outcome]||"")]),
+el("td",null,[r.colour||""]),who(self,o,""),el("td",{"class":"r",title:r.result?RTITLE[r.result]:null},[r.result?(r.result==="Bye"&&r.resultText?r.resultText:LABEL[r.result]):(ALONE[r.outcome]||"")]),
 el("td",{"class":"n","data-points":r.scoreAfter},[pts(r.scoreAfter)]),num(r.rankAfter==null?"":r.rankAfter)])});
 var perf=f.performanceRating==null?"":"Performance rating "+f.performanceRating+(f.ratingChange==null?"":" \\u00b7 rating change "+(f.ratingChange>0?"+":"")+f.ratingChange);
 this.show(p.name+(p.rating!=null?" ("+p.rating+")":""),[table(tname(c,id),["Round","Colour","Opponent",el("th",{scope:"col","class":"r"},["Result"]),nh("Score"),nh("Rank")],rows),perf?el("p",null,[perf]):null].filter(Boolean),c.name)};

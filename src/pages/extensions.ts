@@ -21,7 +21,7 @@ import {
   titleBadge,
 } from "./format.ts";
 import { esc, layout, scrollTable, scrollTableOf } from "./html.ts";
-import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
+import { crumbs, header, jsonLink, nameLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
 import { pageSitePaths } from "./links.ts";
 
 /** What a round without an opponent reads as in a crosstable cell. */
@@ -47,23 +47,6 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
 // Escaped once: a crosstable and the player cards print one per game.
 const ALONE_HTML = escTable(ALONE_LABEL);
 const SYMBOL_HTML = escTable(OUTCOME_SYMBOL);
-
-/**
- * Each tournament's name links, by player number: the players page names every player once per
- * game, the crosstable and each round's table once a row. Keyed on the name and title too, which
- * a source table may spell otherwise than the directory.
- */
-const nameLinks = new WeakMap<Shared, Map<number, { name: string; title: string | null; html: string }>>();
-
-function nameLink(s: Shared, n: number, name: string, title: string | null): string {
-  let links = nameLinks.get(s);
-  if (links === undefined) nameLinks.set(s, (links = new Map()));
-  const known = links.get(n);
-  if (known !== undefined && known.name === name && known.title === title) return known.html;
-  const html = `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
-  links.set(n, { name, title, html });
-  return html;
-}
 
 function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
   const url = s.urls.page.roundStandings(s.id, v.afterRound);
@@ -96,7 +79,7 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
     urls: s.urls,
     title: `${caption} · ${s.detail.name}`,
     body:
-      `${header(s, "standings")}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
+      `${header(s, "standings", url)}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
       scrollTable(
         caption,
         `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
@@ -151,7 +134,7 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
     urls: s.urls,
     title: `${caption} · ${s.detail.name}`,
     body:
-      `${header(s, "crosstable")}\n${switcher}\n<p>${esc(note)}</p>\n` +
+      `${header(s, "crosstable", url)}\n${switcher}\n<p>${esc(note)}</p>\n` +
       scrollTable(
         caption,
         `<table class="crosstable"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`,
@@ -221,6 +204,7 @@ function playerSection(s: Shared, v: PlayerCardView): string {
     `<section class="card" data-player="${n}" aria-labelledby="player-${n}">\n` +
     `<h2 id="player-${n}">${titleBadge(v.title)}<span class="name">${name}</span></h2>\n` +
     `<dl class="facts">${facts}</dl>\n` +
+    followLinks(s, n, name) +
     scrollTableOf(
       caption,
       `<table class="card"><caption>${caption}</caption><thead><tr><th scope="col">Round</th>` +
@@ -232,11 +216,28 @@ function playerSection(s: Shared, v: PlayerCardView): string {
   );
 }
 
+/** The card's human text about following a player, in one place. */
+const FOLLOW_TEXT = {
+  lead: (name: string) => `Follow ${name}'s games:`,
+  feed: "Atom feed",
+  calendar: "calendar (iCalendar)",
+} as const;
+
+/** Links to the player's own feed and calendar, when the tournament is followed. */
+function followLinks(s: Shared, n: number, name: string): string {
+  if (!s.playerFeeds) return "";
+  return (
+    `<p class="follow">${FOLLOW_TEXT.lead(name)} ` +
+    `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${FOLLOW_TEXT.feed}</a> · ` +
+    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${FOLLOW_TEXT.calendar}</a></p>\n`
+  );
+}
+
 /** Every player's card on one page, in source player number order. */
 function playersPage(s: Shared, cards: PlayerCardsView): string {
   const url = s.urls.page.players(s.id);
   // Appended, not joined: layout() flattens the page once.
-  let body = header(s, "crosstable");
+  let body = header(s, "players");
   for (const v of cards.players) body += `\n${playerSection(s, v)}`;
   return layout({
     urls: s.urls,
@@ -248,7 +249,11 @@ function playersPage(s: Shared, cards: PlayerCardsView): string {
 }
 
 /** The extension pages of a tournament published on the global surface. */
-export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
+export function extensionPages(
+  c: TournamentContext,
+  s: Shared,
+  cards: PlayerCardsView = playerCardsView(c),
+): PageFile[] {
   const files: PageFile[] = [];
   for (const v of roundStandingsViews(c)) {
     files.push([pageFile(pageSitePaths.roundStandings(s.id, v.afterRound)), roundStandingsPage(s, v)]);
@@ -256,6 +261,6 @@ export function extensionPages(c: TournamentContext, s: Shared): PageFile[] {
   const x = crosstableView(c);
   files.push([pageFile(pageSitePaths.crosstable(s.id)), crosstablePage(s, x, "rank")]);
   files.push([pageFile(pageSitePaths.crosstableStart(s.id)), crosstablePage(s, x, "start")]);
-  files.push([pageFile(pageSitePaths.players(s.id)), playersPage(s, playerCardsView(c))]);
+  files.push([pageFile(pageSitePaths.players(s.id)), playersPage(s, cards)]);
   return files;
 }

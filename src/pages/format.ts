@@ -58,8 +58,19 @@ export const STATUS_LABEL: Record<TournamentStatus, string> = {
   Complete: "Complete",
 };
 
+/** What each status means, for its badge's title: no badge is left unexplained. */
+export const STATUS_TITLE: Record<TournamentStatus, string> = {
+  Imported: "Imported once from the results file; not followed round by round",
+  Upcoming: "No round is paired yet",
+  Live: "A round is being played; results come in as they are known",
+  ResultsPending: "A round is being played; no results have come in for a while",
+  AwaitingNextRound: "Every result of the newest round is in; the next round is not paired yet",
+  UpdateDelayed: "The next update from the organiser is overdue",
+  Complete: "Every round has been played",
+};
+
 export function statusBadge(status: TournamentStatus): string {
-  return `<span class="status status-${esc(status)}">${esc(STATUS_LABEL[status])}</span>`;
+  return `<span class="status status-${esc(status)}" title="${esc(STATUS_TITLE[status])}">${esc(STATUS_LABEL[status])}</span>`;
 }
 
 /** Points with a half sign: 5.5 → "5½", 0.5 → "½". Other fractions keep their decimals. */
@@ -79,31 +90,8 @@ export function pointsHtml(points: number | null): string {
   return text.charCodeAt(0) === 0x2212 ? esc(text) : text;
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-function parts(date: string): [number, string, number] {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return [d, MONTHS[m - 1]!, y];
-}
-
-/** "18–26 Nov 2026", "28 Apr – 2 Jun 2026", "19 Dec 2026"; "" when both are unknown. */
-export function formatDates(start: string | null, end: string | null): string {
-  if (!start && !end) return "";
-  if (!start || !end || start === end) {
-    const [d, m, y] = parts((start ?? end)!);
-    return `${d} ${m} ${y}`;
-  }
-  const [d1, m1, y1] = parts(start);
-  const [d2, m2, y2] = parts(end);
-  if (y1 !== y2) return `${d1} ${m1} ${y1} – ${d2} ${m2} ${y2}`;
-  if (m1 !== m2) return `${d1} ${m1} – ${d2} ${m2} ${y2}`;
-  return `${d1}–${d2} ${m2} ${y2}`;
-}
-
-/** "2026-11-22 11:58 UTC" in a <time> element. */
-export function formatInstant(iso: string): string {
-  return `<time datetime="${esc(iso)}">${esc(iso.slice(0, 10))} ${esc(iso.slice(11, 16))} UTC</time>`;
-}
+// Dates and times have one module of their own (dates.ts); re-exported for the pages' imports.
+export { formatDates, formatInstant } from "./dates.ts";
 
 export const TIEBREAK_NAMES: Record<string, string> = {
   BH: "Buchholz: sum of the opponents' points",
@@ -160,4 +148,17 @@ const TITLES: Record<string, string> = {
 
 function titleName(title: string): string {
   return TITLES[title] ?? `Title ${title}`;
+}
+
+/** A language by its own name ("es" → "Español", "en-GB" → "English (United Kingdom)"), so a
+ * reader finds theirs without knowing the codes; the code itself when Intl does not know it. */
+export function languageName(code: string): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames([code], { type: "language", fallback: "none" }).of(code);
+  } catch {
+    name = undefined;
+  }
+  if (!name) return code;
+  return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);
 }

@@ -2,12 +2,13 @@
 // embed. Pure: each function returns [relPath, text] pairs; render/snapshot.ts writes them.
 import { EMBED_JS, EMBED_PATH } from "./embed.ts";
 import { clubCalendarOf, type SiteContext } from "../routes/table.ts";
-import { scheduleView } from "../views/extensions.ts";
+import { playerCardsView, scheduleView } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { calendarFile } from "./calendar.ts";
 import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
+import { playerFeedFiles } from "./player-feeds.ts";
 import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 import { ASSET, siteUrls } from "./links.ts";
 import { calendarPath, clubCalendarPath } from "../routes/urls.ts";
@@ -19,7 +20,13 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
   const shared = sharedOf(c, site);
   if (!shared) return clubs;
   const { s } = shared;
-  const files = [...tournamentPages(c, site), ...extensionPages(c, s), tournamentFeed(c, s)];
+  const cards = playerCardsView(c);
+  const files = [
+    ...tournamentPages(c, site),
+    ...extensionPages(c, s, cards),
+    tournamentFeed(c, s),
+    ...playerFeedFiles(c, s, cards),
+  ];
   if (s.schedule.calendarPath) {
     files.push([
       calendarPath(s.id).slice(1),

@@ -6,6 +6,8 @@ import { ROUTES } from "../routes/table.ts";
 import {
   calendarPath,
   feedPath,
+  playerCalendarPath,
+  playerFeedPath,
   href,
   instancePath,
   OPENAPI_PATH,
@@ -82,6 +84,9 @@ export interface SiteUrls {
   snapshotFeed: string;
   feed(id: string): string;
   calendar(id: string): string;
+  /** One player's games: an Atom feed and an iCalendar file (followed tournaments). */
+  playerFeed(id: string, player: number): string;
+  playerCalendar(id: string, player: number): string;
   /** The JSON answer of an endpoint instance (its path form). */
   json(routeId: string, params: Params): string;
   /** Any other file of the snapshot by its site path (e.g. the tag filter's stylesheet). */
@@ -102,6 +107,8 @@ export function siteUrls(base: BasePath): SiteUrls {
     snapshotFeed: to(SNAPSHOT_FEED_PATH),
     feed: (id) => to(feedPath(id)),
     calendar: (id) => to(calendarPath(id)),
+    playerFeed: (id, n) => to(playerFeedPath(id, n)),
+    playerCalendar: (id, n) => to(playerCalendarPath(id, n)),
     json: (routeId, params) => {
       const r = ROUTES.find((x) => x.id === routeId);
       if (!r) throw new Error(`no route ${routeId}`);

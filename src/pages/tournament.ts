@@ -17,6 +17,7 @@ import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
 import {
   formatDates,
   formatInstant,
+  languageName,
   pointsHtml,
   RESULT_TITLE_HTML,
   resultLabelHtml,
@@ -25,6 +26,7 @@ import {
   titleBadge,
 } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
+import { DATE_TEXT, formatDay, formatLocalTime } from "./dates.ts";
 import { pageSitePaths, siteUrls, type SiteUrls } from "./links.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
@@ -67,9 +69,33 @@ export interface Shared {
   schedule: ScheduleView;
   /** Every URL the pages name, under the base path (pages/links.ts). */
   urls: SiteUrls;
+  /** Whether each player has a feed and a calendar of their games (a followed tournament). */
+  playerFeeds: boolean;
 }
 
-export type Tab = "overview" | "standings" | "crosstable" | "live" | "round" | "recaps";
+/**
+ * Each tournament's name links, by player number: every page names a player by a link to their
+ * card: the players page once per game, the standings, crosstable and round tables once a row. Keyed on the name and title too, which
+ * a source table may spell otherwise than the directory.
+ */
+const nameLinks = new WeakMap<Shared, Map<number, { name: string; title: string | null; html: string }>>();
+
+export function nameLink(s: Shared, n: number, name: string, title: string | null): string {
+  let links = nameLinks.get(s);
+  if (links === undefined) nameLinks.set(s, (links = new Map()));
+  const known = links.get(n);
+  if (known !== undefined && known.name === name && known.title === title) return known.html;
+  const html = `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
+  links.set(n, { name, title, html });
+  return html;
+}
+
+/** The languages in which the tournament has recaps, in the order of the surface's languages. */
+function recapLanguagesOf(s: Shared): string[] {
+  return s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
+}
+
+export type Tab = "overview" | "standings" | "crosstable" | "players" | "live" | "round" | "recaps";
 
 export function header(s: Shared, tab: Tab, current?: string): string {
   const d = s.detail;
@@ -77,14 +103,17 @@ export function header(s: Shared, tab: Tab, current?: string): string {
     ["overview", "Overview", s.urls.page.tournament(s.id)],
     ["standings", "Standings", s.urls.page.standings(s.id)],
     ["crosstable", "Crosstable", s.urls.page.crosstable(s.id)],
+    ["players", "Players", s.urls.page.players(s.id)],
   ];
   if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, s.urls.page.live(s.id)]);
-  const withRecaps = s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
+  const withRecaps = recapLanguagesOf(s);
   if (withRecaps.length > 0) links.push(["recaps", "Recaps", s.urls.page.recaps(s.id, withRecaps[0]!)]);
   const nav = links
     .map(([t, label, href]) => {
-      const here = t === tab && (current === undefined || current === href);
-      return `<li><a href="${esc(href)}"${here ? ' aria-current="page"' : ""}>${esc(label)}</a></li>`;
+      // The tab of this very page is the current page; the tab of its section (standings after a
+      // round, recaps in another language) is current as a section only.
+      const mark = t !== tab ? "" : current === undefined || current === href ? "page" : "true";
+      return `<li><a href="${esc(href)}"${mark ? ` aria-current="${mark}"` : ""}>${esc(label)}</a></li>`;
     })
     .join("");
   // The status depends on the build instant: only the pages that are about it show it, so a
@@ -135,12 +164,15 @@ function overviewPage(s: Shared): string {
         .map((n) => `<li><a href="${esc(s.urls.page.round(s.id, n))}">Round ${n}</a></li>`)
         .join("")}</ul>`
     : "<p>No round has been paired yet.</p>";
-  const recaps = `<ul>${s.languages
-    .map((l) => {
-      const n = s.recapCounts.get(l) ?? 0;
-      return `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a>: ${n} ${n === 1 ? "recap" : "recaps"}</li>`;
-    })
-    .join("")}</ul>`;
+  const withRecaps = recapLanguagesOf(s);
+  const recaps = withRecaps.length
+    ? `<ul>${withRecaps
+        .map((l) => {
+          const n = s.recapCounts.get(l) ?? 0;
+          return `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" hreflang="${esc(l)}" lang="${esc(l)}">${esc(languageName(l))}</a>: ${n} ${n === 1 ? "recap" : "recaps"}</li>`;
+        })
+        .join("")}</ul>`
+    : "<p>No recaps yet.</p>";
   const body =
     header(s, "overview") +
     `\n<section aria-labelledby="facts"><h2 id="facts">About</h2><dl class="facts">${facts
@@ -170,7 +202,8 @@ function scheduleSection(s: Shared): string {
     .map(
       (r) =>
         `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
-        `<td class="date">${esc(r.date ?? "not announced")}</td><td class="time">${esc(r.time ?? "")}</td>` +
+        `<td class="date">${r.date ? `<time datetime="${esc(r.date)}">${esc(formatDay(r.date))}</time>` : DATE_TEXT.notAnnounced}</td>` +
+        `<td class="time">${r.time ? esc(formatLocalTime(r.time)) : ""}</td>` +
         `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
     )
     .join("");
@@ -203,7 +236,7 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
     rows +=
       (rows === "" ? "" : "\n") +
       `<tr data-player="${r.sourcePlayerNumber}"><td>${r.rank}</td>` +
-      `<th scope="row">${titleBadge(r.title)}<span class="name">${esc(r.name)}</span></th>` +
+      `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
       `<td>${esc(r.federation ?? "")}</td><td>${r.internationalRating ?? ""}</td>` +
       `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>`;
     for (const v of r.tieBreakValues) rows += `<td>${esc(v)}</td>`;
@@ -239,26 +272,26 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
 
 type PublicPlayer = Out<typeof PublicPlayerResponse>;
 
-function playerCell(p: PublicPlayer | null, empty: string): string {
+function playerCell(s: Shared, p: PublicPlayer | null, empty: string): string {
   if (!p) return `<td class="player none">${esc(empty)}</td>`;
   // The federation and the rating, as many as are known, one space apart.
   let meta = p.federation === null ? "" : esc(p.federation);
   if (p.rating !== null) meta = p.federation === null ? String(p.rating) : `${meta} ${p.rating}`;
   return (
-    `<td class="player" data-player="${p.sourcePlayerNumber}">${titleBadge(p.title)}` +
-    `<span class="name">${esc(p.name)}</span>${meta ? ` <span class="meta">${meta}</span>` : ""}</td>`
+    `<td class="player" data-player="${p.sourcePlayerNumber}">${nameLink(s, p.sourcePlayerNumber, p.name, p.title)}` +
+    `${meta ? ` <span class="meta">${meta}</span>` : ""}</td>`
   );
 }
 
-function gamesTable(r: RoundView, caption: string): string {
+function gamesTable(s: Shared, r: RoundView, caption: string): string {
   let rows = "";
   for (const g of r.games) {
     const title = RESULT_TITLE_HTML[g.result];
     rows +=
       (rows === "" ? "" : "\n") +
-      `<tr><th scope="row">${g.board}</th>${playerCell(g.white, "")}` +
+      `<tr><th scope="row">${g.board}</th>${playerCell(s, g.white, "")}` +
       `<td class="result result-${esc(g.result)}"${title ? ` title="${title}"` : ""}>${resultLabelHtml(g.result, g.resultText)}</td>` +
-      `${playerCell(g.black, g.isBye ? "bye" : "")}</tr>`;
+      `${playerCell(s, g.black, g.isBye ? "bye" : "")}</tr>`;
   }
   return scrollTable(
     caption,
@@ -268,11 +301,11 @@ function gamesTable(r: RoundView, caption: string): string {
   );
 }
 
-function unpaired(r: RoundView): string {
+function unpaired(s: Shared, r: RoundView): string {
   if (r.unpairedPlayers.length === 0) return "";
   return (
     `<section aria-labelledby="unpaired"><h2 id="unpaired">Not paired in this round</h2><ul class="unpaired">` +
-    r.unpairedPlayers.map((p) => `<li>${esc(p.name)}</li>`).join("") +
+    r.unpairedPlayers.map((p) => `<li>${nameLink(s, p.sourcePlayerNumber, p.name, null)}</li>`).join("") +
     "</ul></section>"
   );
 }
@@ -296,7 +329,7 @@ function roundPage(s: Shared, r: RoundView): string {
     body:
       `${header(s, "round")}\n<nav aria-label="Rounds" class="pager"><ul>${others}</ul></nav>\n` +
       `<h2>Round ${r.roundNumber}</h2><p>${roundState(r)} Updated ${formatInstant(r.lastScrapedAt)}</p>\n` +
-      `${gamesTable(r, `Round ${r.roundNumber}: pairings and results`)}\n${unpaired(r)}`,
+      `${gamesTable(s, r, `Round ${r.roundNumber}: pairings and results`)}\n${unpaired(s, r)}`,
     crumbs: crumbs(s, `Round ${r.roundNumber}`, url),
     links: [jsonLink(s, "publicRound", { id: s.id, round: String(r.roundNumber) })],
   });
@@ -313,11 +346,12 @@ function livePage(s: Shared, r: RoundView): string {
     title: `Round ${r.roundNumber} (live) · ${s.detail.name}`,
     body:
       `${header(s, "live")}\n<section class="live" data-live-url="${esc(liveUrl)}" data-refresh="${LIVE_REFRESH_SECONDS}" ` +
+      `data-players-url="${esc(s.urls.page.players(s.id))}" ` +
       `data-status="${esc(s.detail.status)}" data-round="${r.roundNumber}">` +
       `<h2>Round ${r.roundNumber}${s.detail.totalRounds ? ` of ${s.detail.totalRounds}` : ""}</h2>` +
       `<p class="state" aria-live="polite">${roundState(r)} Updated <span class="stamp">${formatInstant(r.lastScrapedAt)}</span></p>` +
       (note ? `<p class="note">${esc(note)}</p>` : "") +
-      `\n${gamesTable(r, `Round ${r.roundNumber}: pairings and results`)}</section>\n${unpaired(r)}`,
+      `\n${gamesTable(s, r, `Round ${r.roundNumber}: pairings and results`)}</section>\n${unpaired(s, r)}`,
     crumbs: crumbs(s, "Live", s.urls.page.live(s.id)),
     script: live,
     links: [jsonLink(s, "publicLive", { id: s.id })],
@@ -326,12 +360,16 @@ function livePage(s: Shared, r: RoundView): string {
 
 function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
   const url = s.urls.page.recaps(s.id, v.language);
+  // Only the languages that have recaps (and this page's own), each by its own name.
   const langs = s.languages
-    .map((l) =>
-      l === v.language
-        ? `<li><a href="${esc(url)}" aria-current="page" hreflang="${esc(l)}">${esc(l)}</a></li>`
-        : `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" hreflang="${esc(l)}">${esc(l)}</a></li>`,
-    )
+    .filter((l) => l === v.language || (s.recapCounts.get(l) ?? 0) > 0)
+    .map((l) => {
+      const attrs = `hreflang="${esc(l)}" lang="${esc(l)}"`;
+      const name = esc(languageName(l));
+      return l === v.language
+        ? `<li><a href="${esc(url)}" aria-current="page" ${attrs}>${name}</a></li>`
+        : `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" ${attrs}>${name}</a></li>`;
+    })
     .join("");
   const kind = (k: string, round: number | null) =>
     k === "Round" && round !== null ? `Round ${round}` : k === "Final" ? "Final report" : k;
@@ -349,9 +387,9 @@ function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
     : `<p>No recaps in this language.</p>`;
   return layout({
     urls: s.urls,
-    title: `Recaps (${v.language}) · ${s.detail.name}`,
+    title: `Recaps (${languageName(v.language)}) · ${s.detail.name}`,
     body: `${header(s, "recaps", url)}\n<nav aria-label="Languages" class="pager"><ul>${langs}</ul></nav>\n${items}`,
-    crumbs: crumbs(s, `Recaps (${v.language})`, url),
+    crumbs: crumbs(s, `Recaps (${languageName(v.language)})`, url),
     links: [jsonLink(s, "publicRecaps", { id: s.id, language: v.language })],
   });
 }
@@ -374,6 +412,7 @@ export function sharedOf(
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
     schedule: scheduleView(c, calendarOf(c, site)),
     urls: siteUrls(site.basePath ?? ""),
+    playerFeeds: c.t.trackingEnabled,
   };
   return { s, recaps };
 }
@@ -392,6 +431,9 @@ export function tournamentPages(c: TournamentContext, site: SiteContext): PageFi
     files.push([pageFile(pageSitePaths.round(id, r.roundNumber)), roundPage(s, publicRound(c, r))]);
   }
   if (c.liveRound) files.push([pageFile(pageSitePaths.live(id)), livePage(s, publicRound(c, c.liveRound))]);
-  for (const v of recaps) files.push([pageFile(pageSitePaths.recaps(id, v.language)), recapsPage(s, v)]);
+  // A language without recaps has no page: nothing would lead to it but an empty list.
+  for (const v of recaps) {
+    if (v.items.length > 0) files.push([pageFile(pageSitePaths.recaps(id, v.language)), recapsPage(s, v)]);
+  }
   return files;
 }

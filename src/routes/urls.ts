@@ -467,6 +467,16 @@ export function feedPath(id: string): string {
   return `/feeds/${id}.atom`;
 }
 
+/** The URL path of one player's Atom feed of their games in a tournament (a file of /feeds/). */
+export function playerFeedPath(id: string, player: number): string {
+  return `/feeds/${id}/players/${player}.atom`;
+}
+
+/** The URL path of one player's iCalendar file of their games (a file of /calendar/). */
+export function playerCalendarPath(id: string, player: number): string {
+  return `/calendar/${id}/players/${player}.ics`;
+}
+
 /** The Atom feed of the whole snapshot: each published tournament's newest event. */
 export const SNAPSHOT_FEED_PATH = "/feeds/all.atom";
 

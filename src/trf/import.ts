@@ -18,7 +18,8 @@ import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
 import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
 import { tiebreaksFromTrfHeader } from "./tiebreak-codes.ts";
-import type { RoundTimes } from "./schedule.ts";
+import { SCHEDULE_TEXT, scheduleWarnings, type RoundTimes } from "./schedule.ts";
+import { checkGivenRounds, followRow, FOLLOW_TEXT, keepFollowing, storedTotalRounds } from "./follow.ts";
 
 export interface ImportTrfOptions {
   file: string;
@@ -39,6 +40,10 @@ export interface ImportTrfOptions {
   sourceUrl?: string;
   /** Announced round start times (`--round-time`); TRF files carry none. */
   roundTimes?: RoundTimes;
+  /** The number of rounds when the file has no XXR record (`--rounds`); a re-import keeps it. */
+  rounds?: number;
+  /** Follow the event (`--follow`): tracking on, the next import expected this many minutes on. */
+  followMinutes?: number;
   now: string;
 }
 
@@ -70,6 +75,14 @@ export interface ImportReport {
   changes: TournamentChanges | null;
 }
 
+/** The import's own warnings, in one place. */
+const IMPORT_TEXT = {
+  noTiebreaks: (file: string) =>
+    `${file} names no tie-breaks (no usable record 202) and --tiebreaks was not given: players level ` +
+    'on points share a rank (such as "13-16"); pass the event\'s tie-breaks in order, e.g. ' +
+    "--tiebreaks BH-C1,BH,SB (a re-import keeps them)",
+} as const;
+
 function usage(what: string, fix?: string): BuildError {
   return new BuildError("Cannot import the TRF file.", [fix ? { what, fix } : { what }], EXIT.usage);
 }
@@ -89,6 +102,15 @@ function chooseTiebreaks(f: TrfFile, given: string[] | undefined, warnings: stri
   const fromHeader = tiebreaksFromTrfHeader(f);
   warnings.push(...fromHeader.warnings);
   return fromHeader.tiebreaks;
+}
+
+/** `--round-time` entries that found no round date to go with. */
+function droppedTimes(times: RoundTimes | undefined, t: Tournament): string[] {
+  if (!times) return [];
+  if (t.schedule.length === 0) return [SCHEDULE_TEXT.timesDropped];
+  return [...times.byRound.keys()]
+    .filter((round) => !t.schedule.some((r) => r.roundNumber === round))
+    .map(SCHEDULE_TEXT.timeDropped);
 }
 
 /** Team tournaments (TRF `310` team records) have no place in the API: refused with exit 9. */
@@ -151,6 +173,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   refuseTeamFile(parsed);
   const warnings: string[] = [...read.warnings];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
+  checkGivenRounds(parsed, opts.rounds);
   const rules = opts.rules ?? "fide-2023";
   const scoring = scoringFromTrf(parsed, warnings);
   const conversion = convertTrf(parsed, {
@@ -162,11 +185,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     ...(opts.sourceUrl !== undefined ? { sourceUrl: opts.sourceUrl } : {}),
     ...(scoring ? { scoring } : {}),
     ...(opts.roundTimes ? { roundTimes: opts.roundTimes } : {}),
+    ...(opts.rounds !== undefined ? { totalRounds: opts.rounds } : {}),
   });
-  for (const round of opts.roundTimes?.byRound.keys() ?? []) {
-    if (!conversion.tournament.schedule.some((r) => r.roundNumber === round))
-      warnings.push(`--round-time: round ${round} has no date in record 132; its time is not stored`);
-  }
+  warnings.push(...scheduleWarnings(parsed, conversion.tournament.startDate, conversion.tournament.endDate));
+  warnings.push(...droppedTimes(opts.roundTimes, conversion.tournament));
   // On a re-import, what neither the options nor the file say keeps its stored value.
   const keep = new Set<string>();
   if (opts.tiebreaks === undefined && tiebreaks.length === 0) keep.add("tiebreaks");
@@ -202,7 +224,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   }
   try {
     requireWritableVersion(db, opts.db, "import into");
-    written = db.transaction(() => writeImported(db, t, opts, keep, parsed))();
+    written = db.transaction(() => writeImported(db, t, opts, keep, parsed, warnings))();
   } finally {
     db.close();
   }
@@ -295,6 +317,7 @@ function writeImported(
   opts: ImportTrfOptions,
   keep: ReadonlySet<string>,
   parsed: TrfFile,
+  warnings: string[],
 ): TournamentChanges | null {
   const w = new StoreWriter(db);
   let clubId: number | bigint | undefined;
@@ -320,10 +343,20 @@ function writeImported(
       ...(opts.publish ? { publishedAt: opts.now } : {}),
       ...(clubId !== undefined ? { clubId } : {}),
     });
+    if (opts.followMinutes !== undefined)
+      w.update("tournaments", { tournament_id: id }, followRow(opts.now, opts.followMinutes * 60));
+    if (t.totalRounds === null) warnings.push(FOLLOW_TEXT.noTotal(parsed.fileName));
+    if (t.tiebreaks.length === 0) warnings.push(IMPORT_TEXT.noTiebreaks(parsed.fileName));
     refuseUnpublishable(parsed, tournamentProblems(db, opts.db, id));
     return null;
   }
   const changes = updateTournament(w, existing, t, opts.now, keep);
+  keepFollowing(w, existing, opts.now, opts.followMinutes);
+  if (t.totalRounds === null && !storedTotalRounds(w, existing))
+    warnings.push(FOLLOW_TEXT.noTotal(parsed.fileName));
+  const [stored] = w.select("tournaments", ["tiebreaks"], { tournament_id: existing });
+  if (t.tiebreaks.length === 0 && !stored?.["tiebreaks"])
+    warnings.push(IMPORT_TEXT.noTiebreaks(parsed.fileName));
   refuseUnpublishable(parsed, tournamentProblems(db, opts.db, existing));
   // Publication and catalogs are only ever added by a re-import, never taken away.
   if (opts.publish && w.select("publications", ["tournament_id"], { tournament_id: existing }).length === 0) {

@@ -49,6 +49,8 @@ export interface TrfFile {
    * (92-99 for round 1, 102-109 for round 2 ...), so a blank field keeps the rounds after it in
    * place. Null when the file has no 132 record. */
   roundDatesLine?: string | null;
+  /** The line number of that 132 record, for warnings. */
+  roundDatesLineNo?: number | null;
   players: TrfPlayer[];
   /** Number of round columns used by the longest player record. */
   roundColumns: number;
@@ -189,6 +191,7 @@ export function parseTrf(text: string, fileName = "<trf>"): TrfFile {
   const players: TrfPlayer[] = [];
   const byNumber = new Map<number, TrfPlayer>();
   let roundDatesLine: string | null = null;
+  let roundDatesLineNo: number | null = null;
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n|\r/);
   lines.forEach((line, i) => {
     const lineNo = i + 1;
@@ -204,7 +207,10 @@ export function parseTrf(text: string, fileName = "<trf>"): TrfFile {
     }
     if (!/^(\d{3}|XX[A-Z])$/.test(code)) return; // comments, rulers, templates
     const value = line.slice(4).trim();
-    if (code === "132" && roundDatesLine === null && value !== "") roundDatesLine = line;
+    if (code === "132" && roundDatesLine === null && value !== "") {
+      roundDatesLine = line;
+      roundDatesLineNo = lineNo;
+    }
     headers.set(code, [...(headers.get(code) ?? []), value]);
     if ((code === "XXR" || code === "062" || code === "142") && value !== "" && !/^\d+$/.test(value)) {
       fail(fileName, lineNo, 5, `record ${code} must hold a whole number, not "${value}"`);
@@ -225,6 +231,7 @@ export function parseTrf(text: string, fileName = "<trf>"): TrfFile {
     fileName,
     headers,
     roundDatesLine,
+    roundDatesLineNo,
     players,
     roundColumns: Math.max(0, ...players.map((p) => p.rounds.length)),
   };

@@ -47,16 +47,52 @@ export function roundDateFields(line: string): { round: number; field: string }[
   }));
 }
 
+/** The import's human text about record 132 and --round-time, in one place. */
+export const SCHEDULE_TEXT = {
+  unread: (where: string, fields: string[]) =>
+    `${where}: record 132: ${fields.map((f) => `"${f}"`).join(", ")} ` +
+    `${fields.length === 1 ? "is not a round date" : "are not round dates"} (YY/MM/DD, within the ` +
+    "event's dates 042..052), so those rounds show no date; write the dates as YY/MM/DD from column 92, " +
+    "10 columns apart (TRF-2026), or give them in the arbiter's program and export again",
+  timeDropped: (round: number) =>
+    `--round-time: round ${round} has no date in record 132; its time is not stored`,
+  timesDropped:
+    "--round-time: the file gives no round dates it can read (record 132) and is not a one-day event (042 = 052), " +
+    "so the times are not stored; give the dates in record 132",
+} as const;
+
+/** The fields of record 132 the checks below leave out, each as written. */
+function unreadFields(line: string, fromRaw: boolean, start: string | null, end: string | null): string[] {
+  const fields = fromRaw ? roundDateFields(line) : roundDateFields(`132 ${line}`);
+  return fields
+    .filter(({ field }) => {
+      const date = roundDate(field);
+      return date === null || (start !== null && date < start) || (end !== null && date > end);
+    })
+    .map(({ field }) => field);
+}
+
+/** Warnings about record 132: fields that are not read as dates, named by line. */
+export function scheduleWarnings(f: TrfFile, startDate: string | null, endDate: string | null): string[] {
+  const line = f.roundDatesLine ?? null;
+  if (line === null) return [];
+  const unread = unreadFields(line, true, startDate, endDate);
+  if (unread.length === 0) return [];
+  return [SCHEDULE_TEXT.unread(`${f.fileName}:${f.roundDatesLineNo ?? 1}`, unread)];
+}
+
 /** The rounds of record 132 with a date the checks above accept, each with its start time from
- * `times` (the operator's, never the file's: see the top of this file), else none. */
+ * `times` (the operator's, never the file's: see the top of this file), else none. A one-day
+ * event (042 = 052) without record 132 plays every round (1..`rounds`) on its one day. */
 export function trfSchedule(
   f: TrfFile,
   startDate: string | null,
   endDate: string | null,
   times: RoundTimes = NO_TIMES,
+  rounds = 0,
 ): ScheduledRound[] {
   const line = f.roundDatesLine ?? f.headers.get("132")?.find((v) => v !== "") ?? null;
-  if (line === null) return [];
+  if (line === null) return oneDay(startDate, endDate, times, rounds);
   // A TrfFile made without the raw line (tests build them by hand) holds the trimmed value.
   const fields = f.roundDatesLine ? roundDateFields(line) : roundDateFields(`132 ${line}`);
   const out: ScheduledRound[] = [];
@@ -68,6 +104,21 @@ export function trfSchedule(
     out.push({ roundNumber: round, date, time: times.byRound.get(round) ?? times.all });
   }
   return out;
+}
+
+/** Every round on the event's one day, when it has one and the operator gave times. */
+function oneDay(
+  start: string | null,
+  end: string | null,
+  times: RoundTimes,
+  rounds: number,
+): ScheduledRound[] {
+  if (start === null || start !== end || (times.all === null && times.byRound.size === 0)) return [];
+  return Array.from({ length: rounds }, (_, i) => ({
+    roundNumber: i + 1,
+    date: start,
+    time: times.byRound.get(i + 1) ?? times.all,
+  }));
 }
 
 /** Start times given by the operator: one for every round, and per-round exceptions. */

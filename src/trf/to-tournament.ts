@@ -45,6 +45,8 @@ export interface TrfConvertOptions {
   scoring?: Scoring;
   /** Announced start times (`import-trf --round-time`): no TRF record carries them. */
   roundTimes?: RoundTimes;
+  /** The number of rounds when the file announces none (`import-trf --rounds`). */
+  totalRounds?: number;
 }
 
 export interface TrfConversion {
@@ -256,7 +258,7 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     });
   }
 
-  const declaredRounds = Number(header(f, "XXR") ?? header(f, "142") ?? NaN);
+  const total = announcedRounds(f) ?? opts.totalRounds ?? null;
   const startDate = trfDate(header(f, "042"));
   const endDate = trfDate(header(f, "052"));
   const name = header(f, "012") ?? f.fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
@@ -287,8 +289,8 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     sourceCreator: null,
     startDate,
     endDate,
-    totalRounds:
-      Number.isFinite(declaredRounds) && declaredRounds > 0 ? declaredRounds : f.roundColumns || null,
+    // Not the rounds in the file: a file cut after round 4 of 6 would read as complete.
+    totalRounds: total,
     trackingEnabled: false,
     refreshIntervalSeconds: null,
     nextRefreshAt: null,
@@ -302,13 +304,19 @@ export function convertTrf(f: TrfFile, opts: TrfConvertOptions): TrfConversion {
     scoring: { ...(opts.scoring ?? DEFAULT_SCORING) },
     players,
     rounds,
-    schedule: trfSchedule(f, startDate, endDate, opts.roundTimes).filter(
-      (r) => !(Number.isFinite(declaredRounds) && declaredRounds > 0) || r.roundNumber <= declaredRounds,
+    schedule: trfSchedule(f, startDate, endDate, opts.roundTimes, total ?? f.roundColumns).filter(
+      (r) => total === null || r.roundNumber <= total,
     ),
     sourceStandings: [],
     recaps: [],
   };
   return { tournament, warnings, unknown };
+}
+
+/** The number of rounds the file announces (XXR, or TRF-2026's 142), or null. */
+export function announcedRounds(f: TrfFile): number | null {
+  const n = Number(header(f, "XXR") ?? header(f, "142") ?? NaN);
+  return Number.isInteger(n) && n > 0 ? n : null;
 }
 
 /** Record 222 in words; the code as written when it does not follow TRF-2026's grammar. */

@@ -59,6 +59,9 @@ describe("--base-path /chess/ on the sample", () => {
     expect(n).toBeGreaterThan(1000);
   });
 
+  /** An iCalendar text with its folded lines joined again. */
+  const unfold = (text: string) => text.replace(/\r\n[ \t]/g, "");
+
   it("names only URLs under /chess/ in feeds, calendars and the JSON bodies that carry one", () => {
     for (const f of files(chess).filter((x) => x.endsWith(".atom"))) {
       const hrefs = [...read(chess, f).matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
@@ -67,7 +70,11 @@ describe("--base-path /chess/ on the sample", () => {
     }
     const ics = files(chess).filter((x) => x.endsWith(".ics"));
     expect(ics.length).toBeGreaterThan(0);
-    for (const f of ics) expect(read(chess, f)).toMatch(/Pairings and results: \/chess\/tournaments\//);
+    for (const f of ics) {
+      const text = unfold(read(chess, f));
+      // A player's calendar without a game yet has no event, so no link.
+      if (text.includes("BEGIN:VEVENT")) expect(text).toMatch(/Pairings and results: \/chess\/tournaments\//);
+    }
     const schedules = files(chess).filter((x) => x.endsWith("/schedule/index.json"));
     const paths = schedules.map(
       (f) => (JSON.parse(read(chess, f)) as { calendarPath: string | null }).calendarPath,
@@ -98,8 +105,10 @@ describe("--base-path /chess/ on the sample", () => {
     for (const f of files(root)) {
       // Host files and the edge facts are checked above: their text is more than URLs.
       if (HOST_FILES.has(f) || f === "_build-api-edge.json") continue;
-      const back = read(chess, f).replaceAll("/chess/", "/").replace('"url": "/chess"', '"url": "/"');
-      expect(back === read(root, f), f).toBe(true);
+      // iCalendar lines fold at 75 octets (RFC 5545 3.1): a longer URL moves the fold, not the text.
+      const text = (dir: string) => (f.endsWith(".ics") ? unfold(read(dir, f)) : read(dir, f));
+      const back = text(chess).replaceAll("/chess/", "/").replace('"url": "/chess"', '"url": "/"');
+      expect(back === text(root), f).toBe(true);
       compared++;
     }
     // Every file of the root build but the host files and the edge facts was compared.

@@ -11,6 +11,7 @@ import type { z } from "zod";
 import type { ScheduleResponse } from "../../../src/contracts/extensions.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
 import { foldLine, icsText } from "../../../src/pages/calendar.ts";
+import { formatDay } from "../../../src/pages/dates.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
 import { attr, elements, hasClass, parseStrict, text } from "../../support/dom.ts";
@@ -88,11 +89,21 @@ describe("iCalendar files of the sample", () => {
       expect(
         rows.map((tr) => ({
           round: Number(attr(tr, "data-round")),
-          date: text(elements(tr, (e) => hasClass(e, "date"))[0]!),
+          // The date said as every page says dates, its value machine-readable beside it.
+          date: elements(tr, (e) => e.tagName === "time")[0]
+            ? attr(elements(tr, (e) => e.tagName === "time")[0]!, "datetime")
+            : text(elements(tr, (e) => hasClass(e, "date"))[0]!),
+          shown: text(elements(tr, (e) => hasClass(e, "date"))[0]!),
           time: text(elements(tr, (e) => hasClass(e, "time"))[0]!),
         })),
       ).toEqual(
-        s.rounds.map((r) => ({ round: r.roundNumber, date: r.date ?? "not announced", time: r.time ?? "" })),
+        s.rounds.map((r) => ({
+          round: r.roundNumber,
+          date: r.date ?? "not announced",
+          shown: r.date ? formatDay(r.date) : "not announced",
+          // A start time names its zone; the pages do not know the venue's, so "local time".
+          time: r.time ? `${r.time} local time` : "",
+        })),
       );
       expect(elements(doc, (e) => attr(e, "href") === `/calendar/${id}.ics`)).toHaveLength(1);
     }

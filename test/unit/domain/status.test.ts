@@ -34,12 +34,33 @@ const cases: [string, Partial<StatusInput>, TournamentStatus][] = [
     "Complete",
   ],
   [
-    "end date past and newest round complete",
+    "end date past, newest round complete, total unknown",
     {
       endDate: "2026-11-21",
+      totalRounds: null,
       newestRound: { roundNumber: 5, complete: true, changedAt: at("2026-11-21T20:00:00Z") },
     },
     "Complete",
+  ],
+  [
+    "end date past but the announced last round not reached: never Complete",
+    {
+      endDate: "2026-11-21",
+      nextRefreshAt: null,
+      newestRound: { roundNumber: 5, complete: true, changedAt: at("2026-11-21T20:00:00Z") },
+    },
+    "AwaitingNextRound",
+  ],
+  [
+    "not followed, end date past, round 4 of 9: Imported, not Complete",
+    {
+      trackingEnabled: false,
+      nextRefreshAt: null,
+      endDate: "2026-11-01",
+      totalRounds: 9,
+      newestRound: { roundNumber: 4, complete: true, changedAt: at("2026-10-21T20:00:00Z") },
+    },
+    "Imported",
   ],
   [
     "end date is today: not past yet",
@@ -140,7 +161,8 @@ const rows: [TournamentStatus, (i: StatusInput, now: number) => boolean][] = [
       return (
         r !== null &&
         r.complete &&
-        ((i.totalRounds !== null && r.roundNumber >= i.totalRounds) || past(i.endDate, now))
+        ((i.totalRounds !== null && r.roundNumber >= i.totalRounds) ||
+          (i.totalRounds === null && past(i.endDate, now)))
       );
     },
   ],

@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { parseTrf } from "../../../src/trf/parse.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
-import { parseRoundTimes, roundDate, roundDateFields, trfSchedule } from "../../../src/trf/schedule.ts";
+import {
+  NO_TIMES,
+  parseRoundTimes,
+  roundDate,
+  roundDateFields,
+  scheduleWarnings,
+  trfSchedule,
+} from "../../../src/trf/schedule.ts";
 import { trfToTournament } from "../../../src/trf/to-tournament.ts";
 
 const PLAYER = "001    1      Player One                        2000 GER".padEnd(91) + "   0 - U";
@@ -99,5 +106,35 @@ describe("--round-time", () => {
       expect((err as BuildError).exitCode, spec).toBe(EXIT.usage);
       expect((err as BuildError).message, spec).toContain(what);
     }
+  });
+});
+
+describe("record 132 warnings and a one-day event", () => {
+  it("names the line of a 132 record whose fields are not round dates", () => {
+    const f = parseTrf(
+      file(["042 25.02.2011", "052 27.02.2011", "132" + " ".repeat(88) + "11.25.02  11.26.02  11/02/27"]),
+      "bunratty.trf",
+    );
+    const [warning, ...rest] = scheduleWarnings(f, "2011-02-25", "2011-02-27");
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(/^bunratty\.trf:4: record 132: "11\.25\.02", "11\.26\.02" are not round dates/);
+    expect(warning).toMatch(/YY\/MM\/DD/);
+    // A readable line gives no warning.
+    const good = parseTrf(file(["132" + " ".repeat(88) + "26/11/18  26/11/19"]));
+    expect(scheduleWarnings(good, null, null)).toEqual([]);
+  });
+
+  it("gives every round of a one-day event (042 = 052) without 132 the --round-time times", () => {
+    const f = parseTrf(file(["042 2024/07/31", "052 2024/07/31"]));
+    const times = parseRoundTimes("10:00,3=14:30");
+    expect(trfSchedule(f, "2024-07-31", "2024-07-31", times, 3)).toEqual([
+      { roundNumber: 1, date: "2024-07-31", time: "10:00" },
+      { roundNumber: 2, date: "2024-07-31", time: "10:00" },
+      { roundNumber: 3, date: "2024-07-31", time: "14:30" },
+    ]);
+    // Two days without 132: no date to put the times on.
+    expect(trfSchedule(f, "2024-07-31", "2024-08-01", times, 3)).toEqual([]);
+    // One day but no times given: no schedule is invented.
+    expect(trfSchedule(f, "2024-07-31", "2024-07-31", NO_TIMES, 3)).toEqual([]);
   });
 });
