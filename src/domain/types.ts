@@ -3,6 +3,8 @@
 // dates are "YYYY-MM-DD". Identifiers that are int64 in the contract are bigint here so that
 // values beyond 2^53 survive; int32 values are numbers.
 
+import type { TeamEvent } from "./teams/types.ts";
+
 export const GAME_RESULTS = [
   "Pending",
   "WhiteWin",
@@ -203,6 +205,8 @@ export interface Tournament {
   sourceStandings: SourceStandings[];
   /** Published (non-draft) recaps only. */
   recaps: Recap[];
+  /** A team event's teams, scoring and unplayed matches; absent or null: an individual event. */
+  team?: TeamEvent | null;
 }
 
 /** A tournament with where it is published. Drafts never get this far. */

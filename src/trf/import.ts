@@ -18,6 +18,8 @@ import { convertTrf, type UnknownCell } from "./to-tournament.ts";
 import { scoringFromTrf } from "./scoring.ts";
 import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
 import { tiebreaksFromTrfHeader } from "./tiebreak-codes.ts";
+import { declaredTeamMismatches, teamEventOf } from "./team-import.ts";
+import type { PrimaryScore } from "../domain/teams/types.ts";
 import type { RoundTimes } from "./schedule.ts";
 
 export interface ImportTrfOptions {
@@ -37,6 +39,10 @@ export interface ImportTrfOptions {
   /** The tournament's page at the original results source (TRF files carry no URL). Required for
    * a new tournament; a re-import keeps the stored one when it is not given. */
   sourceUrl?: string;
+  /** Team events: the team tie-breaks after the primary score (C.07 team acronyms). */
+  teamTiebreaks?: string[];
+  /** Team events: what ranks the teams first (default match points). */
+  primaryScore?: PrimaryScore;
   /** Announced round start times (`--round-time`); TRF files carry none. */
   roundTimes?: RoundTimes;
   now: string;
@@ -91,25 +97,6 @@ function chooseTiebreaks(f: TrfFile, given: string[] | undefined, warnings: stri
   return fromHeader.tiebreaks;
 }
 
-/** Team tournaments (TRF `310` team records) have no place in the API: refused with exit 9. */
-function refuseTeamFile(f: TrfFile): void {
-  const teams = (f.headers.get("310") ?? []).length;
-  if (teams === 0) return;
-  throw new BuildError(
-    `Cannot import the TRF file ${f.fileName}: it is a team tournament.`,
-    [
-      {
-        what:
-          `the file has ${teams} team record(s) (310); the Public Tournament Read API has no team ` +
-          "concept (no teams, matches or match points), so its standings would be wrong",
-        where: f.fileName,
-        fix: "import individual tournaments only",
-      },
-    ],
-    EXIT.trf,
-  );
-}
-
 /** Unknown or contradicting result codes stop the standings at the round before: refused unless
  * allowed, each named by round, board and line. */
 function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boolean): void {
@@ -148,7 +135,6 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   }
   regularFile(opts.db, "the store", EXIT.storeUnreadable, "create it with build-api init-store");
   const parsed = parseTrf(read.text, basename(opts.file));
-  refuseTeamFile(parsed);
   const warnings: string[] = [...read.warnings];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
   const rules = opts.rules ?? "fide-2023";
@@ -175,8 +161,10 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   if (opts.sourceUrl === undefined) keep.add("source_url");
   warnings.push(...conversion.warnings);
   refuseUnknownResults(parsed, conversion.unknown, opts.allowUnknownResults === true);
-  const t = conversion.tournament;
+  const team = teamEventOf(read.text, parsed, opts, warnings);
+  const t = team ? { ...conversion.tournament, team: team.event } : conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
+  if (team && check.afterRound !== null) warnings.push(...declaredTeamMismatches(t, team.declared, check.afterRound));
   if (opts.strict && check.mismatches.length > 0) {
     throw new BuildError(
       `Cannot import the TRF file ${parsed.fileName} (--strict): ${check.mismatches.length} declared value(s) are not reproduced.`,

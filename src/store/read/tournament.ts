@@ -35,6 +35,7 @@ import {
   MAX_TIEBREAK_COLUMNS,
 } from "../limits.ts";
 import { isValidSegment } from "../../shared/segments.ts";
+import { readTeamEvent } from "./teams.ts";
 
 /** Everything the store holds about one tournament, as fetched by a few indexed queries. */
 // Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.
@@ -56,6 +57,12 @@ export interface TournamentRows {
   standingRows: SqlCells[];
   /** Recaps that are not drafts (is_draft IS NOT 1), ordered by recap_id. */
   recaps: SqlCells[];
+  /** The team event's rows (store version 5; none for an individual tournament). */
+  teamEvent: SqlRow[];
+  teams: SqlCells[];
+  teamMembers: SqlCells[];
+  teamByes: SqlCells[];
+  teamForfeits: SqlCells[];
   /** publications LEFT JOIN publication_tags: no row when not published globally. */
   publication: SqlRow[];
   /** Enabled clubs JOIN club_tournaments LEFT JOIN club_tournament_tags, ordered by slug. */
@@ -96,13 +103,14 @@ export function assembleTournament(
   const recaps = readRecaps(file, rows.recaps, totalRounds, problems);
   const globalTags = readGlobalTags(file, rows.publication, problems);
   const clubs = readClubEntries(file, rows.clubEntries, problems);
+  const team = readTeamEvent(file, rows, numbers, totalRounds, problems);
   if (problems.length > 0) return { value: null, problems };
 
-  const tournament: Tournament = { ...header, players, rounds, schedule, sourceStandings, recaps };
+  const tournament: Tournament = { ...header, players, rounds, schedule, sourceStandings, recaps, team };
   return { value: { tournament, globalTags, clubs }, problems };
 }
 
-type Header = Omit<Tournament, "players" | "rounds" | "schedule" | "sourceStandings" | "recaps">;
+type Header = Omit<Tournament, "players" | "rounds" | "schedule" | "sourceStandings" | "recaps" | "team">;
 
 // Columns are read in schema order, so problems come out in the order of the table.
 function tournamentHeader(t: RowCheck<"tournaments">): Header {
