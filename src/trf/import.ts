@@ -52,6 +52,8 @@ export interface ImportReport {
   externalId: bigint;
   name: string;
   players: number;
+  /** Teams of a team event (TRF 310 / 013 records); 0 for an individual event. */
+  teams: number;
   rounds: number;
   games: number;
   byes: number;
@@ -164,7 +166,8 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   const team = teamEventOf(read.text, parsed, opts, warnings);
   const t = team ? { ...conversion.tournament, team: team.event } : conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
-  if (team && check.afterRound !== null) warnings.push(...declaredTeamMismatches(t, team.declared, check.afterRound));
+  if (team && check.afterRound !== null)
+    warnings.push(...declaredTeamMismatches(t, team.declared, check.afterRound));
   if (opts.strict && check.mismatches.length > 0) {
     throw new BuildError(
       `Cannot import the TRF file ${parsed.fileName} (--strict): ${check.mismatches.length} declared value(s) are not reproduced.`,
@@ -201,6 +204,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     externalId: t.externalId,
     name: t.name,
     players: t.players.length,
+    teams: t.team?.teams.length ?? 0,
     rounds: t.rounds.length,
     games,
     byes,

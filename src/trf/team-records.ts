@@ -122,6 +122,7 @@ function pab320(r: Reader, out: TrfTeamRecords): void {
 }
 
 const BYE_KINDS = { F: "full", H: "half", Z: "zero" } as const;
+const RECORD_OF = { pab: "320", full: "240 F", half: "240 H", zero: "240 Z" } as const;
 
 function bye240(r: Reader, out: TrfTeamRecords): void {
   const type = r.text(5, 5) as keyof typeof BYE_KINDS;
@@ -217,6 +218,22 @@ function checkTeams(out: TrfTeamRecords, fileName: string): void {
       seenMember.set(p, t.teamNumber);
     }
   }
+  const byeOf = new Map<string, TeamBye>();
+  for (const b of out.byes) {
+    const key = `${b.round}:${b.team}`;
+    const other = byeOf.get(key);
+    if (other)
+      problems.push(
+        `team ${b.team} has two byes in round ${b.round} (${RECORD_OF[other.kind]} and ${RECORD_OF[b.kind]})`,
+      );
+    byeOf.set(key, b);
+  }
+  for (const f of out.forfeitedMatches) {
+    for (const team of [f.whiteTeam, f.blackTeam]) {
+      if (byeOf.has(`${f.round}:${team}`))
+        problems.push(`team ${team} has a bye and a forfeited match in round ${f.round}`);
+    }
+  }
   const refs = [
     ...out.byes.map((b) => b.team),
     ...out.forfeitedMatches.flatMap((f) => [f.whiteTeam, f.blackTeam]),
@@ -230,7 +247,7 @@ function checkTeams(out: TrfTeamRecords, fileName: string): void {
       problems.map((what) => ({
         what,
         where: fileName,
-        fix: "correct the 310 / 013, 320, 240 and 330 records",
+        fix: "give each team one record per round (320, 240 or 330) and each player one team (310 / 013)",
       })),
       EXIT.trf,
     );

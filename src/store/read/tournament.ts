@@ -106,7 +106,15 @@ export function assembleTournament(
   const team = readTeamEvent(file, rows, numbers, totalRounds, problems);
   if (problems.length > 0) return { value: null, problems };
 
-  const tournament: Tournament = { ...header, players, rounds, schedule, sourceStandings, recaps, team };
+  const tournament: Tournament = {
+    ...header,
+    players,
+    rounds,
+    schedule,
+    sourceStandings,
+    recaps,
+    ...(team && { team }),
+  };
   return { value: { tournament, globalTags, clubs }, problems };
 }
 
