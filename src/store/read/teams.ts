@@ -8,7 +8,16 @@ import type { ForfeitedMatch, Team, TeamBye, TeamEvent } from "../../domain/team
 import { MAX_PLAYERS, MAX_POINTS, MAX_POINTS_PER_GAME, MAX_ROUND, MAX_TIEBREAK_COLUMNS } from "../limits.ts";
 import { MAX_NAME_LENGTH } from "../limits.ts";
 import { RowCheck } from "./cells.ts";
-import type { TournamentRows } from "./tournament.ts";
+import type { SqlCells, SqlRow } from "./cells.ts";
+
+/** The team event's rows of one tournament (store version 5; none for an individual event). */
+export interface TeamRows {
+  teamEvent: SqlRow[];
+  teams: SqlCells[];
+  teamMembers: SqlCells[];
+  teamByes: SqlCells[];
+  teamForfeits: SqlCells[];
+}
 
 const TEAM_NUMBER = { min: 1, max: 99_999 };
 const BOARD = { min: 1, max: 99 };
@@ -16,12 +25,7 @@ const ROUND_NUMBER = { min: 1, max: MAX_ROUND };
 const BYE_KINDS = ["pab", "full", "half", "zero"] as const;
 const FORFEIT_RESULTS = ["+-", "-+", "--"] as const;
 
-function readTeams(
-  file: string,
-  rows: TournamentRows,
-  players: ReadonlySet<number>,
-  problems: Problem[],
-): Team[] {
+function readTeams(file: string, rows: TeamRows, players: ReadonlySet<number>, problems: Problem[]): Team[] {
   if (rows.teams.length > MAX_PLAYERS) {
     problems.push({
       where: `${file}: table teams`,
@@ -77,12 +81,7 @@ function readTeams(
   return [...teams.values()];
 }
 
-function readByes(
-  file: string,
-  rows: TournamentRows,
-  teams: ReadonlySet<number>,
-  problems: Problem[],
-): TeamBye[] {
+function readByes(file: string, rows: TeamRows, teams: ReadonlySet<number>, problems: Problem[]): TeamBye[] {
   return rows.teamByes.flatMap((row) => {
     const c = new RowCheck(
       file,
@@ -104,7 +103,7 @@ function readByes(
 
 function readForfeits(
   file: string,
-  rows: TournamentRows,
+  rows: TeamRows,
   teams: ReadonlySet<number>,
   problems: Problem[],
 ): ForfeitedMatch[] {
@@ -136,7 +135,7 @@ function readForfeits(
 /** The tournament's team event, or null when it has no team_events row (an individual event). */
 export function readTeamEvent(
   file: string,
-  rows: TournamentRows,
+  rows: TeamRows,
   players: ReadonlySet<number>,
   totalRounds: number | null,
   problems: Problem[],

@@ -35,11 +35,11 @@ import {
   MAX_TIEBREAK_COLUMNS,
 } from "../limits.ts";
 import { isValidSegment } from "../../shared/segments.ts";
-import { readTeamEvent } from "./teams.ts";
+import { readTeamEvent, type TeamRows } from "./teams.ts";
 
 /** Everything the store holds about one tournament, as fetched by a few indexed queries. */
 // Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.
-export interface TournamentRows {
+export interface TournamentRows extends TeamRows {
   tournament: SqlRow;
   /** round_schedule rows ordered by round_number (none before store version 3). */
   schedule: SqlCells[];
@@ -57,12 +57,6 @@ export interface TournamentRows {
   standingRows: SqlCells[];
   /** Recaps that are not drafts (is_draft IS NOT 1), ordered by recap_id. */
   recaps: SqlCells[];
-  /** The team event's rows (store version 5; none for an individual tournament). */
-  teamEvent: SqlRow[];
-  teams: SqlCells[];
-  teamMembers: SqlCells[];
-  teamByes: SqlCells[];
-  teamForfeits: SqlCells[];
   /** publications LEFT JOIN publication_tags: no row when not published globally. */
   publication: SqlRow[];
   /** Enabled clubs JOIN club_tournaments LEFT JOIN club_tournament_tags, ordered by slug. */

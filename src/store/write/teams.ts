@@ -2,11 +2,19 @@
 // re-import whose team records differ: the team rows are few (a team, a member, a bye per row),
 // so comparing and rewriting them costs nothing next to the games.
 import type { TeamEvent } from "../../domain/teams/types.ts";
-import type { WritableColumnOf } from "../columns.ts";
-import type { StoreRow, StoreWriter } from "./writer.ts";
+import type { SqlValue } from "../read/cells.ts";
+
+type Row = Readonly<Record<string, SqlValue | undefined>>;
+
+/** What this module needs of the StoreWriter (writer.ts calls writeTeamEvent: no import back). */
+export interface TeamRowWriter {
+  insert(table: TeamTable, row: Row): unknown;
+  delete(table: TeamTable, key: Row): unknown;
+  select(table: TeamTable, columns: readonly never[], key: Row): Record<string, SqlValue>[];
+}
 
 type TeamTable = "team_events" | "teams" | "team_members" | "team_byes" | "team_forfeited_matches";
-type Rows = { [T in TeamTable]: StoreRow<T>[] };
+type Rows = Record<TeamTable, Row[]>;
 
 /** Deleted children first: members, byes and forfeits name teams. */
 const TABLES: readonly TeamTable[] = [
@@ -61,15 +69,15 @@ export function teamEventRows(id: number | bigint, ev: TeamEvent): Rows {
   };
 }
 
-function insertAll<T extends TeamTable>(w: StoreWriter, table: T, rows: readonly StoreRow<T>[]): void {
+function insertAll(w: TeamRowWriter, table: TeamTable, rows: readonly Row[]): void {
   for (const row of rows) w.insert(table, row);
 }
 
-function storedRows<T extends TeamTable>(w: StoreWriter, table: T, id: number | bigint, columns: string[]) {
-  return w.select(table, columns as WritableColumnOf<T>[], { tournament_id: id } as StoreRow<T>);
+function storedRows(w: TeamRowWriter, table: TeamTable, id: number | bigint, columns: string[]) {
+  return w.select(table, columns as never[], { tournament_id: id });
 }
 
-export function writeTeamEvent(w: StoreWriter, id: number | bigint, ev: TeamEvent): void {
+export function writeTeamEvent(w: TeamRowWriter, id: number | bigint, ev: TeamEvent): void {
   const rows = teamEventRows(id, ev);
   for (const table of [...TABLES].reverse()) insertAll(w, table, rows[table]);
 }
@@ -90,7 +98,7 @@ function fingerprint(rows: readonly Record<string, unknown>[]): string {
 /** Replaces the stored team rows when they differ from the event's; true when they did. A file
  * without team records leaves stored team rows as they are (like the tournament's other columns). */
 export function replaceTeamEvent(
-  w: StoreWriter,
+  w: TeamRowWriter,
   id: number | bigint,
   ev: TeamEvent | null | undefined,
 ): boolean {
@@ -102,7 +110,7 @@ export function replaceTeamEvent(
     return fingerprint(stored) === fingerprint(wanted[table] as Record<string, unknown>[]);
   });
   if (same) return false;
-  for (const table of TABLES) w.delete(table, { tournament_id: id } as StoreRow<typeof table>);
+  for (const table of TABLES) w.delete(table, { tournament_id: id });
   writeTeamEvent(w, id, ev);
   return true;
 }
