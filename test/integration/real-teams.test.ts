@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/build/build.ts";
 import { PublicStandingsResponse } from "../../src/contracts/public.ts";
+import { TeamMatchesResponse, TeamStandingsResponse, TeamsResponse } from "../../src/contracts/teams.ts";
 import { teamStandings } from "../../src/domain/teams/standings.ts";
 import type { Tournament, TiebreakPractice } from "../../src/domain/types.ts";
 import { openStore } from "../../src/store/read/open.ts";
@@ -150,6 +151,32 @@ describe("the shared team events reproduce their official individual standings",
     const file = join(out, "api/public/v1/tournaments/7000/standings/index.json");
     const standings = PublicStandingsResponse.parse(JSON.parse(readFileSync(file, "utf8")));
     const result = compareWithExpected(expected, standings.rows, DEPARTURES[stem] ?? null);
+    // The team extensions of the same build: the team standings give the official values.
+    const read = (rel: string): unknown =>
+      JSON.parse(readFileSync(join(out, "api/public/v1/tournaments/7000", rel, "index.json"), "utf8"));
+    const teams = TeamStandingsResponse.parse(read("teams/standings"));
+    expect(teams.afterRound).toBe(expected.rounds);
+    expect(teams.tieBreakLabels).toEqual(expected.team_tiebreaks);
+    const byTeam = new Map(teams.rows.map((r) => [r.teamNumber, r]));
+    for (const want of expected.teams) {
+      const got = byTeam.get(want.teamNo)!;
+      expect([got.matchPoints, got.gamePoints, want.rank === null ? null : got.rank]).toEqual([
+        want.mp,
+        want.gp,
+        want.rank,
+      ]);
+      want.tiebreaks.forEach((v, i) => v !== null && expect(Number(got.tieBreakValues[i])).toBe(v));
+    }
+    const round1 = TeamStandingsResponse.parse(read("teams/standings/rounds/1"));
+    expect(round1.rows.reduce((n, r) => n + r.matchPoints, 0)).toBeGreaterThan(0);
+    // Round 1 of both events: every team but a bye team plays a full match of four boards.
+    const matches = TeamMatchesResponse.parse(read("teams/matches/1"));
+    const boards = matches.matches.reduce((n, m) => n + m.boards.length, 0);
+    expect(boards).toBe(Math.floor(expected.teams.length / 2) * 4);
+    const roster = TeamsResponse.parse(read("teams"));
+    expect(roster.teams.map((t) => t.teamNumber).sort((a, b) => a - b)).toEqual(
+      expected.teams.map((t) => t.teamNo).sort((a, b) => a - b),
+    );
     expect(result.failures).toEqual([]);
     expect(result.compared.points).toBe(expected.rows.length);
     for (const acronym of expected.tiebreaks) expect(result.compared[acronym]).toBe(expected.rows.length);
