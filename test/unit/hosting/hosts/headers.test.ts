@@ -30,6 +30,22 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/matches/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/live/index.json
         Cache-Control: public, max-age=30, s-maxage=60, stale-while-revalidate=300
         X-Content-Type-Options: nosniff
@@ -71,6 +87,22 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/schedule/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/standings/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -203,6 +235,42 @@ describe("_headers", () => {
         Surrogate-Key: build-api
         Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/schedule/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/matches/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/standings/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/standings/rounds/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'

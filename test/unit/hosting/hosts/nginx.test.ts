@@ -224,6 +224,58 @@ describe("nginx", () => {
               add_header Access-Control-Allow-Origin "*" always;
               try_files $build_api_path/index.json =404;
           }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/teams/standings)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/teams/standings/rounds/(?<build_api_p_round>[0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/teams)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/public/v1/tournaments/(?<build_api_p_id>[0-9]+)/teams/matches/(?<build_api_p_round>[0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
@@ -297,6 +349,32 @@ describe("nginx", () => {
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/standings)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/teams/standings/rounds/(?<build_api_p_round>[0-9]+))/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/teams/matches/(?<build_api_p_round>[0-9]+))/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "$build_api_cc_current" always;
@@ -388,6 +466,32 @@ describe("nginx", () => {
               try_files $build_api_path/index.json =404;
           }
           location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/schedule)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/teams/standings)/?$" {
+              types { }
+              default_type "application/json; charset=utf-8";
+              add_header Cache-Control "$build_api_cc_current" always;
+              add_header X-Content-Type-Options nosniff always;
+              add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
+              add_header X-Frame-Options "DENY" always;
+              add_header Referrer-Policy "no-referrer" always;
+              add_header Cache-Tag "tournament-\${build_api_p_id},club-\${build_api_p_slug},build-api" always;
+              add_header Surrogate-Key "tournament-\${build_api_p_id} club-\${build_api_p_slug} build-api" always;
+              add_header Access-Control-Allow-Origin "*" always;
+              try_files $build_api_path/index.json =404;
+          }
+          location ~ "^(?<build_api_path>/api/clubs/(?<build_api_p_slug>[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)/tournaments/(?<build_api_p_id>[0-9]+)/teams)/?$" {
               types { }
               default_type "application/json; charset=utf-8";
               add_header Cache-Control "$build_api_cc_current" always;
