@@ -8,6 +8,7 @@ import { SITE_CSS, SITE_JS } from "./assets.ts";
 import { calendarFile } from "./calendar.ts";
 import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
+import { teamPages } from "./teams.ts";
 import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 import { ASSET, siteUrls } from "./links.ts";
 import { calendarPath, clubCalendarPath } from "../routes/urls.ts";
@@ -19,7 +20,12 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
   const shared = sharedOf(c, site);
   if (!shared) return clubs;
   const { s } = shared;
-  const files = [...tournamentPages(c, site), ...extensionPages(c, s), tournamentFeed(c, s)];
+  const files = [
+    ...tournamentPages(c, site),
+    ...extensionPages(c, s),
+    ...teamPages(c, s),
+    tournamentFeed(c, s),
+  ];
   if (s.schedule.calendarPath) {
     files.push([
       calendarPath(s.id).slice(1),

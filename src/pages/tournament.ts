@@ -1,5 +1,6 @@
 // The pages of one published tournament, rendered from the very view objects its JSON endpoints
 // are made of (views/public.ts, views/club.ts): never a second computation of the same values.
+import { TEAM_TAB } from "./teams-text.ts";
 import type { z } from "zod";
 import type {
   CurrentStandingsResponse,
@@ -67,9 +68,11 @@ export interface Shared {
   schedule: ScheduleView;
   /** Every URL the pages name, under the base path (pages/links.ts). */
   urls: SiteUrls;
+  /** A team event: its pages have a Teams tab (pages/teams.ts). */
+  teamEvent: boolean;
 }
 
-export type Tab = "overview" | "standings" | "crosstable" | "live" | "round" | "recaps";
+export type Tab = "overview" | "standings" | "teams" | "crosstable" | "live" | "round" | "recaps";
 
 export function header(s: Shared, tab: Tab, current?: string): string {
   const d = s.detail;
@@ -78,6 +81,7 @@ export function header(s: Shared, tab: Tab, current?: string): string {
     ["standings", "Standings", s.urls.page.standings(s.id)],
     ["crosstable", "Crosstable", s.urls.page.crosstable(s.id)],
   ];
+  if (s.teamEvent) links.splice(2, 0, ["teams", TEAM_TAB, s.urls.page.teams(s.id)]);
   if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, s.urls.page.live(s.id)]);
   const withRecaps = s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
   if (withRecaps.length > 0) links.push(["recaps", "Recaps", s.urls.page.recaps(s.id, withRecaps[0]!)]);
@@ -374,6 +378,7 @@ export function sharedOf(
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
     schedule: scheduleView(c, calendarOf(c, site)),
     urls: siteUrls(site.basePath ?? ""),
+    teamEvent: (c.t.team ?? null) !== null,
   };
   return { s, recaps };
 }

@@ -494,6 +494,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   // One page with every player's card (an anchor per player), not a page per player: see
   // docs/guide/extensions.md, "Player cards at scale".
   { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
+  // Team events (issue 46): team standings and every round's matches, board by board.
+  { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
 ];
 
 /** Whether a page route's files may be split into a head and numbered pages (pageOf). */

@@ -142,6 +142,11 @@ describe("the shared team events reproduce their official team standings", () =>
   });
 });
 
+/** The team numbers of the teams resource. */
+function roster0(read: (rel: string) => unknown): number[] {
+  return TeamsResponse.parse(read("teams")).teams.map((t) => t.teamNumber);
+}
+
 describe("the shared team events reproduce their official individual standings", () => {
   it.each(FILES)("$stem", async ({ stem, practice }) => {
     const expected = expectedOf(stem);
@@ -173,6 +178,11 @@ describe("the shared team events reproduce their official individual standings",
     const matches = TeamMatchesResponse.parse(read("teams/matches/1"));
     const boards = matches.matches.reduce((n, m) => n + m.boards.length, 0);
     expect(boards).toBe(Math.floor(expected.teams.length / 2) * 4);
+    // The team page: every team in the standings, every match of round 1 as a card.
+    const page = readFileSync(join(out, "tournaments/7000/teams/index.html"), "utf8");
+    for (const t of roster0(read)) expect(page).toContain(`href="#team-${t}"`);
+    expect(page).toContain('aria-current="page">Teams</a>');
+    expect(page.match(/<h3>/g)?.length).toBeGreaterThanOrEqual(Math.floor(expected.teams.length / 2));
     const roster = TeamsResponse.parse(read("teams"));
     expect(roster.teams.map((t) => t.teamNumber).sort((a, b) => a - b)).toEqual(
       expected.teams.map((t) => t.teamNo).sort((a, b) => a - b),
