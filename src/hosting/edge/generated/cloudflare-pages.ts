@@ -385,7 +385,9 @@ var PAGE_ROUTES = [
   },
   // One page with every player's card (an anchor per player), not a page per player: see
   // docs/guide/extensions.md, "Player cards at scale".
-  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" }
+  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
+  // Team events (issue 46): team standings and every round's matches, board by board.
+  { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" }
 ];
 function pageCache(page) {
   return endpoint(page.follows).cache;

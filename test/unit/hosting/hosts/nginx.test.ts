@@ -736,6 +736,26 @@ describe("nginx", () => {
           if (!-f $document_root$build_api_path/index.html) { return 404; }
           return 308 $build_api_path/$is_args$args;
       }
+      location ~ "^/tournaments/(?<build_api_p_id>[0-9]+)/teams/$" {
+          etag on;
+          error_page 404 /404.html;
+          error_page 405 /.build-api-405;
+          types { }
+          default_type "text/html; charset=utf-8";
+          add_header Cache-Control "$build_api_cc_current" always;
+          add_header X-Content-Type-Options nosniff always;
+          add_header Content-Security-Policy "default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" always;
+          add_header X-Frame-Options "DENY" always;
+          add_header Referrer-Policy "no-referrer" always;
+          add_header Cache-Tag "tournament-\${build_api_p_id},build-api" always;
+          add_header Surrogate-Key "tournament-\${build_api_p_id} build-api" always;
+          try_files \${uri}index.html =404;
+      }
+      location ~ "^(?<build_api_path>/tournaments/([0-9]+)/teams)$" {
+          error_page 404 /404.html;
+          if (!-f $document_root$build_api_path/index.html) { return 404; }
+          return 308 $build_api_path/$is_args$args;
+      }
       location ~ "^/assets/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\\.css$" {
           etag on;
           error_page 404 /404.html;
