@@ -43,7 +43,7 @@ export type TiebreakRuleSet = (typeof TIEBREAK_RULE_SETS)[number];
  * Where a program's published standings depart from the written rule set, the practice says which
  * program's to follow (see docs/design/tiebreaks.md): null follows the written rules.
  */
-export const TIEBREAK_PRACTICES = ["swiss-manager", "vega"] as const;
+export const TIEBREAK_PRACTICES = ["swiss-manager", "vega", "chessmanager"] as const;
 export type TiebreakPractice = (typeof TIEBREAK_PRACTICES)[number];
 
 export const PAIRING_SYSTEMS = ["swiss", "round-robin"] as const;

@@ -99,6 +99,30 @@ function chooseTiebreaks(f: TrfFile, given: string[] | undefined, warnings: stri
   return fromHeader.tiebreaks;
 }
 
+/**
+ * A store upgraded from version 3 or 4 keeps the CHECK its tiebreak_practice column was made with
+ * (SQLite cannot change it in place), which knows only swiss-manager and vega.
+ */
+function requirePracticeColumn(db: Database.Database, file: string, practice: TiebreakPractice | null): void {
+  if (practice === null) return;
+  const ddl = String(
+    db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tournaments'").pluck().get() ?? "",
+  );
+  // Only a CHECK that lists the practices and misses this one refuses it.
+  if (!/tiebreak_practice\s+IN\s*\(/i.test(ddl) || ddl.includes(`'${practice}'`)) return;
+  throw new BuildError(
+    `Cannot import into ${file}: its tournaments table does not accept the practice ${practice}.`,
+    [
+      {
+        what: "the store was made before this practice existed; its tiebreak_practice CHECK lists the earlier ones",
+        where: `${file}: table tournaments, column tiebreak_practice`,
+        fix: "create a new store with build-api init-store and import into it, or import with another --practice",
+      },
+    ],
+    EXIT.usage,
+  );
+}
+
 /** Unknown or contradicting result codes stop the standings at the round before: refused unless
  * allowed, each named by round, board and line. */
 function refuseUnknownResults(f: TrfFile, unknown: UnknownCell[], allowed: boolean): void {
@@ -193,6 +217,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   }
   try {
     requireWritableVersion(db, opts.db, "import into");
+    requirePracticeColumn(db, opts.db, t.tiebreakPractice);
     written = db.transaction(() => writeImported(db, t, opts, keep, parsed))();
   } finally {
     db.close();

@@ -228,3 +228,32 @@ describe("Swiss-Manager's practice in round robins: forfeits are unplayed games"
     );
   });
 });
+
+// ChessManager: an own unplayed round is a dummy opponent at the player's adjusted score (the
+// rounds after the last playable one counted as draws), withdrawn players included.
+// Swiss, 4 players, 3 rounds; #4 withdraws after round 1 (zero-point byes in rounds 2 and 3).
+// Round 1: #1-#2 1-0, #3-#4 1-0.  Round 2: #1-#3 ½-½, #2 pairing-allocated bye.
+// Round 3: #2-#3 0-1, #1 pairing-allocated bye.
+// Scores: #1 2½, #2 1, #3 2½, #4 0. Adjusted: #4 0 + ½ + ½ = 1 (its byes after round 1).
+// BH #4: #3 (2½) + two dummy opponents: the written rules 0 + 0 (its own score) = 2½;
+//        ChessManager 1 + 1 (its adjusted score) = 4½.
+// BH #1: #2 1 + #3 2½ + its bye's dummy 2½ (own score and adjusted score agree) = 6 both ways;
+// #2: #1 2½ + its bye's dummy 1 + #3 2½ = 6; #3: #4 1 (adjusted) + #1 2½ + #2 1 = 4½.
+const WITHDRAWN = [
+  player(1, 2000, ["2 w 1", "3 w =", "0 - U"]),
+  player(2, 1900, ["1 b 0", "0 - U", "3 w 0"]),
+  player(3, 1800, ["4 w 1", "1 b =", "2 b 1"]),
+  player(4, 1700, ["3 b 0", "0 - Z", "0 - Z"]),
+];
+
+describe("ChessManager: the dummy opponent at the player's adjusted score", () => {
+  it("raises a withdrawn player's dummy opponents to the draws of its adjusted score", () => {
+    expect(values(WITHDRAWN, { rules: "fide-2023" }, "BH")).toEqual({ 1: 6, 2: 6, 3: 4.5, 4: 2.5 });
+    expect(values(WITHDRAWN, { rules: "fide-2023", practice: "chessmanager" }, "BH")).toEqual({
+      1: 6,
+      2: 6,
+      3: 4.5,
+      4: 4.5,
+    });
+  });
+});
