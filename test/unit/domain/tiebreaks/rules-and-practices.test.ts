@@ -257,3 +257,33 @@ describe("ChessManager: the dummy opponent at the player's adjusted score", () =
     });
   });
 });
+
+describe("Vega's DE read as a score (vega-de-score): Vega's practice otherwise", () => {
+  // The round robin of the DE test above: #1 and #2 tied on 2, #1 won their game. Some Vega
+  // events print DE as the points among the tied players (#1 1, #2 0), others as the position
+  // (vega): the reading is chosen explicitly, the rest of Vega's practice stays.
+  const DE_GROUP = [
+    player(1, 2000, ["2 w 1", "3 b 0", "4 w 1"]),
+    player(2, 1900, ["1 b 0", "4 w 1", "3 w 1"]),
+    player(3, 1800, ["4 w =", "1 w 1", "2 b 0"]),
+    player(4, 1700, ["3 b =", "2 b 0", "1 b 0"]),
+  ];
+  const RR_DE = { ...RR, rules: "fide-2023" as const, tiebreaks: ["DE"] };
+
+  it("prints DE as points, a higher value ranking first", () => {
+    const rows = computeStandings(tournament(DE_GROUP, { ...RR_DE, practice: "vega-de-score" }), 3);
+    expect(rows.map((r) => [r.sourcePlayerNumber, r.rank, r.tieBreakValues[0]])).toEqual([
+      [1, 1, "1"],
+      [2, 2, "0"],
+      [3, 3, "0"],
+      [4, 4, "0"],
+    ]);
+  });
+
+  it("keeps Vega's other departures: a round robin's ARO leaves forfeits out", () => {
+    const both = (practice: "vega" | "vega-de-score") =>
+      values(ROUND_ROBIN, { ...RR, rules: "fide-2023", practice }, "ARO")[1];
+    expect(both("vega-de-score")).toBe(both("vega"));
+    expect(both("vega-de-score")).toBe(1700);
+  });
+});
