@@ -43,7 +43,7 @@
 --                    recap headline 500 | URLs 2,048 | free text and one paragraph 10,000 | a whole
 --                    JSON column 200,000 | slugs and tags 64
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- A club that may publish a catalog under /api/clubs/{slug}/tournaments.
 CREATE TABLE clubs (
@@ -99,7 +99,7 @@ CREATE TABLE tournaments (
   tiebreak_rules           TEXT    NOT NULL DEFAULT 'fide-2023' CHECK (tiebreak_rules IN ('fide-2023', 'fide-2026', 'pre-2023')),
   -- Version 3: the pairing program whose known tie-break practice the standings follow, where it
   -- departs from the written rules (docs/design/tiebreaks.md); NULL follows the written rules.
-  tiebreak_practice        TEXT    CHECK (tiebreak_practice IN ('swiss-manager', 'vega')),
+  tiebreak_practice        TEXT    CHECK (tiebreak_practice IN ('swiss-manager', 'vega', 'vega-de-score', 'chessmanager')),
   points_win               REAL    NOT NULL DEFAULT 1,
   points_draw              REAL    NOT NULL DEFAULT 0.5,
   points_loss              REAL    NOT NULL DEFAULT 0,
@@ -634,5 +634,181 @@ CREATE TRIGGER tournaments_revision_replace_update BEFORE UPDATE OF external_id 
   INSERT INTO tournament_revisions (tournament_id, revision, stamp)
     SELECT t.tournament_id, s.revision, s.stamp FROM tournaments AS t, store_revisions AS s
     WHERE t.external_id = NEW.external_id AND s.scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+
+-- Team events (schema version 5). A team event is an individual tournament (players, rounds and
+-- games as above: every board game is a games row) whose players are members of teams. The team
+-- matches are not stored: they follow from the games (the members of two teams who met in a
+-- round). What no board game says is stored here: the teams and their members in board order, the
+-- match-point scoring, the byes of whole teams and the matches decided without play
+-- (docs/guide/the-store.md, "Team events"). A tournament without a team_events row is individual.
+CREATE TABLE team_events (
+  tournament_id    INTEGER PRIMARY KEY REFERENCES tournaments (tournament_id),
+  primary_score    TEXT NOT NULL DEFAULT 'MP' CHECK (primary_score IN ('MP', 'GP')), -- computation: what ranks teams first
+  match_win        REAL NOT NULL DEFAULT 2,        -- computation: match points for a match won (TRF 362 TW)
+  match_draw       REAL NOT NULL DEFAULT 1,        -- computation: for a match drawn (TD)
+  match_loss       REAL NOT NULL DEFAULT 0,        -- computation: for a match lost (TL)
+  pab_match_points REAL,                           -- computation: what a pairing-allocated bye gives (TRF 320); NULL: a win
+  pab_game_points  REAL,                           -- computation: NULL: one game point per board
+  team_tiebreaks   TEXT NOT NULL DEFAULT '[]'      -- contract: JSON array of C.07 team acronyms ("BH:MP", "EMGSB/C1")
+);
+
+CREATE TABLE teams (
+  tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  team_number   INTEGER NOT NULL,                  -- contract: 1..99,999 (TRF 310 team number)
+  name          TEXT NOT NULL,                     -- contract
+  short_name    TEXT,                              -- contract
+  PRIMARY KEY (tournament_id, team_number)
+) WITHOUT ROWID;
+
+-- A team's members in board order (board_order 1 = first board); a player is in one team at most.
+CREATE TABLE team_members (
+  tournament_id        INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  team_number          INTEGER NOT NULL,
+  board_order          INTEGER NOT NULL,           -- contract: 1..99
+  source_player_number INTEGER NOT NULL,           -- contract: a players row of the tournament
+  PRIMARY KEY (tournament_id, team_number, board_order),
+  UNIQUE (tournament_id, source_player_number)
+) WITHOUT ROWID;
+
+-- A whole team's bye in a round: 'pab' pairing-allocated (TRF 320), 'full' / 'half' / 'zero'
+-- requested or justified (TRF 240 F / H / Z).
+CREATE TABLE team_byes (
+  tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  round_number  INTEGER NOT NULL,                  -- contract: 1..99
+  team_number   INTEGER NOT NULL,
+  kind          TEXT NOT NULL CHECK (kind IN ('pab', 'full', 'half', 'zero')), -- contract
+  PRIMARY KEY (tournament_id, round_number, team_number)
+) WITHOUT ROWID;
+
+-- A match decided without play (TRF 330): '+-' the white team wins, '-+' the black team, '--' neither.
+CREATE TABLE team_forfeited_matches (
+  tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+  round_number  INTEGER NOT NULL,                  -- contract: 1..99
+  white_team    INTEGER NOT NULL,                  -- contract: the first-named team
+  black_team    INTEGER NOT NULL,                  -- contract
+  result        TEXT NOT NULL CHECK (result IN ('+-', '-+', '--')), -- contract
+  PRIMARY KEY (tournament_id, round_number, white_team)
+) WITHOUT ROWID;
+
+CREATE TRIGGER team_events_revision_insert AFTER INSERT ON team_events BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_events_revision_update AFTER UPDATE ON team_events BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_events_revision_delete AFTER DELETE ON team_events BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER teams_revision_insert AFTER INSERT ON teams BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER teams_revision_update AFTER UPDATE ON teams BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER teams_revision_delete AFTER DELETE ON teams BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_members_revision_insert AFTER INSERT ON team_members BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_members_revision_update AFTER UPDATE ON team_members BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_members_revision_delete AFTER DELETE ON team_members BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_byes_revision_insert AFTER INSERT ON team_byes BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_byes_revision_update AFTER UPDATE ON team_byes BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_byes_revision_delete AFTER DELETE ON team_byes BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_forfeited_matches_revision_insert AFTER INSERT ON team_forfeited_matches BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_forfeited_matches_revision_update AFTER UPDATE ON team_forfeited_matches BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT NEW.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
+    ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
+END;
+CREATE TRIGGER team_forfeited_matches_revision_delete AFTER DELETE ON team_forfeited_matches BEGIN
+  INSERT INTO store_revisions (scope, revision, stamp) VALUES ('all', 1, randomblob(8))
+    ON CONFLICT (scope) DO UPDATE SET revision = revision + 1, stamp = excluded.stamp;
+  INSERT INTO tournament_revisions (tournament_id, revision, stamp)
+    SELECT OLD.tournament_id, revision, stamp FROM store_revisions WHERE scope = 'all'
     ON CONFLICT (tournament_id) DO UPDATE SET revision = excluded.revision, stamp = excluded.stamp;
 END;

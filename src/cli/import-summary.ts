@@ -10,7 +10,8 @@ function list(numbers: readonly number[]): string {
 export function importSummary(r: ImportReport): string[] {
   const where = [r.published ? "published" : null, r.club ? `in club ${r.club}` : null].filter(Boolean);
   const lines = [
-    `${r.action} tournament ${r.externalId} "${r.name}": ${r.players} players, ${r.rounds} rounds, ` +
+    `${r.action} tournament ${r.externalId} "${r.name}": ${r.players} players, ` +
+      `${r.teams > 0 ? `${r.teams} teams, ` : ""}${r.rounds} rounds, ` +
       `${r.games} games, ${r.byes} byes${where.length > 0 ? ` (${where.join(", ")})` : ""}`,
   ];
   const c = r.changes;

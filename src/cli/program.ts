@@ -87,6 +87,19 @@ function ruleSet(value: string): TiebreakRuleSet {
   return value as TiebreakRuleSet;
 }
 
+/** A comma-separated list, each item trimmed, empty items left out. */
+function listOf(value: string): string[] {
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+function primaryScore(value: string): "MP" | "GP" {
+  if (value === "MP" || value === "GP") return value;
+  throw new InvalidArgumentError(`"${value}" is not MP or GP`);
+}
+
 function practice(value: string): TiebreakPractice {
   if (!(TIEBREAK_PRACTICES as readonly string[]).includes(value)) {
     throw new InvalidArgumentError(`expected one of ${TIEBREAK_PRACTICES.join(", ")}`);
@@ -505,7 +518,7 @@ subcommand("init-store")
 
 subcommand("upgrade-store")
   .description(
-    "Upgrade a store of schema version 1, 2 or 3 in place to the current version (revision triggers and stamps, tie-break practice, round schedule); a current store gets the indexes of schema/store.sql it lacks.",
+    "Upgrade a store of schema version 1, 2, 3 or 4 in place to the current version (revision triggers and stamps, tie-break practice, round schedule, team events); a current store gets the indexes of schema/store.sql it lacks.",
   )
   .argument("<file>", "the SQLite store to upgrade")
   .action(async (file: string) => {
@@ -558,6 +571,15 @@ subcommand("import-trf")
     `follow a program's known tie-break practice: ${TIEBREAK_PRACTICES.join(", ")} (default: the written rules)`,
     practice,
   )
+  .option(
+    "--team-tiebreaks <list>",
+    "team events (TRF 310 or 013 records): C.07 team tie-breaks after the primary score, e.g. GP,BH:MP or EDE,EMGSB/C1",
+  )
+  .option(
+    "--primary-score <score>",
+    "team events: MP (match points, the default) or GP ranks the teams first",
+    primaryScore,
+  )
   .option("--publish", "publish on the global surface")
   .option("--club <slug>", "publish in this club's catalog (the club must exist: see add-club)")
   .option(
@@ -598,6 +620,8 @@ subcommand("import-trf")
         : undefined,
       rules: o.rules,
       practice: o.practice ?? null,
+      ...(o.teamTiebreaks !== undefined ? { teamTiebreaks: listOf(String(o.teamTiebreaks)) } : {}),
+      ...(o.primaryScore !== undefined ? { primaryScore: o.primaryScore } : {}),
       publish: Boolean(o.publish),
       club: o.club,
       allowUnknownResults: Boolean(o.allowUnknownResults),

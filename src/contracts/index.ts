@@ -4,3 +4,4 @@ export * from "./club.ts";
 export * from "./public.ts";
 export * from "./problem.ts";
 export * from "./extensions.ts";
+export * from "./teams.ts";

@@ -3,6 +3,8 @@
 // dates are "YYYY-MM-DD". Identifiers that are int64 in the contract are bigint here so that
 // values beyond 2^53 survive; int32 values are numbers.
 
+import type { TeamEvent } from "./teams/types.ts";
+
 export const GAME_RESULTS = [
   "Pending",
   "WhiteWin",
@@ -41,8 +43,14 @@ export type TiebreakRuleSet = (typeof TIEBREAK_RULE_SETS)[number];
  * Where a program's published standings depart from the written rule set, the practice says which
  * program's to follow (see docs/design/tiebreaks.md): null follows the written rules.
  */
-export const TIEBREAK_PRACTICES = ["swiss-manager", "vega"] as const;
+export const TIEBREAK_PRACTICES = ["swiss-manager", "vega", "vega-de-score", "chessmanager"] as const;
 export type TiebreakPractice = (typeof TIEBREAK_PRACTICES)[number];
+
+/** Vega's practice, whichever reading of its DE column (`vega`: the position in the tied group;
+ * `vega-de-score`: the points among the tied players, as Vega prints it in some events). */
+export function followsVega(p: TiebreakPractice | null): boolean {
+  return p === "vega" || p === "vega-de-score";
+}
 
 export const PAIRING_SYSTEMS = ["swiss", "round-robin"] as const;
 export type PairingSystem = (typeof PAIRING_SYSTEMS)[number];
@@ -203,6 +211,8 @@ export interface Tournament {
   sourceStandings: SourceStandings[];
   /** Published (non-draft) recaps only. */
   recaps: Recap[];
+  /** A team event's teams, scoring and unplayed matches; absent or null: an individual event. */
+  team?: TeamEvent | null;
 }
 
 /** A tournament with where it is published. Drafts never get this far. */

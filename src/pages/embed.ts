@@ -5,12 +5,13 @@
 //   --build-api-brand     header colour (default: the club's brandColor)
 //   --build-api-on-brand  text on the header (default #fff)
 //   --build-api-font      font family (default: inherited from the host page)
-// Attributes: club (slug, required), view = catalog | standings | round | crosstable | player
+// Attributes: club (slug, required), view = catalog | standings | round | crosstable | player | teams
 // (default catalog), tournament (id, for every view but catalog), player (source player number,
 // for player), tag (catalog filter), api (snapshot origin; default the origin the script was
 // loaded from). The crosstable and player views read the club surface's extension endpoints
 // (issue 22: /crosstable and /players, one file with every card), so they work for a tournament
-// only the club publishes. Every value is put in the DOM as text, never as markup.
+// only the club publishes; teams (a team event's standings) reads /teams/standings (issue 46).
+// Every value is put in the DOM as text, never as markup.
 import { asciiJson } from "./assets.ts";
 import { MODIFIERS, RESULT_LABEL, RESULT_TITLE, STATUS_LABEL, TIEBREAK_NAMES } from "./format.ts";
 import { ALONE_LABEL, OUTCOME_SYMBOL } from "./extensions.ts";
@@ -96,6 +97,7 @@ var catalog=this.get(base+(tag&&view==="catalog"?"?tag="+seg(tag):""));
 var work=view==="standings"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/standings")]).then(function(x){self.brand(x[0]);self.standings(x[0],x[1])}):
 view==="round"?Promise.all([catalog,this.get(base+"/"+seg(id)+"/live")]).then(function(x){self.brand(x[0]);self.round(x[0],x[1])}):
 view==="crosstable"?Promise.all([catalog,this.get(ext+"/crosstable")]).then(function(x){self.brand(x[0]);self.crosstable(x[0],x[1],id)}):
+view==="teams"?Promise.all([catalog,this.get(ext+"/teams/standings")]).then(function(x){self.brand(x[0]);self.teams(x[0],x[1],id)}):
 view==="player"?Promise.all([catalog,this.get(ext+"/players")]).then(function(x){self.brand(x[0]);
 var p=x[1].players.filter(function(q){return String(q.sourcePlayerNumber)===pl})[0];if(!p)throw new Error("no player "+pl+" in this tournament");self.player(x[0],p,id)}):
 catalog.then(function(c){self.brand(c);self.catalog(c)});
@@ -118,6 +120,12 @@ this.show(r.tournamentName,[table("Round "+r.roundNumber+(r.totalRounds?" of "+r
 c.name+" \\u00b7 updated "+r.lastUpdatedAt.slice(0,16).replace("T"," ")+" UTC");
 if(r.status==="Live")this.timer=setTimeout(function(){if(self.isConnected)self.load()},EVERY*1000)}}
 function tname(c,id){var e=c.tournaments.filter(function(x){return String(x.tournament.tournamentId)===id})[0];return e?e.tournament.name:"Tournament "+id}
+BuildApiEmbed.prototype.teams=function(c,s,id){var heads=[nh("Rank"),"Team",el("th",{scope:"col","class":"n"},[el("abbr",{title:"Match points"},["MP"])]),
+el("th",{scope:"col","class":"n"},[el("abbr",{title:"Game points"},["GP"])])].concat(s.tieBreakLabels.map(function(l){return el("th",{scope:"col","class":"n"},[l])}));
+var rows=s.rows.map(function(r){return el("tr",{"data-team":r.teamNumber},[num(r.tiedWithPrevious?"":r.rank),el("th",{scope:"row"},[r.name]),
+el("td",{"class":"n"},[pts(r.matchPoints)]),el("td",{"class":"n"},[pts(r.gamePoints)])].concat(r.tieBreakValues.map(num)))});
+var cap=s.afterRound==null?"No round is complete yet":"Team standings after round "+s.afterRound;
+this.show(tname(c,id),[rows.length?table(cap,heads,rows):el("p",null,[cap])],c.name)};
 BuildApiEmbed.prototype.crosstable=function(c,x,id){var self=this,line={};x.rows.forEach(function(r,i){line[r.sourcePlayerNumber]=i+1});
 var heads=[nh("No."),nh("Rank"),"Player"].concat(x.rounds.map(function(n){return nh("R"+n)})).concat([nh("Points")]);
 var rows=x.rows.map(function(r,i){return el("tr",{"data-player":r.sourcePlayerNumber},[num(i+1),num(r.rank==null?"":r.rank),

@@ -9,6 +9,7 @@ import { calendarFile } from "./calendar.ts";
 import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { playerFeedFiles } from "./player-feeds.ts";
+import { teamPages } from "./teams.ts";
 import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
 import { ASSET, siteUrls } from "./links.ts";
 import { calendarPath, clubCalendarPath } from "../routes/urls.ts";
@@ -24,6 +25,7 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
   const files = [
     ...tournamentPages(c, site),
     ...extensionPages(c, s, cards),
+    ...teamPages(c, s),
     tournamentFeed(c, s),
     ...playerFeedFiles(c, s, cards),
   ];

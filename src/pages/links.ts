@@ -27,6 +27,8 @@ export const ASSET = {
 /** The page URLs of a tournament (directories with a trailing slash), as site paths or links. */
 export interface PageUrls {
   tournament(id: string): string;
+  /** Team events only: team standings and the matches of each round. */
+  teams(id: string): string;
   standings(id: string): string;
   round(id: string, n: number): string;
   live(id: string): string;
@@ -45,6 +47,7 @@ function pageUrls(to: (sitePath: string) => string): PageUrls {
   const p = (route: string, params: Params): string => to(pageSitePath(route, params));
   return {
     tournament: (id) => p("tournamentPage", { id }),
+    teams: (id) => p("teamsPage", { id }),
     standings: (id) => p("standingsPage", { id }),
     round: (id, n) => p("roundPage", { id, round: String(n) }),
     live: (id) => p("livePage", { id }),

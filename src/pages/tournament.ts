@@ -1,5 +1,6 @@
 // The pages of one published tournament, rendered from the very view objects its JSON endpoints
 // are made of (views/public.ts, views/club.ts): never a second computation of the same values.
+import { TEAM_TAB } from "./teams-text.ts";
 import type { z } from "zod";
 import type {
   CurrentStandingsResponse,
@@ -71,6 +72,8 @@ export interface Shared {
   urls: SiteUrls;
   /** Whether each player has a feed and a calendar of their games (a followed tournament). */
   playerFeeds: boolean;
+  /** A team event: its pages have a Teams tab (pages/teams.ts). */
+  teamEvent: boolean;
 }
 
 /**
@@ -95,7 +98,7 @@ function recapLanguagesOf(s: Shared): string[] {
   return s.languages.filter((l) => (s.recapCounts.get(l) ?? 0) > 0);
 }
 
-export type Tab = "overview" | "standings" | "crosstable" | "players" | "live" | "round" | "recaps";
+export type Tab = "overview" | "standings" | "teams" | "crosstable" | "players" | "live" | "round" | "recaps";
 
 export function header(s: Shared, tab: Tab, current?: string): string {
   const d = s.detail;
@@ -105,6 +108,7 @@ export function header(s: Shared, tab: Tab, current?: string): string {
     ["crosstable", "Crosstable", s.urls.page.crosstable(s.id)],
     ["players", "Players", s.urls.page.players(s.id)],
   ];
+  if (s.teamEvent) links.splice(2, 0, ["teams", TEAM_TAB, s.urls.page.teams(s.id)]);
   if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, s.urls.page.live(s.id)]);
   const withRecaps = recapLanguagesOf(s);
   if (withRecaps.length > 0) links.push(["recaps", "Recaps", s.urls.page.recaps(s.id, withRecaps[0]!)]);
@@ -413,6 +417,7 @@ export function sharedOf(
     schedule: scheduleView(c, calendarOf(c, site)),
     urls: siteUrls(site.basePath ?? ""),
     playerFeeds: c.t.trackingEnabled,
+    teamEvent: (c.t.team ?? null) !== null,
   };
   return { s, recaps };
 }

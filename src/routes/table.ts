@@ -6,6 +6,7 @@ import type { Club } from "../domain/types.ts";
 import * as club from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import * as ext from "../views/extensions.ts";
+import { teamRoutes } from "./team-routes.ts";
 import { finished } from "../views/order.ts";
 import * as pub from "../views/public.ts";
 import { hasCalendar } from "../domain/extensions/schedule.ts";
@@ -249,6 +250,7 @@ const BINDINGS: Record<
         emit({ id: idOf(c), slug }, ext.scheduleView(c, clubCalendarOf(c, slug, site)));
     },
   }),
+  ...teamRoutes,
 };
 
 /** The URL path of the tournament's iCalendar file; null when no round has a date (a calendar

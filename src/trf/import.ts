@@ -20,6 +20,8 @@ import { checkDeclaredStandings, type DeclaredMismatch } from "./check.ts";
 import { tiebreaksFromTrfHeader } from "./tiebreak-codes.ts";
 import { SCHEDULE_TEXT, scheduleWarnings, type RoundTimes } from "./schedule.ts";
 import { checkGivenRounds, followRow, FOLLOW_TEXT, keepFollowing, storedTotalRounds } from "./follow.ts";
+import { declaredTeamMismatches, teamEventOf } from "./team-import.ts";
+import type { PrimaryScore } from "../domain/teams/types.ts";
 
 export interface ImportTrfOptions {
   file: string;
@@ -38,6 +40,10 @@ export interface ImportTrfOptions {
   /** The tournament's page at the original results source (TRF files carry no URL). Required for
    * a new tournament; a re-import keeps the stored one when it is not given. */
   sourceUrl?: string;
+  /** Team events: the team tie-breaks after the primary score (C.07 team acronyms). */
+  teamTiebreaks?: string[];
+  /** Team events: what ranks the teams first (default match points). */
+  primaryScore?: PrimaryScore;
   /** Announced round start times (`--round-time`); TRF files carry none. */
   roundTimes?: RoundTimes;
   /** The number of rounds when the file has no XXR record (`--rounds`); a re-import keeps it. */
@@ -51,6 +57,8 @@ export interface ImportReport {
   externalId: bigint;
   name: string;
   players: number;
+  /** Teams of a team event (TRF 310 / 013 records); 0 for an individual event. */
+  teams: number;
   rounds: number;
   games: number;
   byes: number;
@@ -113,22 +121,27 @@ function droppedTimes(times: RoundTimes | undefined, t: Tournament): string[] {
     .map(SCHEDULE_TEXT.timeDropped);
 }
 
-/** Team tournaments (TRF `310` team records) have no place in the API: refused with exit 9. */
-function refuseTeamFile(f: TrfFile): void {
-  const teams = (f.headers.get("310") ?? []).length;
-  if (teams === 0) return;
+/**
+ * A store upgraded from version 3 or 4 keeps the CHECK its tiebreak_practice column was made with
+ * (SQLite cannot change it in place), which knows only swiss-manager and vega.
+ */
+function requirePracticeColumn(db: Database.Database, file: string, practice: TiebreakPractice | null): void {
+  if (practice === null) return;
+  const ddl = String(
+    db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tournaments'").pluck().get() ?? "",
+  );
+  // Only a CHECK that lists the practices and misses this one refuses it.
+  if (!/tiebreak_practice\s+IN\s*\(/i.test(ddl) || ddl.includes(`'${practice}'`)) return;
   throw new BuildError(
-    `Cannot import the TRF file ${f.fileName}: it is a team tournament.`,
+    `Cannot import into ${file}: its tournaments table does not accept the practice ${practice}.`,
     [
       {
-        what:
-          `the file has ${teams} team record(s) (310); the Public Tournament Read API has no team ` +
-          "concept (no teams, matches or match points), so its standings would be wrong",
-        where: f.fileName,
-        fix: "import individual tournaments only",
+        what: "the store was made before this practice existed; its tiebreak_practice CHECK lists the earlier ones",
+        where: `${file}: table tournaments, column tiebreak_practice`,
+        fix: "create a new store with build-api init-store and import into it, or import with another --practice",
       },
     ],
-    EXIT.trf,
+    EXIT.usage,
   );
 }
 
@@ -170,7 +183,6 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   }
   regularFile(opts.db, "the store", EXIT.storeUnreadable, "create it with build-api init-store");
   const parsed = parseTrf(read.text, basename(opts.file));
-  refuseTeamFile(parsed);
   const warnings: string[] = [...read.warnings];
   const tiebreaks = chooseTiebreaks(parsed, opts.tiebreaks, warnings);
   checkGivenRounds(parsed, opts.rounds);
@@ -197,8 +209,11 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   if (opts.sourceUrl === undefined) keep.add("source_url");
   warnings.push(...conversion.warnings);
   refuseUnknownResults(parsed, conversion.unknown, opts.allowUnknownResults === true);
-  const t = conversion.tournament;
+  const team = teamEventOf(read.text, parsed, opts, warnings);
+  const t = team ? { ...conversion.tournament, team: team.event } : conversion.tournament;
   const check = checkDeclaredStandings(parsed, t);
+  if (team && check.afterRound !== null)
+    warnings.push(...declaredTeamMismatches(t, team.declared, check.afterRound));
   if (opts.strict && check.mismatches.length > 0) {
     throw new BuildError(
       `Cannot import the TRF file ${parsed.fileName} (--strict): ${check.mismatches.length} declared value(s) are not reproduced.`,
@@ -224,6 +239,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
   }
   try {
     requireWritableVersion(db, opts.db, "import into");
+    requirePracticeColumn(db, opts.db, t.tiebreakPractice);
     written = db.transaction(() => writeImported(db, t, opts, keep, parsed, warnings))();
   } finally {
     db.close();
@@ -235,6 +251,7 @@ export function importTrf(opts: ImportTrfOptions): ImportReport {
     externalId: t.externalId,
     name: t.name,
     players: t.players.length,
+    teams: t.team?.teams.length ?? 0,
     rounds: t.rounds.length,
     games,
     byes,

@@ -2,7 +2,8 @@
 // schema it shipped (test/fixtures/store/v3.sql), versions 2 and 1 by taking away what 3 and 2 added.
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import { SAMPLE_SQL_URL } from "../../src/store/write/init.ts";
+import { createSampleStore, SAMPLE_SQL_URL } from "../../src/store/write/init.ts";
+import { VERSION_5_TABLES } from "../../src/store/schema.ts";
 
 const V3_SQL = new URL("../fixtures/store/v3.sql", import.meta.url);
 
@@ -56,7 +57,28 @@ export function downgradeToVersion1(file: string): void {
 }
 
 /** A sample store of `version` (1, 2 or 3) at `file`. */
-export function sampleStoreOfVersion(file: string, version: 1 | 2 | 3): void {
+/** Creates at `file` a version 4 store holding the sample's rows: the current schema without
+ * what version 5 added (the team tables and their triggers). */
+export function sampleStoreV4(file: string): void {
+  createSampleStore(file);
+  const db = new Database(file);
+  try {
+    for (const table of VERSION_5_TABLES) {
+      for (const name of db
+        .prepare<[string], string>("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?")
+        .pluck()
+        .all(table))
+        db.exec(`DROP TRIGGER "${name}"`);
+      db.exec(`DROP TABLE ${table}`);
+    }
+    db.pragma("user_version = 4");
+  } finally {
+    db.close();
+  }
+}
+
+export function sampleStoreOfVersion(file: string, version: 1 | 2 | 3 | 4): void {
+  if (version === 4) return sampleStoreV4(file);
   sampleStoreV3(file);
   if (version === 2) downgradeToVersion2(file);
   if (version === 1) downgradeToVersion1(file);

@@ -13,6 +13,9 @@ function ownUnplayedValue(ctx: Context, player: number, e: RoundEntry, list: Rou
     const own = standardPoints(e.outcome) * ctx.winValue;
     return before + (ctx.winValue - own) + ctx.drawValue * (ctx.rounds - e.round);
   }
+  // ChessManager's practice: the dummy opponent has the player's adjusted score, the rounds after
+  // the last playable one counted as draws (docs/design/tiebreaks.md, "ChessManager").
+  if (ctx.practice === "chessmanager") return ctx.adjusted.get(player)!;
   // Dummy opponent with the player's own score (C.07 §16.4).
   const own = ctx.score.get(player)!;
   if (ctx.rules !== "fide-2026") return own;

@@ -1,6 +1,7 @@
 // What every tie-break of one tournament after one round shares: each player's round entries,
 // scores and adjusted scores, ratings, and which rounds count as available to play.
 import type { Player, Tournament, TiebreakPractice, TiebreakRuleSet } from "../types.ts";
+import { followsVega } from "../types.ts";
 import { isPlayedOverTheBoard, standardPoints, type RoundEntry } from "../scoring.ts";
 
 /** One round of a Buchholz-type tie-break (buchholz.ts builds them; the context caches them). */
@@ -83,7 +84,7 @@ export function buildContext(
   const score = new Map<number, number>();
   const points = new Map<number, number>();
   const adjusted = new Map<number, number>();
-  const vega = t.tiebreakPractice === "vega";
+  const vega = followsVega(t.tiebreakPractice);
   for (const [player, list] of entries) {
     // One pass per list: sums in round order, as the reductions were.
     let sumPoints = 0;

@@ -4,6 +4,7 @@ import { isPlayedOverTheBoard, standardPoints, type RoundEntry } from "../scorin
 import type { Modifier } from "./acronyms.ts";
 import type { Context } from "./context.ts";
 import { expectedScore, ratingDifference } from "./rating-tables.ts";
+import { followsVega } from "../types.ts";
 
 /** The rating-based tie-breaks (their base acronyms). */
 export type RatingBased = "ARO" | "TPR" | "PTP" | "APRO" | "APPO";
@@ -15,7 +16,7 @@ export type RatingBased = "ARO" | "TPR" | "PTP" | "APRO" | "APPO";
  */
 function ratingEntries(ctx: Context, base: RatingBased): Map<number, RoundEntry[]> {
   if (!ctx.roundRobin) return ctx.entries;
-  if (ctx.rules === "fide-2026" || (ctx.practice === "vega" && base === "ARO")) return ctx.scheduled;
+  if (ctx.rules === "fide-2026" || (followsVega(ctx.practice) && base === "ARO")) return ctx.scheduled;
   return ctx.entries;
 }
 

@@ -14,6 +14,7 @@ import {
   STORE_SCHEMA_VERSION,
   VERSION_3_COLUMNS,
   VERSION_3_TABLES,
+  VERSION_5_TABLES,
   VERSION_4_COLUMNS,
 } from "../schema.ts";
 import { storeSizeProblems } from "./sizes.ts";
@@ -110,6 +111,8 @@ function schemaProblems(file: string, db: Database.Database, version: number): P
     if (REVISION_TABLES.includes(table) && !actual.has(table)) continue;
     // A store before version 3 has no round schedule: read as if it were empty.
     if (version < 3 && VERSION_3_TABLES.includes(table) && !actual.has(table)) continue;
+    // A store before version 5 has no team tables: read as holding no team event.
+    if (version < 5 && VERSION_5_TABLES.includes(table) && !actual.has(table)) continue;
     const have = actual.get(table);
     if (!have) {
       problems.push({

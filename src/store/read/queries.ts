@@ -93,6 +93,16 @@ const SQL = {
   // At most one row per round: one row past the limit is enough to report it, and bounds memory.
   schedule: `SELECT ${selectAll("round_schedule")} FROM round_schedule WHERE tournament_id = +?
     ORDER BY round_number LIMIT ${MAX_ROUND + 1}`,
+  // Team events (version 5): at most one row per team, member, bye and forfeited match.
+  teamEvent: `SELECT ${selectAll("team_events")} FROM team_events WHERE tournament_id = +?`,
+  teams: `SELECT ${selectAll("teams")} FROM teams WHERE tournament_id = +?
+    ORDER BY team_number LIMIT ${MAX_PLAYERS + 1}`,
+  teamMembers: `SELECT ${selectAll("team_members")} FROM team_members WHERE tournament_id = +?
+    ORDER BY team_number, board_order LIMIT ${MAX_PLAYERS + 1}`,
+  teamByes: `SELECT ${selectAll("team_byes")} FROM team_byes WHERE tournament_id = +?
+    ORDER BY round_number, team_number LIMIT ${MAX_PLAYERS + 1}`,
+  teamForfeits: `SELECT ${selectAll("team_forfeited_matches")} FROM team_forfeited_matches
+    WHERE tournament_id = +? ORDER BY round_number, white_team LIMIT ${MAX_PLAYERS + 1}`,
   // The primary key forbids duplicates, but a foreign store may lack it.
   duplicateBoards: `
     SELECT tournament_id, round_number, board_number, count(*) AS n FROM games WHERE tournament_id = +?
@@ -222,6 +232,10 @@ export function vocabularySql(db: Database.Database): Record<VocabularyName, str
 
 /** Statements that select exactly selectAll(table) and return raw rows (SqlCells). */
 const RAW_QUERIES = [
+  "teams",
+  "teamMembers",
+  "teamByes",
+  "teamForfeits",
   "players",
   "rounds",
   "schedule",
@@ -252,8 +266,14 @@ function absentTournamentColumns(db: Database.Database): Set<string> {
   );
 }
 
-/** A store before version 3 has no round_schedule: its schedule query returns no row. */
+/** A store before version 3 has no round_schedule, before version 5 no team tables: their queries
+ * return no row. */
 const NO_SCHEDULE = "SELECT NULL WHERE 0 AND ? IS NULL";
+const TEAM_QUERIES = ["teamEvent", "teams", "teamMembers", "teamByes", "teamForfeits"] as const;
+
+function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
 
 export function prepareQueries(db: Database.Database): Queries {
   const raw = new Set<QueryName>(RAW_QUERIES);
@@ -267,6 +287,7 @@ export function prepareQueries(db: Database.Database): Queries {
       tournament: `SELECT ${selectAll("tournaments", undefined, absent)} FROM tournaments WHERE tournament_id = +?`,
     }),
     ...(!hasSchedule && { schedule: NO_SCHEDULE }),
+    ...(!hasTable(db, "team_events") && Object.fromEntries(TEAM_QUERIES.map((q) => [q, NO_SCHEDULE]))),
   };
   const queries = {} as Record<QueryName, Database.Statement<unknown[], unknown>>;
   for (const name of Object.keys(sql) as QueryName[]) {

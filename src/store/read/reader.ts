@@ -130,6 +130,10 @@ const RAW_ROW_IDS = {
   standings: rawRowIds("source_standings"),
   standingRows: rawRowIds("source_standing_rows"),
   recaps: rawRowIds("recaps"),
+  teams: rawRowIds("teams"),
+  teamMembers: rawRowIds("team_members"),
+  teamByes: rawRowIds("team_byes"),
+  teamForfeits: rawRowIds("team_forfeited_matches"),
 };
 
 const selectAllClubs = selectAll("clubs");
@@ -148,6 +152,11 @@ function hashTournamentRows(rows: TournamentRows): string {
   hashRows(hash, "standings", rows.standings, RAW_ROW_IDS.standings);
   hashRows(hash, "standingRows", rows.standingRows, RAW_ROW_IDS.standingRows);
   hashRows(hash, "recaps", rows.recaps, RAW_ROW_IDS.recaps);
+  hashRows(hash, "teamEvent", rows.teamEvent, ROW_IDS);
+  hashRows(hash, "teams", rows.teams, RAW_ROW_IDS.teams);
+  hashRows(hash, "teamMembers", rows.teamMembers, RAW_ROW_IDS.teamMembers);
+  hashRows(hash, "teamByes", rows.teamByes, RAW_ROW_IDS.teamByes);
+  hashRows(hash, "teamForfeits", rows.teamForfeits, RAW_ROW_IDS.teamForfeits);
   hashRows(hash, "publication", rows.publication, ROW_IDS);
   hashRows(hash, "clubEntries", rows.clubEntries, ROW_IDS);
   return hash.digest("hex");
@@ -321,6 +330,11 @@ export class StoreReader implements Store {
       standings: q.standings.all(rowId),
       standingRows: q.standingRows.all(rowId),
       recaps: q.recaps.all(rowId),
+      teamEvent: q.teamEvent.all(rowId),
+      teams: q.teams.all(rowId),
+      teamMembers: q.teamMembers.all(rowId),
+      teamByes: q.teamByes.all(rowId),
+      teamForfeits: q.teamForfeits.all(rowId),
       publication: q.publication.all(rowId, ROW_CAPS.publication),
       clubEntries: q.clubEntries.all(rowId, ROW_CAPS.clubEntries),
     };
@@ -351,6 +365,7 @@ export class StoreReader implements Store {
       rows.standingRows,
     );
     markInvalidUtf8(bytes, "recaps", ["recap_id"], rows.recaps);
+    markInvalidUtf8(bytes, "teams", ["tournament_id", "team_number"], rows.teams);
     return assembleTournament(this.name, rows);
   }
 

@@ -35,10 +35,11 @@ import {
   MAX_TIEBREAK_COLUMNS,
 } from "../limits.ts";
 import { isValidSegment } from "../../shared/segments.ts";
+import { readTeamEvent, type TeamRows } from "./teams.ts";
 
 /** Everything the store holds about one tournament, as fetched by a few indexed queries. */
 // Rows of a whole table are raw cells in the order of selectAll(table); the others are objects.
-export interface TournamentRows {
+export interface TournamentRows extends TeamRows {
   tournament: SqlRow;
   /** round_schedule rows ordered by round_number (none before store version 3). */
   schedule: SqlCells[];
@@ -96,13 +97,22 @@ export function assembleTournament(
   const recaps = readRecaps(file, rows.recaps, totalRounds, problems);
   const globalTags = readGlobalTags(file, rows.publication, problems);
   const clubs = readClubEntries(file, rows.clubEntries, problems);
+  const team = readTeamEvent(file, rows, numbers, totalRounds, problems);
   if (problems.length > 0) return { value: null, problems };
 
-  const tournament: Tournament = { ...header, players, rounds, schedule, sourceStandings, recaps };
+  const tournament: Tournament = {
+    ...header,
+    players,
+    rounds,
+    schedule,
+    sourceStandings,
+    recaps,
+    ...(team && { team }),
+  };
   return { value: { tournament, globalTags, clubs }, problems };
 }
 
-type Header = Omit<Tournament, "players" | "rounds" | "schedule" | "sourceStandings" | "recaps">;
+type Header = Omit<Tournament, "players" | "rounds" | "schedule" | "sourceStandings" | "recaps" | "team">;
 
 // Columns are read in schema order, so problems come out in the order of the table.
 function tournamentHeader(t: RowCheck<"tournaments">): Header {

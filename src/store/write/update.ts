@@ -13,6 +13,7 @@
 //
 // A game is the same game when its round and both players are (board numbers follow the scores,
 // so an earlier correction may renumber boards without making the games new).
+import { replaceTeamEvent } from "./teams.ts";
 import type { Game, Tournament } from "../../domain/types.ts";
 import type { TableName, WritableColumnOf } from "../columns.ts";
 import {
@@ -34,6 +35,8 @@ export interface TournamentChanges {
   rounds: { added: number[]; changed: number[]; removed: number[] };
   /** The round schedule was replaced by the file's. */
   schedule: boolean;
+  /** The team event's rows (teams, members, byes, forfeited matches) were replaced by the file's. */
+  teams: boolean;
   games: { added: number; removed: number };
   /** Results of games already stored that changed (a result published, or corrected). */
   results: { round: number; white: number; black: number | null; from: string; to: string }[];
@@ -89,6 +92,7 @@ export function updateTournament(
     players: { added: [], changed: [], removed: [] },
     rounds: { added: [], changed: [], removed: [] },
     schedule: false,
+    teams: false,
     games: { added: 0, removed: 0 },
     results: [],
     changed: false,
@@ -260,7 +264,10 @@ export function updateTournament(
     }
   }
 
+  changes.teams = replaceTeamEvent(w, id, t.team);
+
   changes.changed =
+    changes.teams ||
     changes.tournament.length > 0 ||
     changes.players.added.length + changes.players.changed.length + changes.players.removed.length > 0 ||
     changes.rounds.added.length + changes.rounds.changed.length + changes.rounds.removed.length > 0 ||

@@ -1,4 +1,4 @@
-// `build-api upgrade-store`: brings an older store (version 1, 2 or 3) to the current schema
+// `build-api upgrade-store`: brings an older store (version 1, 2, 3 or 4) to the current schema
 // version in place, in one transaction, from the reference schema (schema/store.sql): the tables
 // and columns each later version added, and the current revision triggers.
 import Database from "better-sqlite3";
@@ -10,6 +10,7 @@ import {
   UPGRADABLE_VERSIONS,
   VERSION_3_COLUMNS,
   VERSION_4_COLUMNS,
+  VERSION_5_TABLES,
 } from "../schema.ts";
 import { REVISION_TABLES } from "../read/revisions.ts";
 
@@ -33,10 +34,11 @@ function referenceObjects(): SchemaObject[] {
 }
 
 /**
- * Upgrades a version 1, 2 or 3 store in place to the current version, in one transaction.
+ * Upgrades a version 1, 2, 3 or 4 store in place to the current version, in one transaction.
  * - From 1: adds the revision tables, every existing tournament at revision 0.
  * - From 1 or 2: adds the columns of VERSION_3_COLUMNS (NULL in every existing row) and the round
  *   schedule table, empty.
+ * - From 1 to 4: adds the team event tables (VERSION_5_TABLES), empty.
  * - From 1, 2 or 3: adds the stamp columns (VERSION_4_COLUMNS) and gives every existing revision a
  *   fresh random stamp: the upgraded file starts a history of its own, which no copy shares.
  * - Always: drops every trigger named in schema/store.sql and creates each again with its current
@@ -100,6 +102,7 @@ export function upgradeStore(file: string): number {
     const added = new Set<string>([
       ...(version < 2 ? REVISION_TABLES : []),
       ...(version < 3 ? ["round_schedule"] : []),
+      ...(version < 5 ? VERSION_5_TABLES : []),
     ]);
     const have = new Set(
       (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map(

@@ -6,6 +6,7 @@
 //
 // Used by `build-api import-trf` (src/trf/import.ts, through writeTournament) and by the
 // synthetic store generator (scripts/gen-store.ts, through insert).
+import { writeTeamEvent } from "./teams.ts";
 import type Database from "better-sqlite3";
 import type { Game, Player, Round, ScheduledRound, Tournament } from "../../domain/types.ts";
 import { isWritableColumn, type TableName, type WritableColumnOf } from "../columns.ts";
@@ -267,6 +268,7 @@ export function writeTournament(
     for (const g of r.games) w.insert("games", gameRow(id, r.roundNumber, g));
   }
   for (const r of t.schedule) w.insert("round_schedule", scheduleRow(id, r));
+  if (t.team) writeTeamEvent(w, id, t.team);
   for (const s of t.sourceStandings) {
     w.insert("source_standings", {
       tournament_id: id,

@@ -4,6 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
+import { STORE_SCHEMA_VERSION } from "../../../src/store/schema.ts";
 import { runCli } from "../../support/run.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
@@ -19,7 +20,7 @@ describe("build-api CLI", () => {
     const init = await runCli(["init-store", db]);
     expect(init.code, init.stderr).toBe(0);
     const d = new Database(db, { readonly: true });
-    expect(d.pragma("user_version", { simple: true })).toBe(4);
+    expect(d.pragma("user_version", { simple: true })).toBe(STORE_SCHEMA_VERSION);
     d.close();
 
     const again = await runCli(["init-store", db]);

@@ -112,13 +112,18 @@ describe("import-trf", () => {
     });
   });
 
-  it("refuses a team tournament (310 records) with exit 9 and says why", async () => {
-    const { db } = await store();
+  it("imports a team event (310 records) with its teams, and refuses contradicting team records", async () => {
+    const { dir, db } = await store();
     const r = await runCli(importArgs(path.join(FIXTURES, "team-two-teams.trf"), db));
-    expect(r.code).toBe(EXIT.trf);
-    expect(r.stderr).toMatch(/team tournament/);
-    expect(r.stderr).toMatch(/2 team record\(s\) \(310\)/);
-    expect(r.stderr).toMatch(/no team concept/);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ players: 4, teams: 2, warnings: [] });
+    // A team with a pairing-allocated bye (320) and a half-point bye (240 H) in the same round.
+    const text = readFileSync(path.join(FIXTURES, "team-two-teams.trf"), "utf8");
+    const bad = path.join(dir, "bad-teams.trf");
+    writeFileSync(bad, `${text}320  2.0  2.0   1\n240 H   1    1\n`);
+    const refused = await runCli(importArgs(bad, db));
+    expect(refused.code).toBe(EXIT.trf);
+    expect(refused.stderr).toMatch(/team 1 has two byes in round 1 \(320 and 240 H\)/);
   });
 
   it("fails on an unknown result code, and imports it as Unknown when told to", async () => {

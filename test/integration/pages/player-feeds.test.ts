@@ -8,7 +8,7 @@ import { DOMParser, type Element } from "@xmldom/xmldom";
 import fg from "fast-glob";
 import ICAL from "ical.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build, type BuildReport } from "../../../src/build/build.ts";
+import { build, type BuildReport } from "../../../src/pipeline/build.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf } from "../../../src/trf/import.ts";
 import { parseTrf } from "../../../src/trf/parse.ts";

@@ -21,6 +21,8 @@ import {
   STATIC_DIRS,
 } from "../../../src/routes/urls.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
+import { importTrf } from "../../../src/trf/import.ts";
+import { fileURLToPath } from "node:url";
 import { makeSampleStore, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
@@ -30,8 +32,26 @@ let store: Store;
 const files = new Map<string, string>();
 const validator = new SnapshotValidator();
 
+/** The sample has no team event: the shared Swiss-Manager team Swiss is imported beside it,
+ * published globally and in a club, so that the team routes have files too (issue 46). */
+function withTeamEvent(db: string): string {
+  importTrf({
+    file: fileURLToPath(new URL("../../fixtures/trf/teams/sm-2025-eschlkam-team-swiss.trf", import.meta.url)),
+    db,
+    externalId: 4600n,
+    tiebreaks: ["BH", "SB"],
+    practice: "swiss-manager",
+    teamTiebreaks: ["GP", "BH:MP"],
+    publish: true,
+    club: "hobsons-bay",
+    now: new Date(SAMPLE_NOW).toISOString(),
+    sourceUrl: "https://example.org/team-swiss",
+  });
+  return db;
+}
+
 beforeAll(async () => {
-  store = openStore(makeSampleStore(tempDir("routes")));
+  store = openStore(withTeamEvent(makeSampleStore(tempDir("routes"))));
   await renderSnapshot(
     store,
     { write: (p, d) => void files.set(p, typeof d === "string" ? d : Buffer.from(d).toString("utf8")) },

@@ -85,7 +85,7 @@ describe("openStore: schema", () => {
   it("refuses a newer schema version (99)", () => {
     const error = openError(makeStore((db) => db.pragma("user_version = 99")));
     expect(error.exitCode).toBe(EXIT.storeSchema);
-    expect(error.problems[0]!.what).toContain("schema version 99, newer than version 4");
+    expect(error.problems[0]!.what).toContain("schema version 99, newer than version 5");
     expect(error.problems[0]!.fix).toContain("upgrade build-api");
   });
 

@@ -1,4 +1,4 @@
-// Older stores are upgraded in place to version 4: version 1 (before the revision triggers) then
+// Older stores are upgraded in place to version 5 (version 4 gets the team tables): version 1 (before the revision triggers) then
 // keeps revisions; version 2 (before the tie-break practice and the round schedule) gets the column
 // and the schedule table; version 3 (revisions without stamps, blind to REPLACE across tournaments)
 // gets the stamps and the current triggers. Their rows stay as they were. The version 3 store is
@@ -6,12 +6,14 @@
 import { createHash } from "node:crypto";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../../src/shared/errors.ts";
 import { STORE_SCHEMA_VERSION } from "../../../src/store/schema.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { upgradeStore } from "../../../src/store/write/upgrade.ts";
+import { importTrf } from "../../../src/trf/import.ts";
 import { VOCABULARY_INDEXES } from "../../../src/store/read/queries.ts";
 import { openStore } from "../../../src/store/read/open.ts";
 import {
@@ -88,13 +90,14 @@ function counts(db: Database.Database): Record<string, number> {
 }
 
 describe("upgrade-store", () => {
-  it.each([1, 2, 3] as const)(
-    "brings a version %i store to version 4: the reference's tables and triggers, rows unchanged, every revision stamped",
+  it.each([1, 2, 3, 4] as const)(
+    "brings a version %i store to version 5: the reference's tables and triggers, rows unchanged, every revision stamped",
     (version) => {
       const file = join(tempDir(), `v${version}.sqlite`);
       sampleStoreOfVersion(file, version);
       let db = new Database(file, { readonly: true });
-      expect(maintainsRevisions(db)).toBe(false);
+      // A version 4 store's revisions are trusted: it only lacks the team tables (and their rows).
+      expect(maintainsRevisions(db)).toBe(version === 4);
       const rows = rowsHash(db);
       const before = version === 1 ? null : counts(db);
       db.close();
@@ -303,5 +306,30 @@ describe("upgrade-store", () => {
     );
     db.close();
     expect(Object.values(practices(file))).toContain("vega");
+  });
+});
+
+describe("a practice newer than an upgraded store's CHECK", () => {
+  it("is refused by import-trf with the fix, and accepted by a new store", () => {
+    const dir = tempDir();
+    // A version 3 store upgraded to the current version: its tiebreak_practice keeps the CHECK
+    // version 3 made it with (SQLite cannot change it in place).
+    const old = join(dir, "v3.sqlite");
+    sampleStoreOfVersion(old, 3);
+    upgradeStore(old);
+    const file = fileURLToPath(new URL("../../fixtures/trf/fide-tec-2023-swiss16.trf", import.meta.url));
+    const options = {
+      file,
+      externalId: 99n,
+      practice: "chessmanager" as const,
+      now: "2026-11-22T12:00:00Z",
+      sourceUrl: "https://example.org/t",
+    };
+    expect(() => importTrf({ ...options, db: old })).toThrow(
+      /does not accept the practice chessmanager[\s\S]*init-store/,
+    );
+    const fresh = join(dir, "fresh.sqlite");
+    createStore(fresh);
+    expect(importTrf({ ...options, db: fresh }).practice).toBe("chessmanager");
   });
 });

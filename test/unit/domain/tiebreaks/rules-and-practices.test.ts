@@ -228,3 +228,62 @@ describe("Swiss-Manager's practice in round robins: forfeits are unplayed games"
     );
   });
 });
+
+// ChessManager: an own unplayed round is a dummy opponent at the player's adjusted score (the
+// rounds after the last playable one counted as draws), withdrawn players included.
+// Swiss, 4 players, 3 rounds; #4 withdraws after round 1 (zero-point byes in rounds 2 and 3).
+// Round 1: #1-#2 1-0, #3-#4 1-0.  Round 2: #1-#3 ½-½, #2 pairing-allocated bye.
+// Round 3: #2-#3 0-1, #1 pairing-allocated bye.
+// Scores: #1 2½, #2 1, #3 2½, #4 0. Adjusted: #4 0 + ½ + ½ = 1 (its byes after round 1).
+// BH #4: #3 (2½) + two dummy opponents: the written rules 0 + 0 (its own score) = 2½;
+//        ChessManager 1 + 1 (its adjusted score) = 4½.
+// BH #1: #2 1 + #3 2½ + its bye's dummy 2½ (own score and adjusted score agree) = 6 both ways;
+// #2: #1 2½ + its bye's dummy 1 + #3 2½ = 6; #3: #4 1 (adjusted) + #1 2½ + #2 1 = 4½.
+const WITHDRAWN = [
+  player(1, 2000, ["2 w 1", "3 w =", "0 - U"]),
+  player(2, 1900, ["1 b 0", "0 - U", "3 w 0"]),
+  player(3, 1800, ["4 w 1", "1 b =", "2 b 1"]),
+  player(4, 1700, ["3 b 0", "0 - Z", "0 - Z"]),
+];
+
+describe("ChessManager: the dummy opponent at the player's adjusted score", () => {
+  it("raises a withdrawn player's dummy opponents to the draws of its adjusted score", () => {
+    expect(values(WITHDRAWN, { rules: "fide-2023" }, "BH")).toEqual({ 1: 6, 2: 6, 3: 4.5, 4: 2.5 });
+    expect(values(WITHDRAWN, { rules: "fide-2023", practice: "chessmanager" }, "BH")).toEqual({
+      1: 6,
+      2: 6,
+      3: 4.5,
+      4: 4.5,
+    });
+  });
+});
+
+describe("Vega's DE read as a score (vega-de-score): Vega's practice otherwise", () => {
+  // The round robin of the DE test above: #1 and #2 tied on 2, #1 won their game. Some Vega
+  // events print DE as the points among the tied players (#1 1, #2 0), others as the position
+  // (vega): the reading is chosen explicitly, the rest of Vega's practice stays.
+  const DE_GROUP = [
+    player(1, 2000, ["2 w 1", "3 b 0", "4 w 1"]),
+    player(2, 1900, ["1 b 0", "4 w 1", "3 w 1"]),
+    player(3, 1800, ["4 w =", "1 w 1", "2 b 0"]),
+    player(4, 1700, ["3 b =", "2 b 0", "1 b 0"]),
+  ];
+  const RR_DE = { ...RR, rules: "fide-2023" as const, tiebreaks: ["DE"] };
+
+  it("prints DE as points, a higher value ranking first", () => {
+    const rows = computeStandings(tournament(DE_GROUP, { ...RR_DE, practice: "vega-de-score" }), 3);
+    expect(rows.map((r) => [r.sourcePlayerNumber, r.rank, r.tieBreakValues[0]])).toEqual([
+      [1, 1, "1"],
+      [2, 2, "0"],
+      [3, 3, "0"],
+      [4, 4, "0"],
+    ]);
+  });
+
+  it("keeps Vega's other departures: a round robin's ARO leaves forfeits out", () => {
+    const both = (practice: "vega" | "vega-de-score") =>
+      values(ROUND_ROBIN, { ...RR, rules: "fide-2023", practice }, "ARO")[1];
+    expect(both("vega-de-score")).toBe(both("vega"));
+    expect(both("vega-de-score")).toBe(1700);
+  });
+});

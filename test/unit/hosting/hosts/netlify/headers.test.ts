@@ -30,6 +30,22 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/matches/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/live/index.json
         Cache-Control: public, max-age=30, s-maxage=60, stale-while-revalidate=300
         X-Content-Type-Options: nosniff
@@ -71,6 +87,22 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/schedule/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/standings/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -211,6 +243,42 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
         Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/matches/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/standings/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/standings/rounds/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
@@ -340,6 +408,14 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
       /tournaments/:id/players/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /tournaments/:id/teams/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'

@@ -271,6 +271,91 @@ var ENDPOINTS = [
     path: "/api/clubs/{slug}/tournaments/{id}/schedule",
     cache: "current",
     summary: "Extension: the announced date and time of each round (club catalog)"
+  },
+  // Team events (issue 46): only for a tournament that is one.
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicTeamStandings",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/teams/standings",
+    cache: "current",
+    summary: "Extension: team standings (team events)"
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicTeamRoundStandings",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/teams/standings/rounds/{round}",
+    cache: "current",
+    summary: "Extension: team standings after a complete round (team events)"
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicTeams",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/teams",
+    cache: "current",
+    summary: "Extension: the teams with their rosters and board results (team events)"
+  },
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicTeamMatches",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/teams/matches/{round}",
+    cache: "current",
+    summary: "Extension: the team matches of a round, board by board (team events)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubTeamStandings",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/teams/standings",
+    cache: "current",
+    summary: "Extension: team standings (team events) (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubTeamRoundStandings",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/teams/standings/rounds/{round}",
+    cache: "current",
+    summary: "Extension: team standings after a complete round (team events) (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubTeams",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/teams",
+    cache: "current",
+    summary: "Extension: the teams with their rosters and board results (team events) (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubTeamMatches",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/teams/matches/{round}",
+    cache: "current",
+    summary: "Extension: the team matches of a round, board by board (team events) (club catalog)"
   }
 ];
 function endpoint(id) {
@@ -300,7 +385,9 @@ var PAGE_ROUTES = [
   },
   // One page with every player's card (an anchor per player), not a page per player: see
   // docs/guide/extensions.md, "Player cards at scale".
-  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" }
+  { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
+  // Team events (issue 46): team standings and every round's matches, board by board.
+  { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" }
 ];
 function pageCache(page) {
   return endpoint(page.follows).cache;

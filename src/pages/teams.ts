@@ -1,0 +1,100 @@
+// The team page of a team event (issue 46): team standings, then each round as match cards (a
+// small table per match, its boards from the first-named team's side), then the rosters. Rendered
+// from the views of the team JSON routes (views/teams.ts); text from teams-text.ts.
+import { teamViews, type TeamMatchesView, type TeamStandingsView, type TeamsView } from "../views/teams.ts";
+import type { TournamentContext } from "../views/context.ts";
+import { pointsHtml, tiebreakTitle } from "./format.ts";
+import { esc, layout, scrollTable } from "./html.ts";
+import { pageSitePaths } from "./links.ts";
+import { TEAM_TEXT as T } from "./teams-text.ts";
+import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
+
+function standingsTable(v: TeamStandingsView, names: Map<number, string>): string {
+  if (v.afterRound === null) return `<p>${esc(T.noStandings)}</p>`;
+  const tbs = v.tieBreakLabels
+    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+    .join("");
+  const head =
+    `<tr><th scope="col">${esc(T.rank)}</th><th scope="col">${esc(T.team)}</th>` +
+    `<th scope="col"><abbr title="${esc(T.matchPointsTitle)}">${esc(T.matchPoints)}</abbr></th>` +
+    `<th scope="col"><abbr title="${esc(T.gamePointsTitle)}">${esc(T.gamePoints)}</abbr></th>${tbs}</tr>`;
+  const rows = v.rows
+    .map(
+      (r) =>
+        `<tr><td>${r.tiedWithPrevious ? "" : r.rank}</td><th scope="row"><a href="#team-${r.teamNumber}">` +
+        `${esc(names.get(r.teamNumber) ?? r.name)}</a></th><td>${pointsHtml(r.matchPoints)}</td>` +
+        `<td>${pointsHtml(r.gamePoints)}</td>${r.tieBreakValues.map((x) => `<td>${esc(x)}</td>`).join("")}</tr>`,
+    )
+    .join("\n");
+  const caption = T.standingsAfter(v.afterRound);
+  return scrollTable(
+    caption,
+    `<table><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
+  );
+}
+
+const RESULT: Record<string, string> = { win: "1", draw: "½", loss: "0", forfeitWin: "+", forfeitLoss: "−" };
+
+function matchCard(
+  m: TeamMatchesView["matches"][number],
+  names: ReadonlyMap<number, string>,
+  players: ReadonlyMap<number, string>,
+): string {
+  const white = names.get(m.whiteTeam) ?? String(m.whiteTeam);
+  const black = names.get(m.blackTeam) ?? String(m.blackTeam);
+  const score = m.forfeit
+    ? esc(T.forfeit[m.forfeit] ?? m.forfeit)
+    : `${pointsHtml(m.whiteGamePoints)} – ${pointsHtml(m.blackGamePoints)}${m.complete ? "" : ` (${esc(T.pending)})`}`;
+  const caption = `${esc(white)} ${score} ${esc(black)}`;
+  if (m.boards.length === 0) return `<h3>${caption}</h3>`;
+  const rows = m.boards
+    .map((b) => {
+      const mine = RESULT[b.outcome] ?? "";
+      const theirs = { "1": "0", "½": "½", "0": "1", "+": "−", "−": "+" }[mine] ?? "";
+      // Word joiners keep "½–½" on one line in a narrow column.
+      return `<tr><td>${b.board}</td><td>${esc(b.name)}</td><td>${mine}\u2060–\u2060${theirs}</td><td>${esc(b.opponent === null ? "" : (players.get(b.opponent) ?? ""))}</td></tr>`;
+    })
+    .join("");
+  const head = `<tr><th scope="col">${esc(T.board)}</th><th scope="col">${esc(white)}</th><th scope="col"></th><th scope="col">${esc(black)}</th></tr>`;
+  // The score heads the card, outside the scrolling table, so a phone shows it whole.
+  const table = `<table><thead>${head}</thead><tbody>${rows}</tbody></table>`;
+  return `<h3>${caption}</h3>\n${scrollTable(T.match(white, black), table)}`;
+}
+
+function roster(t: TeamsView["teams"][number]): string {
+  const members = t.members.map((m) => `<li>${esc(m.name)}${m.rating ? ` (${m.rating})` : ""}</li>`).join("");
+  return `<section id="team-${t.teamNumber}"><h3>${esc(t.name)}</h3><ol>${members}</ol></section>`;
+}
+
+function teamsPage(
+  s: Shared,
+  standings: TeamStandingsView,
+  teams: TeamsView,
+  rounds: TeamMatchesView[],
+): string {
+  const names = new Map(teams.teams.map((t) => [t.teamNumber, t.name]));
+  // The cards name each board's opponent by the player's name.
+  const players = new Map(
+    teams.teams.flatMap((t) => t.members.map((m) => [m.sourcePlayerNumber, m.name] as const)),
+  );
+  let body = `${header(s, "teams")}\n<h2>${esc(T.standings)}</h2>\n${standingsTable(standings, names)}`;
+  for (const r of [...rounds].reverse()) {
+    const cards = r.matches.map((m) => matchCard(m, names, players)).join("\n");
+    body += `\n<section><h2>${esc(T.round(r.round))}</h2>\n${cards}</section>`;
+  }
+  body += `\n<h2>${esc(T.rosters)}</h2>\n${teams.teams.map(roster).join("\n")}`;
+  return layout({
+    urls: s.urls,
+    title: `${T.title} · ${s.detail.name}`,
+    body,
+    crumbs: crumbs(s, T.title, s.urls.page.teams(s.id)),
+    links: [jsonLink(s, "publicTeamStandings", { id: s.id })],
+  });
+}
+
+/** The team page of a team event published on the global surface; none for other tournaments. */
+export function teamPages(c: TournamentContext, s: Shared): PageFile[] {
+  const v = teamViews(c);
+  if (!v) return [];
+  return [[pageFile(pageSitePaths.teams(s.id)), teamsPage(s, v.standings, v.teams, v.matches)]];
+}
