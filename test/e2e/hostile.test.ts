@@ -15,6 +15,7 @@ import { REPO_ROOT, runCli, type CliResult } from "../support/run.ts";
 import { removeTempDirs, tempDir } from "../support/temp.ts";
 import { hashTree, readTree } from "../support/tree.ts";
 import { BASE, baseRows, cloneRows, storeFromRows, TS, type StoreRows } from "../support/stores.ts";
+import { STORE_SCHEMA_VERSION } from "../../src/store/schema.ts";
 
 afterAll(removeTempDirs);
 
@@ -92,7 +93,7 @@ const CASES: Case[] = [
     stderr: [/corrupt|malformed/],
   },
   // --- EXIT.storeSchema: versions, missing tables and columns ---
-  ...[0, 5, 99].map((version): Case => ({
+  ...[0, STORE_SCHEMA_VERSION + 1, 99].map((version): Case => ({
     name: `a store with user_version ${version}`,
     code: EXIT.storeSchema,
     make: store(

@@ -90,6 +90,24 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
         }),
       );
     }
+    // Team events (issue 46): the teams, their standings, each round's matches and standings.
+    const teams = await client.GET("/api/public/v1/tournaments/{id}/teams/standings", { params: { path } });
+    keep("/api/public/v1/tournaments/{id}/teams/standings", teams);
+    if (teams.response.status === 200) {
+      keep("/api/public/v1/tournaments/{id}/teams", await client.GET("/api/public/v1/tournaments/{id}/teams", { params: { path } }));
+      for (const round of progression.data?.rounds ?? []) {
+        keep(
+          "/api/public/v1/tournaments/{id}/teams/matches/{round}",
+          await client.GET("/api/public/v1/tournaments/{id}/teams/matches/{round}", { params: { path: { id, round } } }),
+        );
+        keep(
+          "/api/public/v1/tournaments/{id}/teams/standings/rounds/{round}",
+          await client.GET("/api/public/v1/tournaments/{id}/teams/standings/rounds/{round}", {
+            params: { path: { id, round } },
+          }),
+        );
+      }
+    }
   }
   for (const tag of tags) {
     keep("/api/public/v1/tournaments", await client.GET("/api/public/v1/tournaments", { params: { query: { tag } } }));
@@ -144,6 +162,23 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
           }),
         );
       }
+      const clubTeams = await client.GET("/api/clubs/{slug}/tournaments/{id}/teams/standings", { params: { path } });
+      keep("/api/clubs/{slug}/tournaments/{id}/teams/standings", clubTeams);
+      if (clubTeams.response.status === 200) {
+        keep("/api/clubs/{slug}/tournaments/{id}/teams", await client.GET("/api/clubs/{slug}/tournaments/{id}/teams", { params: { path } }));
+        for (const round of clubProgression.data?.rounds ?? []) {
+          keep(
+            "/api/clubs/{slug}/tournaments/{id}/teams/matches/{round}",
+            await client.GET("/api/clubs/{slug}/tournaments/{id}/teams/matches/{round}", { params: { path: { ...path, round } } }),
+          );
+          keep(
+            "/api/clubs/{slug}/tournaments/{id}/teams/standings/rounds/{round}",
+            await client.GET("/api/clubs/{slug}/tournaments/{id}/teams/standings/rounds/{round}", {
+              params: { path: { ...path, round } },
+            }),
+          );
+        }
+      }
       for (const tag of entry.tags) {
         keep(
           "/api/clubs/{slug}/tournaments",
@@ -171,6 +206,13 @@ beforeAll(async () => {
   dist = path.join(dir, "dist");
   for (const args of [
     ["init-store", "--sample", db],
+    // The sample has no team event: the shared team Swiss beside it gives the team routes files.
+    [
+      "import-trf",
+      path.join(REPO_ROOT, "test/fixtures/trf/teams/sm-2025-eschlkam-team-swiss.trf"),
+      ...["--db", db, "--id", "4600", "--source-url", "https://example.org/team-swiss", "--publish"],
+      ...["--club", "hobsons-bay", "--tiebreaks", "BH,SB", "--team-tiebreaks", "GP,BH:MP", "--now", NOW],
+    ],
     ["build", "--db", db, "--out", dist, "--now", NOW],
   ]) {
     const r = await runCli(args);

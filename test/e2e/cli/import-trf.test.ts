@@ -114,7 +114,10 @@ describe("import-trf", () => {
 
   it("imports a team event (310 records) with its teams, and refuses contradicting team records", async () => {
     const { dir, db } = await store();
-    const r = await runCli(importArgs(path.join(FIXTURES, "team-two-teams.trf"), db));
+    const r = await runCli([
+      ...importArgs(path.join(FIXTURES, "team-two-teams.trf"), db),
+      ...["--tiebreaks", "BH,SB"],
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ players: 4, teams: 2, warnings: [] });
     // A team with a pairing-allocated bye (320) and a half-point bye (240 H) in the same round.

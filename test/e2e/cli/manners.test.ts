@@ -8,6 +8,7 @@ import { EXIT } from "../../../src/shared/errors.ts";
 import { sampleStoreV3 } from "../../support/old-stores.ts";
 import { runCli } from "../../support/run.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
+import { STORE_SCHEMA_VERSION } from "../../../src/store/schema.ts";
 
 const TEC = path.resolve(import.meta.dirname, "../../fixtures/trf/fide-tec-2023-swiss16.trf");
 const NOW = "2026-11-22T12:00:00Z";
@@ -224,7 +225,9 @@ describe("add-club", () => {
     sampleStoreV3(db);
     const r = await runCli(["add-club", "riverside", "--db", db, "--name", "Riverside"]);
     expect(r.code, r.stderr).toBe(EXIT.storeSchema);
-    expect(r.stderr).toContain(`Cannot add the club to ${db}: store schema version 3, expected 4.`);
+    expect(r.stderr).toContain(
+      `Cannot add the club to ${db}: store schema version 3, expected ${STORE_SCHEMA_VERSION}.`,
+    );
     expect(r.stderr).toContain(`run \`build-api upgrade-store ${db}\` first`);
     expect((await runCli(["upgrade-store", db])).code).toBe(0);
     const again = await runCli(["add-club", "riverside", "--db", db, "--name", "Riverside"]);
