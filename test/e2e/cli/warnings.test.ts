@@ -8,7 +8,8 @@ import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
 import { runCli } from "../../support/run.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
-afterAll(removeTempDirs);
+// Generous: the generated snapshots hold thousands of files, slow to delete on a busy disk.
+afterAll(removeTempDirs, 180_000);
 
 const warningLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l.startsWith("warning:"));
 
