@@ -4,10 +4,11 @@
 // in CI, and root ignores file permissions, so `chmod -R a-w` would prove nothing there; as
 // another user the folder is made unwritable instead. Where neither can be done, they are skipped.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { EXIT } from "../../../src/shared/errors.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { runCli } from "../../support/run.ts";
@@ -111,5 +112,42 @@ describe("read-only checks", () => {
     expect(r.stderr).toContain("bookkeeping.sqlite-wal");
     expect(r.stderr).toContain("with write access");
     noTrace(r.stderr);
+  }, 240_000);
+
+  it("leaves a change a build killed after its switch owed, and says what the fix is", async () => {
+    const dir = tempDir("read-only-owed");
+    const { out } = await buildSample(dir);
+    // The state a kill between the switch and the apply leaves: rows of the other version, and a
+    // delta pending for the live one (its marker's generation).
+    const ledger = Bookkeeping.open(path.join(dir, ".dist.snapshots"));
+    const live = path.basename(realpathSync(out));
+    const empty = { files: new Map(), removed: [], records: new Map(), removedRecords: [] };
+    const flags = { completeFiles: false, completeRecords: false, restartLog: false };
+    ledger.stage({ ...empty, ...flags }, live, ledger.generation);
+    ledger.connection.prepare("UPDATE meta SET v = ? WHERE k = 'version'").run(live === "1" ? "2" : "1");
+    ledger.close();
+    const view = readOnlyView(dir);
+    if (!view) return expect.soft(view, "no read-only mount here: skipped").toBeUndefined();
+
+    const args = ["--db", path.join(view, "sample.sqlite"), "--out", path.join(view, "dist"), "--json"];
+    const r = await runCli(["verify", ...args]);
+    expect(r.code, r.stderr).toBe(EXIT.snapshotDamaged);
+    const report = JSON.parse(r.stdout);
+    expect(report.problems.map((p: { what: string }) => p.what).join("\n")).toContain(
+      "a build killed after its switch left a change",
+    );
+    expect(report.problems.map((p: { fix: string }) => p.fix).join("\n")).toContain("build-api build");
+    noTrace(r.stderr);
+    const env = { ...process.env, ...S3_ENV };
+    const dry = await runCli(
+      [...localDeployArgs(s3, path.join(view, "dist"), "owed/"), "--dry-run", "--json"],
+      {
+        env,
+      },
+    );
+    expect(dry.code, dry.stderr).toBe(EXIT.usage);
+    expect(dry.stderr).toContain("a read-only deploy may not apply");
+    expect(dry.stderr).toContain("run build-api build --out");
+    noTrace(dry.stderr);
   }, 240_000);
 });
