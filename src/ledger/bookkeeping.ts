@@ -324,6 +324,7 @@ export class Bookkeeping implements Ledger {
 
   /** Every tournament record (`t:<id>`): its fingerprint and store row. O(tournaments). */
   *tournamentRecords(): Generator<{ key: string; fp: string; row: number | null }> {
+    if (!this.current) return; // another format's records may lack these columns
     yield* this.db
       .prepare<[], { key: string; fp: string; row: number | null }>(
         "SELECT key, fp, row FROM records WHERE key >= 't:' AND key < 't;'",
