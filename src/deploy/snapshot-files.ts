@@ -42,7 +42,7 @@ function noSnapshot(dir: string): never {
     `No snapshot bookkeeping for ${dir}.`,
     [
       {
-        what: `the bookkeeping (${BOOKKEEPING_NAME} beside the versions) is missing or does not describe the live version, so the files to upload are unknown`,
+        what: `the bookkeeping (${BOOKKEEPING_NAME} beside the versions) is missing or does not describe the live version (a build killed after its switch left a change that a read-only deploy may not apply), so the files to upload are unknown`,
         where: dir,
         fix: `run build-api build --out ${dir} (deploy uploads only what a build published)`,
       },

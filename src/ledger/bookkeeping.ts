@@ -20,8 +20,9 @@
 //   1. stage: one transaction writes the next generation's delta as "pending, targets version X";
 //   2. the switch (rename of the link);
 //   3. apply: one transaction merges the pending delta, sets the generation and the live version.
-// Whoever opens the database next (a build under the lock, or a reader) applies a pending delta
-// whose target is the live version (the switch happened; the kill came before step 3); only a
+// Whoever opens the database next (a build under the lock, or a reader that can write in place)
+// applies a pending delta whose target is the live version (the switch happened; the kill came
+// before step 3); only a
 // build discards one whose target is not (the kill came before the switch). Every version's
 // marker holds the generation it was staged as, so a database that does not describe the live
 // version (deleted, restored from another run, a snapshot of the previous format) is recognised:
@@ -30,8 +31,10 @@
 // A tick reads the rows of what it writes (point lookups by path), the owners it keeps (one row
 // each), and the compact records (fingerprint and window); it writes the changed rows only.
 import { randomBytes } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { BuildError, EXIT } from "../shared/errors.ts";
 import { entryValue } from "./file-entry.ts";
 import {
   countRecordSums,
@@ -90,6 +93,10 @@ function split(value: string): { sha: Buffer; bytes: number } {
 export class Bookkeeping implements Ledger {
   readonly file: string;
   private readonly db: Database.Database;
+  /** False for a reader of another format: its rows describe nothing (openReader). */
+  private current = true;
+  /** How a reader reads (openReader): in place with writes refused, or a copy in memory. */
+  private reader: "in-place" | "copy" | undefined;
   private readonly getFile: Database.Statement<[string], { owner: string; sha256: Buffer; bytes: number }>;
   private readonly getOwner: Database.Statement<[string], { files: number; bytes: number }>;
 
@@ -101,13 +108,13 @@ export class Bookkeeping implements Ledger {
   }
 
   /** Opens (creating when missing) the bookkeeping of the versions directory `storeDir`. */
-  static open(storeDir: string, options: { readonly?: boolean } = {}): Bookkeeping {
+  static open(storeDir: string): Bookkeeping {
     const file = path.join(storeDir, BOOKKEEPING_NAME);
-    const db = new Database(file, options.readonly ? { readonly: true, fileMustExist: true } : {});
+    const db = new Database(file);
     // A small page cache (better-sqlite3's default is 16 MiB, all resident after a full build's
     // 80,000-row delta): pages missed come from the OS file cache (docs/design/memory.md).
     db.pragma(`cache_size = -${BOOKKEEPING_CACHE_KIB}`);
-    if (!options.readonly) {
+    {
       // WAL: a commit is one append and fsync; a reader (verify, deploy) never blocks a build.
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = FULL");
@@ -135,6 +142,50 @@ export class Bookkeeping implements Ledger {
       }
     }
     return new Bookkeeping(file, db);
+  }
+
+  /**
+   * Opens the bookkeeping of `storeDir` to read only, changing nothing (verify, deploy). In place
+   * where SQLite may: `query_only` refuses every write, and the connection, not opened read-only,
+   * removes the WAL's -shm and -wal files on close as a build does (a read-only connection leaves
+   * them behind); it reads one committed state while a build writes. Where it may not make the
+   * -shm file (a read-only mount, a user who may only read), it reads a copy of the file in
+   * memory, which needs no lock and no file beside it (readOnlyCopy).
+   */
+  static openReader(storeDir: string): Bookkeeping {
+    const file = path.join(storeDir, BOOKKEEPING_NAME);
+    let db: Database.Database | undefined;
+    let how: "in-place" | "copy" = "in-place";
+    try {
+      db = new Database(file, { fileMustExist: true });
+      db.pragma("query_only = ON");
+      db.prepare("SELECT count(*) FROM sqlite_schema").get();
+    } catch (e) {
+      db?.close();
+      if (!cannotOpenHere(e)) throw e;
+      db = readOnlyCopy(file);
+      how = "copy";
+    }
+    db.pragma(`cache_size = -${BOOKKEEPING_CACHE_KIB}`);
+    const reader = new Bookkeeping(file, db);
+    reader.reader = how;
+    // Another format (a build of another release wrote it) describes no live version here: only a
+    // build may drop its tables, and a reader's queries would not fit them.
+    reader.current = reader.format() === FORMAT;
+    return reader;
+  }
+
+  /** The format the database was written in (undefined: no `meta` table). */
+  private format(): string | undefined {
+    const hasMeta = this.db
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'meta'")
+      .get();
+    return hasMeta ? this.meta("format") : undefined;
+  }
+
+  /** Runs `read` in one read transaction (deferred: it takes no write lock). */
+  consistently<T>(read: () => T): T {
+    return this.db.transaction(read).deferred();
   }
 
   /** The database file, for messages. */
@@ -201,12 +252,31 @@ export class Bookkeeping implements Ledger {
   recover(liveVersion: string | undefined, discard: boolean): void {
     const pending = this.pendingTarget();
     if (!pending) return;
-    if (pending.version === liveVersion) this.apply();
+    if (pending.version === liveVersion) this.applyOwed();
     else if (discard) this.discard();
+  }
+
+  /**
+   * Applies a delta whose switch happened (the step a killed build owed). A reader does so only
+   * where it can write (its one write: any opener may finish a switched generation); a reader of
+   * a copy leaves it, and its rows, not describing the live version, go unused (describes).
+   */
+  private applyOwed(): void {
+    if (this.reader === "copy") return;
+    if (this.reader === "in-place") this.db.pragma("query_only = OFF");
+    try {
+      this.apply();
+    } catch (e) {
+      // A file only this reader may not write (opened in place, read-only): leave it, as a copy does.
+      if (!cannotOpenHere(e)) throw e;
+    } finally {
+      if (this.reader === "in-place") this.db.pragma("query_only = ON");
+    }
   }
 
   /** True when the rows describe `version`, whose marker says it is generation `markerGeneration`. */
   describes(version: string | undefined, markerGeneration: number | undefined): boolean {
+    if (!this.current) return false;
     const g = this.generation;
     return version !== undefined && g > 0 && this.version === version && markerGeneration === g;
   }
@@ -254,6 +324,7 @@ export class Bookkeeping implements Ledger {
 
   /** Every tournament record (`t:<id>`): its fingerprint and store row. O(tournaments). */
   *tournamentRecords(): Generator<{ key: string; fp: string; row: number | null }> {
+    if (!this.current) return; // another format's records may lack these columns
     yield* this.db
       .prepare<[], { key: string; fp: string; row: number | null }>(
         "SELECT key, fp, row FROM records WHERE key >= 't:' AND key < 't;'",
@@ -453,6 +524,57 @@ export class Bookkeeping implements Ledger {
     this.db.exec(
       "DELETE FROM pending_meta; DELETE FROM pending_files; DELETE FROM pending_records; DELETE FROM pending_members; DELETE FROM pending_recent;",
     );
+  }
+}
+
+/** SQLite could not open the file read-only in place: no -shm can be made, or none may be read. */
+function cannotOpenHere(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return (
+    typeof code === "string" && (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_READONLY"))
+  );
+}
+
+/**
+ * The bookkeeping read into memory, for a reader that cannot use its WAL in place. Safe only when
+ * the file alone holds the whole state: a non-empty -wal holds commits the file lacks (a build
+ * writing now, or one killed before its last checkpoint), and a file that changed while it was
+ * read may be torn; both are refused, naming the fix. The header's WAL mark (bytes 18 and 19) is
+ * set to the rollback journal's: an in-memory database has no WAL to open.
+ */
+function readOnlyCopy(file: string): Database.Database {
+  const wal = walSize(file);
+  const before = statSync(file, { bigint: true });
+  const bytes = readFileSync(file);
+  const after = statSync(file, { bigint: true });
+  const changed = before.mtimeNs !== after.mtimeNs || before.size !== after.size || walSize(file) !== wal;
+  if (wal > 0 || changed) {
+    throw new BuildError(
+      `The bookkeeping ${file} cannot be read read-only now.`,
+      [
+        {
+          what: changed
+            ? "it changed while it was read (a build is writing it)"
+            : "its write-ahead log holds changes not yet in the file, and this reader may not fold them in",
+          where: `${file}-wal`,
+          fix: changed
+            ? "run the command again once the build has finished"
+            : "run the command again once the build has finished; after a killed build, run `build-api build` once with write access to the snapshot's folder",
+        },
+      ],
+      EXIT.locked,
+    );
+  }
+  if (bytes.length >= 20) bytes[18] = bytes[19] = 1;
+  return new Database(bytes, { readonly: true });
+}
+
+/** The size of `file`'s write-ahead log (0: none). */
+function walSize(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
   }
 }
 

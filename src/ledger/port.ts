@@ -64,6 +64,8 @@ export interface Ledger {
   // The crash protocol (bookkeeping.ts): stage before the switch, apply after it.
   /** Settles a delta staged by a build that was killed: applied or, when `discard`, dropped. */
   recover(liveVersion: string | undefined, discard: boolean): void;
+  /** Runs `read` in one read transaction: every query in it sees the same committed generation. */
+  consistently<T>(read: () => T): T;
   /** True when the rows describe `version`, whose marker names generation `markerGeneration`. */
   describes(version: string | undefined, markerGeneration: number | undefined): boolean;
   stage(delta: Delta, version: string, generation: number): void;

@@ -10,6 +10,6 @@ export function besideSnapshot(storeDir: string, exists: (file: string) => boole
     name: file,
     exists: () => exists(file),
     open: () => Bookkeeping.open(storeDir),
-    openReadOnly: () => Bookkeeping.open(storeDir, { readonly: true }),
+    openReadOnly: () => Bookkeeping.openReader(storeDir),
   };
 }

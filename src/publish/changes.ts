@@ -48,19 +48,28 @@ export interface ChangesSince {
 /**
  * Opens the bookkeeping of the live version at `outDir` and calls `read` with it; undefined when
  * there is none that describes the live version. A delta staged by a build that was killed after
- * its switch is applied first (what that build's next step would have done).
+ * its switch is applied first (what that build's next step would have done). A reader (verify,
+ * deploy) opens it to read only, so it runs on a read-only mount or as a user who may only read:
+ * there it cannot apply such a delta, and the rows, not describing the live version, go unused
+ * (the caller compares every file). A build (`settle`, under its lock) opens it for writing.
  */
-function withLive<T>(outDir: string, read: (b: Ledger, dir: string) => T): { dir: string; value?: T } {
+function withLive<T>(
+  outDir: string,
+  read: (b: Ledger, dir: string) => T,
+  settle = false,
+): { dir: string; value?: T } {
   const live = liveVersion(outDir);
   if (!("version" in live)) return { dir: live.dir };
   const { store, version, dir } = live;
   const site = besideSnapshot(store, io.existsSync);
   if (!site.exists()) return { dir };
-  const b = site.open();
+  const b = settle ? site.open() : site.openReadOnly();
   try {
     b.recover(version, false);
-    if (!b.describes(version, markerGeneration(dir))) return { dir };
-    return { dir, value: read(b, dir) };
+    // One read transaction: a build that applies meanwhile cannot show half of its generation.
+    return b.consistently(() =>
+      b.describes(version, markerGeneration(dir)) ? { dir, value: read(b, dir) } : { dir },
+    );
   } finally {
     b.close();
   }
@@ -155,11 +164,11 @@ export function liveGeneration(outDir: string): { snapshotDir: string; to: Gener
  * bookkeeping describes the live version.
  */
 export function withLiveIndex<T>(outDir: string, read: (index: TournamentIndex) => T): T | undefined {
-  return withLive(outDir, (b) => read(b.index(true))).value;
+  return withLive(outDir, (b) => read(b.index(true)), true).value;
 }
 
 /** Files and bytes of the live version at `outDir`, from the bookkeeping (O(owners)). */
 export function liveTotals(outDir: string): { size: number; bytes: number } | undefined {
-  const { value } = withLive(outDir, (b) => b.totals());
+  const { value } = withLive(outDir, (b) => b.totals(), true);
   return value && { size: value.files, bytes: value.bytes };
 }

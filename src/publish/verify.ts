@@ -51,7 +51,8 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
       where: path.join(layout.store, BOOKKEEPING_NAME),
       what:
         "the bookkeeping is missing or does not describe the live version " +
-        "(a snapshot of an older build-api, or the database was removed)",
+        "(a snapshot of an older build-api, the database was removed, or a build killed after " +
+        "its switch left a change that a read-only check may not apply)",
       fix: "run `build-api build --out <dir>`: it compares every file once and records them",
     });
     return { snapshotDir: dir, files: 0, bytes: 0, problems, stable: true, described: false };

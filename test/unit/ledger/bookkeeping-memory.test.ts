@@ -18,7 +18,7 @@ describe("Bookkeeping connection", () => {
     const rw = Bookkeeping.open(dir);
     expect(BOOKKEEPING_CACHE_KIB).toBeLessThanOrEqual(4096);
     expect(cacheSize(rw)).toBe(-BOOKKEEPING_CACHE_KIB);
-    const ro = Bookkeeping.open(dir, { readonly: true });
+    const ro = Bookkeeping.openReader(dir);
     expect(cacheSize(ro)).toBe(-BOOKKEEPING_CACHE_KIB);
     ro.close();
     rw.close();

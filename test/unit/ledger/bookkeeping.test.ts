@@ -297,6 +297,26 @@ describe("Bookkeeping", () => {
     b.close();
   });
 
+  it("reads without writing: a reader refuses writes and takes another format's rows for none", () => {
+    const dir = tempDir("bk-reader");
+    const b = Bookkeeping.open(dir);
+    b.stage(delta({ "a.json": row(1) }), "1", 1);
+    b.apply();
+    b.close();
+    const reader = Bookkeeping.openReader(dir);
+    expect(reader.describes("1", 1)).toBe(true);
+    expect(() => reader.connection.exec("DELETE FROM files")).toThrow(/readonly|query_only/i);
+    reader.close();
+    // A build of another release left it: only a build may drop its tables; a reader uses none.
+    const other = Bookkeeping.open(dir);
+    other.connection.exec("UPDATE meta SET v = '3' WHERE k = 'format'");
+    other.close();
+    const old = Bookkeeping.openReader(dir);
+    expect(old.describes("1", 1)).toBe(false);
+    expect([...old.tournamentRecords()]).toEqual([]);
+    old.close();
+  });
+
   it("is a file beside the versions, made on first open", () => {
     const { dir, b } = open();
     expect(b.file).toBe(path.join(dir, "bookkeeping.sqlite"));
