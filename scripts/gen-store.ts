@@ -1,7 +1,8 @@
 // `npm run gen-store -- --tournaments <n> [--team-events <k>] --seed <s> --out <file>`: writes a
 // synthetic store of any size with realistic shapes, for benchmarks and scale tests. The same
 // seed (and --team-events) gives the same rows. --team-events makes k of the n tournaments team
-// events (spread over the store): teams, members in board order, matches from board games. Statuses are set up relative to the fixed reference time REFERENCE_NOW, so a build with
+// events (spread over the store): teams, members in board order, matches from board games.
+// Statuses are set up relative to the fixed reference time REFERENCE_NOW, so a build with
 // `--now 2026-11-22T12:00:00Z` shows all seven of them (from 7 tournaments up).
 import { rmSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
