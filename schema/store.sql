@@ -99,7 +99,7 @@ CREATE TABLE tournaments (
   tiebreak_rules           TEXT    NOT NULL DEFAULT 'fide-2023' CHECK (tiebreak_rules IN ('fide-2023', 'fide-2026', 'pre-2023')),
   -- Version 3: the pairing program whose known tie-break practice the standings follow, where it
   -- departs from the written rules (docs/design/tiebreaks.md); NULL follows the written rules.
-  tiebreak_practice        TEXT    CHECK (tiebreak_practice IN ('swiss-manager', 'vega', 'vega-de-score', 'chessmanager')),
+  tiebreak_practice        TEXT    CHECK (tiebreak_practice IN ('swiss-manager', 'vega', 'vega-de-score', 'vega-sb-bye-zero', 'chessmanager')),
   points_win               REAL    NOT NULL DEFAULT 1,
   points_draw              REAL    NOT NULL DEFAULT 0.5,
   points_loss              REAL    NOT NULL DEFAULT 0,

@@ -1,5 +1,6 @@
 // `npm run bench [-- --sizes S,M[,L|XL|<n>]] [--seed 7] [--ticks 3] [--jobs N] [--work DIR] [--keep]
-//   [--db FILE] [--cli bin/build-api.js] [--floor-sample k] [--settle 60] [--with log] [--floor-of dist]`
+//   [--db FILE] [--cli bin/build-api.js] [--floor-sample k] [--settle 60] [--with log] [--floor-of dist]
+//   [--team-events k]`
 //
 // Measures what issue 19's targets name, per size (S 50, M 2,000, L 20,000, XL 100,000 tournaments
 // of `npm run gen-store -- --seed 7`), one step after the other on one snapshot:
@@ -12,6 +13,9 @@
 //   live ticks  - --ticks ticks while rounds are played: a tournament set up Live scraped again
 //                 (its summaries change, so its lists' heads are rendered) and a player renamed;
 //                 reported beside the steady ticks (issue 19's targets name the rename);
+//   team ticks  - with --team-events k (k of the tournaments generated as team events), --ticks
+//                 ticks after one team event's newest round changed (one board's result turned, as
+//                 a re-imported round brings it): reported beside the steady ticks of the same run;
 //   no-change   - a build with nothing changed; start-up is `build-api --version` (median of 3);
 //   JSON floor  - what one thread with nothing else to do spends on the live snapshot's files
 //                 (scripts/lib/json-floor.ts): every file written with writeFileSync at its path
@@ -204,6 +208,35 @@ export class Harness {
   }
 
   /**
+   * A team event's round re-imported with a changed result: on the i-th published team event
+   * with a finished game in its newest round, that round's first finished board turns (a win for
+   * the other side; a draw becomes a white win), so its match, team standings and pages change.
+   */
+  changeOneTeamEvent(db: string, i: number): void {
+    const w = new Database(db);
+    try {
+      const boards = w
+        .prepare<[], { t: number; r: number; b: number; result: string }>(
+          `SELECT g.tournament_id AS t, g.round_number AS r, min(g.board_number) AS b, g.result
+           FROM games g JOIN team_events USING (tournament_id) JOIN tournaments USING (tournament_id)
+           WHERE is_draft = 0 AND tournament_id IN (SELECT tournament_id FROM publications)
+             AND g.result IN ('WhiteWin', 'BlackWin', 'Draw')
+             AND g.round_number = (SELECT max(round_number) FROM games x WHERE x.tournament_id = g.tournament_id)
+           GROUP BY g.tournament_id ORDER BY g.tournament_id`,
+        )
+        .all();
+      if (boards.length === 0) throw new Error(`${db}: no published team event with a finished game`);
+      const g = boards[(i * 7919) % boards.length]!;
+      const [raw, result] = g.result === "WhiteWin" ? ["0 - 1", "BlackWin"] : ["1 - 0", "WhiteWin"];
+      w.prepare(
+        "UPDATE games SET raw_result = ?, result = ? WHERE tournament_id = ? AND round_number = ? AND board_number = ?",
+      ).run(raw, result, g.t, g.r, g.b);
+    } finally {
+      w.close();
+    }
+  }
+
+  /**
    * Through another connection: the i-th published tournament (with players, spread over the
    * store) that `pick` accepts gets `also`, and its first player a new name.
    */
@@ -305,12 +338,18 @@ interface SizeOptions {
   keep: boolean;
   floorSample: number;
   settle: number;
+  teamEvents: number;
 }
 
 function benchSize(h: Harness, o: SizeOptions): SizeFigures {
   const { label, dir, db } = o;
   if (!existsSync(db)) {
-    const gen = generateStore({ tournaments: o.tournaments, seed: o.seed, out: db });
+    const gen = generateStore({
+      tournaments: o.tournaments,
+      seed: o.seed,
+      out: db,
+      teamEvents: o.teamEvents,
+    });
     log(
       `${label}: store generated, ${gen.tournaments} tournaments, ${gen.players} players, ${fmt(gen.milliseconds / 1000)} s`,
     );
@@ -354,6 +393,19 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
         `${fmt(t.rssMb, 0)} MiB (load ${load()})`,
     );
   }
+  const teamTicks: Run[] = [];
+  for (let i = 0; i < (o.teamEvents > 0 ? o.ticks : 0); i++) {
+    h.changeOneTeamEvent(db, i);
+    syncDisk();
+    const t = h.build(db, out, dir);
+    if (t.rendered !== 1)
+      log(`${label}: WARNING team tick ${i + 1} rendered ${t.rendered} tournaments, not 1`);
+    teamTicks.push(t);
+    log(
+      `${label}: team tick ${i + 1} ${fmt(t.seconds)} s, ${t.written} written, ${t.rendered} rendered, ` +
+        `${fmt(t.rssMb, 0)} MiB (load ${load()})`,
+    );
+  }
   syncDisk();
   const noChange = h.build(db, out, dir);
   if (!noChange.upToDate && noChange.written > 0)
@@ -383,6 +435,9 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     firstTick: { seconds: first!.seconds, rssMb: first!.rssMb, written: first!.written },
     ticks: steady.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
     liveTicks: liveTicks.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })),
+    ...(teamTicks.length > 0
+      ? { teamTicks: teamTicks.map((t) => ({ seconds: t.seconds, rssMb: t.rssMb, written: t.written })) }
+      : {}),
     noChange: { seconds: noChange.seconds, rssMb: noChange.rssMb },
     startup,
   };
@@ -403,6 +458,11 @@ export function summary(f: SizeFigures): string {
       ? `live tick median ${fmt(median(f.liveTicks.map((t) => t.seconds)))} s of ` +
         `${f.liveTicks.map((t) => fmt(t.seconds)).join("/")} (written ${f.liveTicks.map((t) => t.written).join("/")}); `
       : "") +
+    (f.teamTicks && f.teamTicks.length > 0
+      ? `team tick median ${fmt(median(f.teamTicks.map((t) => t.seconds)))} s of ` +
+        `${f.teamTicks.map((t) => fmt(t.seconds)).join("/")} (written ${f.teamTicks.map((t) => t.written).join("/")}), ` +
+        `team/steady tick ${(median(f.teamTicks.map((t) => t.seconds)) / tick).toFixed(2)}; `
+      : "") +
     `no-change ${fmt(f.noChange.seconds)} s (${fmt(f.noChange.rssMb, 0)} MiB), start-up ${fmt(f.startup)} s, ` +
     `no-change − start-up ${fmt(f.noChange.seconds - f.startup)} s; peak RSS ${fmt(peakRss(f), 0)} MiB`
   );
@@ -421,6 +481,7 @@ export interface BenchArgs {
   settle: string;
   with?: string;
   "floor-of"?: string;
+  "team-events"?: string;
 }
 
 export const BENCH_OPTIONS = {
@@ -436,6 +497,8 @@ export const BENCH_OPTIONS = {
   "floor-sample": { type: "string", default: "1" },
   /** After a deletion, wait until the disk has been quiet this many seconds (0: never wait). */
   settle: { type: "string", default: "60" },
+  /** How many of each generated store's tournaments are team events (gen-store --team-events). */
+  "team-events": { type: "string", default: "0" },
   /** A file of `figures: {...}` lines of an earlier run (its output), judged with this run's sizes. */
   with: { type: "string" },
   /** Only the JSON floor of this snapshot (a kept `--work` size's dist): no store, no build. */
@@ -452,12 +515,19 @@ export function runBenchCli(scriptUrl: string, a: BenchArgs): void {
   }
 }
 
+/** A size's folder under --work; a store with team events is another store, in a folder of its own. */
+const sizeDir = (work: string, tournaments: number, teamEvents: number): string =>
+  path.join(work, teamEvents > 0 ? `${tournaments}-teams${teamEvents}` : String(tournaments));
+
 export function runBench(a: BenchArgs): number {
   const ticks = Number(a.ticks);
   const floorSample = Number(a["floor-sample"]);
   if (!Number.isInteger(floorSample) || floorSample < 1)
     throw new UsageError("--floor-sample must be a positive integer");
   if (!Number.isInteger(ticks) || ticks < 1) throw new UsageError("--ticks must be a positive integer");
+  const teamEvents = Number(a["team-events"] ?? 0);
+  if (!Number.isInteger(teamEvents) || teamEvents < 0)
+    throw new UsageError("--team-events must be a count (0: none)");
   const settle = Number(a.settle);
   if (!Number.isInteger(settle) || settle < 0)
     throw new UsageError("--settle must be a whole number of seconds");
@@ -505,7 +575,7 @@ export function runBench(a: BenchArgs): number {
   let refused = 0;
   try {
     for (const { label, tournaments } of sizes) {
-      const dir = path.join(work, String(tournaments));
+      const dir = sizeDir(work, tournaments, teamEvents);
       mkdirSync(dir, { recursive: true });
       const db = a.db ? path.resolve(a.db) : path.join(dir, "store.sqlite");
       const why = diskRefusal(label, tournaments, freeBytes(dir), existsSync(db));
@@ -532,6 +602,7 @@ export function runBench(a: BenchArgs): number {
         keep: a.keep,
         floorSample,
         settle,
+        teamEvents,
       });
       measured.push(f);
       console.log(`${summary(f)}; load ${load()}`);
@@ -540,7 +611,8 @@ export function runBench(a: BenchArgs): number {
   } finally {
     if (!a.work && !a.keep) rmSync(work, { recursive: true, force: true });
     else if (!a.keep)
-      for (const { tournaments } of sizes) removeOut(path.join(work, String(tournaments), "dist"));
+      for (const { tournaments } of sizes)
+        removeOut(path.join(sizeDir(work, tournaments, teamEvents), "dist"));
     if (a.keep) console.error(`kept ${work}`);
   }
   const earlier = a.with

@@ -1,6 +1,8 @@
-// `npm run gen-store -- --tournaments <n> --seed <s> --out <file>`: writes a synthetic store of
-// any size with realistic shapes, for benchmarks and scale tests. The same seed gives the same
-// rows. Statuses are set up relative to the fixed reference time REFERENCE_NOW, so a build with
+// `npm run gen-store -- --tournaments <n> [--team-events <k>] --seed <s> --out <file>`: writes a
+// synthetic store of any size with realistic shapes, for benchmarks and scale tests. The same
+// seed (and --team-events) gives the same rows. --team-events makes k of the n tournaments team
+// events (spread over the store): teams, members in board order, matches from board games.
+// Statuses are set up relative to the fixed reference time REFERENCE_NOW, so a build with
 // `--now 2026-11-22T12:00:00Z` shows all seven of them (from 7 tournaments up).
 import { rmSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -58,6 +60,13 @@ export interface GenerateOptions {
   tournaments: number;
   seed: string | number;
   out: string;
+  /** How many of the tournaments are team events (default 0: the store of earlier seeds). */
+  teamEvents?: number;
+}
+
+/** The indexes (0 up) of the `k` team events among `n` tournaments, spread evenly. */
+export function teamEventIndexes(n: number, k: number): Set<number> {
+  return new Set(Array.from({ length: Math.min(k, n) }, (_, j) => Math.floor(((j + 0.5) * n) / k)));
 }
 
 export interface GenerateReport {
@@ -243,12 +252,113 @@ function unfinished(rng: Rng): Pick<GameRow, "raw" | "result" | "provisional"> {
   return { raw: "?", result: "Unknown", provisional: null };
 }
 
+const TEAM_NAMES = ["Knights", "Rooks", "Bishops", "Pawns", "Castles", "Gambit", "Endgame", "Zugzwang"];
+
+/** A team event's teams: members in board order, and the teams' own Swiss state. */
+interface TeamPlan {
+  boards: number;
+  /** members[t - 1][k - 1]: the starting number of team t's board k. */
+  members: number[][];
+  teams: SwissPlayer[];
+  names: string[];
+  /** Rounds in which a team had the pairing-allocated bye (its players have no game). */
+  byes: { round: number; team: number }[];
+}
+
+/** Teams drawn from the players (starting numbers by rating): each rating tier, a board, dealt
+ * in snake order, so boards are in rating order inside each team and teams are balanced. */
+function makeTeams(count: number, boards: number, ratings: (number | null)[]): TeamPlan {
+  const members = Array.from({ length: count }, (_, t) =>
+    Array.from({ length: boards }, (_, k) => k * count + (k % 2 === 0 ? t : count - 1 - t) + 1),
+  );
+  const teams = members.map((m, t) => ({
+    number: t + 1,
+    rating: m.reduce((sum, n) => sum + (ratings[n - 1] ?? 0), 0) / boards,
+    score: 0,
+    whites: 0,
+    opponents: new Set<number>(),
+    hadBye: false,
+  }));
+  // Unique up to 64 teams (8 cities × 8 names); the events have 16 at most.
+  const names = members.map(
+    (_, t) => `${capitalize(CITIES[t % CITIES.length]!.city)} ${TEAM_NAMES[Math.floor(t / CITIES.length)]!}`,
+  );
+  return { boards, members, teams, names, byes: [] };
+}
+
+/** A round's team pairings expanded to board pairings: the first-named team has white on odd
+ * boards (board 1 first), as team events alternate colours by board. */
+function teamRound(tp: TeamPlan, r: number, berger: Pairing[][]): { matches: Pairing[]; boards: Pairing[] } {
+  let matches: Pairing[];
+  if (berger.length > 0) matches = berger[r - 1]!;
+  else {
+    const { pairs, bye } = pairSwiss(tp.teams);
+    matches = pairs;
+    if (bye !== null) {
+      tp.byes.push({ round: r, team: bye });
+      tp.teams[bye - 1]!.hadBye = true;
+      tp.teams[bye - 1]!.score += 2;
+    }
+  }
+  const boards: Pairing[] = [];
+  for (const m of matches) {
+    for (let k = 0; k < tp.boards; k++) {
+      const a = tp.members[m.white - 1]![k]!;
+      const b = tp.members[m.black - 1]![k]!;
+      boards.push(k % 2 === 0 ? { white: a, black: b } : { white: b, black: a });
+    }
+  }
+  return { matches, boards };
+}
+
+/** Match points (2/1/0) of a round's matches from the finished board games, for the next pairing. */
+function scoreMatches(tp: TeamPlan, matches: Pairing[], points: Map<number, number>): void {
+  for (const m of matches) {
+    const sum = (team: number): number => tp.members[team - 1]!.reduce((s, n) => s + (points.get(n) ?? 0), 0);
+    const [w, b] = [sum(m.white), sum(m.black)];
+    const white = tp.teams[m.white - 1]!;
+    const black = tp.teams[m.black - 1]!;
+    white.score += w > b ? 2 : w === b ? 1 : 0;
+    black.score += b > w ? 2 : w === b ? 1 : 0;
+    white.whites++;
+    white.opponents.add(m.black);
+    black.opponents.add(m.white);
+  }
+}
+
+function insertTeams(w: StoreWriter, id: number, tp: TeamPlan, roundRobin: boolean): void {
+  w.insert("team_events", {
+    tournament_id: id,
+    primary_score: "MP",
+    match_win: 2,
+    match_draw: 1,
+    match_loss: 0,
+    pab_match_points: null,
+    pab_game_points: null,
+    team_tiebreaks: JSON.stringify(roundRobin ? ["GP", "EDE", "EMGSB"] : ["GP", "BH:MP", "BH:GP"]),
+  });
+  tp.members.forEach((members, t) => {
+    w.insert("teams", { tournament_id: id, team_number: t + 1, name: tp.names[t]!, short_name: null });
+    members.forEach((n, k) =>
+      w.insert("team_members", {
+        tournament_id: id,
+        team_number: t + 1,
+        board_order: k + 1,
+        source_player_number: n,
+      }),
+    );
+  });
+  for (const b of tp.byes)
+    w.insert("team_byes", { tournament_id: id, round_number: b.round, team_number: b.team, kind: "pab" });
+}
+
 function generateTournament(
   rng: Rng,
   w: StoreWriter,
   i: number,
   clubs: Club[],
   counts: { players: number; games: number },
+  team = false,
 ) {
   const id = i + 1;
   const status = STATUS_CYCLE[i % STATUS_CYCLE.length]!;
@@ -256,11 +366,26 @@ function generateTournament(
   const unpublished = !isDraft && i % 37 === 23;
   const club = clubs[i % clubs.length]!;
   const roundRobin = rng.chance(0.2);
-  const playerCount = roundRobin ? rng.pick([10, 12, 14]) : 10 + Math.floor(rng.next() ** 2 * 291);
-  const total = roundRobin ? playerCount - 1 : Math.min(rng.int(5, 13), playerCount - 1);
+  // A team event: 6 to 16 teams (an even count in a round robin) of 4, 6 or 8 boards.
+  const teamCount = !team ? 0 : roundRobin ? rng.pick([6, 8, 10]) : rng.int(6, 16);
+  const boards = team ? rng.pick([4, 4, 6, 8]) : 0;
+  const playerCount = team
+    ? teamCount * boards
+    : roundRobin
+      ? rng.pick([10, 12, 14])
+      : 10 + Math.floor(rng.next() ** 2 * 291);
+  const entrants = team ? teamCount : playerCount;
+  const total = roundRobin ? entrants - 1 : Math.min(rng.int(5, 13), entrants - 1);
   const schedule = rng.pick(SCHEDULES);
   const p = plan(rng, status, total, schedule.gap, schedule.duration);
   const players = makePlayers(rng, playerCount, club);
+  const teams = team
+    ? makeTeams(
+        teamCount,
+        boards,
+        players.map((pl) => pl.rating),
+      )
+    : null;
   const ratings = players.map((pl) => pl.rating).filter((r): r is number => r !== null);
   const kind = roundRobin
     ? "Invitational"
@@ -277,14 +402,19 @@ function generateTournament(
     opponents: new Set(),
     hadBye: false,
   }));
-  const berger = roundRobin ? bergerRounds(playerCount) : [];
+  const berger = roundRobin ? bergerRounds(entrants) : [];
   for (let r = 1; r <= p.played; r++) {
     const rp = p.rounds[r - 1]!;
     const rows: GameRow[] = [];
     const absent = new Set<number>();
     let pairs: Pairing[];
     let pab: number | null = null;
-    if (roundRobin) {
+    let matches: Pairing[] = [];
+    const gamePoints = new Map<number, number>();
+    if (teams !== null) {
+      // Whole teams are paired (or get the bye); every member plays, so nobody is absent.
+      ({ matches, boards: pairs } = teamRound(teams, r, berger));
+    } else if (roundRobin) {
       pairs = berger[r - 1]!;
     } else {
       const present = swiss.filter((s) => {
@@ -327,6 +457,7 @@ function generateTournament(
       const b = swiss[pair.black - 1]!;
       w.score += res.white;
       b.score += res.black;
+      gamePoints.set(pair.white, res.white).set(pair.black, res.black);
       w.whites++;
       w.opponents.add(b.number);
       b.opponents.add(w.number);
@@ -371,6 +502,7 @@ function generateTournament(
         });
       }
     }
+    if (teams !== null) scoreMatches(teams, matches, gamePoints);
     perRound.push(rows);
   }
 
@@ -399,7 +531,7 @@ function generateTournament(
     deputy_chief_arbiter: rng.chance(0.4) ? `FA ${rng.pick(LAST_NAMES)}` : null,
     arbiters: null,
     time_control: schedule.timeControl,
-    tournament_type: roundRobin ? "Individual: Single Round Robin" : "Individual: Swiss-System",
+    tournament_type: `${team ? "Team" : "Individual"}: ${roundRobin ? "Single Round Robin" : "Swiss-System"}`,
     rating_calculation: rng.chance(0.6) ? "FIDE" : null,
     fide_event_id: rng.chance(0.5) ? rng.int(100_000, 999_999) : null,
     average_rating:
@@ -444,6 +576,7 @@ function generateTournament(
     });
   }
   counts.players += players.length;
+  if (teams !== null) insertTeams(w, id, teams, roundRobin);
 
   const lastSeen = iso(p.lastScraped);
   if (p.played === 0 && rng.chance(0.3)) {
@@ -576,10 +709,14 @@ function generateTournament(
 }
 
 /** Writes a synthetic store with `tournaments` tournaments to `out` (replacing it). */
-export function generateStore({ tournaments, seed, out }: GenerateOptions): GenerateReport {
+export function generateStore({ tournaments, seed, out, teamEvents = 0 }: GenerateOptions): GenerateReport {
   if (!Number.isInteger(tournaments) || tournaments < 1) {
     throw new Error(`--tournaments must be a positive integer, got ${tournaments}`);
   }
+  if (!Number.isInteger(teamEvents) || teamEvents < 0 || teamEvents > tournaments) {
+    throw new Error(`--team-events must be a count up to --tournaments, got ${teamEvents}`);
+  }
+  const team = teamEventIndexes(tournaments, teamEvents);
   const started = performance.now();
   for (const file of [out, `${out}-journal`]) rmSync(file, { force: true });
   createStore(out);
@@ -595,7 +732,7 @@ export function generateStore({ tournaments, seed, out }: GenerateOptions): Gene
     const clubs = db.transaction(() => insertClubs(rng, w, tournaments))();
     // One transaction per 100 tournaments keeps memory small and inserts fast.
     const batch = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) generateTournament(rng, w, i, clubs, counts);
+      for (let i = from; i < to; i++) generateTournament(rng, w, i, clubs, counts, team.has(i));
     });
     for (let from = 0; from < tournaments; from += 100) batch(from, Math.min(from + 100, tournaments));
     db.pragma("journal_mode = DELETE");
@@ -615,6 +752,7 @@ function main(): void {
     tournaments: { type: "string", default: "50" },
     seed: { type: "string", default: "1" },
     out: { type: "string" },
+    "team-events": { type: "string", default: "0" },
   });
   if (values.out === undefined) exitWithUsage(import.meta.url, "--out <file> is required");
   const tournaments = Number(values.tournaments);
@@ -623,7 +761,13 @@ function main(): void {
       import.meta.url,
       `--tournaments expects a count, not ${JSON.stringify(values.tournaments)}`,
     );
-  const report = generateStore({ tournaments, seed: values.seed, out: values.out });
+  const teamEvents = Number(values["team-events"]);
+  if (!Number.isInteger(teamEvents) || teamEvents < 0 || teamEvents > tournaments)
+    exitWithUsage(
+      import.meta.url,
+      `--team-events expects a count up to --tournaments, not ${JSON.stringify(values["team-events"])}`,
+    );
+  const report = generateStore({ tournaments, seed: values.seed, out: values.out, teamEvents });
   console.log(
     `${values.out}: ${report.tournaments} tournaments, ${report.players} players, ${report.games} games, ` +
       `${(report.bytes / 1e6).toFixed(1)} MB in ${(report.milliseconds / 1000).toFixed(2)} s`,

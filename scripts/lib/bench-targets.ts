@@ -29,6 +29,8 @@ export interface SizeFigures {
   firstTick: { seconds: number; rssMb: number; written: number };
   /** Steady-state one-tournament ticks (after the first). */
   ticks: { seconds: number; rssMb: number; written: number }[];
+  /** Ticks after one team event's newest round changed (bench --team-events); no target of its own. */
+  teamTicks?: { seconds: number; rssMb: number; written: number }[];
   /**
    * Ticks while rounds are played: a live tournament scraped again (its summaries change, so the
    * heads of its lists are rendered too). Reported beside the ticks; no target of its own.
@@ -61,7 +63,7 @@ export const peakRss = (f: SizeFigures): number =>
     f.full.rssMb,
     f.firstTick.rssMb,
     f.noChange.rssMb,
-    ...[...f.ticks, ...(f.liveTicks ?? [])].map((t) => t.rssMb),
+    ...[...f.ticks, ...(f.liveTicks ?? []), ...(f.teamTicks ?? [])].map((t) => t.rssMb),
   );
 
 /** Steady tick ÷ full build, at most this at each size (issue 19). */

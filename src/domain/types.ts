@@ -43,13 +43,25 @@ export type TiebreakRuleSet = (typeof TIEBREAK_RULE_SETS)[number];
  * Where a program's published standings depart from the written rule set, the practice says which
  * program's to follow (see docs/design/tiebreaks.md): null follows the written rules.
  */
-export const TIEBREAK_PRACTICES = ["swiss-manager", "vega", "vega-de-score", "chessmanager"] as const;
+export const TIEBREAK_PRACTICES = [
+  "swiss-manager",
+  "vega",
+  "vega-de-score",
+  "vega-sb-bye-zero",
+  "chessmanager",
+] as const;
 export type TiebreakPractice = (typeof TIEBREAK_PRACTICES)[number];
 
 /** Vega's practice, whichever reading of its DE column (`vega`: the position in the tied group;
- * `vega-de-score`: the points among the tied players, as Vega prints it in some events). */
+ * `vega-de-score`: the points among the tied players, as Vega prints it in some events) and of its
+ * SB (`vega-sb-bye-zero`: a one-point bye adds nothing to SB, as in some Vega events). */
 export function followsVega(p: TiebreakPractice | null): boolean {
-  return p === "vega" || p === "vega-de-score";
+  return p === "vega" || p === "vega-de-score" || p === "vega-sb-bye-zero";
+}
+
+/** Vega's DE printed as the position inside the tied group (every Vega reading but `vega-de-score`). */
+export function printsDeAsPosition(p: TiebreakPractice | null): boolean {
+  return p === "vega" || p === "vega-sb-bye-zero";
 }
 
 export const PAIRING_SYSTEMS = ["swiss", "round-robin"] as const;

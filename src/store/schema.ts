@@ -26,7 +26,7 @@ export const VERSION_3_COLUMNS: readonly { table: string; column: string; ddl: s
   {
     table: "tournaments",
     column: "tiebreak_practice",
-    ddl: "tiebreak_practice TEXT CHECK (tiebreak_practice IN ('swiss-manager', 'vega', 'vega-de-score', 'chessmanager'))",
+    ddl: "tiebreak_practice TEXT CHECK (tiebreak_practice IN ('swiss-manager', 'vega', 'vega-de-score', 'vega-sb-bye-zero', 'chessmanager'))",
   },
 ];
 

@@ -31,6 +31,12 @@ function isRoundRobinForfeitForSb(ctx: Context, weighted: boolean): boolean {
   return weighted && ctx.roundRobin && ctx.practice === "swiss-manager";
 }
 
+/** Vega's practice in some events (`vega-sb-bye-zero`): an own one-point bye (pairing-allocated or
+ * requested: Vega does not tell them apart) adds nothing to SB, while BH counts its dummy opponent. */
+function isVegaSbByeZero(ctx: Context, weighted: boolean, e: RoundEntry): boolean {
+  return weighted && ctx.practice === "vega-sb-bye-zero" && (e.outcome === "pab" || e.outcome === "fullBye");
+}
+
 function buchholzItems(ctx: Context, player: number, weighted: boolean): Item[] {
   const list = ctx.entries.get(player) ?? [];
   const scheduled = isRoundRobinForfeitForSb(ctx, weighted) ? (ctx.scheduled.get(player) ?? []) : null;
@@ -45,7 +51,8 @@ function buchholzItems(ctx: Context, player: number, weighted: boolean): Item[] 
     // Swiss-Manager (pre-2023): an own unplayed round adds half the virtual opponent's score to
     // SB, as a draw would, whatever the forfeit or bye result.
     const fraction = !played && ctx.rules === "pre-2023" ? 0.5 : standardPoints(e.outcome);
-    const contribution = weighted ? value * fraction : value;
+    // The bye keeps its value (the cut order is BH's); only its SB contribution is nothing.
+    const contribution = isVegaSbByeZero(ctx, weighted, e) ? 0 : weighted ? value * fraction : value;
     return { value, contribution, voluntary: !played && isVoluntarilyUnplayed(e) };
   });
 }

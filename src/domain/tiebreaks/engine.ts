@@ -44,6 +44,9 @@
 // |               |           | score is adjusted (§16.3), so earlier byes / absences keep face value     |
 // | vega          | ARO       | round robins: forfeited games are left out (not counted as played)       |
 // | vega          | DE        | printed as the position inside the tied group (1 = first), lower first   |
+// | vega-de-score | DE        | Vega otherwise, DE printed as the points among the tied players          |
+// | vega-sb-bye-  | SB family | Vega otherwise, an own one-point bye (F, U) adds nothing to SB; BH still |
+// |   zero        |           | counts its dummy opponent                                                |
 // | swiss-manager | SB        | round robins: a forfeit is an unplayed game, evaluated against a virtual |
 // |               |           | opponent with the player's own score (a forfeit loss adds 0)             |
 // | swiss-manager | WON       | round robins: forfeit wins are left out                                  |
@@ -77,7 +80,7 @@
 // under every rule set (as Vega counts it).
 //
 // A value that is undefined (e.g. ARO without rated opponents) is null and ranks last.
-import type { Tournament } from "../types.ts";
+import { printsDeAsPosition, type Tournament } from "../types.ts";
 import { isPlayedOverTheBoard, playerRounds, standardPoints, type RoundEntry } from "../scoring.ts";
 import { parseTiebreak, type ParsedTiebreak } from "./acronyms.ts";
 import { buchholz } from "./buchholz.ts";
@@ -119,7 +122,7 @@ export class TiebreakEngine {
    */
   lowerIsBetter(tiebreak: string | ParsedTiebreak): boolean {
     const parsed = typeof tiebreak === "string" ? this.parse(tiebreak) : tiebreak;
-    return parsed.base === "DE" && this.ctx.practice === "vega";
+    return parsed.base === "DE" && printsDeAsPosition(this.ctx.practice);
   }
 
   /**
@@ -275,7 +278,7 @@ export class TiebreakEngine {
       const complete = group.length > 1 && met.size === pairs;
       for (const p of group) {
         if (!complete) out.set(p, 0);
-        else if (ctx.practice === "vega") out.set(p, positionInGroup(points, p));
+        else if (printsDeAsPosition(ctx.practice)) out.set(p, positionInGroup(points, p));
         else out.set(p, points.get(p)!);
       }
     }

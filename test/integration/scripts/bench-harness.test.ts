@@ -1,6 +1,7 @@
 // The bench's changes (scripts/bench.ts Harness): a tick renames a player of one tournament; a
-// live tick scrapes one tournament set up Live again. Each must render one tournament, and the
-// live one must change its summary and keep it Live (so it costs what a tick during rounds does).
+// live tick scrapes one tournament set up Live again; a team tick turns a result of a team
+// event's newest round. Each must render one tournament, the live one must change its summary and
+// keep it Live (so it costs what a tick during rounds does), the team one its match.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -79,5 +80,41 @@ describe("bench harness", () => {
     expect(moved[0]!.status).toBe("Live");
     expect(before.get(moved[0]!.id)!.status).toBe("Live");
     expect(Date.parse(moved[0]!.lastScrapedAt)).toBeLessThanOrEqual(Date.parse("2026-11-22T12:00:00Z"));
+  });
+});
+
+describe("bench harness, team events", () => {
+  it("a team tick renders the one team event whose newest round changed, and its match turns", () => {
+    const teamDir = tempDir("bench-harness-teams");
+    const store = join(teamDir, "store.sqlite");
+    const dist = join(teamDir, "dist");
+    generateStore({ tournaments: 14, seed: 7, out: store, teamEvents: 3 });
+    h.build(store, dist, teamDir);
+    const r = new Database(store, { readonly: true });
+    const before = r
+      .prepare("SELECT tournament_id, round_number, board_number, result FROM games ORDER BY 1, 2, 3")
+      .raw()
+      .all() as [number, number, number, string | null][];
+    h.changeOneTeamEvent(store, 0);
+    const after = r
+      .prepare("SELECT tournament_id, round_number, board_number, result FROM games ORDER BY 1, 2, 3")
+      .raw()
+      .all() as [number, number, number, string | null][];
+    const changed = after.filter((g, k) => g[3] !== before[k]![3]);
+    expect(changed).toHaveLength(1);
+    const [t, round] = changed[0]!;
+    const external = Number(
+      r.prepare("SELECT external_id FROM tournaments WHERE tournament_id = ?").pluck().get(t),
+    );
+    expect(r.prepare("SELECT 1 FROM team_events WHERE tournament_id = ?").pluck().get(t)).toBe(1);
+    r.close();
+    const matches = (): string =>
+      readFileSync(
+        join(dist, `api/public/v1/tournaments/${external}/teams/matches/${round}/index.json`),
+        "utf8",
+      );
+    const was = matches();
+    expect(h.build(store, dist, teamDir).rendered).toBe(1);
+    expect(matches()).not.toBe(was);
   });
 });

@@ -287,3 +287,55 @@ describe("Vega's DE read as a score (vega-de-score): Vega's practice otherwise",
     expect(both("vega-de-score")).toBe(1700);
   });
 });
+
+// Vega's SB in some events (vega-sb-bye-zero): an own one-point bye adds nothing to SB, while BH
+// still counts its dummy opponent (the player's own score, C.07 §16.4). Other Vega events count
+// it in both (hbcc-2025-cup-juniors: #27's SB 8 includes its bye), hence a reading of its own.
+// Swiss, 5 players, 3 rounds, a pairing-allocated bye (U) each round, every game played.
+// Round 1: #1-#2 1-0, #3-#4 ½-½, #5 bye.  Round 2: #1-#5 1-0, #2-#3 1-0, #4 bye.
+// Round 3: #1-#3 ½-½, #4-#5 0-1, #2 bye.
+// Scores (= adjusted scores, nobody is absent): #1 2½, #2 2, #3 1, #4 1½, #5 2.
+// BH (both readings): #1 2 + 2 + 1 = 5; #2 2½ + 1 + dummy 2 = 5½; #3 1½ + 2 + 2½ = 6;
+//                     #4 1 + dummy 1½ + 2 = 4½; #5 dummy 2 + 2½ + 1½ = 6.
+// SB, vega: #1 2 + 2 + ½ = 4½; #2 0 + 1 + 2 = 3; #3 ¾ + 0 + 1¼ = 2; #4 ½ + 1½ + 0 = 2;
+//           #5 2 + 0 + 1½ = 3½.
+// SB, vega-sb-bye-zero: the bye's 2, 1½ and 2 go: #2 1, #4 ½, #5 1½; #1 and #3 unchanged.
+// SB-C1 (our reading: the cut order stays BH's, the bye keeping its dummy's value): #5 cuts #4
+// (1½, the lowest value): vega 2 + 0 = 2, vega-sb-bye-zero 0 + 0 = 0.
+const BYE_EACH_ROUND = [
+  player(1, 2000, ["2 w 1", "5 w 1", "3 b ="]),
+  player(2, 1900, ["1 b 0", "3 w 1", "0 - U"]),
+  player(3, 1800, ["4 w =", "2 b 0", "1 w ="]),
+  player(4, 1700, ["3 b =", "0 - U", "5 w 0"]),
+  player(5, 1600, ["0 - U", "1 b 0", "4 b 1"]),
+];
+
+describe("Vega's SB giving a one-point bye nothing (vega-sb-bye-zero)", () => {
+  const vega = { rules: "fide-2023" as const, practice: "vega" as const };
+  const zero = { rules: "fide-2023" as const, practice: "vega-sb-bye-zero" as const };
+
+  it("adds nothing to SB for a pairing-allocated bye, while BH counts it", () => {
+    expect(values(BYE_EACH_ROUND, vega, "SB")).toEqual({ 1: 4.5, 2: 3, 3: 2, 4: 2, 5: 3.5 });
+    expect(values(BYE_EACH_ROUND, zero, "SB")).toEqual({ 1: 4.5, 2: 1, 3: 2, 4: 0.5, 5: 1.5 });
+    const bh = { 1: 5, 2: 5.5, 3: 6, 4: 4.5, 5: 6 };
+    expect(values(BYE_EACH_ROUND, vega, "BH")).toEqual(bh);
+    expect(values(BYE_EACH_ROUND, zero, "BH")).toEqual(bh);
+  });
+
+  it("cuts SB-C1 in BH's order, the bye keeping its dummy's value", () => {
+    expect(values(BYE_EACH_ROUND, vega, "SB-C1")[5]).toBe(2);
+    expect(values(BYE_EACH_ROUND, zero, "SB-C1")[5]).toBe(0);
+  });
+
+  it("gives a requested full-point bye nothing too, and keeps a forfeit win's dummy", () => {
+    // SWISS_CAP's #1 (fide-2023): forfeit win 3 + #2 2 + full bye 3 = 8; without the bye 5.
+    expect(values(SWISS_CAP, vega, "SB")[1]).toBe(8);
+    expect(values(SWISS_CAP, zero, "SB")[1]).toBe(5);
+    expect(values(SWISS_CAP, zero, "BH")[1]).toBe(8);
+  });
+
+  it("keeps Vega's DE as the position inside the tied group", () => {
+    const t = tournament(BYE_EACH_ROUND, zero);
+    expect(new TiebreakEngine(t, 3).lowerIsBetter("DE")).toBe(true);
+  });
+});
