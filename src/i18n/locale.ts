@@ -24,6 +24,8 @@ export interface Locale {
   readonly language: Language;
   /** The BCP 47 tag of `lang` attributes (`xml:lang`, LANGUAGE parameters). */
   readonly tag: string;
+  /** The locale Intl formats for (INTL_LOCALE), e.g. for a browser script to format alike. */
+  readonly intl: string;
   /** The IANA zone instants are shown in. */
   readonly timeZone: string;
   t(key: MessageKey, params?: Params): string;
@@ -82,6 +84,7 @@ function makeLocale(language: Language, timeZone: string): Locale {
   return {
     language,
     tag: language,
+    intl,
     timeZone,
     t: (key, params) => fill(catalog[key], params, number),
     plural: (key, n, params) => {

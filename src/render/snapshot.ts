@@ -76,6 +76,8 @@ export interface RenderOptions {
   listIssues?: boolean;
   /** The base path every URL of the output is made under (routes/urls.ts href); "": the root. */
   basePath?: string;
+  /** The language of the pages, feeds and calendars (src/i18n); absent: English. */
+  language?: string;
   onProgress?: (done: number, total: number, files: number) => void;
   /**
    * The program's key (version, code hash, options): tournaments are fingerprinted, and kept
@@ -219,10 +221,15 @@ export async function renderSnapshot(
     },
   };
   const rendered = report.rendered!;
+  const clubLanguages = Object.fromEntries(
+    store.clubs().flatMap((c) => (c.defaultLanguage ? [[c.slug, c.defaultLanguage]] : [])),
+  );
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
     ...(opts.basePath && { basePath: opts.basePath }),
+    ...(opts.language && opts.language !== "en" && { language: opts.language }),
+    ...(Object.keys(clubLanguages).length > 0 && { clubLanguages }),
   };
   const ctx: TournamentRenderContext = {
     now: opts.now,
@@ -311,6 +318,7 @@ export async function renderSnapshot(
     globalTags: vocab.globalTags,
     pageSize: opts.pageSize ?? LIST_PAGE_SIZE,
     ...(opts.basePath && { basePath: opts.basePath }),
+    ...(opts.language && { language: opts.language }),
     validator: opts.validator,
     fp:
       base === null

@@ -15,6 +15,7 @@ const SRC = path.resolve(import.meta.dirname, "../..", "src");
  */
 const LAYERS = [
   "shared",
+  "i18n",
   "domain",
   "store",
   "trf",
@@ -44,17 +45,21 @@ type Layer = (typeof LAYERS)[number];
  */
 const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   shared: [],
+  // The message catalogs and the locale object: words and Intl only, so every layer that shows
+  // text to a person (pages, the error pages of output/, render's lists, the CLI's --language)
+  // may take a locale without loading anything else.
+  i18n: [],
   domain: [],
   store: ["shared", "domain"],
   trf: ["shared", "domain", "store"],
   contracts: ["domain"],
   views: ["shared", "domain", "contracts"],
   routes: ["shared", "domain", "contracts", "views"],
-  output: ["shared", "contracts", "routes"],
-  pages: ["shared", "domain", "contracts", "views", "routes", "output"],
+  output: ["shared", "i18n", "contracts", "routes"],
+  pages: ["shared", "i18n", "domain", "contracts", "views", "routes", "output"],
   hosting: ["shared", "routes", "output"],
   incremental: ["shared", "domain", "store", "views"],
-  render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "incremental"],
+  render: ["shared", "i18n", "domain", "store", "contracts", "views", "routes", "output", "pages", "incremental"],
   publish: ["shared"],
   // deploy uploads a published snapshot: the manifest (publish), each object's metadata and the
   // edge code from the rule list and resolver (hosting, routes), the error bodies' names and bytes
@@ -63,7 +68,7 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   build: ["shared", "domain", "store", "routes", "output", "hosting", "incremental", "render", "publish"],
   // cli reads routes/pagination.ts for the default of --page-size: a constant of a file that
   // imports nothing, so the help stays exact without loading the route table.
-  cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "build", "deploy"],
+  cli: ["shared", "i18n", "domain", "store", "trf", "routes", "output", "hosting", "build", "deploy"],
   entry: ["cli"],
 };
 
