@@ -189,7 +189,7 @@ function scheduleSection(s: Shared): string {
     .map(
       (r) =>
         `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
-        `<td class="date">${esc(r.date === null ? l.t("overview.notAnnounced") : l.dates(r.date, r.date))}</td>` +
+        `<td class="date">${r.date === null ? esc(l.t("overview.notAnnounced")) : `<time datetime="${esc(r.date)}">${esc(l.dates(r.date, null))}</time>`}</td>` +
         `<td class="time">${esc(r.time ?? "")}</td>` +
         `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">${paired}</a>` : ""}</td></tr>`,
     )
