@@ -118,7 +118,7 @@ export const de: Catalog = {
   "standings.eachRound": "Rangliste nach jeder Runde",
   "standings.afterShort": "nach der {n}. Runde",
   "standings.tiebreaks": "Feinwertungen, in dieser Reihenfolge",
-  "updated": "Aktualisiert: {time}",
+  updated: "Aktualisiert: {time}",
   "round.title": "Runde {n}",
   "round.of": "Runde {n} von {total}",
   "round.live": "Runde {n} (live)",

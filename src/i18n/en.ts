@@ -121,7 +121,7 @@ export const en = {
   "standings.eachRound": "Standings after each round",
   "standings.afterShort": "after round {n}",
   "standings.tiebreaks": "Tie-breaks, in order",
-  "updated": "Updated {time}",
+  updated: "Updated {time}",
   "round.title": "Round {n}",
   "round.of": "Round {n} of {total}",
   "round.live": "Round {n} (live)",
@@ -233,7 +233,8 @@ export const en = {
 
   // Error pages (output/problem.ts).
   "error.404.title": "Page not found",
-  "error.404.text": "There is no page at this address. The tournament may not be published, or the link is wrong.",
+  "error.404.text":
+    "There is no page at this address. The tournament may not be published, or the link is wrong.",
   "error.400.title": "Bad Request",
   "error.400.text": "The request path is malformed: it cannot name a resource.",
   "error.405.title": "Method Not Allowed",

@@ -117,7 +117,7 @@ export const es: Catalog = {
   "standings.eachRound": "Clasificación tras cada ronda",
   "standings.afterShort": "tras la ronda {n}",
   "standings.tiebreaks": "Desempates, por orden",
-  "updated": "Actualizado: {time}",
+  updated: "Actualizado: {time}",
   "round.title": "Ronda {n}",
   "round.of": "Ronda {n} de {total}",
   "round.live": "Ronda {n} (en directo)",

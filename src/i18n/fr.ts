@@ -118,7 +118,7 @@ export const fr: Catalog = {
   "standings.eachRound": "Classement après chaque ronde",
   "standings.afterShort": "après la ronde {n}",
   "standings.tiebreaks": "Départages, dans l’ordre",
-  "updated": "Mis à jour le {time}",
+  updated: "Mis à jour le {time}",
   "round.title": "Ronde {n}",
   "round.of": "Ronde {n} sur {total}",
   "round.live": "Ronde {n} (en direct)",
@@ -183,8 +183,7 @@ export const fr: Catalog = {
   "index.next": "Plus anciens",
   "index.last": "Les plus anciens",
   "index.captionAll": "Tournois publiés, du plus récent au plus ancien",
-  "index.captionHead":
-    "Tournois publiés : ceux en cours, puis les derniers terminés ({shown} sur {total})",
+  "index.captionHead": "Tournois publiés : ceux en cours, puis les derniers terminés ({shown} sur {total})",
   "index.captionPage":
     "Tournois publiés, page {page} (la page 1 contient les plus anciens), du plus récent au plus ancien",
   "index.label": "Tournois publiés",

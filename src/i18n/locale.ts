@@ -67,7 +67,12 @@ function makeLocale(language: Language, timeZone: string): Locale {
   const number = new Intl.NumberFormat(intl, { useGrouping: false, maximumFractionDigits: 20 });
   const rules = new Intl.PluralRules(intl);
   // Calendar dates have no zone: they are formatted as UTC midnights, so every zone shows them alike.
-  const day = new Intl.DateTimeFormat(intl, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  const day = new Intl.DateTimeFormat(intl, {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  });
   const moment = new Intl.DateTimeFormat(intl, {
     day: "numeric",
     month: "short",

@@ -118,7 +118,7 @@ export const pt: Catalog = {
   "standings.eachRound": "Classificação após cada rodada",
   "standings.afterShort": "após a rodada {n}",
   "standings.tiebreaks": "Desempates, pela ordem",
-  "updated": "Atualizado em {time}",
+  updated: "Atualizado em {time}",
   "round.title": "Rodada {n}",
   "round.of": "Rodada {n} de {total}",
   "round.live": "Rodada {n} (ao vivo)",

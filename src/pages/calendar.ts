@@ -78,7 +78,9 @@ export function calendarFile(c: CalendarInput): string {
           : c.l.t("calendar.round", { name: c.name, n: r.roundNumber }),
       )}`,
       ...(c.location ? [`LOCATION:${icsText(c.location)}`] : []),
-      ...(c.pagePath ? [`DESCRIPTION${lang}:${icsText(c.l.t("calendar.description", { url: c.pagePath }))}`] : []),
+      ...(c.pagePath
+        ? [`DESCRIPTION${lang}:${icsText(c.l.t("calendar.description", { url: c.pagePath }))}`]
+        : []),
       "END:VEVENT",
     );
   }

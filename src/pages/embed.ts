@@ -114,8 +114,8 @@ var WORDS=${asciiJson(WORDS)},EVERY=${LIVE_REFRESH_SECONDS},SYM=${asciiJson(OUTC
 var W=WORDS.en,LANG="en",TZ="UTC";
 function use(c){var d=String(c&&c.defaultLanguage||""),b=d.split(/[-_]/)[0].toLowerCase();LANG=WORDS[d]?d:WORDS[b]?b:"en";W=WORDS[LANG];
 TZ=c&&c.timeZone||"UTC";try{new Intl.DateTimeFormat("en",{timeZone:TZ})}catch(e){TZ="UTC"}}
-function t(k,p){return String(W.m[k]).replace(/\{(\w+)\}/g,function(w,n){return p&&p[n]!=null?String(p[n]):w})}
-function dec(v){var s=String(v);if(!/^-?\d+\.\d+$/.test(s))return s;var x=new Intl.NumberFormat(W.intl).formatToParts(1.5).filter(function(q){return q.type==="decimal"})[0];return s.replace(".",x?x.value:".")}
+function t(k,p){return String(W.m[k]).replace(/\\{(\\w+)\\}/g,function(w,n){return p&&p[n]!=null?String(p[n]):w})}
+function dec(v){var s=String(v);if(!/^-?\\d+\\.\\d+$/.test(s))return s;var x=new Intl.NumberFormat(W.intl).formatToParts(1.5).filter(function(q){return q.type==="decimal"})[0];return s.replace(".",x?x.value:".")}
 function stamp(iso){return new Intl.DateTimeFormat(W.intl,{day:"numeric",month:"short",year:"numeric",hour:"2-digit",minute:"2-digit",hourCycle:"h23",timeZone:TZ,timeZoneName:"short"}).format(new Date(iso))}
 var CSS=${asciiJson(CSS)};
 /* A constructed stylesheet: a host page whose CSP forbids inline styles still styles the embed.

@@ -208,13 +208,20 @@ function playerSection(s: Shared, v: PlayerCardView): string {
     figure(l, "ratedGames", "card.ratedGames", f.ratedGames) +
     figure(l, "averageOpponentRating", "card.averageOpponent", f.averageOpponentRating ?? NO_FIGURE) +
     figure(l, "performanceRating", "card.performance", f.performanceRating ?? NO_FIGURE) +
-    figure(l, "expectedScore", "card.expected", f.expectedScore === null ? NO_FIGURE : esc(l.decimal(String(f.expectedScore)))) +
+    figure(
+      l,
+      "expectedScore",
+      "card.expected",
+      f.expectedScore === null ? NO_FIGURE : esc(l.decimal(String(f.expectedScore))),
+    ) +
     figure(l, "kFactor", "card.kFactor", f.kFactor ?? notKnown) +
     figure(
       l,
       "ratingChange",
       "card.ratingChange",
-      f.ratingChange === null ? notKnown : esc(l.decimal(`${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`)),
+      f.ratingChange === null
+        ? notKnown
+        : esc(l.decimal(`${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`)),
     );
   const w = wordsOf(l);
   const alone = aloneHtmlOf(l);

@@ -147,7 +147,8 @@ export function tiebreakTitle(l: Locale, label: string): string {
   const [base, modifier] = label.split("-") as [string, string | undefined];
   const name = Object.hasOwn(w.tiebreak, base) ? w.tiebreak[base] : undefined;
   if (name) {
-    const m = modifier !== undefined && Object.hasOwn(w.modifier, modifier) ? w.modifier[modifier] : undefined;
+    const m =
+      modifier !== undefined && Object.hasOwn(w.modifier, modifier) ? w.modifier[modifier] : undefined;
     return m ? l.t("tiebreak.modified", { name, modifier: m }) : name;
   }
   const tb = /^TB(\d+)$/.exec(label);

@@ -58,7 +58,6 @@ export interface IndexPart {
   total: number;
 }
 
-
 /** Links between the parts of a split index: the JSON list's links (pageNeighbours), but for a
  * page's link to itself. */
 function partLinks(
@@ -121,7 +120,14 @@ export function indexPage(
     ? scrollTable(
         l.t("index.label"),
         `<table class="index"><caption>${esc(caption(l, part, summaries.length))}</caption><thead><tr>` +
-          heads(l, ["index.tournament", "index.status", "index.dates", "index.round", "index.players", "index.tags"]) +
+          heads(l, [
+            "index.tournament",
+            "index.status",
+            "index.dates",
+            "index.round",
+            "index.players",
+            "index.tags",
+          ]) +
           `</tr></thead><tbody>\n${rows}\n</tbody></table>`,
       )
     : `<p>${esc(l.t("index.empty"))}</p>`;

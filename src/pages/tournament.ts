@@ -82,9 +82,11 @@ export function header(s: Shared, tab: Tab, current?: string): string {
     ["standings", l.t("tab.standings"), s.urls.page.standings(s.id)],
     ["crosstable", l.t("tab.crosstable"), s.urls.page.crosstable(s.id)],
   ];
-  if (d.currentRound !== null) links.push(["live", l.t("tab.round", { n: d.currentRound }), s.urls.page.live(s.id)]);
+  if (d.currentRound !== null)
+    links.push(["live", l.t("tab.round", { n: d.currentRound }), s.urls.page.live(s.id)]);
   const withRecaps = s.languages.filter((x) => (s.recapCounts.get(x) ?? 0) > 0);
-  if (withRecaps.length > 0) links.push(["recaps", l.t("tab.recaps"), s.urls.page.recaps(s.id, withRecaps[0]!)]);
+  if (withRecaps.length > 0)
+    links.push(["recaps", l.t("tab.recaps"), s.urls.page.recaps(s.id, withRecaps[0]!)]);
   const nav = links
     .map(([t, label, href]) => {
       const here = t === tab && (current === undefined || current === href);
@@ -149,7 +151,10 @@ function overviewPage(s: Shared): string {
 
   const rounds = d.availableRounds.length
     ? `<ul class="rounds">${d.availableRounds
-        .map((n) => `<li><a href="${esc(s.urls.page.round(s.id, n))}">${esc(l.t("round.title", { n }))}</a></li>`)
+        .map(
+          (n) =>
+            `<li><a href="${esc(s.urls.page.round(s.id, n))}">${esc(l.t("round.title", { n }))}</a></li>`,
+        )
         .join("")}</ul>`
     : `<p>${esc(l.t("overview.noRound"))}</p>`;
   const recaps = `<ul>${s.languages
@@ -369,7 +374,9 @@ function livePage(s: Shared, r: RoundView): string {
   const liveUrl = s.urls.json("publicLive", { id: s.id });
   const note = live ? l.t("round.refresh", { n: LIVE_REFRESH_SECONDS }) : "";
   const total = s.detail.totalRounds;
-  const heading = total ? l.t("round.of", { n: r.roundNumber, total }) : l.t("round.title", { n: r.roundNumber });
+  const heading = total
+    ? l.t("round.of", { n: r.roundNumber, total })
+    : l.t("round.title", { n: r.roundNumber });
   return layout({
     l,
     urls: s.urls,

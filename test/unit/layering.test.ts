@@ -59,7 +59,18 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   pages: ["shared", "i18n", "domain", "contracts", "views", "routes", "output"],
   hosting: ["shared", "routes", "output"],
   incremental: ["shared", "domain", "store", "views"],
-  render: ["shared", "i18n", "domain", "store", "contracts", "views", "routes", "output", "pages", "incremental"],
+  render: [
+    "shared",
+    "i18n",
+    "domain",
+    "store",
+    "contracts",
+    "views",
+    "routes",
+    "output",
+    "pages",
+    "incremental",
+  ],
   publish: ["shared"],
   // deploy uploads a published snapshot: the manifest (publish), each object's metadata and the
   // edge code from the rule list and resolver (hosting, routes), the error bodies' names and bytes

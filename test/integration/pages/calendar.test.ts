@@ -90,9 +90,10 @@ describe("iCalendar files of the sample", () => {
         rows.map((tr) => ({
           round: Number(attr(tr, "data-round")),
           // The date as the JSON has it (the datetime) and as the English page writes it.
-          date: ((cell) => [attr(elements(cell, (e) => e.tagName === "time")[0] ?? cell, "datetime"), text(cell)])(
-            elements(tr, (e) => hasClass(e, "date"))[0]!,
-          ),
+          date: ((cell) => [
+            attr(elements(cell, (e) => e.tagName === "time")[0] ?? cell, "datetime"),
+            text(cell),
+          ])(elements(tr, (e) => hasClass(e, "date"))[0]!),
           time: text(elements(tr, (e) => hasClass(e, "time"))[0]!),
         })),
       ).toEqual(

@@ -29,7 +29,8 @@ describe("resultLabelHtml", () => {
     const texts = ["", "bye (½)", `<b onclick="x">&'`, "bye — Карпов"];
     for (const l of locales) {
       for (const result of Object.keys(wordsOf(l).resultLabel) as GameResult[]) {
-        for (const text of texts) expect(resultLabelHtml(l, result, text)).toBe(esc(resultLabel(l, result, text)));
+        for (const text of texts)
+          expect(resultLabelHtml(l, result, text)).toBe(esc(resultLabel(l, result, text)));
       }
     }
     const en = localeOf("en");

@@ -112,7 +112,9 @@ describe("pageLinksOf", () => {
       listSummary(id, { status: id === 1 ? "Live" : "Complete" }),
     );
     for (const base of ["", "/chess"] as const) {
-      const parts = indexPages(localeOf("en"), seven, [], siteUrls(base), 2).filter(([f]) => f.endsWith(".html"));
+      const parts = indexPages(localeOf("en"), seven, [], siteUrls(base), 2).filter(([f]) =>
+        f.endsWith(".html"),
+      );
       expect(parts.map(([f]) => f).sort()).toEqual([...INDEX].sort());
       const links = pageLinksOf(
         parts.map(([f]) => f),
