@@ -15,7 +15,7 @@ export function asciiJson(value: unknown): string {
 export const SITE_CSS = `:root{--bg:#fff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--zebra:#f6f8fa;--accent:#0a5c36;--on-accent:#fff;--link:#0550ae;--live:#b3261e;color-scheme:light dark}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--zebra:#161b22;--accent:#3fb97d;--on-accent:#0d1117;--link:#79b8ff;--live:#ff7b72}}
 *{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;overflow-wrap:break-word}
 a{color:var(--link)}
 a:focus-visible,.scroll:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:.5rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}
@@ -53,7 +53,7 @@ abbr[title]{text-decoration:underline dotted;cursor:help}
 .status{display:inline-block;padding:0 .5rem;border-radius:1rem;border:1px solid var(--line);font-size:.8125rem;white-space:nowrap}
 .status-Live{border-color:var(--live);color:var(--live);font-weight:700}
 .tag{display:inline-block;padding:0 .375rem;border-radius:.25rem;background:var(--zebra);border:1px solid var(--line);font-size:.8125rem}
-.facts,.legend{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}
+.facts,.legend{display:grid;grid-template-columns:fit-content(40%) minmax(0,1fr);gap:.25rem 1rem;margin:0}
 .facts dt,.legend dt{font-weight:600}.facts dd,.legend dd{margin:0;overflow-wrap:anywhere}
 .recap{border-top:1px solid var(--line);padding-top:.5rem}
 .recap .kind{margin:0;color:var(--muted);font-size:.875rem;text-transform:uppercase;letter-spacing:.04em}
