@@ -6,6 +6,9 @@
 // (keepOwned), its state and list places in the index. A tick looks only at what changed since
 // that snapshot (changedTournaments) and keeps every other tournament without naming it
 // (keepOwnersUnder). The lists and the report are read from the index (render/lists.ts).
+import { languageOf } from "../i18n/languages.ts";
+import { localeOf } from "../i18n/locale.ts";
+import { errorPageWords } from "../pages/error-words.ts";
 import type { StatusOptions } from "../domain/status.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
@@ -359,6 +362,9 @@ export async function renderSnapshot(
       links,
       archived: ix.archived(opts.now),
       ...(opts.basePath && { basePath: opts.basePath }),
+      // The error page's words travel with the facts (English is the page's own: no key).
+      ...(opts.language &&
+        opts.language !== "en" && { errorPage: errorPageWords(localeOf(languageOf(opts.language))) }),
     };
     const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
     for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

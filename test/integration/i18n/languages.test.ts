@@ -6,7 +6,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AddressInfo } from "node:net";
 import { build } from "../../../src/build/build.ts";
+import { createPreviewServer } from "../../../src/hosting/preview.ts";
 import { en } from "../../../src/i18n/en.ts";
 import type { Language } from "../../../src/i18n/languages.ts";
 import { catalogOf } from "../../../src/i18n/locale.ts";
@@ -114,6 +116,29 @@ describe("build --language", () => {
     for (const f of basque) {
       for (const language of LANGS)
         expect(read(language, f), `${language} ${f}`).toMatch(/SUMMARY;LANGUAGE=es:/);
+    }
+  });
+
+  it("writes the error page in the language, and the preview and the worker send it so", async () => {
+    expect(read("en", "404.html")).toContain('<html lang="en">');
+    const page = read("de", "404.html");
+    expect(page).toContain('<html lang="de">');
+    expect(page).toContain("<h1>Seite nicht gefunden</h1>");
+    expect(read("de", "_worker.js")).toContain('"errorPage": {"lang":"de"');
+    expect(read("en", "_worker.js")).not.toContain('"errorPage"');
+    const server = createPreviewServer(out.de!);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const missing = await fetch(`${base}/no-such-page/`);
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).toBe(page);
+      // Other errors are problem bodies (JSON): API data, the same in every language.
+      const refused = await fetch(`${base}/`, { method: "POST" });
+      expect(refused.status).toBe(405);
+      expect(await refused.text()).toContain('"title":"Method Not Allowed"');
+    } finally {
+      server.close();
     }
   });
 });

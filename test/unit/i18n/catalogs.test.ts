@@ -6,6 +6,8 @@ import type { Catalog, Plural } from "../../../src/i18n/catalog.ts";
 import { en } from "../../../src/i18n/en.ts";
 import { INTL_LOCALE, LANGUAGES, languageOf, PSEUDO, type Language } from "../../../src/i18n/languages.ts";
 import { catalogOf, localeOf } from "../../../src/i18n/locale.ts";
+import { errorPage } from "../../../src/output/problem.ts";
+import { errorPageWords } from "../../../src/pages/error-words.ts";
 
 const ALL = [...LANGUAGES, PSEUDO] as Language[];
 const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
@@ -127,5 +129,30 @@ describe("a locale", () => {
     expect(languageOf("pt_BR")).toBe("pt");
     expect(languageOf("eu")).toBe("en");
     expect(languageOf(null)).toBe("en");
+  });
+});
+
+describe("the error pages' words", () => {
+  const STATUSES = [400, 404, 405, 500] as const;
+
+  it("in English are the page's own (the edge code bundles no catalog)", () => {
+    const words = errorPageWords(localeOf("en"));
+    for (const status of STATUSES) expect(errorPage(status, "/", words)).toBe(errorPage(status));
+  });
+
+  it("hold no markup character in any language (the page writes them as they are)", () => {
+    for (const code of ALL) {
+      const w = errorPageWords(localeOf(code));
+      for (const s of [w.home, ...Object.values(w.titles), ...Object.values(w.texts)])
+        expect(s).not.toMatch(/[&<>"]/);
+    }
+  });
+
+  it("make the page in the language, with its lang", () => {
+    const page = errorPage(404, "/chess/", errorPageWords(localeOf("es")));
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain("<h1>Página no encontrada</h1>");
+    expect(page).toContain('<a href="/chess/">Todos los torneos</a>');
+    expect(errorPage(405, "/", errorPageWords(localeOf("de")))).toContain("<h1>Methode nicht erlaubt</h1>");
   });
 });
