@@ -133,7 +133,7 @@ export interface Watching {
  * good snapshot is served.
  */
 export async function startWatching(opts: WatchOptions): Promise<Watching> {
-  const [{ build }, { LiveReload }, { snapshotBasePath }] = await Promise.all([
+  const [{ build }, { LiveReload }, { snapshotBasePath, snapshotLanguage }] = await Promise.all([
     import("../build/build.ts"),
     import("../hosting/live-reload.ts"),
     import("../hosting/preview.ts"),
@@ -145,6 +145,13 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
     } catch {
       basePath = ""; // no snapshot yet: the root
     }
+  }
+  // The snapshot's language is kept, as its base path is (English when there is none yet).
+  let language = "en";
+  try {
+    language = snapshotLanguage(opts.out);
+  } catch {
+    // no snapshot yet
   }
   const live = new LiveReload();
   let lastSignature: string | null = null;
@@ -168,6 +175,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         now: Date.now(),
         skipInvalid: opts.skipInvalid,
         basePath,
+        language,
         onPhase: (name) => {
           if (SAFE_PHASES.has(name)) check();
         },

@@ -120,6 +120,13 @@ function factsBasePath(value: unknown): string | null {
   }
 }
 
+/** The language the snapshot in `dir` was built in (its facts' error page words; "en" without):
+ * what `preview --watch` rebuilds it in. */
+export function snapshotLanguage(dir: string): string {
+  const file = snapshotFile(realRoot(path.resolve(dir)), EDGE_FILE);
+  return (file && edgeFacts(readFileSync(file, "utf8"))?.errorPage?.lang) || "en";
+}
+
 /** The base path the snapshot in `dir` was built for ("" at the root): where the preview serves it. */
 export function snapshotBasePath(dir: string): string {
   const root = realRoot(path.resolve(dir));
