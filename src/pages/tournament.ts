@@ -14,6 +14,9 @@ import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { roundStandingsViews, scheduleView, type ScheduleView } from "../views/extensions.ts";
 import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
+import type { MessageKey } from "../i18n/catalog.ts";
+import { languageOf } from "../i18n/languages.ts";
+import { localeOf, type Locale } from "../i18n/locale.ts";
 import {
   formatInstant,
   pointsHtml,
@@ -23,10 +26,7 @@ import {
   titleBadge,
   wordsOf,
 } from "./format.ts";
-import type { MessageKey } from "../i18n/catalog.ts";
 import { esc, layout, scrollTable } from "./html.ts";
-import { languageOf } from "../i18n/languages.ts";
-import { localeOf, type Locale } from "../i18n/locale.ts";
 import { pageSitePaths, siteUrls, type SiteUrls } from "./links.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;

@@ -11,7 +11,7 @@ import { build } from "../../../src/build/build.ts";
 import { createStore } from "../../../src/store/write/init.ts";
 import { importTrf } from "../../../src/trf/import.ts";
 import { parseRoundTimes } from "../../../src/trf/schedule.ts";
-import { elements, hasClass, parseStrict, text } from "../../support/dom.ts";
+import { attr, elements, hasClass, parseStrict, text } from "../../support/dom.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 const FIXTURE = new URL("../../fixtures/trf/trf2026-rapid-round-robin.trf", import.meta.url);
@@ -70,7 +70,10 @@ describe("a TRF-2026 file with announced start times", () => {
     expect(errors).toEqual([]);
     const table = elements(doc, (e) => e.nodeName === "table" && hasClass(e, "schedule"))[0]!;
     const cells = (cls: string) => elements(table, (e) => e.nodeName === "td" && hasClass(e, cls)).map(text);
-    expect(cells("date")).toEqual(["2026-03-14", "not announced", "2026-03-15"]);
+    // The English page writes the dates in words; each <time> keeps the JSON's date.
+    expect(cells("date")).toEqual(["14 Mar 2026", "not announced", "15 Mar 2026"]);
+    const times = elements(table, (e) => e.nodeName === "time").map((e) => attr(e, "datetime"));
+    expect(times).toEqual(["2026-03-14", "2026-03-15"]);
     expect(cells("time")).toEqual(["09:30", "", "14:00"]);
   });
 
