@@ -60,6 +60,25 @@ function fill(template: string, params: Params | undefined, number: Intl.NumberF
   });
 }
 
+/** A formatter's results kept by key (at most MEMO entries, then started afresh): a build
+ * formats the same few dates on thousands of pages. */
+const MEMO = 4096;
+function memo<A extends unknown[]>(
+  format: (key: string) => string,
+  keyOf: (...args: A) => string,
+): (...args: A) => string {
+  const done = new Map<string, string>();
+  return (...args) => {
+    const key = keyOf(...args);
+    let v = done.get(key);
+    if (v === undefined) {
+      if (done.size >= MEMO) done.clear();
+      done.set(key, (v = format(key)));
+    }
+    return v;
+  };
+}
+
 function makeLocale(language: Language, timeZone: string): Locale {
   const catalog = catalogOf(language);
   const intl = INTL_LOCALE[language];
@@ -96,12 +115,20 @@ function makeLocale(language: Language, timeZone: string): Locale {
       const forms: Plural = catalog[key];
       return fill(forms[rules.select(n)] ?? forms.other, { ...params, n }, number);
     },
-    dates: (start, end) => {
-      if (!start && !end) return "";
-      if (!start || !end || start === end) return day.format(utc((start ?? end)!));
-      return day.formatRange(utc(start), utc(end));
-    },
-    instant: (iso) => moment.format(Date.parse(iso)),
+    // Every page of a tournament names its dates and its retrieval instant: formatted once each.
+    dates: memo(
+      (key) => {
+        const [start, end] = key.split("|") as [string, string];
+        if (!start && !end) return "";
+        if (!start || !end || start === end) return day.format(utc(start || end));
+        return day.formatRange(utc(start), utc(end));
+      },
+      (start: string | null, end: string | null) => `${start ?? ""}|${end ?? ""}`,
+    ),
+    instant: memo(
+      (iso) => moment.format(Date.parse(iso)),
+      (iso: string) => iso,
+    ),
     decimal: (text) => (/^-?\d+\.\d+$/.test(text) ? text.replace(".", separator) : text),
     languageName: (code) => {
       try {
