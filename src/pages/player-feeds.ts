@@ -102,6 +102,7 @@ function playerFeed(c: TournamentContext, s: Shared, v: PlayerCardView, rounds: 
     }))
     .reverse();
   return atomFeed({
+    l: s.l,
     id: stableId(`tournament/${s.id}/player/${n}`),
     title: PLAYER_FEED_TEXT.feedTitle(v.name, s.detail.name),
     self: s.urls.playerFeed(s.id, n),

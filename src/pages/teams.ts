@@ -9,10 +9,10 @@ import { pageSitePaths } from "./links.ts";
 import { TEAM_TEXT as T } from "./teams-text.ts";
 import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
 
-function standingsTable(v: TeamStandingsView, names: Map<number, string>): string {
+function standingsTable(s: Shared, v: TeamStandingsView, names: Map<number, string>): string {
   if (v.afterRound === null) return `<p>${esc(T.noStandings)}</p>`;
   const tbs = v.tieBreakLabels
-    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(s.l, l))}">${esc(l)}</abbr></th>`)
     .join("");
   const head =
     `<tr><th scope="col">${esc(T.rank)}</th><th scope="col">${esc(T.team)}</th>` +
@@ -77,13 +77,14 @@ function teamsPage(
   const players = new Map(
     teams.teams.flatMap((t) => t.members.map((m) => [m.sourcePlayerNumber, m.name] as const)),
   );
-  let body = `${header(s, "teams")}\n<h2>${esc(T.standings)}</h2>\n${standingsTable(standings, names)}`;
+  let body = `${header(s, "teams")}\n<h2>${esc(T.standings)}</h2>\n${standingsTable(s, standings, names)}`;
   for (const r of [...rounds].reverse()) {
     const cards = r.matches.map((m) => matchCard(m, names, players)).join("\n");
     body += `\n<section><h2>${esc(T.round(r.round))}</h2>\n${cards}</section>`;
   }
   body += `\n<h2>${esc(T.rosters)}</h2>\n${teams.teams.map(roster).join("\n")}`;
   return layout({
+    l: s.l,
     urls: s.urls,
     title: `${T.title} · ${s.detail.name}`,
     body,
