@@ -90,3 +90,29 @@ export function errorPage(status: ErrorStatus, home = "/", w: ErrorPageWords = E
     "",
   ].join("\n");
 }
+
+/**
+ * errorPage(status, home) in English, as the CloudFront function sends it: its 10 KB have no room
+ * for the words table (ENGLISH_ERROR_PAGE and the look-ups), so the English is spelled out here.
+ * A unit test holds it equal to errorPage's English for every status (test/unit/i18n/catalogs).
+ */
+export function englishErrorPage(status: ErrorStatus, home = "/"): string {
+  const title = status === 404 ? "Page not found" : DETAILS[status]!.title;
+  const text =
+    status === 404
+      ? "There is no page at this address. The tournament may not be published, or the link is wrong."
+      : DETAILS[status]!.detail;
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${title}</title>`,
+    `<style>${ERROR_PAGE_STYLE}</style>`,
+    `<h1>${title}</h1>`,
+    `<p>${text}</p>`,
+    `<p><a href="${home}">All tournaments</a></p>`,
+    "</html>",
+    "",
+  ].join("\n");
+}

@@ -255,20 +255,13 @@ function playerSection(s: Shared, v: PlayerCardView): string {
   );
 }
 
-/** The card's human text about following a player, in one place. */
-const FOLLOW_TEXT = {
-  lead: (name: string) => `Follow ${name}'s games:`,
-  feed: "Atom feed",
-  calendar: "calendar (iCalendar)",
-} as const;
-
 /** Links to the player's own feed and calendar, when the tournament is followed. */
 function followLinks(s: Shared, n: number, name: string): string {
   if (!s.playerFeeds) return "";
   return (
-    `<p class="follow">${FOLLOW_TEXT.lead(name)} ` +
-    `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${FOLLOW_TEXT.feed}</a> · ` +
-    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${FOLLOW_TEXT.calendar}</a></p>\n`
+    `<p class="follow">${esc(s.l.t("follow.lead", { name }))} ` +
+    `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${esc(s.l.t("follow.feed"))}</a> · ` +
+    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${esc(s.l.t("follow.calendar"))}</a></p>\n`
   );
 }
 

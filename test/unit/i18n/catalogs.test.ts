@@ -6,7 +6,7 @@ import type { Catalog, Plural } from "../../../src/i18n/catalog.ts";
 import { en } from "../../../src/i18n/en.ts";
 import { INTL_LOCALE, LANGUAGES, languageOf, PSEUDO, type Language } from "../../../src/i18n/languages.ts";
 import { catalogOf, localeOf } from "../../../src/i18n/locale.ts";
-import { errorPage } from "../../../src/output/problem.ts";
+import { englishErrorPage, errorPage } from "../../../src/output/problem.ts";
 import { errorPageWords } from "../../../src/pages/error-words.ts";
 
 const ALL = [...LANGUAGES, PSEUDO] as Language[];
@@ -138,6 +138,12 @@ describe("the error pages' words", () => {
   it("in English are the page's own (the edge code bundles no catalog)", () => {
     const words = errorPageWords(localeOf("en"));
     for (const status of STATUSES) expect(errorPage(status, "/", words)).toBe(errorPage(status));
+  });
+
+  it("in English are the CloudFront function's own page, spelled out for its 10 KB", () => {
+    for (const status of STATUSES)
+      for (const home of ["/", "/chess/"])
+        expect(englishErrorPage(status, home)).toBe(errorPage(status, home));
   });
 
   it("hold no markup character in any language (the page writes them as they are)", () => {
