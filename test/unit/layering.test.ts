@@ -63,18 +63,7 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   // shows; it knows nothing of files, URLs or pages, so it can live elsewhere than beside the
   // snapshot (docs/design/ledger.md).
   ledger: ["shared", "domain", "store", "views"],
-  render: [
-    "shared",
-    "i18n",
-    "domain",
-    "store",
-    "contracts",
-    "views",
-    "routes",
-    "output",
-    "pages",
-    "ledger",
-  ],
+  render: ["shared", "i18n", "domain", "store", "contracts", "views", "routes", "output", "pages", "ledger"],
   // publish stages the ledger's delta around its atomic switch (the crash protocol) and records
   // each written file's entry in it; it writes files and knows no other stage.
   publish: ["shared", "ledger"],

@@ -1,7 +1,7 @@
 // The one way of saying dates and times: the Locale (src/i18n/locale.ts), a language and a time
 // zone in. Since the i18n merge the pages' own dates module is gone: its day-with-weekday and its
 // "local time" moved into the Locale and the catalogs; its English ranges ("21–22 Nov 2026") gave
-// way to Intl's ("21 – 22 Nov 2026"), which every language shares; an instant names its zone as
+// way to Intl's ("21 – 22 Nov 2026", with thin spaces), which every language shares; an instant names its zone as
 // Intl's short name ("UTC", "GMT+1") after the locale's date, not "2026-11-22 11:58 UTC".
 import { describe, expect, it } from "vitest";
 import { localeOf } from "../../../src/i18n/locale.ts";
