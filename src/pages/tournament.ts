@@ -19,6 +19,7 @@ import { languageOf } from "../i18n/languages.ts";
 import { localeOf, type Locale } from "../i18n/locale.ts";
 import {
   formatInstant,
+  languageName,
   pointsHtml,
   resultLabelHtml,
   statusBadge,
@@ -191,9 +192,10 @@ function overviewPage(s: Shared): string {
   const recaps = withRecaps.length
     ? `<ul>${withRecaps
         .map((code) => {
+          // Each language by its own name (it is a link to text in that language, lang-tagged).
           const n = s.recapCounts.get(code) ?? 0;
           return (
-            `<li><a href="${esc(s.urls.page.recaps(s.id, code))}" hreflang="${esc(code)}" lang="${esc(code)}">${esc(l.languageName(code))}</a>: ` +
+            `<li><a href="${esc(s.urls.page.recaps(s.id, code))}" hreflang="${esc(code)}" lang="${esc(code)}">${esc(languageName(code))}</a>: ` +
             `${esc(l.plural("overview.recapCount", n))}</li>`
           );
         })
@@ -440,7 +442,7 @@ function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
     .filter((code) => code === v.language || (s.recapCounts.get(code) ?? 0) > 0)
     .map((code) => {
       const attrs = `hreflang="${esc(code)}" lang="${esc(code)}"`;
-      const name = esc(l.languageName(code));
+      const name = esc(languageName(code));
       return code === v.language
         ? `<li><a href="${esc(url)}" aria-current="page" ${attrs}>${name}</a></li>`
         : `<li><a href="${esc(s.urls.page.recaps(s.id, code))}" ${attrs}>${name}</a></li>`;
