@@ -360,6 +360,18 @@ timeout 180 node scripts/browser-cors.ts --dir "$SNAP" >"$WORK/chromium.txt" 2>&
 cat "$WORK/chromium.txt"
 record chromium "$rc" "$(tail -n 1 "$WORK/chromium.txt")" $((SECONDS - t0))
 
+# --- every language's layout and the club embed in its language (issue 45) ----------------------
+# The sample in the pseudo-locale (longer texts, accents, right-to-left marks): one page of each
+# kind at 360 px and 1280 px, none scrolling sideways; the Spanish club's embed under a strict CSP.
+t0=$SECONDS
+rc=0
+node bin/build-api.js build --db data/sample.sqlite --out "$WORK/pseudo" --now 2026-11-22T12:00:00Z \
+  --language en-XA >/dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] && { timeout 300 node scripts/browser-i18n.ts --dir "$WORK/pseudo" --label pseudo \
+  >"$WORK/i18n.txt" 2>&1 || rc=$?; }
+grep -v '^ok  ' "$WORK/i18n.txt" || true
+record i18n "$rc" "$(tail -n 1 "$WORK/i18n.txt" 2>/dev/null)" $((SECONDS - t0))
+
 # --- pages and the club embed in a real browser -------------------------------------------------
 # scripts/browser-pages.ts against the preview (this run also writes the screenshots that
 # docs/guide/pages-and-embed.md shows, to docs/screenshots), then against nginx and wrangler pages dev, started again on the same snapshot.

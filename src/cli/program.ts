@@ -3,6 +3,7 @@
 // here; each command imports what it needs (the store, the domain, zod, ajv, the server) when it
 // runs.
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES } from "../i18n/languages.ts";
 import {
   TIEBREAK_PRACTICES,
   TIEBREAK_RULE_SETS,
@@ -69,6 +70,13 @@ function basePathOption(value: string): string {
   } catch (e) {
     throw new InvalidArgumentError(`${(e as Error).message}; expected a URL path such as /chess/`);
   }
+}
+
+/** `--language`: a language with a catalog (src/i18n/languages.ts), a usage error otherwise. */
+function languageOption(value: string): string {
+  if (!isLanguage(value))
+    throw new InvalidArgumentError(`no catalog for "${value}"; expected one of ${LANGUAGES.join(", ")}`);
+  return value;
 }
 
 const port = integerIn(0, 65535, "a port");
@@ -182,6 +190,12 @@ subcommand("build")
     basePathOption,
     "",
   )
+  .option(
+    "--language <code>",
+    `the language of the pages, feeds, calendars and error pages: ${LANGUAGES.join(", ")} (a club's embed speaks the club's defaultLanguage; the JSON is the same in every language)`,
+    languageOption,
+    DEFAULT_LANGUAGE,
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }, interrupts] = await Promise.all([
@@ -211,6 +225,7 @@ subcommand("build")
       secondVersion: Boolean(o.secondVersion),
       pageSize: o.pageSize,
       basePath: o.basePath,
+      language: o.language,
       onPhase: (name) => {
         if (interrupts.SAFE_PHASES.has(name)) interrupt.check();
         phase = name;

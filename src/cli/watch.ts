@@ -153,7 +153,7 @@ export interface Watching {
  * good snapshot is served.
  */
 export async function startWatching(opts: WatchOptions): Promise<Watching> {
-  const [{ build }, { LiveReload }, { snapshotBasePath }] = await Promise.all([
+  const [{ build }, { LiveReload }, { snapshotBasePath, snapshotLanguage }] = await Promise.all([
     import("../pipeline/build.ts"),
     import("../hosting/live-reload.ts"),
     import("../hosting/preview.ts"),
@@ -165,6 +165,13 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
     } catch {
       basePath = ""; // no snapshot yet: the root
     }
+  }
+  // The snapshot's language is kept, as its base path is (English when there is none yet).
+  let language = "en";
+  try {
+    language = snapshotLanguage(opts.out);
+  } catch {
+    // no snapshot yet
   }
   const live = new LiveReload();
   let lastSignature: string | null = null;
@@ -188,6 +195,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         now: Date.now(),
         skipInvalid: opts.skipInvalid,
         basePath,
+        language,
         onPhase: (name) => {
           if (SAFE_PHASES.has(name)) check();
         },

@@ -16,7 +16,7 @@ import {
   type ErrorAnswer,
 } from "./resolve.ts";
 import { EDGE_FILE, hostRules, type HostRules } from "./rules.ts";
-import type { EdgeFacts } from "../routes/pagination.ts";
+import type { EdgeFacts, ErrorPageWords } from "../routes/pagination.ts";
 import { parseBasePath } from "../routes/urls.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { withLiveScript, type LiveReload } from "./live-reload.ts";
@@ -66,8 +66,9 @@ function send(
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
-function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer) {
-  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status, r.home));
+/** An error answer; its HTML page in the snapshot's language (`words`: its facts' errorPage). */
+function sendError(req: IncomingMessage, res: ServerResponse, r: ErrorAnswer, words?: ErrorPageWords) {
+  const body = Buffer.from(r.json ? problemJson(r.status) : errorPage(r.status, r.home, words));
   send(req, res, r.status, r.headers, body);
 }
 
@@ -82,10 +83,27 @@ export function edgeFacts(text: string): EdgeFacts | undefined {
     if (!Array.isArray(archived) || !archived.every((a) => typeof a === "string")) return undefined;
     const basePath = factsBasePath(v?.basePath);
     if (basePath === null) return undefined;
-    return { links, archived, ...(basePath && { basePath }) };
+    const errorPage = errorPageWordsOf(v?.errorPage);
+    if (errorPage === null) return undefined;
+    return { links, archived, ...(basePath && { basePath }), ...(errorPage && { errorPage }) };
   } catch {
     return undefined;
   }
+}
+
+/** The error page's words of the facts: undefined when absent, null when not such words. */
+function errorPageWordsOf(value: unknown): ErrorPageWords | undefined | null {
+  if (value === undefined) return undefined;
+  const v = value as Partial<ErrorPageWords> | null;
+  const strings = (o: unknown) =>
+    !!o && typeof o === "object" && Object.values(o).every((x) => typeof x === "string");
+  return v &&
+    typeof v.lang === "string" &&
+    typeof v.home === "string" &&
+    strings(v.titles) &&
+    strings(v.texts)
+    ? (v as ErrorPageWords)
+    : null;
 }
 
 /**
@@ -100,6 +118,13 @@ function factsBasePath(value: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/** The language the snapshot in `dir` was built in (its facts' error page words; "en" without):
+ * what `preview --watch` rebuilds it in. */
+export function snapshotLanguage(dir: string): string {
+  const file = snapshotFile(realRoot(path.resolve(dir)), EDGE_FILE);
+  return (file && edgeFacts(readFileSync(file, "utf8"))?.errorPage?.lang) || "en";
 }
 
 /** The base path the snapshot in `dir` was built for ("" at the root): where the preview serves it. */
@@ -147,7 +172,7 @@ export function createPreviewServer(dir: string, live?: LiveReload): Server {
     const base = realRoot(root);
     const rules = rulesOf(base);
     const error = (status: ErrorStatus) =>
-      sendError(req, res, errorUnderBase(status, url.pathname, rules.base));
+      sendError(req, res, errorUnderBase(status, url.pathname, rules.base), rules.facts.errorPage);
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return error(405);
@@ -157,7 +182,7 @@ export function createPreviewServer(dir: string, live?: LiveReload): Server {
     if (malformedPath(url.pathname)) return error(400);
     if (url.pathname.split("/").some((s) => s.length > MAX_SEGMENT)) return error(404);
     const r = resolveRequest(rules, url.pathname, url.search, (rel) => snapshotFile(base, rel) !== null);
-    if (r.kind === "error") return sendError(req, res, r);
+    if (r.kind === "error") return sendError(req, res, r, rules.facts.errorPage);
     if (r.kind === "redirect") {
       res.setHeader("Location", r.location);
       return send(

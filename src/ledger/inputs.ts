@@ -31,6 +31,9 @@ export interface Inputs {
   /** The base path every URL is made under (routes/urls.ts href); absent for the root, so a
    * root build's record and keys are the same bytes as before the option existed. */
   basePath?: string;
+  /** The language of the pages, feeds and calendars (build --language); absent for English, so an
+   * English build's record and keys are the same bytes as before the option existed. */
+  language?: string;
   /**
    * What the build read of a store that keeps trusted revisions: the file (the sha256 of its
    * identity), the count of its changes, its clubs' token and the fingerprints' common part. A
@@ -111,9 +114,9 @@ export function readRecord<R extends RecordedWindow = RecordedWindow>(out: strin
 
 export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
   if (!previous || !inputs || inputs.store === null) return false;
-  const { version, code, store, statusOptions, skipInvalid, pageSize, basePath } = previous;
+  const { version, code, store, statusOptions, skipInvalid, pageSize, basePath, language } = previous;
   const same =
-    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize, basePath }) ===
+    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize, basePath, language }) ===
     JSON.stringify(inputs);
   return (
     same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
@@ -122,9 +125,9 @@ export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, n
 
 /** The key of the program and options: what every tournament's fingerprint starts from. */
 export function programKey(inputs: Inputs): string {
-  const { version, code, statusOptions, skipInvalid, pageSize, basePath } = inputs;
+  const { version, code, statusOptions, skipInvalid, pageSize, basePath, language } = inputs;
   return createHash("sha256")
-    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize, basePath }))
+    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize, basePath, language }))
     .digest("hex");
 }
 
@@ -135,6 +138,7 @@ export function currentInputs(
   skipInvalid: boolean,
   pageSize: number,
   basePath = "",
+  language = "en",
 ): Inputs | null {
   try {
     return {
@@ -145,6 +149,7 @@ export function currentInputs(
       skipInvalid,
       pageSize,
       ...(basePath && { basePath }),
+      ...(language !== "en" && { language }),
     };
   } catch {
     return null;

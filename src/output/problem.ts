@@ -4,6 +4,7 @@
 // unknown path, so a body never names the path that was asked for.
 import type { z } from "zod";
 import type { ProblemResponse } from "../contracts/problem.ts";
+import type { ErrorPageWords } from "../routes/pagination.ts";
 import { toJson } from "./json.ts";
 
 export type Problem = z.output<typeof ProblemResponse>;
@@ -51,9 +52,51 @@ export const ERROR_PAGE_STYLE =
  */
 export const ERROR_PAGE_STYLE_HASH = "sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4=";
 
-/** A small, self-contained HTML error page (no asset it could fail to load). */
-/** `home`: the index's URL, under the snapshot's base path (routes/urls.ts href); "/" at the root. */
-export function errorPage(status: ErrorStatus, home = "/"): string {
+/**
+ * The English words of the HTML error page: the 404 page's own, the problem bodies' title and
+ * detail for the other statuses. They are the English catalog's error.* texts (a test holds them
+ * equal): the edge code that sends this page bundles this module, never a catalog (CloudFront's
+ * function has 10 KB). The problem bodies are API data, the same in every language.
+ */
+export const ENGLISH_ERROR_PAGE: ErrorPageWords = {
+  lang: "en",
+  titles: { 404: "Page not found" },
+  texts: {
+    404: "There is no page at this address. The tournament may not be published, or the link is wrong.",
+  },
+  home: "All tournaments",
+};
+
+/**
+ * A small, self-contained HTML error page (no asset it could fail to load). `home`: the index's
+ * URL, under the snapshot's base path (routes/urls.ts href); "/" at the root. `w`: the words in
+ * the build's language (the edge facts' errorPage, from a catalog whose error texts hold no
+ * markup character: a test checks), English when absent.
+ */
+export function errorPage(status: ErrorStatus, home = "/", w: ErrorPageWords = ENGLISH_ERROR_PAGE): string {
+  const title = w.titles[status] ?? DETAILS[status]!.title;
+  const text = w.texts[status] ?? DETAILS[status]!.detail;
+  return [
+    "<!doctype html>",
+    `<html lang="${w.lang}">`,
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${title}</title>`,
+    `<style>${ERROR_PAGE_STYLE}</style>`,
+    `<h1>${title}</h1>`,
+    `<p>${text}</p>`,
+    `<p><a href="${home}">${w.home}</a></p>`,
+    "</html>",
+    "",
+  ].join("\n");
+}
+
+/**
+ * errorPage(status, home) in English, as the CloudFront function sends it: its 10 KB have no room
+ * for the words table (ENGLISH_ERROR_PAGE and the look-ups), so the English is spelled out here.
+ * A unit test holds it equal to errorPage's English for every status (test/unit/i18n/catalogs).
+ */
+export function englishErrorPage(status: ErrorStatus, home = "/"): string {
   const title = status === 404 ? "Page not found" : DETAILS[status]!.title;
   const text =
     status === 404

@@ -2,6 +2,7 @@
 // to: one event per round with a date. Deterministic: the stamp is the tournament's own
 // last-retrieval instant, never the clock, and each event's UID is made of the tournament id and
 // the round number, so a calendar updates an event instead of adding a second one.
+import type { Locale } from "../i18n/locale.ts";
 import type { ScheduleView } from "../views/extensions.ts";
 
 /** Escapes a TEXT value (RFC 5545 3.3.11). */
@@ -36,6 +37,8 @@ export function utcStamp(iso: string): string {
 }
 
 export interface CalendarInput {
+  /** The language of the events' text (the global pages' language, or the club's). */
+  l: Locale;
   id: string;
   name: string;
   location: string | null;
@@ -57,6 +60,8 @@ export function calendarFile(c: CalendarInput): string {
     `X-WR-CALNAME:${icsText(c.name)}`,
   ];
   const total = c.schedule.totalRounds;
+  // The LANGUAGE parameter (RFC 5545 3.2.10) names the language of the text values.
+  const lang = `;LANGUAGE=${c.l.tag}`;
   for (const r of c.schedule.rounds) {
     if (r.date === null) continue;
     const day = r.date.replace(/-/g, "");
@@ -67,9 +72,15 @@ export function calendarFile(c: CalendarInput): string {
       // The store keeps the venue's local time without a zone: a floating time (3.3.5 form 1),
       // or the whole day when no time was announced.
       r.time === null ? `DTSTART;VALUE=DATE:${day}` : `DTSTART:${day}T${r.time.replace(":", "")}00`,
-      `SUMMARY:${icsText(`${c.name}: round ${r.roundNumber}${total ? ` of ${total}` : ""}`)}`,
+      `SUMMARY${lang}:${icsText(
+        total
+          ? c.l.t("calendar.roundOf", { name: c.name, n: r.roundNumber, total })
+          : c.l.t("calendar.round", { name: c.name, n: r.roundNumber }),
+      )}`,
       ...(c.location ? [`LOCATION:${icsText(c.location)}`] : []),
-      ...(c.pagePath ? [`DESCRIPTION:${icsText(`Pairings and results: ${c.pagePath}`)}`] : []),
+      ...(c.pagePath
+        ? [`DESCRIPTION${lang}:${icsText(c.l.t("calendar.description", { url: c.pagePath }))}`]
+        : []),
       "END:VEVENT",
     );
   }

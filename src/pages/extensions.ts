@@ -11,28 +11,35 @@ import {
   type RoundStandingsView,
 } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
-import {
-  escTable,
-  formatInstant,
-  pointsHtml,
-  RESULT_TITLE_HTML,
-  resultLabelHtml,
-  tiebreakTitle,
-  titleBadge,
-} from "./format.ts";
+import type { MessageKey } from "../i18n/catalog.ts";
+import type { Locale } from "../i18n/locale.ts";
+import { escTable, pointsHtml, resultLabelHtml, tiebreakTitle, titleBadge, wordsOf } from "./format.ts";
 import { esc, layout, scrollTable, scrollTableOf } from "./html.ts";
-import { crumbs, header, jsonLink, nameLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
+import {
+  crumbs,
+  header,
+  heads,
+  jsonLink,
+  nameLink,
+  pageFile,
+  titled,
+  updated,
+  type PageFile,
+  type Shared,
+} from "./tournament.ts";
 import { pageSitePaths } from "./links.ts";
 
-/** What a round without an opponent reads as in a crosstable cell. */
-export const ALONE_LABEL: Partial<Record<RoundOutcome, string>> = {
-  pab: "bye",
-  fullBye: "bye 1",
-  halfBye: "bye ½",
-  zeroBye: "bye 0",
-  absent: "–",
-  pending: "…",
-};
+/** What a round without an opponent reads as in a crosstable cell, in a locale. */
+export function aloneLabels(l: Locale): Partial<Record<RoundOutcome, string>> {
+  return {
+    pab: l.t("alone.pab"),
+    fullBye: l.t("alone.fullBye"),
+    halfBye: l.t("alone.halfBye"),
+    zeroBye: l.t("alone.zeroBye"),
+    absent: "–",
+    pending: "…",
+  };
+}
 
 /** The result symbol of a cell with an opponent, as crosstables print it. */
 export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
@@ -44,11 +51,17 @@ export const OUTCOME_SYMBOL: Partial<Record<RoundOutcome, string>> = {
   pending: "…",
 };
 
-// Escaped once: a crosstable and the player cards print one per game.
-const ALONE_HTML = escTable(ALONE_LABEL);
+// Escaped once (per locale): a crosstable and the player cards print one per game.
+const aloneHtml = new WeakMap<Locale, Partial<Record<RoundOutcome, string>>>();
+function aloneHtmlOf(l: Locale): Partial<Record<RoundOutcome, string>> {
+  let t = aloneHtml.get(l);
+  if (t === undefined) aloneHtml.set(l, (t = escTable(aloneLabels(l))));
+  return t;
+}
 const SYMBOL_HTML = escTable(OUTCOME_SYMBOL);
 
 function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
+  const l = s.l;
   const url = s.urls.page.roundStandings(s.id, v.afterRound);
   const pager = s.standingsRounds
     .map((n) => {
@@ -57,9 +70,9 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
     })
     .join("");
   const head =
-    `<tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Points</th>` +
+    `<tr>${heads(l, ["col.rank", "col.player", "col.rating", "col.points"])}` +
     v.tieBreakLabels
-      .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+      .map((x) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l, x))}">${esc(x)}</abbr></th>`)
       .join("") +
     "</tr>";
   let rows = "";
@@ -70,21 +83,22 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
       `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
       `<td>${r.rating ?? ""}</td>` +
       `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>`;
-    for (const x of r.tieBreakValues) rows += `<td>${esc(x)}</td>`;
+    for (const x of r.tieBreakValues) rows += `<td>${esc(l.decimal(x))}</td>`;
     rows += "</tr>";
   }
-  const caption = `Standings after round ${v.afterRound}`;
-  const origin = v.origin === "source" ? "As the results source published them." : "Computed from the games.";
+  const caption = l.t("standings.after", { n: v.afterRound });
+  const origin = l.t(v.origin === "source" ? "roundStandings.source" : "roundStandings.computed");
   return layout({
+    l,
     urls: s.urls,
-    title: `${caption} · ${s.detail.name}`,
+    title: titled(s, caption),
     body:
-      `${header(s, "standings", url)}\n<nav aria-label="Standings after round" class="pager"><ul>${pager}</ul></nav>\n` +
+      `${header(s, "standings", url)}\n<nav aria-label="${esc(l.t("roundStandings.nav"))}" class="pager"><ul>${pager}</ul></nav>\n` +
       scrollTable(
         caption,
         `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
       ) +
-      `\n<p class="updated">${origin} Updated ${formatInstant(v.lastScrapedAt)}</p>`,
+      `\n<p class="updated">${esc(origin)} ${updated(l, v.lastScrapedAt)}</p>`,
     crumbs: crumbs(s, caption, url),
     links: [jsonLink(s, "publicRoundStandings", { id: s.id, round: String(v.afterRound) })],
   });
@@ -93,20 +107,24 @@ function roundStandingsPage(s: Shared, v: RoundStandingsView): string {
 type Order = "rank" | "start";
 
 function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
+  const l = s.l;
   const byNumber = new Map(x.rows.map((r) => [r.sourcePlayerNumber, r]));
   const rows = order === "rank" ? x.rows : x.startingOrder.map((n) => byNumber.get(n)!);
   // Opponents are named by their line in this table, as printed crosstables do.
   const line = new Map(rows.map((r, i) => [r.sourcePlayerNumber, i + 1]));
   const url = order === "rank" ? s.urls.page.crosstable(s.id) : s.urls.page.crosstableStart(s.id);
   const switcher =
-    `<nav aria-label="Crosstable order" class="pager"><ul>` +
-    `<li><a href="${esc(s.urls.page.crosstable(s.id))}"${order === "rank" ? ' aria-current="page"' : ""}>by rank</a></li>` +
-    `<li><a href="${esc(s.urls.page.crosstableStart(s.id))}"${order === "start" ? ' aria-current="page"' : ""}>by starting rank</a></li>` +
+    `<nav aria-label="${esc(l.t("crosstable.order"))}" class="pager"><ul>` +
+    `<li><a href="${esc(s.urls.page.crosstable(s.id))}"${order === "rank" ? ' aria-current="page"' : ""}>${esc(l.t("crosstable.byRank"))}</a></li>` +
+    `<li><a href="${esc(s.urls.page.crosstableStart(s.id))}"${order === "start" ? ' aria-current="page"' : ""}>${esc(l.t("crosstable.byStart"))}</a></li>` +
     `</ul></nav>`;
   const head =
-    `<tr><th scope="col">No.</th><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th>` +
-    x.rounds.map((n) => `<th scope="col">R${n}</th>`).join("") +
-    `<th scope="col">Points</th></tr>`;
+    `<tr>${heads(l, ["col.number", "col.rank", "col.player", "col.rating"])}` +
+    x.rounds.map((n) => `<th scope="col">${esc(l.t("col.roundShort", { n }))}</th>`).join("") +
+    `${heads(l, ["col.points"])}</tr>`;
+  const alone = aloneHtmlOf(l);
+  const white = esc(l.t("colour.whiteLetter"));
+  const black = esc(l.t("colour.blackLetter"));
   let body = "";
   for (const [i, r] of rows.entries()) {
     body +=
@@ -117,22 +135,20 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
       // Escaped: a line number, a colour letter and a symbol escaped once.
       const label =
         g.opponent === null
-          ? (ALONE_HTML[g.outcome] ?? "")
-          : `${line.get(g.opponent)}${g.colour === "white" ? "w" : g.colour === "black" ? "b" : ""} ${SYMBOL_HTML[g.outcome] ?? ""}`;
+          ? (alone[g.outcome] ?? "")
+          : `${line.get(g.opponent)}${g.colour === "white" ? white : g.colour === "black" ? black : ""} ${SYMBOL_HTML[g.outcome] ?? ""}`;
       body +=
         `<td class="cell" data-round="${g.round}" data-opponent="${g.opponent ?? ""}" ` +
         `data-points="${g.points ?? ""}">${label}</td>`;
     }
     body += `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td></tr>`;
   }
-  const caption = order === "rank" ? "Crosstable by rank" : "Crosstable by starting rank";
-  const note =
-    x.afterRound === null
-      ? "No round is complete yet: ranks and points are not given."
-      : `Rank and points after round ${x.afterRound}. A cell reads: opponent's line, colour, result.`;
+  const caption = l.t(order === "rank" ? "crosstable.captionRank" : "crosstable.captionStart");
+  const note = x.afterRound === null ? l.t("crosstable.none") : l.t("crosstable.after", { n: x.afterRound });
   return layout({
+    l,
     urls: s.urls,
-    title: `${caption} · ${s.detail.name}`,
+    title: titled(s, caption),
     body:
       `${header(s, "crosstable", url)}\n${switcher}\n<p>${esc(note)}</p>\n` +
       scrollTable(
@@ -148,48 +164,61 @@ function crosstablePage(s: Shared, x: CrosstableView, order: Order): string {
 const NO_FIGURE = esc("—");
 
 /** A fact of a card, its value escaped; none when the value is empty. */
-function fact(label: string, value: string): string {
-  return value === "" ? "" : `<dt>${label}</dt><dd>${value}</dd>`;
+function fact(l: Locale, label: MessageKey, value: string): string {
+  return value === "" ? "" : `<dt>${esc(l.t(label))}</dt><dd>${value}</dd>`;
 }
 
 /** A rating figure of a card, its value escaped. */
-function figure(key: string, label: string, value: string | number): string {
-  return `<dt>${label}</dt><dd data-figure="${key}">${value}</dd>`;
+function figure(l: Locale, key: string, label: MessageKey, value: string | number): string {
+  return `<dt>${esc(l.t(label))}</dt><dd data-figure="${key}">${value}</dd>`;
 }
 
 /** One player's card: a section of the players page, its heading the anchor the crosstable,
  * the other cards and the embed link to. Numbers are printed as they are (esc() returns a
- * number's text unchanged); the labels are ours and plain. */
+ * number's text unchanged). */
 function playerSection(s: Shared, v: PlayerCardView): string {
+  const l = s.l;
   const n = v.sourcePlayerNumber;
+  const notKnown = esc(l.t("card.notKnown"));
   const facts =
-    fact("Player number", String(n)) +
-    fact("Starting rank", v.startingRank === null ? "" : String(v.startingRank)) +
-    fact("Rating", v.rating === null ? "unrated" : String(v.rating)) +
-    fact("Federation", esc(v.federation ?? "")) +
-    fact("Club", esc(v.club ?? "")) +
-    fact("FIDE ID", v.fideId === null ? "" : esc(String(v.fideId)));
+    fact(l, "card.number", String(n)) +
+    fact(l, "card.startingRank", v.startingRank === null ? "" : String(v.startingRank)) +
+    fact(l, "col.rating", v.rating === null ? esc(l.t("card.unrated")) : String(v.rating)) +
+    fact(l, "card.federation", esc(v.federation ?? "")) +
+    fact(l, "card.club", esc(v.club ?? "")) +
+    fact(l, "card.fideId", v.fideId === null ? "" : esc(String(v.fideId)));
   const f = v.ratingFigures;
   const figures =
-    figure("ratedGames", "Rated games", f.ratedGames) +
-    figure("averageOpponentRating", "Average opponent rating", f.averageOpponentRating ?? NO_FIGURE) +
-    figure("performanceRating", "Performance rating", f.performanceRating ?? NO_FIGURE) +
-    figure("expectedScore", "Expected score", f.expectedScore ?? NO_FIGURE) +
-    figure("kFactor", "K factor", f.kFactor ?? "not known") +
+    figure(l, "ratedGames", "card.ratedGames", f.ratedGames) +
+    figure(l, "averageOpponentRating", "card.averageOpponent", f.averageOpponentRating ?? NO_FIGURE) +
+    figure(l, "performanceRating", "card.performance", f.performanceRating ?? NO_FIGURE) +
     figure(
+      l,
+      "expectedScore",
+      "card.expected",
+      f.expectedScore === null ? NO_FIGURE : esc(l.decimal(String(f.expectedScore))),
+    ) +
+    figure(l, "kFactor", "card.kFactor", f.kFactor ?? notKnown) +
+    figure(
+      l,
       "ratingChange",
-      "Rating change",
-      f.ratingChange === null ? "not known" : `${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`,
+      "card.ratingChange",
+      f.ratingChange === null
+        ? notKnown
+        : esc(l.decimal(`${f.ratingChange > 0 ? "+" : ""}${f.ratingChange}`)),
     );
+  const w = wordsOf(l);
+  const alone = aloneHtmlOf(l);
+  const colours = { white: esc(l.t("colour.white")), black: esc(l.t("colour.black")) };
   let rows = "";
   for (const r of v.rounds) {
     const o = r.opponent;
-    const title = r.result ? RESULT_TITLE_HTML[r.result] : undefined;
-    const result = r.result ? resultLabelHtml(r.result, r.resultText ?? "") : (ALONE_HTML[r.outcome] ?? "");
+    const title = r.result ? w.resultTitleHtml[r.result] : undefined;
+    const result = r.result ? resultLabelHtml(l, r.result, r.resultText ?? "") : (alone[r.outcome] ?? "");
     rows +=
       (rows === "" ? "" : "\n") +
       `<tr data-round="${r.round}"><th scope="row">${r.round}</th><td>${r.board ?? ""}</td>` +
-      `<td>${esc(r.colour ?? "")}</td>` +
+      `<td>${r.colour === null ? "" : colours[r.colour]}</td>` +
       `<td class="opponent" data-player="${o?.sourcePlayerNumber ?? ""}">${o ? nameLink(s, o.sourcePlayerNumber, o.name, o.title) : ""}</td>` +
       `<td>${o?.rating ?? ""}</td>` +
       `<td class="result"${title ? ` title="${title}"` : ""}>${result}</td>` +
@@ -197,39 +226,42 @@ function playerSection(s: Shared, v: PlayerCardView): string {
       `<td class="score" data-points="${r.scoreAfter ?? ""}">${pointsHtml(r.scoreAfter)}</td>` +
       `<td class="rank">${r.rankAfter ?? ""}</td></tr>`;
   }
-  // esc() works character by character: the name escaped once serves the heading and the caption.
+  // The name escaped once serves the heading and the caption (esc() of the template's text
+  // around it keeps the escaped name as it is: a NUL marks its place).
   const name = esc(v.name);
-  const caption = `${name}: games round by round`;
+  const caption = esc(l.t("card.games", { name: "\u0000" })).replace("\u0000", name);
   return (
     `<section class="card" data-player="${n}" aria-labelledby="player-${n}">\n` +
-    `<h2 id="player-${n}">${titleBadge(v.title)}<span class="name">${name}</span></h2>\n` +
+    `<h2 id="player-${n}">${titleBadge(l, v.title)}<span class="name">${name}</span></h2>\n` +
     `<dl class="facts">${facts}</dl>\n` +
     followLinks(s, n, name) +
     scrollTableOf(
       caption,
-      `<table class="card"><caption>${caption}</caption><thead><tr><th scope="col">Round</th>` +
-        `<th scope="col">Board</th><th scope="col">Colour</th><th scope="col">Opponent</th>` +
-        `<th scope="col">Rating</th><th scope="col">Result</th><th scope="col">Points</th>` +
-        `<th scope="col">Score</th><th scope="col">Rank</th></tr></thead><tbody>\n${rows}\n</tbody></table>`,
+      `<table class="card"><caption>${caption}</caption><thead><tr>` +
+        heads(l, [
+          "col.round",
+          "col.board",
+          "col.colour",
+          "col.opponent",
+          "col.rating",
+          "col.result",
+          "col.points",
+          "col.score",
+          "col.rank",
+        ]) +
+        `</tr></thead><tbody>\n${rows}\n</tbody></table>`,
     ) +
-    `\n<h3 id="rating-${n}">Rating (FIDE B.02)</h3><dl class="facts" aria-labelledby="rating-${n}">${figures}</dl>\n</section>`
+    `\n<h3 id="rating-${n}">${esc(l.t("card.ratingHeading"))}</h3><dl class="facts" aria-labelledby="rating-${n}">${figures}</dl>\n</section>`
   );
 }
-
-/** The card's human text about following a player, in one place. */
-const FOLLOW_TEXT = {
-  lead: (name: string) => `Follow ${name}'s games:`,
-  feed: "Atom feed",
-  calendar: "calendar (iCalendar)",
-} as const;
 
 /** Links to the player's own feed and calendar, when the tournament is followed. */
 function followLinks(s: Shared, n: number, name: string): string {
   if (!s.playerFeeds) return "";
   return (
-    `<p class="follow">${FOLLOW_TEXT.lead(name)} ` +
-    `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${FOLLOW_TEXT.feed}</a> · ` +
-    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${FOLLOW_TEXT.calendar}</a></p>\n`
+    `<p class="follow">${esc(s.l.t("follow.lead", { name }))} ` +
+    `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${esc(s.l.t("follow.feed"))}</a> · ` +
+    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${esc(s.l.t("follow.calendar"))}</a></p>\n`
   );
 }
 
@@ -239,11 +271,13 @@ function playersPage(s: Shared, cards: PlayerCardsView): string {
   // Appended, not joined: layout() flattens the page once.
   let body = header(s, "players");
   for (const v of cards.players) body += `\n${playerSection(s, v)}`;
+  const title = s.l.t("card.players");
   return layout({
+    l: s.l,
     urls: s.urls,
-    title: `Players · ${s.detail.name}`,
+    title: titled(s, title),
     body,
-    crumbs: crumbs(s, "Players", url),
+    crumbs: crumbs(s, title, url),
     links: [jsonLink(s, "publicPlayerCards", { id: s.id })],
   });
 }

@@ -3,6 +3,7 @@
 import { feedEvents, type FeedEvent } from "../domain/extensions/feed.ts";
 import { feedPath, SNAPSHOT_FEED_PATH } from "../routes/urls.ts";
 import type { SiteUrls } from "./links.ts";
+import type { Locale } from "../i18n/locale.ts";
 import { roundStandingsViews } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { ascText, descText } from "../views/order.ts";
@@ -16,35 +17,37 @@ function entryId(id: string, key: string): string {
   return stableId(`tournament/${id}/${key}`);
 }
 
-function leader(c: TournamentContext, round: number): string {
+function leader(l: Locale, c: TournamentContext, round: number): string {
   const table = roundStandingsViews(c).find((v) => v.afterRound === round);
   const top = table?.rows.filter((r) => r.rank === 1) ?? [];
   if (top.length === 0) return "";
-  return ` Leading after round ${round}: ${top.map((r) => `${r.name} (${formatPoints(r.points)})`).join(", ")}.`;
+  const leaders = top.map((r) => `${r.name} (${formatPoints(r.points)})`).join(", ");
+  return ` ${l.t("feed.leading", { n: round, leaders })}`;
 }
 
 function entryOf(c: TournamentContext, s: Shared, e: FeedEvent): FeedEntry {
   const round = c.t.rounds.find((r) => r.roundNumber === e.round);
   const boards = round?.games.length ?? 0;
-  const base = { id: entryId(s.id, e.key), title: eventTitle(s.detail.name, e), updated: e.updated };
+  const l = s.l;
+  const base = { id: entryId(s.id, e.key), title: eventTitle(l, s.detail.name, e), updated: e.updated };
   switch (e.kind) {
     case "pairings":
       return {
         ...base,
         link: s.urls.page.round(s.id, e.round),
-        summary: `The pairings of round ${e.round} are published: ${boards} ${boards === 1 ? "board" : "boards"}.`,
+        summary: l.t("feed.pairingsSummary", { n: e.round, boards: l.plural("feed.boards", boards) }),
       };
     case "results":
       return {
         ...base,
         link: s.urls.page.roundStandings(s.id, e.round),
-        summary: `Every result of round ${e.round} is in.${leader(c, e.round)}`,
+        summary: `${l.t("feed.resultsSummary", { n: e.round })}${leader(l, c, e.round)}`,
       };
     case "final":
       return {
         ...base,
         link: s.urls.page.standings(s.id),
-        summary: `The tournament is over: final standings after round ${e.round}.${leader(c, e.round)}`,
+        summary: `${l.t("feed.finalSummary", { n: e.round })}${leader(l, c, e.round)}`,
       };
   }
 }
@@ -54,6 +57,7 @@ export function tournamentFeed(c: TournamentContext, s: Shared): PageFile {
   return [
     path.slice(1),
     atomFeed({
+      l: s.l,
       id: stableId(`tournament/${s.id}`),
       title: s.detail.name,
       self: s.urls.feed(s.id),
@@ -66,20 +70,19 @@ export function tournamentFeed(c: TournamentContext, s: Shared): PageFile {
 
 /** The newest event a summary tells of: the final standings of a complete tournament, else the
  * pairings of its newest round; none before any round is paired. */
-function newestEvent(p: PublicSummary): { key: string; title: string; summary: string } | null {
+function newestEvent(p: PublicSummary): { key: string; final: boolean } | null {
   if (p.currentRound === null) return null;
-  const of = p.totalRounds ? ` of ${p.totalRounds}` : "";
-  if (p.status === "Complete") {
-    return {
-      key: "final",
-      title: `${p.name}: final standings`,
-      summary: `Complete after round ${p.currentRound}.`,
-    };
-  }
+  if (p.status === "Complete") return { key: "final", final: true };
+  return { key: `round-${p.currentRound}-pairings`, final: false };
+}
+
+/** The title and summary of a summary's newest event, in a language. */
+function newestText(l: Locale, p: PublicSummary, final: boolean): { title: string; summary: string } {
+  const n = p.currentRound!;
+  if (final) return { title: l.t("feed.final", { name: p.name }), summary: l.t("feed.completeAfter", { n }) };
   return {
-    key: `round-${p.currentRound}-pairings`,
-    title: `${p.name}: round ${p.currentRound} pairings`,
-    summary: `Round ${p.currentRound}${of} is paired.`,
+    title: l.t("feed.pairings", { name: p.name, n }),
+    summary: p.totalRounds ? l.t("feed.pairedOf", { n, total: p.totalRounds }) : l.t("feed.paired", { n }),
   };
 }
 
@@ -103,7 +106,12 @@ export function entryKeyOf(p: PublicSummary): string | null {
  * polls sees every new event long before `limit` newer ones push it out; older tournaments stay
  * in their own feeds and on the index pages.
  */
-export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls, limit: number): PageFile {
+export function snapshotFeed(
+  l: Locale,
+  summaries: readonly PublicSummary[],
+  urls: SiteUrls,
+  limit: number,
+): PageFile {
   const newest = summaries
     .map((p) => ({ p, key: entryKeyOf(p) }))
     .filter((e): e is { p: PublicSummary; key: string } => e.key !== null)
@@ -114,7 +122,7 @@ export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls
     (m, p) => (m === null || p.lastScrapedAt > m ? p.lastScrapedAt : m),
     null,
   );
-  return snapshotFeedOf(newest, scraped, urls);
+  return snapshotFeedOf(l, newest, scraped, urls);
 }
 
 /**
@@ -122,6 +130,7 @@ export function snapshotFeed(summaries: readonly PublicSummary[], urls: SiteUrls
  * limit, each with an event; `lastScrapedAt` is the newest retrieval of any listed tournament.
  */
 export function snapshotFeedOf(
+  l: Locale,
   newest: readonly PublicSummary[],
   lastScrapedAt: string | null,
   urls: SiteUrls,
@@ -131,10 +140,9 @@ export function snapshotFeedOf(
     const id = String(p.id);
     return {
       id: entryId(id, e.key),
-      title: e.title,
+      ...newestText(l, p, e.final),
       updated: eventInstant(p),
-      link: e.key === "final" ? urls.page.standings(id) : urls.page.round(id, p.currentRound!),
-      summary: e.summary,
+      link: e.final ? urls.page.standings(id) : urls.page.round(id, p.currentRound!),
     };
   });
   // With no entry, the feed's instant is the newest retrieval of any listed tournament.
@@ -143,8 +151,9 @@ export function snapshotFeedOf(
   return [
     SNAPSHOT_FEED_PATH.slice(1),
     atomFeed({
+      l,
       id: stableId("snapshot"),
-      title: "Chess tournaments",
+      title: l.t("feed.title"),
       self: urls.snapshotFeed,
       alternate: urls.home,
       fallbackUpdated: fallback,

@@ -5,6 +5,7 @@
 // so the same store gives the same bytes.
 import { createHash } from "node:crypto";
 import type { FeedEvent } from "../domain/extensions/feed.ts";
+import type { Locale } from "../i18n/locale.ts";
 import { esc } from "./html.ts";
 
 /** The namespace of our name-based UUIDs (a fixed random UUID: changing it changes every id). */
@@ -32,6 +33,8 @@ export interface FeedEntry {
 }
 
 export interface Feed {
+  /** The language of its titles and summaries (the feed's xml:lang). */
+  l: Locale;
   id: string;
   title: string;
   /** The feed's own path. */
@@ -62,7 +65,7 @@ export function atomFeed(f: Feed): string {
     )
     .join("");
   return (
-    `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n` +
+    `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${esc(f.l.tag)}">\n` +
     `  <id>${esc(f.id)}</id>\n  <title>${esc(f.title)}</title>\n  <updated>${updated}</updated>\n` +
     `  <author><name>build-api</name></author>\n  <generator>build-api</generator>\n` +
     `  <link rel="self" type="${FEED_TYPE}" href="${esc(f.self)}"/>\n` +
@@ -71,13 +74,13 @@ export function atomFeed(f: Feed): string {
 }
 
 /** The title of an event of a tournament. */
-export function eventTitle(name: string, e: FeedEvent): string {
+export function eventTitle(l: Locale, name: string, e: FeedEvent): string {
   switch (e.kind) {
     case "pairings":
-      return `${name}: round ${e.round} pairings`;
+      return l.t("feed.pairings", { name, n: e.round });
     case "results":
-      return `${name}: round ${e.round} results`;
+      return l.t("feed.results", { name, n: e.round });
     case "final":
-      return `${name}: final standings`;
+      return l.t("feed.final", { name });
   }
 }

@@ -1,10 +1,13 @@
-// How values of the JSON views are shown to a person. The live script and the club embed get the
-// same tables (serialized into their source), so a result reads the same everywhere.
+// How values of the JSON views are shown to a person, in the reader's language (a Locale from
+// src/i18n). The live script and the club embed get the same tables (serialized into their
+// source or the page), so a result reads the same everywhere.
 import type { GameResult, TournamentStatus } from "../domain/types.ts";
+import type { MessageKey } from "../i18n/catalog.ts";
+import type { Locale } from "../i18n/locale.ts";
 import { esc } from "./html.ts";
 
-/** Results as players write them. A bye shows its own text ("bye", "bye (½)", ...). */
-export const RESULT_LABEL: Record<GameResult, string> = {
+/** Results as players write them: symbols, the same in every language, but for two words. */
+const RESULT_SYMBOL: Record<Exclude<GameResult, "Adjourned" | "Bye">, string> = {
   WhiteWin: "1–0",
   Draw: "½–½",
   BlackWin: "0–1",
@@ -13,24 +16,93 @@ export const RESULT_LABEL: Record<GameResult, string> = {
   DoubleForfeit: "−/−",
   Unplayed: "0–0",
   Pending: "…",
-  Adjourned: "adj.",
   Unknown: "?",
-  Bye: "bye",
 };
 
-/** What a result label means, for its title attribute. */
-export const RESULT_TITLE: Partial<Record<GameResult, string>> = {
-  WhiteForfeitWin: "White wins by forfeit",
-  BlackForfeitWin: "Black wins by forfeit",
-  DoubleForfeit: "Both players forfeit",
-  Unplayed: "Not played",
-  Pending: "In play",
-  Adjourned: "Adjourned",
-  Unknown: "Result not recognized",
-};
+/** The results whose label has a title that says what it means. */
+const TITLED = [
+  "WhiteForfeitWin",
+  "BlackForfeitWin",
+  "DoubleForfeit",
+  "Unplayed",
+  "Pending",
+  "Adjourned",
+  "Unknown",
+] as const satisfies readonly GameResult[];
 
-export function resultLabel(result: GameResult, resultText: string): string {
-  return result === "Bye" && resultText ? resultText : RESULT_LABEL[result];
+const STATUSES = [
+  "Imported",
+  "Upcoming",
+  "Live",
+  "ResultsPending",
+  "AwaitingNextRound",
+  "UpdateDelayed",
+  "Complete",
+] as const satisfies readonly TournamentStatus[];
+
+export const TIEBREAKS = [
+  "BH",
+  "SB",
+  "FB",
+  "AOB",
+  "DE",
+  "WIN",
+  "WON",
+  "BPG",
+  "BWG",
+  "GE",
+  "REP",
+  "PS",
+  "KS",
+  "ARO",
+  "TPR",
+  "PTP",
+  "APRO",
+  "APPO",
+] as const;
+export const MODIFIERS = ["C1", "C2", "M1", "M2"] as const;
+const TITLES = ["GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"] as const;
+
+/** The words of one locale that pages print in every row, plain and escaped once. */
+export interface Words {
+  resultLabel: Record<GameResult, string>;
+  resultTitle: Partial<Record<GameResult, string>>;
+  resultLabelHtml: Record<GameResult, string>;
+  resultTitleHtml: Partial<Record<GameResult, string>>;
+  status: Record<TournamentStatus, string>;
+  statusTitle: Record<TournamentStatus, string>;
+  tiebreak: Record<string, string>;
+  modifier: Record<string, string>;
+  title: Record<string, string>;
+}
+
+const words = new WeakMap<Locale, Words>();
+
+/** The tables of a locale, made once per locale. */
+export function wordsOf(l: Locale): Words {
+  let w = words.get(l);
+  if (w !== undefined) return w;
+  const resultLabel = { ...RESULT_SYMBOL, Adjourned: l.t("result.adjourned"), Bye: l.t("result.bye") };
+  const resultTitle = Object.fromEntries(TITLED.map((r) => [r, l.t(`resultTitle.${r}`)]));
+  const table = <K extends string>(keys: readonly K[], prefix: string): Record<K, string> =>
+    Object.fromEntries(keys.map((k) => [k, l.t(`${prefix}.${k}` as MessageKey)])) as Record<K, string>;
+  w = {
+    resultLabel,
+    resultTitle,
+    resultLabelHtml: escTable(resultLabel) as Record<GameResult, string>,
+    resultTitleHtml: escTable(resultTitle),
+    status: table(STATUSES, "status"),
+    statusTitle: table(STATUSES, "statusTitle"),
+    tiebreak: table(TIEBREAKS, "tiebreak"),
+    modifier: table(MODIFIERS, "modifier"),
+    title: table(TITLES, "title"),
+  };
+  words.set(l, w);
+  return w;
+}
+
+export function resultLabel(l: Locale, result: GameResult, resultText: string): string {
+  return result === "Bye" && resultText ? resultText : wordsOf(l).resultLabel[result];
 }
 
 /** esc() of each label of one of our tables, made once: pages print them in every row. */
@@ -40,37 +112,15 @@ export function escTable<K extends string>(table: Partial<Record<K, string>>): P
   ) as Partial<Record<K, string>>;
 }
 
-const RESULT_LABEL_HTML = escTable(RESULT_LABEL) as Record<GameResult, string>;
-export const RESULT_TITLE_HTML = escTable(RESULT_TITLE);
-
 /** esc(resultLabel()): a bye's own text is a store string; the labels are escaped once. */
-export function resultLabelHtml(result: GameResult, resultText: string): string {
-  return result === "Bye" && resultText ? esc(resultText) : RESULT_LABEL_HTML[result];
+export function resultLabelHtml(l: Locale, result: GameResult, resultText: string): string {
+  return result === "Bye" && resultText ? esc(resultText) : wordsOf(l).resultLabelHtml[result];
 }
 
-export const STATUS_LABEL: Record<TournamentStatus, string> = {
-  Imported: "Imported",
-  Upcoming: "Upcoming",
-  Live: "Live",
-  ResultsPending: "Results pending",
-  AwaitingNextRound: "Awaiting next round",
-  UpdateDelayed: "Update delayed",
-  Complete: "Complete",
-};
-
-/** What each status means, for its badge's title: no badge is left unexplained. */
-export const STATUS_TITLE: Record<TournamentStatus, string> = {
-  Imported: "Imported once from the results file; not followed round by round",
-  Upcoming: "No round is paired yet",
-  Live: "A round is being played; results come in as they are known",
-  ResultsPending: "A round is being played; no results have come in for a while",
-  AwaitingNextRound: "Every result of the newest round is in; the next round is not paired yet",
-  UpdateDelayed: "The next update from the organiser is overdue",
-  Complete: "Every round has been played",
-};
-
-export function statusBadge(status: TournamentStatus): string {
-  return `<span class="status status-${esc(status)}" title="${esc(STATUS_TITLE[status])}">${esc(STATUS_LABEL[status])}</span>`;
+export function statusBadge(l: Locale, status: TournamentStatus): string {
+  const w = wordsOf(l);
+  // What each status means, for its badge's title: no badge is left unexplained.
+  return `<span class="status status-${esc(status)}" title="${esc(w.statusTitle[status])}">${esc(w.status[status])}</span>`;
 }
 
 /** Points with a half sign: 5.5 → "5½", 0.5 → "½". Other fractions keep their decimals. */
@@ -90,64 +140,33 @@ export function pointsHtml(points: number | null): string {
   return text.charCodeAt(0) === 0x2212 ? esc(text) : text;
 }
 
-// Dates and times have one module of their own (dates.ts); re-exported for the pages' imports.
-export { formatDates, formatInstant } from "./dates.ts";
-
-export const TIEBREAK_NAMES: Record<string, string> = {
-  BH: "Buchholz: sum of the opponents' points",
-  SB: "Sonneborn-Berger: opponents' points weighted by the result against them",
-  FB: "Fore Buchholz: Buchholz with the last round counted as draws",
-  AOB: "Average Buchholz of the opponents",
-  DE: "Direct encounter between the tied players",
-  WIN: "Rounds won, played or not",
-  WON: "Games won over the board",
-  BPG: "Games played with Black",
-  BWG: "Games won with Black",
-  GE: "Games the player elected to play",
-  REP: "Games the player elected to play",
-  PS: "Progressive score: sum of the running scores",
-  KS: "Koya: points against opponents with at least half the points",
-  ARO: "Average rating of the opponents",
-  TPR: "Tournament performance rating",
-  PTP: "Perfect tournament performance",
-  APRO: "Average performance rating of the opponents",
-  APPO: "Average perfect performance of the opponents",
-};
-
-export const MODIFIERS: Record<string, string> = {
-  C1: "without the lowest opponent (Cut-1)",
-  C2: "without the two lowest opponents (Cut-2)",
-  M1: "without the highest and lowest opponents (Median-1)",
-  M2: "without the two highest and two lowest opponents (Median-2)",
-};
+/** An instant in a <time> element: the locale's date and time in its time zone, with the zone. */
+export function formatInstant(l: Locale, iso: string): string {
+  return `<time datetime="${esc(iso)}">${esc(l.instant(iso))}</time>`;
+}
 
 /** What a tie-break label means: a FIDE acronym with its modifier, or a source's own column. */
-export function tiebreakTitle(label: string): string {
+export function tiebreakTitle(l: Locale, label: string): string {
+  const w = wordsOf(l);
   const [base, modifier] = label.split("-") as [string, string | undefined];
-  const name = TIEBREAK_NAMES[base];
-  if (name) return modifier && MODIFIERS[modifier] ? `${name}, ${MODIFIERS[modifier]}` : name;
+  const name = Object.hasOwn(w.tiebreak, base) ? w.tiebreak[base] : undefined;
+  if (name) {
+    const m =
+      modifier !== undefined && Object.hasOwn(w.modifier, modifier) ? w.modifier[modifier] : undefined;
+    return m ? l.t("tiebreak.modified", { name, modifier: m }) : name;
+  }
   const tb = /^TB(\d+)$/.exec(label);
-  if (tb) return `Tie-break ${tb[1]} as published by the results source`;
-  return `Tie-break "${label}" as published by the results source`;
+  if (tb) return l.t("tiebreak.sourceNumbered", { n: tb[1]! });
+  return l.t("tiebreak.sourceNamed", { label });
 }
 
-export function titleBadge(title: string | null): string {
-  return title ? `<abbr class="title" title="${esc(titleName(title))}">${esc(title)}</abbr> ` : "";
+export function titleBadge(l: Locale, title: string | null): string {
+  return title ? `<abbr class="title" title="${esc(titleName(l, title))}">${esc(title)}</abbr> ` : "";
 }
 
-const TITLES: Record<string, string> = {
-  GM: "Grandmaster",
-  IM: "International Master",
-  FM: "FIDE Master",
-  CM: "Candidate Master",
-  WGM: "Woman Grandmaster",
-  WIM: "Woman International Master",
-  WFM: "Woman FIDE Master",
-  WCM: "Woman Candidate Master",
-};
-
-function titleName(title: string): string {
-  return TITLES[title] ?? `Title ${title}`;
+function titleName(l: Locale, title: string): string {
+  const w = wordsOf(l);
+  return Object.hasOwn(w.title, title) ? w.title[title]! : l.t("title.other", { title });
 }
 
 /** A language by its own name ("es" → "Español", "en-GB" → "English (United Kingdom)"), so a

@@ -1,5 +1,6 @@
 // HTML building blocks. Every store string goes through esc(): names, locations and recaps come
 // from outside and may hold markup. Pages are plain strings, so this is the one escape point.
+import type { Locale } from "../i18n/locale.ts";
 import type { SiteUrls } from "./links.ts";
 
 /** Any character esc() changes: one test passes most strings through as they are. */
@@ -55,6 +56,8 @@ function escWide(text: string): string {
 }
 
 export interface PageLayout {
+  /** The reader's language: the page's lang attribute and the frame's words. */
+  l: Locale;
   /** The URLs under the snapshot's base path (pages/links.ts): the stylesheet, script and home. */
   urls: SiteUrls;
   title: string;
@@ -72,7 +75,7 @@ export interface PageLayout {
 
 export function layout(p: PageLayout): string {
   const crumbs = p.crumbs?.length
-    ? `<nav aria-label="Breadcrumb" class="crumbs"><ol>${p.crumbs
+    ? `<nav aria-label="${esc(p.l.t("layout.breadcrumb"))}" class="crumbs"><ol>${p.crumbs
         .map(([label, href], i, all) =>
           i === all.length - 1
             ? `<li><a href="${esc(href)}" aria-current="page">${esc(label)}</a></li>`
@@ -86,18 +89,17 @@ export function layout(p: PageLayout): string {
   // Joined: one flat string. A body appended piece by piece (pages/extensions.ts) would otherwise
   // stay a tree of its pieces, alive and copied by each young collection, until it is encoded.
   return [
-    `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n` +
+    `<!doctype html>\n<html lang="${esc(p.l.tag)}">\n<head>\n<meta charset="utf-8">\n` +
       `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
       `<meta name="color-scheme" content="light dark">\n` +
       `<title>${esc(p.title)}</title>\n<link rel="stylesheet" href="${esc(p.urls.css)}">\n` +
       (p.head ?? "") +
       (p.script ? `<script src="${esc(p.urls.js)}" defer></script>\n` : "") +
-      `</head>\n<body>\n<a class="skip" href="#main">Skip to content</a>\n` +
-      `<header class="site"><a href="${esc(p.urls.home)}" class="home">Chess tournaments</a></header>\n` +
+      `</head>\n<body>\n<a class="skip" href="#main">${esc(p.l.t("layout.skip"))}</a>\n` +
+      `<header class="site"><a href="${esc(p.urls.home)}" class="home">${esc(p.l.t("layout.home"))}</a></header>\n` +
       `<main id="main">\n${crumbs}\n`,
     p.body,
-    `\n</main>\n<footer class="site"><p>${links ? `${links} · ` : ""}Built by build-api from published results; ` +
-      `the original results source is the authoritative publication.</p></footer>\n</body>\n</html>\n`,
+    `\n</main>\n<footer class="site"><p>${links ? `${links} · ` : ""}${esc(p.l.t("layout.footer"))}</p></footer>\n</body>\n</html>\n`,
   ].join("");
 }
 

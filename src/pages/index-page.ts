@@ -9,10 +9,11 @@ import { createHash } from "node:crypto";
 import { pageNeighbours, paginate, type PageRel } from "../routes/pagination.ts";
 import { summaryFinished } from "../routes/table.ts";
 import type { PublicSummary } from "../views/public.ts";
-import { formatDates, statusBadge } from "./format.ts";
+import type { Locale } from "../i18n/locale.ts";
+import { statusBadge } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { indexSitePath, type SiteUrls } from "./links.ts";
-import { pageFile, type PageFile } from "./tournament.ts";
+import { heads, pageFile, type PageFile } from "./tournament.ts";
 
 /** Tags the store's tag pattern keeps to [a-z0-9-] get a filter; others get none. */
 export function filterable(tag: string): boolean {
@@ -57,26 +58,27 @@ export interface IndexPart {
   total: number;
 }
 
-const LABELS: Record<PageRel, string> = { first: "Newest", prev: "Newer", next: "Older", last: "Oldest" };
-
 /** Links between the parts of a split index: the JSON list's links (pageNeighbours), but for a
  * page's link to itself. */
-function partLinks(part: IndexPart, urls: SiteUrls): { rel: PageRel; label: string; href: string }[] {
+function partLinks(
+  l: Locale,
+  part: IndexPart,
+  urls: SiteUrls,
+): { rel: PageRel; label: string; href: string }[] {
   if (part.pages === 0) return [];
   return pageNeighbours(part.page, part.pages)
     .filter(({ page }) => page !== part.page)
-    .map(({ rel, page }) => ({ rel, label: LABELS[rel], href: urls.index(page) }));
+    .map(({ rel, page }) => ({ rel, label: l.t(`index.${rel}`), href: urls.index(page) }));
 }
 
 /**
  * What the table's caption says the page holds. A numbered page names neither the total nor the
  * number of pages: its bytes stay the same while the list grows.
  */
-function caption(part: IndexPart, shown: number): string {
-  if (part.pages === 0) return "Published tournaments, newest first";
-  if (part.page === 0)
-    return `Published tournaments: the unfinished, then the newest finished (${shown} of ${part.total})`;
-  return `Published tournaments, page ${part.page} (page 1 holds the oldest), newest first`;
+function caption(l: Locale, part: IndexPart, shown: number): string {
+  if (part.pages === 0) return l.t("index.captionAll");
+  if (part.page === 0) return l.t("index.captionHead", { shown, total: part.total });
+  return l.t("index.captionPage", { page: part.page });
 }
 
 /**
@@ -85,6 +87,7 @@ function caption(part: IndexPart, shown: number): string {
  * every page links the same file), or null.
  */
 export function indexPage(
+  l: Locale,
   summaries: PublicSummary[],
   tags: string[],
   urls: SiteUrls,
@@ -94,7 +97,7 @@ export function indexPage(
   const used = filterTags(summaries, tags);
   const anchors = used.map((t) => `<span id="tag-${esc(t)}" class="anchor"></span>`).join("");
   const filter = used.length
-    ? `<nav aria-label="Filter by tag" class="filter"><ul><li><a href="#all">All</a></li>${used
+    ? `<nav aria-label="${esc(l.t("index.filter"))}" class="filter"><ul><li><a href="#all">${esc(l.t("index.all"))}</a></li>${used
         .map((t) => `<li><a href="#tag-${esc(t)}">${esc(t)}</a></li>`)
         .join("")}</ul></nav>`
     : "";
@@ -107,7 +110,7 @@ export function indexPage(
         `<tr data-id="${esc(id)}" data-tags="${esc(s.tags.join(" "))}">` +
         `<th scope="row"><a href="${esc(urls.page.tournament(id))}">${esc(s.name)}</a>` +
         (s.location ? `<span class="meta">${esc(s.location)}</span>` : "") +
-        `</th><td>${statusBadge(s.status)}</td><td>${esc(formatDates(s.startDate, s.endDate))}</td>` +
+        `</th><td>${statusBadge(l, s.status)}</td><td>${esc(l.dates(s.startDate, s.endDate))}</td>` +
         `<td>${esc(round)}</td><td>${s.playerCount}</td>` +
         `<td>${s.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ")}</td></tr>`
       );
@@ -115,21 +118,28 @@ export function indexPage(
     .join("\n");
   const table = summaries.length
     ? scrollTable(
-        "Published tournaments",
-        `<table class="index"><caption>${esc(caption(part, summaries.length))}</caption><thead><tr>` +
-          `<th scope="col">Tournament</th><th scope="col">Status</th><th scope="col">Dates</th>` +
-          `<th scope="col">Round</th><th scope="col">Players</th><th scope="col">Tags</th>` +
+        l.t("index.label"),
+        `<table class="index"><caption>${esc(caption(l, part, summaries.length))}</caption><thead><tr>` +
+          heads(l, [
+            "index.tournament",
+            "index.status",
+            "index.dates",
+            "index.round",
+            "index.players",
+            "index.tags",
+          ]) +
           `</tr></thead><tbody>\n${rows}\n</tbody></table>`,
       )
-    : "<p>No tournament is published yet.</p>";
-  const links = partLinks(part, urls);
+    : `<p>${esc(l.t("index.empty"))}</p>`;
+  const links = partLinks(l, part, urls);
   const nav = links.length
-    ? `\n<nav aria-label="Pages" class="pager"><ul>${links
+    ? `\n<nav aria-label="${esc(l.t("index.pages"))}" class="pager"><ul>${links
         .map((l) => `<li><a href="${esc(l.href)}">${esc(l.label)}</a></li>`)
         .join("")}</ul></nav>`
     : "";
-  const title = part.page === 0 ? "Chess tournaments" : `Chess tournaments, page ${part.page}`;
+  const title = part.page === 0 ? l.t("index.title") : l.t("index.titlePage", { page: part.page });
   return layout({
+    l,
     urls,
     title,
     head:
@@ -138,15 +148,15 @@ export function indexPage(
         .filter((l) => l.rel === "prev" || l.rel === "next")
         .map((l) => `<link rel="${l.rel}" href="${esc(l.href)}">\n`)
         .join("") +
-      `<link rel="alternate" type="application/atom+xml" title="All tournaments" href="${esc(urls.snapshotFeed)}">\n`,
+      `<link rel="alternate" type="application/atom+xml" title="${esc(l.t("index.feedTitle"))}" href="${esc(urls.snapshotFeed)}">\n`,
     body: `<h1>${esc(title)}</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}${nav}`,
     links: [
       [
-        part.page === 0 ? "This list as JSON" : "This page as JSON",
+        l.t(part.page === 0 ? "link.jsonList" : "link.json"),
         urls.json("publicTournaments", part.page === 0 ? {} : { page: String(part.page) }),
       ],
-      ["OpenAPI", urls.openapi],
-      ["Follow (Atom feed)", urls.snapshotFeed],
+      [l.t("link.openapi"), urls.openapi],
+      [l.t("link.feed"), urls.snapshotFeed],
     ],
   });
 }
@@ -158,6 +168,7 @@ export function indexPage(
  * with them.
  */
 export function indexPages(
+  l: Locale,
   summaries: PublicSummary[],
   tags: string[],
   urls: SiteUrls,
@@ -167,12 +178,13 @@ export function indexPages(
   const { head, pages } = paginate(summaries, pageSize, summaryFinished);
   const styleName = style?.[0] ?? null;
   const part = (page: number, items: PublicSummary[]): PageFile =>
-    indexPart(items, tags, urls, styleName, { page, pages: pages.length, total: summaries.length });
+    indexPart(l, items, tags, urls, styleName, { page, pages: pages.length, total: summaries.length });
   return [part(0, head), ...pages.map((p, i) => part(i + 1, p)), ...(style ? [style] : [])];
 }
 
 /** One file of the index: the head (`index.html`) or a numbered page, showing `summaries`. */
 export function indexPart(
+  l: Locale,
   summaries: PublicSummary[],
   tags: string[],
   urls: SiteUrls,
@@ -180,5 +192,5 @@ export function indexPart(
   part: IndexPart,
 ): PageFile {
   const file = part.page === 0 ? "index.html" : pageFile(indexSitePath(part.page));
-  return [file, indexPage(summaries, tags, urls, style, part)];
+  return [file, indexPage(l, summaries, tags, urls, style, part)];
 }

@@ -10,7 +10,9 @@ import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { playerFeedFiles } from "./player-feeds.ts";
 import { teamPages } from "./teams.ts";
-import { sharedOf, tournamentPages, type PageFile } from "./tournament.ts";
+import { sharedOf, siteLocale, tournamentPages, type PageFile } from "./tournament.ts";
+import { languageOf } from "../i18n/languages.ts";
+import { localeOf } from "../i18n/locale.ts";
 import { ASSET, siteUrls } from "./links.ts";
 import { calendarPath, clubCalendarPath } from "../routes/urls.ts";
 
@@ -33,6 +35,7 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
     files.push([
       calendarPath(s.id).slice(1),
       calendarFile({
+        l: s.l,
         id: s.id,
         name: s.detail.name,
         location: s.detail.location,
@@ -54,6 +57,8 @@ function clubCalendars(c: TournamentContext, site: SiteContext): PageFile[] {
     const schedule = scheduleView(c, clubCalendarOf(c, slug, site));
     if (!schedule.calendarPath) return [];
     const file = calendarFile({
+      // The club's language; a club without one gets the global pages' language.
+      l: site.clubLanguages?.[slug] ? localeOf(languageOf(site.clubLanguages[slug])) : siteLocale(site),
       id,
       name: c.t.name,
       location: c.t.location,

@@ -17,31 +17,25 @@ import { foldLine, icsText, utcStamp } from "./calendar.ts";
 import { atomFeed, stableId, type FeedEntry } from "./feeds.ts";
 import { formatPoints } from "./format.ts";
 import type { PageFile, Shared } from "./tournament.ts";
+import type { MessageKey } from "../i18n/catalog.ts";
+import type { Locale } from "../i18n/locale.ts";
 
-/** The human text of a player's feed and calendar, in one place. */
-export const PLAYER_FEED_TEXT = {
-  feedTitle: (player: string, tournament: string) => `${player} at ${tournament}`,
-  colour: { white: "White", black: "Black" } as Record<string, string>,
-  game: (round: number, board: number | null, colour: string, opponent: string) =>
-    `Round ${round}${board === null ? "" : `, board ${board}`}: ${colour} against ${opponent}`,
-  bye: (round: number, what: string) => `Round ${round}: ${what}`,
-  outcome: {
-    win: "won",
-    draw: "drawn",
-    loss: "lost",
-    forfeitWin: "won by forfeit",
-    forfeitLoss: "lost by forfeit",
-    pab: "bye (pairing-allocated)",
-    fullBye: "bye, one point",
-    halfBye: "bye, half a point",
-    zeroBye: "bye, no point",
-    absent: "not paired",
-    pending: "in play",
-  } satisfies Record<RoundOutcome, string>,
-  scoreAfter: (round: number, score: string) => `Score after round ${round}: ${score}.`,
-  pairedOnly: "Paired; the result is not known yet.",
-  seeRound: (path: string) => `Pairings and results: ${path}`,
-} as const;
+/** The catalog key of each outcome's words (a bye's kind, a game's result). */
+const OUTCOME: Record<RoundOutcome, MessageKey> = {
+  win: "playerFeed.outcome.win",
+  draw: "playerFeed.outcome.draw",
+  loss: "playerFeed.outcome.loss",
+  forfeitWin: "playerFeed.outcome.forfeitWin",
+  forfeitLoss: "playerFeed.outcome.forfeitLoss",
+  pab: "playerFeed.outcome.pab",
+  fullBye: "playerFeed.outcome.fullBye",
+  halfBye: "playerFeed.outcome.halfBye",
+  zeroBye: "playerFeed.outcome.zeroBye",
+  absent: "playerFeed.outcome.absent",
+  pending: "playerFeed.outcome.pending",
+};
+
+const COLOUR: Record<string, MessageKey> = { white: "playerFeed.white", black: "playerFeed.black" };
 
 /** One round of a player, with the stored game it comes from (its instants). */
 interface PlayerRound {
@@ -65,20 +59,25 @@ function changedAt(g: Game): string {
   return g.resultChangedAt ?? g.firstSeenAt;
 }
 
-function titleOf(pr: PlayerRound): string {
+function titleOf(l: Locale, pr: PlayerRound): string {
   const r = pr.round;
-  const T = PLAYER_FEED_TEXT;
-  if (r.opponent === null) return T.bye(r.round, T.outcome[r.outcome]);
-  return T.game(r.round, r.board, T.colour[r.colour ?? ""] ?? "", r.opponent.name);
+  if (r.opponent === null) return l.t("playerFeed.bye", { n: r.round, what: l.t(OUTCOME[r.outcome]) });
+  const colour = COLOUR[r.colour ?? ""];
+  const params = { n: r.round, colour: colour ? l.t(colour) : "", opponent: r.opponent.name };
+  return r.board === null
+    ? l.t("playerFeed.gameNoBoard", params)
+    : l.t("playerFeed.game", { ...params, board: r.board });
 }
 
-function summaryOf(pr: PlayerRound): string {
+function summaryOf(l: Locale, pr: PlayerRound): string {
   const r = pr.round;
-  const T = PLAYER_FEED_TEXT;
-  if (r.outcome === "pending") return `${titleOf(pr)}. ${T.pairedOnly}`;
-  const score = r.scoreAfter === null ? "" : ` ${T.scoreAfter(r.round, formatPoints(r.scoreAfter))}`;
-  const result = r.opponent === null ? "" : ` ${capitalised(T.outcome[r.outcome])}.`;
-  return `${titleOf(pr)}.${result}${score}`;
+  if (r.outcome === "pending") return `${titleOf(l, pr)}. ${l.t("playerFeed.pairedOnly")}`;
+  const score =
+    r.scoreAfter === null
+      ? ""
+      : ` ${l.t("playerFeed.scoreAfter", { n: r.round, score: formatPoints(r.scoreAfter) })}`;
+  const result = r.opponent === null ? "" : ` ${capitalised(l.t(OUTCOME[r.outcome]))}.`;
+  return `${titleOf(l, pr)}.${result}${score}`;
 }
 
 function capitalised(text: string): string {
@@ -95,15 +94,16 @@ function playerFeed(c: TournamentContext, s: Shared, v: PlayerCardView, rounds: 
   const entries: FeedEntry[] = rounds
     .map((pr) => ({
       id: stableId(`tournament/${s.id}/player/${n}/round/${pr.round.round}`),
-      title: titleOf(pr),
+      title: titleOf(s.l, pr),
       updated: changedAt(pr.game),
       link: s.urls.page.round(s.id, pr.round.round),
-      summary: summaryOf(pr),
+      summary: summaryOf(s.l, pr),
     }))
     .reverse();
   return atomFeed({
+    l: s.l,
     id: stableId(`tournament/${s.id}/player/${n}`),
-    title: PLAYER_FEED_TEXT.feedTitle(v.name, s.detail.name),
+    title: s.l.t("playerFeed.title", { player: v.name, tournament: s.detail.name }),
     self: s.urls.playerFeed(s.id, n),
     alternate: s.urls.page.player(s.id, n),
     fallbackUpdated: c.t.createdAt,
@@ -129,7 +129,7 @@ function playerCalendar(c: TournamentContext, s: Shared, v: PlayerCardView, roun
     "PRODID:-//build-api//Player games//EN",
     "CALSCALE:GREGORIAN",
     "METHOD:PUBLISH",
-    `X-WR-CALNAME:${icsText(PLAYER_FEED_TEXT.feedTitle(v.name, s.detail.name))}`,
+    `X-WR-CALNAME:${icsText(s.l.t("playerFeed.title", { player: v.name, tournament: s.detail.name }))}`,
   ];
   for (const pr of rounds) {
     const round = pr.round.round;
@@ -138,9 +138,9 @@ function playerCalendar(c: TournamentContext, s: Shared, v: PlayerCardView, roun
       `UID:round-${round}.player-${n}.tournament-${s.id}@build-api`,
       `DTSTAMP:${stamp}`,
       startOf(s, pr),
-      `SUMMARY:${icsText(`${s.detail.name}: ${titleOf(pr)}`)}`,
+      `SUMMARY:${icsText(`${s.detail.name}: ${titleOf(s.l, pr)}`)}`,
       ...(s.detail.location ? [`LOCATION:${icsText(s.detail.location)}`] : []),
-      `DESCRIPTION:${icsText(`${summaryOf(pr)}\n${PLAYER_FEED_TEXT.seeRound(s.urls.page.round(s.id, round))}`)}`,
+      `DESCRIPTION:${icsText(`${summaryOf(s.l, pr)}\n${s.l.t("calendar.description", { url: s.urls.page.round(s.id, round) })}`)}`,
       "END:VEVENT",
     );
   }

@@ -1,23 +1,32 @@
 // The team page of a team event (issue 46): team standings, then each round as match cards (a
 // small table per match, its boards from the first-named team's side), then the rosters. Rendered
-// from the views of the team JSON routes (views/teams.ts); text from teams-text.ts.
+// from the views of the team JSON routes (views/teams.ts); text from the message catalogs (src/i18n).
 import { teamViews, type TeamMatchesView, type TeamStandingsView, type TeamsView } from "../views/teams.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { pointsHtml, tiebreakTitle } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { pageSitePaths } from "./links.ts";
-import { TEAM_TEXT as T } from "./teams-text.ts";
-import { crumbs, header, jsonLink, pageFile, type PageFile, type Shared } from "./tournament.ts";
+import { crumbs, header, jsonLink, pageFile, titled, type PageFile, type Shared } from "./tournament.ts";
+import type { MessageKey } from "../i18n/catalog.ts";
+import type { Locale } from "../i18n/locale.ts";
 
-function standingsTable(v: TeamStandingsView, names: Map<number, string>): string {
-  if (v.afterRound === null) return `<p>${esc(T.noStandings)}</p>`;
+/** A forfeited match's words, by the forfeit code. */
+const FORFEIT: Record<string, MessageKey> = {
+  "+-": "teams.forfeitWhite",
+  "-+": "teams.forfeitBlack",
+  "--": "teams.forfeitBoth",
+};
+
+function standingsTable(s: Shared, v: TeamStandingsView, names: Map<number, string>): string {
+  const l = s.l;
+  if (v.afterRound === null) return `<p>${esc(l.t("teams.noStandings"))}</p>`;
   const tbs = v.tieBreakLabels
-    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(s.l, l))}">${esc(l)}</abbr></th>`)
     .join("");
   const head =
-    `<tr><th scope="col">${esc(T.rank)}</th><th scope="col">${esc(T.team)}</th>` +
-    `<th scope="col"><abbr title="${esc(T.matchPointsTitle)}">${esc(T.matchPoints)}</abbr></th>` +
-    `<th scope="col"><abbr title="${esc(T.gamePointsTitle)}">${esc(T.gamePoints)}</abbr></th>${tbs}</tr>`;
+    `<tr><th scope="col">${esc(l.t("col.rank"))}</th><th scope="col">${esc(l.t("teams.team"))}</th>` +
+    `<th scope="col"><abbr title="${esc(l.t("teams.mpTitle"))}">${esc(l.t("teams.mp"))}</abbr></th>` +
+    `<th scope="col"><abbr title="${esc(l.t("teams.gpTitle"))}">${esc(l.t("teams.gp"))}</abbr></th>${tbs}</tr>`;
   const rows = v.rows
     .map(
       (r) =>
@@ -26,7 +35,7 @@ function standingsTable(v: TeamStandingsView, names: Map<number, string>): strin
         `<td>${pointsHtml(r.gamePoints)}</td>${r.tieBreakValues.map((x) => `<td>${esc(x)}</td>`).join("")}</tr>`,
     )
     .join("\n");
-  const caption = T.standingsAfter(v.afterRound);
+  const caption = l.t("teams.after", { n: v.afterRound });
   return scrollTable(
     caption,
     `<table><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
@@ -36,6 +45,7 @@ function standingsTable(v: TeamStandingsView, names: Map<number, string>): strin
 const RESULT: Record<string, string> = { win: "1", draw: "½", loss: "0", forfeitWin: "+", forfeitLoss: "−" };
 
 function matchCard(
+  l: Locale,
   m: TeamMatchesView["matches"][number],
   names: ReadonlyMap<number, string>,
   players: ReadonlyMap<number, string>,
@@ -43,8 +53,8 @@ function matchCard(
   const white = names.get(m.whiteTeam) ?? String(m.whiteTeam);
   const black = names.get(m.blackTeam) ?? String(m.blackTeam);
   const score = m.forfeit
-    ? esc(T.forfeit[m.forfeit] ?? m.forfeit)
-    : `${pointsHtml(m.whiteGamePoints)} – ${pointsHtml(m.blackGamePoints)}${m.complete ? "" : ` (${esc(T.pending)})`}`;
+    ? esc(FORFEIT[m.forfeit] ? l.t(FORFEIT[m.forfeit]) : m.forfeit)
+    : `${pointsHtml(m.whiteGamePoints)} – ${pointsHtml(m.blackGamePoints)}${m.complete ? "" : ` (${esc(l.t("teams.pending"))})`}`;
   const caption = `${esc(white)} ${score} ${esc(black)}`;
   if (m.boards.length === 0) return `<h3>${caption}</h3>`;
   const rows = m.boards
@@ -55,10 +65,10 @@ function matchCard(
       return `<tr><td>${b.board}</td><td>${esc(b.name)}</td><td>${mine}\u2060–\u2060${theirs}</td><td>${esc(b.opponent === null ? "" : (players.get(b.opponent) ?? ""))}</td></tr>`;
     })
     .join("");
-  const head = `<tr><th scope="col">${esc(T.board)}</th><th scope="col">${esc(white)}</th><th scope="col"></th><th scope="col">${esc(black)}</th></tr>`;
+  const head = `<tr><th scope="col">${esc(l.t("col.board"))}</th><th scope="col">${esc(white)}</th><th scope="col"></th><th scope="col">${esc(black)}</th></tr>`;
   // The score heads the card, outside the scrolling table, so a phone shows it whole.
   const table = `<table><thead>${head}</thead><tbody>${rows}</tbody></table>`;
-  return `<h3>${caption}</h3>\n${scrollTable(T.match(white, black), table)}`;
+  return `<h3>${caption}</h3>\n${scrollTable(l.t("teams.match", { white, black }), table)}`;
 }
 
 function roster(t: TeamsView["teams"][number]): string {
@@ -77,17 +87,18 @@ function teamsPage(
   const players = new Map(
     teams.teams.flatMap((t) => t.members.map((m) => [m.sourcePlayerNumber, m.name] as const)),
   );
-  let body = `${header(s, "teams")}\n<h2>${esc(T.standings)}</h2>\n${standingsTable(standings, names)}`;
+  let body = `${header(s, "teams")}\n<h2>${esc(s.l.t("teams.standings"))}</h2>\n${standingsTable(s, standings, names)}`;
   for (const r of [...rounds].reverse()) {
-    const cards = r.matches.map((m) => matchCard(m, names, players)).join("\n");
-    body += `\n<section><h2>${esc(T.round(r.round))}</h2>\n${cards}</section>`;
+    const cards = r.matches.map((m) => matchCard(s.l, m, names, players)).join("\n");
+    body += `\n<section><h2>${esc(s.l.t("round.title", { n: r.round }))}</h2>\n${cards}</section>`;
   }
-  body += `\n<h2>${esc(T.rosters)}</h2>\n${teams.teams.map(roster).join("\n")}`;
+  body += `\n<h2>${esc(s.l.t("teams.rosters"))}</h2>\n${teams.teams.map(roster).join("\n")}`;
   return layout({
+    l: s.l,
     urls: s.urls,
-    title: `${T.title} · ${s.detail.name}`,
+    title: titled(s, s.l.t("tab.teams")),
     body,
-    crumbs: crumbs(s, T.title, s.urls.page.teams(s.id)),
+    crumbs: crumbs(s, s.l.t("tab.teams"), s.urls.page.teams(s.id)),
     links: [jsonLink(s, "publicTeamStandings", { id: s.id })],
   });
 }

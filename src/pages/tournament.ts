@@ -1,6 +1,5 @@
 // The pages of one published tournament, rendered from the very view objects its JSON endpoints
 // are made of (views/public.ts, views/club.ts): never a second computation of the same values.
-import { TEAM_TAB } from "./teams-text.ts";
 import type { z } from "zod";
 import type {
   CurrentStandingsResponse,
@@ -15,19 +14,20 @@ import { currentStandings } from "../views/club.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { roundStandingsViews, scheduleView, type ScheduleView } from "../views/extensions.ts";
 import { publicDetail, publicRecaps, publicRound } from "../views/public.ts";
+import type { MessageKey } from "../i18n/catalog.ts";
+import { languageOf } from "../i18n/languages.ts";
+import { localeOf, type Locale } from "../i18n/locale.ts";
 import {
-  formatDates,
   formatInstant,
   languageName,
   pointsHtml,
-  RESULT_TITLE_HTML,
   resultLabelHtml,
   statusBadge,
   tiebreakTitle,
   titleBadge,
+  wordsOf,
 } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
-import { DATE_TEXT, formatDay, formatLocalTime } from "./dates.ts";
 import { pageSitePaths, siteUrls, type SiteUrls } from "./links.ts";
 
 type Out<S extends z.ZodType> = z.output<S>;
@@ -60,6 +60,8 @@ function safeHttpUrl(url: string): string | null {
 }
 
 export interface Shared {
+  /** The reader's language (build --language), instants in UTC: a tournament has no zone. */
+  l: Locale;
   id: string;
   detail: Detail;
   languages: string[];
@@ -88,7 +90,7 @@ export function nameLink(s: Shared, n: number, name: string, title: string | nul
   if (links === undefined) nameLinks.set(s, (links = new Map()));
   const known = links.get(n);
   if (known !== undefined && known.name === name && known.title === title) return known.html;
-  const html = `${titleBadge(title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
+  const html = `${titleBadge(s.l, title)}<a class="name" href="${esc(s.urls.page.player(s.id, n))}">${esc(name)}</a>`;
   links.set(n, { name, title, html });
   return html;
 }
@@ -101,17 +103,19 @@ function recapLanguagesOf(s: Shared): string[] {
 export type Tab = "overview" | "standings" | "teams" | "crosstable" | "players" | "live" | "round" | "recaps";
 
 export function header(s: Shared, tab: Tab, current?: string): string {
-  const d = s.detail;
+  const { l, detail: d } = s;
   const links: [Tab, string, string][] = [
-    ["overview", "Overview", s.urls.page.tournament(s.id)],
-    ["standings", "Standings", s.urls.page.standings(s.id)],
-    ["crosstable", "Crosstable", s.urls.page.crosstable(s.id)],
-    ["players", "Players", s.urls.page.players(s.id)],
+    ["overview", l.t("tab.overview"), s.urls.page.tournament(s.id)],
+    ["standings", l.t("tab.standings"), s.urls.page.standings(s.id)],
+    ["crosstable", l.t("tab.crosstable"), s.urls.page.crosstable(s.id)],
+    ["players", l.t("tab.players"), s.urls.page.players(s.id)],
   ];
-  if (s.teamEvent) links.splice(2, 0, ["teams", TEAM_TAB, s.urls.page.teams(s.id)]);
-  if (d.currentRound !== null) links.push(["live", `Round ${d.currentRound}`, s.urls.page.live(s.id)]);
+  if (s.teamEvent) links.splice(2, 0, ["teams", l.t("tab.teams"), s.urls.page.teams(s.id)]);
+  if (d.currentRound !== null)
+    links.push(["live", l.t("tab.round", { n: d.currentRound }), s.urls.page.live(s.id)]);
   const withRecaps = recapLanguagesOf(s);
-  if (withRecaps.length > 0) links.push(["recaps", "Recaps", s.urls.page.recaps(s.id, withRecaps[0]!)]);
+  if (withRecaps.length > 0)
+    links.push(["recaps", l.t("tab.recaps"), s.urls.page.recaps(s.id, withRecaps[0]!)]);
   const nav = links
     .map(([t, label, href]) => {
       // The tab of this very page is the current page; the tab of its section (standings after a
@@ -122,117 +126,147 @@ export function header(s: Shared, tab: Tab, current?: string): string {
     .join("");
   // The status depends on the build instant: only the pages that are about it show it, so a
   // round, standings or recaps page changes only when its own data does.
-  const badge = tab === "overview" || tab === "live" ? `${statusBadge(d.status)} ` : "";
-  const where = [formatDates(d.startDate, d.endDate), d.location ?? ""].filter(Boolean).map(esc).join(" · ");
+  const badge = tab === "overview" || tab === "live" ? `${statusBadge(l, d.status)} ` : "";
+  const where = [l.dates(d.startDate, d.endDate), d.location ?? ""].filter(Boolean).map(esc).join(" · ");
   return (
     `<hgroup class="tournament"><h1>${esc(d.name)}</h1>` +
     `<p>${badge}${where ? `<span>${where}</span>` : ""}</p></hgroup>\n` +
-    `<nav aria-label="Tournament" class="tabs"><ul>${nav}</ul></nav>`
+    `<nav aria-label="${esc(l.t("nav.tournament"))}" class="tabs"><ul>${nav}</ul></nav>`
   );
 }
 
 export function jsonLink(s: Shared, routeId: string, params: Record<string, string>): [string, string] {
-  return ["This page as JSON", s.urls.json(routeId, params)];
+  return [s.l.t("link.json"), s.urls.json(routeId, params)];
 }
 
 export function crumbs(s: Shared, label?: string, href?: string): [string, string][] {
   const c: [string, string][] = [
-    ["Tournaments", s.urls.home],
+    [s.l.t("crumb.tournaments"), s.urls.home],
     [s.detail.name, s.urls.page.tournament(s.id)],
   ];
   if (label && href) c.push([label, href]);
   return c;
 }
 
+/** A page's title: what it shows, then the tournament. */
+export function titled(s: Shared, page: string): string {
+  return s.l.t("layout.titled", { page, tournament: s.detail.name });
+}
+
 function overviewPage(s: Shared): string {
-  const d = s.detail;
+  const { l, detail: d } = s;
   const facts: [string, string][] = [
-    ["Status", statusBadge(d.status)],
-    ["Dates", esc(formatDates(d.startDate, d.endDate) || "not announced")],
+    [l.t("overview.status"), statusBadge(l, d.status)],
+    [l.t("overview.dates"), esc(l.dates(d.startDate, d.endDate) || l.t("overview.notAnnounced"))],
   ];
-  if (d.location) facts.push(["Location", esc(d.location)]);
+  if (d.location) facts.push([l.t("overview.location"), esc(d.location)]);
   facts.push(
-    ["Rounds", d.currentRound === null ? "not paired yet" : `${d.currentRound} of ${d.totalRounds ?? "?"}`],
-    ["Players", esc(d.playerCount)],
+    [
+      l.t("overview.rounds"),
+      esc(
+        d.currentRound === null
+          ? l.t("overview.notPaired")
+          : l.t("overview.roundOf", { n: d.currentRound, total: d.totalRounds ?? "?" }),
+      ),
+    ],
+    [l.t("overview.players"), esc(d.playerCount)],
   );
-  if (d.tags.length) facts.push(["Tags", d.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ")]);
-  facts.push(["Last update", formatInstant(d.lastScrapedAt)]);
+  if (d.tags.length)
+    facts.push([l.t("overview.tags"), d.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ")]);
+  facts.push([l.t("overview.lastUpdate"), formatInstant(l, d.lastScrapedAt)]);
   const source = safeHttpUrl(d.sourceUrl);
   facts.push([
-    "Source",
+    l.t("overview.source"),
     source ? `<a href="${esc(source)}" rel="external">${esc(source)}</a>` : esc(d.sourceUrl),
   ]);
 
   const rounds = d.availableRounds.length
     ? `<ul class="rounds">${d.availableRounds
-        .map((n) => `<li><a href="${esc(s.urls.page.round(s.id, n))}">Round ${n}</a></li>`)
+        .map(
+          (n) =>
+            `<li><a href="${esc(s.urls.page.round(s.id, n))}">${esc(l.t("round.title", { n }))}</a></li>`,
+        )
         .join("")}</ul>`
-    : "<p>No round has been paired yet.</p>";
+    : `<p>${esc(l.t("overview.noRound"))}</p>`;
   const withRecaps = recapLanguagesOf(s);
   const recaps = withRecaps.length
     ? `<ul>${withRecaps
-        .map((l) => {
-          const n = s.recapCounts.get(l) ?? 0;
-          return `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" hreflang="${esc(l)}" lang="${esc(l)}">${esc(languageName(l))}</a>: ${n} ${n === 1 ? "recap" : "recaps"}</li>`;
+        .map((code) => {
+          // Each language by its own name (it is a link to text in that language, lang-tagged).
+          const n = s.recapCounts.get(code) ?? 0;
+          return (
+            `<li><a href="${esc(s.urls.page.recaps(s.id, code))}" hreflang="${esc(code)}" lang="${esc(code)}">${esc(languageName(code))}</a>: ` +
+            `${esc(l.plural("overview.recapCount", n))}</li>`
+          );
         })
         .join("")}</ul>`
-    : "<p>No recaps yet.</p>";
+    : `<p>${esc(l.t("overview.noRecaps"))}</p>`;
   const body =
     header(s, "overview") +
-    `\n<section aria-labelledby="facts"><h2 id="facts">About</h2><dl class="facts">${facts
+    `\n<section aria-labelledby="facts"><h2 id="facts">${esc(l.t("overview.about"))}</h2><dl class="facts">${facts
       .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`)
       .join("")}</dl></section>\n` +
-    `<section aria-labelledby="rounds"><h2 id="rounds">Rounds</h2>${rounds}</section>\n` +
+    `<section aria-labelledby="rounds"><h2 id="rounds">${esc(l.t("overview.rounds"))}</h2>${rounds}</section>\n` +
     scheduleSection(s) +
-    `<section aria-labelledby="recaps"><h2 id="recaps">Recaps</h2>${recaps}</section>`;
+    `<section aria-labelledby="recaps"><h2 id="recaps">${esc(l.t("overview.recaps"))}</h2>${recaps}</section>`;
   return layout({
+    l,
     urls: s.urls,
     title: d.name,
     body,
-    crumbs: [
-      ["Tournaments", s.urls.home],
-      [d.name, s.urls.page.tournament(s.id)],
-    ],
-    links: [jsonLink(s, "publicTournament", { id: s.id }), ["Follow (Atom feed)", s.urls.feed(s.id)]],
+    crumbs: crumbs(s),
+    links: [jsonLink(s, "publicTournament", { id: s.id }), [l.t("link.feed"), s.urls.feed(s.id)]],
     head: `<link rel="alternate" type="application/atom+xml" title="${esc(d.name)}" href="${esc(s.urls.feed(s.id))}">\n`,
   });
 }
 
 /** The announced schedule (extension), with the calendar file to subscribe to. */
 function scheduleSection(s: Shared): string {
-  const sc = s.schedule;
+  const { l, schedule: sc } = s;
   if (sc.rounds.length === 0) return "";
+  const paired = esc(l.t("schedule.paired"));
   const rows = sc.rounds
     .map(
       (r) =>
         `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
-        `<td class="date">${r.date ? `<time datetime="${esc(r.date)}">${esc(formatDay(r.date))}</time>` : DATE_TEXT.notAnnounced}</td>` +
-        `<td class="time">${r.time ? esc(formatLocalTime(r.time)) : ""}</td>` +
-        `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">paired</a>` : ""}</td></tr>`,
+        `<td class="date">${r.date === null ? esc(l.t("overview.notAnnounced")) : `<time datetime="${esc(r.date)}">${esc(l.day(r.date))}</time>`}</td>` +
+        `<td class="time">${r.time ? esc(l.t("date.localTime", { time: r.time })) : ""}</td>` +
+        `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">${paired}</a>` : ""}</td></tr>`,
     )
     .join("");
   const calendar = sc.calendarPath
-    ? `<p><a href="${esc(s.urls.calendar(s.id))}" type="text/calendar">Add the rounds to your calendar (iCalendar)</a></p>`
+    ? `<p><a href="${esc(s.urls.calendar(s.id))}" type="text/calendar">${esc(l.t("schedule.calendar"))}</a></p>`
     : "";
+  const caption = l.t("schedule.caption");
+  const col = (key: "schedule.round" | "schedule.date" | "schedule.time" | "schedule.pairings") =>
+    `<th scope="col">${esc(l.t(key))}</th>`;
   return (
-    `<section aria-labelledby="schedule"><h2 id="schedule">Schedule</h2>` +
+    `<section aria-labelledby="schedule"><h2 id="schedule">${esc(l.t("schedule.heading"))}</h2>` +
     scrollTable(
-      "Round dates and local start times",
-      `<table class="schedule"><caption>Round dates and local start times</caption><thead><tr>` +
-        `<th scope="col">Round</th><th scope="col">Date</th><th scope="col">Time</th><th scope="col">Pairings</th>` +
+      caption,
+      `<table class="schedule"><caption>${esc(caption)}</caption><thead><tr>` +
+        col("schedule.round") +
+        col("schedule.date") +
+        col("schedule.time") +
+        col("schedule.pairings") +
         `</tr></thead><tbody>${rows}</tbody></table>`,
     ) +
     `${calendar}</section>\n`
   );
 }
 
+/** A header cell per key, escaped. */
+export function heads(l: Locale, keys: readonly MessageKey[]): string {
+  return keys.map((k) => `<th scope="col">${esc(l.t(k))}</th>`).join("");
+}
+
 function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): string {
+  const l = s.l;
   const labels = st.tieBreakLabels;
   const head =
-    `<tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Fed</th>` +
-    `<th scope="col">Rating</th><th scope="col">Points</th>` +
+    `<tr>${heads(l, ["col.rank", "col.player", "col.fed", "col.rating", "col.points"])}` +
     labels
-      .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l))}">${esc(l)}</abbr></th>`)
+      .map((x) => `<th scope="col"><abbr title="${esc(tiebreakTitle(l, x))}">${esc(x)}</abbr></th>`)
       .join("") +
     "</tr>";
   let rows = "";
@@ -243,11 +277,11 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
       `<th scope="row">${nameLink(s, r.sourcePlayerNumber, r.name, r.title)}</th>` +
       `<td>${esc(r.federation ?? "")}</td><td>${r.internationalRating ?? ""}</td>` +
       `<td class="pts" data-points="${r.points ?? ""}">${pointsHtml(r.points)}</td>`;
-    for (const v of r.tieBreakValues) rows += `<td>${esc(v)}</td>`;
+    for (const v of r.tieBreakValues) rows += `<td>${esc(l.decimal(v))}</td>`;
     rows += "</tr>";
   }
   const caption =
-    st.afterRound === null ? "Standings: no round is complete yet" : `Standings after round ${st.afterRound}`;
+    st.afterRound === null ? l.t("standings.none") : l.t("standings.after", { n: st.afterRound });
   const table =
     st.rows.length === 0
       ? `<p>${esc(caption)}.</p>`
@@ -256,22 +290,32 @@ function standingsPage(s: Shared, st: Out<typeof CurrentStandingsResponse>): str
           `<table class="standings"><caption>${esc(caption)}</caption><thead>${head}</thead><tbody>\n${rows}\n</tbody></table>`,
         );
   const after = s.standingsRounds.length
-    ? `<nav aria-label="Standings after each round" class="pager"><ul>${s.standingsRounds
-        .map((n) => `<li><a href="${esc(s.urls.page.roundStandings(s.id, n))}">after round ${n}</a></li>`)
+    ? `<nav aria-label="${esc(l.t("standings.eachRound"))}" class="pager"><ul>${s.standingsRounds
+        .map(
+          (n) =>
+            `<li><a href="${esc(s.urls.page.roundStandings(s.id, n))}">${esc(l.t("standings.afterShort", { n }))}</a></li>`,
+        )
         .join("")}</ul></nav>`
     : "";
   const legend = labels.length
-    ? `<section aria-labelledby="tiebreaks"><h2 id="tiebreaks">Tie-breaks, in order</h2><dl class="legend">${labels
-        .map((l) => `<dt>${esc(l)}</dt><dd>${esc(tiebreakTitle(l))}</dd>`)
+    ? `<section aria-labelledby="tiebreaks"><h2 id="tiebreaks">${esc(l.t("standings.tiebreaks"))}</h2><dl class="legend">${labels
+        .map((x) => `<dt>${esc(x)}</dt><dd>${esc(tiebreakTitle(l, x))}</dd>`)
         .join("")}</dl></section>`
     : "";
   return layout({
+    l,
     urls: s.urls,
-    title: `Standings · ${s.detail.name}`,
-    body: `${header(s, "standings")}\n${after}\n${table}\n<p class="updated">Updated ${formatInstant(st.lastUpdatedAt)}</p>\n${legend}`,
-    crumbs: crumbs(s, "Standings", s.urls.page.standings(s.id)),
+    title: titled(s, l.t("standings.title")),
+    body: `${header(s, "standings")}\n${after}\n${table}\n<p class="updated">${updated(l, st.lastUpdatedAt)}</p>\n${legend}`,
+    crumbs: crumbs(s, l.t("standings.title"), s.urls.page.standings(s.id)),
     links: [jsonLink(s, "publicStandings", { id: s.id })],
   });
+}
+
+/** "Updated {time}", escaped, the time in a <time> element (a NUL marks its place: no catalog
+ * text holds one). */
+export function updated(l: Locale, iso: string): string {
+  return esc(l.t("updated", { time: "\u0000" })).replace("\u0000", formatInstant(l, iso));
 }
 
 type PublicPlayer = Out<typeof PublicPlayerResponse>;
@@ -288,37 +332,42 @@ function playerCell(s: Shared, p: PublicPlayer | null, empty: string): string {
 }
 
 function gamesTable(s: Shared, r: RoundView, caption: string): string {
+  const l = s.l;
+  const titles = wordsOf(l).resultTitleHtml;
+  const bye = l.t("result.bye");
   let rows = "";
   for (const g of r.games) {
-    const title = RESULT_TITLE_HTML[g.result];
+    const title = titles[g.result];
     rows +=
       (rows === "" ? "" : "\n") +
       `<tr><th scope="row">${g.board}</th>${playerCell(s, g.white, "")}` +
-      `<td class="result result-${esc(g.result)}"${title ? ` title="${title}"` : ""}>${resultLabelHtml(g.result, g.resultText)}</td>` +
-      `${playerCell(s, g.black, g.isBye ? "bye" : "")}</tr>`;
+      `<td class="result result-${esc(g.result)}"${title ? ` title="${title}"` : ""}>${resultLabelHtml(l, g.result, g.resultText)}</td>` +
+      `${playerCell(s, g.black, g.isBye ? bye : "")}</tr>`;
   }
   return scrollTable(
     caption,
-    `<table class="games"><caption>${esc(caption)}</caption><thead><tr><th scope="col">Board</th>` +
-      `<th scope="col">White</th><th scope="col">Result</th><th scope="col">Black</th></tr></thead>` +
-      `<tbody>\n${rows}\n</tbody></table>`,
+    `<table class="games"><caption>${esc(caption)}</caption><thead><tr>` +
+      heads(l, ["col.board", "col.white", "col.result", "col.black"]) +
+      `</tr></thead><tbody>\n${rows}\n</tbody></table>`,
   );
 }
 
 function unpaired(s: Shared, r: RoundView): string {
+  const l = s.l;
   if (r.unpairedPlayers.length === 0) return "";
   return (
-    `<section aria-labelledby="unpaired"><h2 id="unpaired">Not paired in this round</h2><ul class="unpaired">` +
+    `<section aria-labelledby="unpaired"><h2 id="unpaired">${esc(l.t("round.unpaired"))}</h2><ul class="unpaired">` +
     r.unpairedPlayers.map((p) => `<li>${nameLink(s, p.sourcePlayerNumber, p.name, null)}</li>`).join("") +
     "</ul></section>"
   );
 }
 
-function roundState(r: RoundView): string {
-  return r.isComplete ? "All results are in." : "Some games are still in play.";
+function roundState(l: Locale, r: RoundView): string {
+  return esc(r.isComplete ? l.t("round.complete") : l.t("round.inPlay"));
 }
 
 function roundPage(s: Shared, r: RoundView): string {
+  const l = s.l;
   const url = s.urls.page.round(s.id, r.roundNumber);
   const others = s.detail.availableRounds
     .map((n) =>
@@ -327,75 +376,112 @@ function roundPage(s: Shared, r: RoundView): string {
         : `<li><a href="${esc(s.urls.page.round(s.id, n))}">${n}</a></li>`,
     )
     .join("");
+  const title = l.t("round.title", { n: r.roundNumber });
   return layout({
+    l,
     urls: s.urls,
-    title: `Round ${r.roundNumber} · ${s.detail.name}`,
+    title: titled(s, title),
     body:
-      `${header(s, "round")}\n<nav aria-label="Rounds" class="pager"><ul>${others}</ul></nav>\n` +
-      `<h2>Round ${r.roundNumber}</h2><p>${roundState(r)} Updated ${formatInstant(r.lastScrapedAt)}</p>\n` +
-      `${gamesTable(s, r, `Round ${r.roundNumber}: pairings and results`)}\n${unpaired(s, r)}`,
-    crumbs: crumbs(s, `Round ${r.roundNumber}`, url),
+      `${header(s, "round")}\n<nav aria-label="${esc(l.t("round.nav"))}" class="pager"><ul>${others}</ul></nav>\n` +
+      `<h2>${esc(title)}</h2><p>${roundState(l, r)} ${updated(l, r.lastScrapedAt)}</p>\n` +
+      `${gamesTable(s, r, l.t("round.caption", { n: r.roundNumber }))}\n${unpaired(s, r)}`,
+    crumbs: crumbs(s, title, url),
     links: [jsonLink(s, "publicRound", { id: s.id, round: String(r.roundNumber) })],
   });
 }
 
+/** What the live script needs to redraw the table in the page's language (pages/assets.ts). */
+function liveWords(l: Locale): string {
+  const w = wordsOf(l);
+  return JSON.stringify({
+    label: w.resultLabel,
+    title: w.resultTitle,
+    bye: l.t("result.bye"),
+    complete: l.t("round.complete"),
+    inPlay: l.t("round.inPlay"),
+    updated: l.t("updated"),
+    locale: l.intl,
+    timeZone: l.timeZone,
+  });
+}
+
 function livePage(s: Shared, r: RoundView): string {
+  const l = s.l;
   const live = s.detail.status === "Live";
   const liveUrl = s.urls.json("publicLive", { id: s.id });
-  const note = live
-    ? `This page refreshes itself every ${LIVE_REFRESH_SECONDS} seconds while the round is played.`
-    : "";
+  const note = live ? l.t("round.refresh", { n: LIVE_REFRESH_SECONDS }) : "";
+  const total = s.detail.totalRounds;
+  const heading = total
+    ? l.t("round.of", { n: r.roundNumber, total })
+    : l.t("round.title", { n: r.roundNumber });
   return layout({
+    l,
     urls: s.urls,
-    title: `Round ${r.roundNumber} (live) · ${s.detail.name}`,
+    title: titled(s, l.t("round.live", { n: r.roundNumber })),
     body:
       `${header(s, "live")}\n<section class="live" data-live-url="${esc(liveUrl)}" data-refresh="${LIVE_REFRESH_SECONDS}" ` +
       `data-players-url="${esc(s.urls.page.players(s.id))}" ` +
-      `data-status="${esc(s.detail.status)}" data-round="${r.roundNumber}">` +
-      `<h2>Round ${r.roundNumber}${s.detail.totalRounds ? ` of ${s.detail.totalRounds}` : ""}</h2>` +
-      `<p class="state" aria-live="polite">${roundState(r)} Updated <span class="stamp">${formatInstant(r.lastScrapedAt)}</span></p>` +
+      `data-status="${esc(s.detail.status)}" data-round="${r.roundNumber}"` +
+      (live ? ` data-words="${esc(liveWords(l))}"` : "") +
+      `>` +
+      `<h2>${esc(heading)}</h2>` +
+      `<p class="state" aria-live="polite">${roundState(l, r)} <span class="stamp">${updated(l, r.lastScrapedAt)}</span></p>` +
       (note ? `<p class="note">${esc(note)}</p>` : "") +
-      `\n${gamesTable(s, r, `Round ${r.roundNumber}: pairings and results`)}</section>\n${unpaired(s, r)}`,
-    crumbs: crumbs(s, "Live", s.urls.page.live(s.id)),
+      `\n${gamesTable(s, r, l.t("round.caption", { n: r.roundNumber }))}</section>\n${unpaired(s, r)}`,
+    crumbs: crumbs(s, l.t("round.crumbLive"), s.urls.page.live(s.id)),
     script: live,
     links: [jsonLink(s, "publicLive", { id: s.id })],
   });
 }
 
 function recapsPage(s: Shared, v: Out<typeof PublicRecapsResponse>): string {
+  const l = s.l;
   const url = s.urls.page.recaps(s.id, v.language);
   // Only the languages that have recaps (and this page's own), each by its own name.
   const langs = s.languages
-    .filter((l) => l === v.language || (s.recapCounts.get(l) ?? 0) > 0)
-    .map((l) => {
-      const attrs = `hreflang="${esc(l)}" lang="${esc(l)}"`;
-      const name = esc(languageName(l));
-      return l === v.language
+    .filter((code) => code === v.language || (s.recapCounts.get(code) ?? 0) > 0)
+    .map((code) => {
+      const attrs = `hreflang="${esc(code)}" lang="${esc(code)}"`;
+      const name = esc(languageName(code));
+      return code === v.language
         ? `<li><a href="${esc(url)}" aria-current="page" ${attrs}>${name}</a></li>`
-        : `<li><a href="${esc(s.urls.page.recaps(s.id, l))}" ${attrs}>${name}</a></li>`;
+        : `<li><a href="${esc(s.urls.page.recaps(s.id, code))}" ${attrs}>${name}</a></li>`;
     })
     .join("");
-  const kind = (k: string, round: number | null) =>
-    k === "Round" && round !== null ? `Round ${round}` : k === "Final" ? "Final report" : k;
+  const kind = (k: string, round: number | null): string =>
+    k === "Round" && round !== null
+      ? l.t("recaps.kindRound", { n: round })
+      : k === "Final"
+        ? l.t("recaps.kindFinal")
+        : k === "Preview"
+          ? l.t("recaps.kindPreview")
+          : k;
   const items = v.items.length
     ? v.items
         .map(
           (it) =>
-            `<article class="recap" lang="${esc(v.language)}"><p class="kind">${esc(kind(it.kind, it.round))}</p>` +
+            `<article class="recap" lang="${esc(v.language)}"><p class="kind" lang="${esc(l.tag)}">${esc(kind(it.kind, it.round))}</p>` +
             `<h2>${esc(it.headline)}</h2>` +
             (it.preview ? `<p class="lead">${esc(it.preview)}</p>` : "") +
             it.paragraphs.map((p) => `<p>${esc(p)}</p>`).join("") +
             "</article>",
         )
         .join("\n")
-    : `<p>No recaps in this language.</p>`;
+    : `<p>${esc(l.t("recaps.none"))}</p>`;
+  const title = l.t("recaps.title", { language: l.languageName(v.language) });
   return layout({
+    l,
     urls: s.urls,
-    title: `Recaps (${languageName(v.language)}) · ${s.detail.name}`,
-    body: `${header(s, "recaps", url)}\n<nav aria-label="Languages" class="pager"><ul>${langs}</ul></nav>\n${items}`,
-    crumbs: crumbs(s, `Recaps (${languageName(v.language)})`, url),
+    title: titled(s, title),
+    body: `${header(s, "recaps", url)}\n<nav aria-label="${esc(l.t("recaps.languages"))}" class="pager"><ul>${langs}</ul></nav>\n${items}`,
+    crumbs: crumbs(s, title, url),
     links: [jsonLink(s, "publicRecaps", { id: s.id, language: v.language })],
   });
+}
+
+/** The locale of the global pages: the build's language (site.language), instants in UTC. */
+export function siteLocale(site: SiteContext): Locale {
+  return localeOf(languageOf(site.language));
 }
 
 /** What every page of a tournament shares; null unless it is published on the global surface. */
@@ -409,6 +495,7 @@ export function sharedOf(
   const languages = recapLanguages(site);
   const recaps = languages.map((l) => publicRecaps(c, l));
   const s: Shared = {
+    l: siteLocale(site),
     id: String(detail.id),
     detail,
     languages,

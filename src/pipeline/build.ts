@@ -47,6 +47,9 @@ export interface BuildOptions {
   pageSize?: number;
   /** The base path the snapshot is served under (routes/urls.ts parseBasePath); "": the root. */
   basePath?: string;
+  /** The language of the pages, feeds, calendars and error pages (src/i18n; default "en"). The
+   * JSON answers are the same in every language. */
+  language?: string;
   /**
    * List every tournament's warnings and standings stops in the report (--verbose, --json), not
    * only count them: that reads the detail of each tournament that has any.
@@ -87,7 +90,14 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
   opts.onPhase?.("check");
   const pageSize = opts.pageSize ?? LIST_PAGE_SIZE;
-  const inputs = currentInputs(opts.db, statusOptions, !!opts.skipInvalid, pageSize, opts.basePath);
+  const inputs = currentInputs(
+    opts.db,
+    statusOptions,
+    !!opts.skipInvalid,
+    pageSize,
+    opts.basePath,
+    opts.language,
+  );
   const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
   const manifest = previous && upToDate(previous, inputs, opts.now) ? liveTotals(opts.out) : undefined;
   if (manifest) {
@@ -220,6 +230,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         pageSize,
         listIssues: opts.listIssues,
         basePath: opts.basePath,
+        language: opts.language,
         onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, writer.written)),
         programKey: inputs ? programKey(inputs) : null,
         index: writer.index,

@@ -13,6 +13,8 @@ import { snapshotFeedOf } from "../pages/feed-files.ts";
 import { filterable, indexPart, tagStyleOf } from "../pages/index-page.ts";
 import { siteAssets } from "../pages/index.ts";
 import { siteUrls } from "../pages/links.ts";
+import { languageOf } from "../i18n/languages.ts";
+import { localeOf } from "../i18n/locale.ts";
 import { firstChangedPage, pageShape } from "../routes/pagination.ts";
 import { ROUTES, type ListContext } from "../routes/table.ts";
 import { instanceFile, type Params } from "../routes/urls.ts";
@@ -28,6 +30,8 @@ export interface ListsInput {
   globalTags: string[];
   pageSize: number;
   basePath?: string;
+  /** The language of the index pages and the snapshot feed (build --language); absent: English. */
+  language?: string;
   validator: SnapshotValidator;
   /** The fingerprint of all the lists depend on but their members; null: record nothing. */
   fp: string | null;
@@ -59,6 +63,7 @@ export function renderLists(input: ListsInput): {
   const ix = input.index;
   const size = input.pageSize;
   const urls = siteUrls(input.basePath ?? "");
+  const l = localeOf(languageOf(input.language));
   const used = input.globalTags.filter((t) => filterable(t) && ix.any(LIST.globalTag(t)));
   const style = tagStyleOf(used);
   const fp = input.fp === null ? null : `${input.fp}:${used.join(" ")}`;
@@ -184,7 +189,7 @@ export function renderLists(input: ListsInput): {
             const n = count(LIST.global);
             shape = { n, k: pageShape(n, size).k };
           }
-          const [file, text] = indexPart(items, input.globalTags, urls, style?.[0] ?? null, {
+          const [file, text] = indexPart(l, items, input.globalTags, urls, style?.[0] ?? null, {
             page: j,
             pages: shape.k,
             total: shape.n,
@@ -209,7 +214,7 @@ export function renderLists(input: ListsInput): {
   if (!incremental || (changed.has(LIST.feed) || changed.has(LIST.scraped) ? true : !keep(FEED_OWNER))) {
     const newest = [...ix.members(LIST.feed, size)].map((m) => m.state.public!);
     const [last] = ix.members(LIST.scraped, 1);
-    const [file, text] = snapshotFeedOf(newest, last?.state.public?.lastScrapedAt ?? null, urls);
+    const [file, text] = snapshotFeedOf(l, newest, last?.state.public?.lastScrapedAt ?? null, urls);
     write(file, text, FEED_OWNER);
   }
   // The assets, the embed and the tag filter's stylesheet change with the program and the tags

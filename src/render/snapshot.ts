@@ -6,6 +6,9 @@
 // (keepOwned), its state and list places in the index. A tick looks only at what changed since
 // that snapshot (changedTournaments) and keeps every other tournament without naming it
 // (keepOwnersUnder). The lists and the report are read from the index (render/lists.ts).
+import { languageOf } from "../i18n/languages.ts";
+import { localeOf } from "../i18n/locale.ts";
+import { errorPageWords } from "../pages/error-words.ts";
 import type { StatusOptions } from "../domain/status.ts";
 import type { StandingsStop } from "../domain/standings.ts";
 import { BuildError, EXIT, type Problem } from "../shared/errors.ts";
@@ -84,6 +87,8 @@ export interface RenderOptions {
   listIssues?: boolean;
   /** The base path every URL of the output is made under (routes/urls.ts href); "": the root. */
   basePath?: string;
+  /** The language of the pages, feeds and calendars (src/i18n); absent: English. */
+  language?: string;
   onProgress?: (done: number, total: number, files: number) => void;
   /**
    * The program's key (version, code hash, options): tournaments are fingerprinted, and kept
@@ -223,10 +228,15 @@ export async function renderSnapshot(
   };
   const why: NonNullable<RenderReport["plan"]> = { tournaments: [], lists: [] };
   report.plan = why;
+  const clubLanguages = Object.fromEntries(
+    store.clubs().flatMap((c) => (c.defaultLanguage ? [[c.slug, c.defaultLanguage]] : [])),
+  );
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
     ...(opts.basePath && { basePath: opts.basePath }),
+    ...(opts.language && opts.language !== "en" && { language: opts.language }),
+    ...(Object.keys(clubLanguages).length > 0 && { clubLanguages }),
   };
   const ctx: TournamentRenderContext = {
     now: opts.now,
@@ -310,6 +320,7 @@ export async function renderSnapshot(
     globalTags: vocab.globalTags,
     pageSize: opts.pageSize ?? LIST_PAGE_SIZE,
     ...(opts.basePath && { basePath: opts.basePath }),
+    ...(opts.language && { language: opts.language }),
     validator: opts.validator,
     fp:
       base === null
@@ -421,6 +432,9 @@ function writeHostFiles(
     links,
     archived: ix.archived(opts.now),
     ...(opts.basePath && { basePath: opts.basePath }),
+    // The error page's words travel with the facts (English is the page's own: no key).
+    ...(opts.language &&
+      opts.language !== "en" && { errorPage: errorPageWords(localeOf(languageOf(opts.language))) }),
   };
   const hostFiles = typeof opts.hostFiles === "function" ? opts.hostFiles(facts) : opts.hostFiles;
   for (const [name, text] of [...hostFiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

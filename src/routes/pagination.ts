@@ -101,6 +101,17 @@ export interface EdgeFacts {
   archived: string[];
   /** The base path the snapshot is served under (routes/urls.ts); absent for the root. */
   basePath?: string;
+  /** The HTML error page's words in the build's language (pages/error-words.ts); absent for
+   * English, whose words the error page has itself (output/problem.ts). */
+  errorPage?: ErrorPageWords;
+}
+
+/** What an HTML error page says, in one language (its lang), by status. */
+export interface ErrorPageWords {
+  lang: string;
+  titles: Record<string, string>;
+  texts: Record<string, string>;
+  home: string;
 }
 
 export const NO_EDGE_FACTS: EdgeFacts = { links: {}, archived: [] };

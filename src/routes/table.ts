@@ -37,6 +37,9 @@ export interface ListContext {
   globalTags: string[];
   /** The base path the snapshot is served under (routes/urls.ts href); "" or absent: the root. */
   basePath?: string;
+  /** The language of the pages, feeds and calendars (build --language); absent: English. The
+   * JSON answers never depend on it. */
+  language?: string;
 }
 
 /** What every tournament route sees besides its tournament. */
@@ -46,6 +49,12 @@ export interface SiteContext {
   clubSlugs?: string[];
   /** The base path the snapshot is served under (routes/urls.ts href); "" or absent: the root. */
   basePath?: string;
+  /** The language of the pages, feeds and calendars (build --language); absent: English. The
+   * JSON answers never depend on it. */
+  language?: string;
+  /** Each club's defaultLanguage, by slug (clubs without one are absent): a club's calendar
+   * files speak it. */
+  clubLanguages?: Readonly<Record<string, string>>;
 }
 
 interface TournamentBinding {

@@ -15,6 +15,7 @@ const SRC = path.resolve(import.meta.dirname, "../..", "src");
  */
 const LAYERS = [
   "shared",
+  "i18n",
   "domain",
   "store",
   "trf",
@@ -45,20 +46,24 @@ type Layer = (typeof LAYERS)[number];
  */
 const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   shared: [],
+  // The message catalogs and the locale object: words and Intl only, so every layer that shows
+  // text to a person (pages, the error pages of output/, render's lists, the CLI's --language)
+  // may take a locale without loading anything else.
+  i18n: [],
   domain: [],
   store: ["shared", "domain"],
   trf: ["shared", "domain", "store"],
   contracts: ["domain"],
   views: ["shared", "domain", "contracts"],
   routes: ["shared", "domain", "contracts", "views"],
-  output: ["shared", "contracts", "routes"],
-  pages: ["shared", "domain", "contracts", "views", "routes", "output"],
+  output: ["shared", "i18n", "contracts", "routes"],
+  pages: ["shared", "i18n", "domain", "contracts", "views", "routes", "output"],
   hosting: ["shared", "routes", "output"],
   // The ledger reads the store's revisions (its cursor) and records the views' summaries a list
   // shows; it knows nothing of files, URLs or pages, so it can live elsewhere than beside the
   // snapshot (docs/design/ledger.md).
   ledger: ["shared", "domain", "store", "views"],
-  render: ["shared", "domain", "store", "contracts", "views", "routes", "output", "pages", "ledger"],
+  render: ["shared", "i18n", "domain", "store", "contracts", "views", "routes", "output", "pages", "ledger"],
   // publish stages the ledger's delta around its atomic switch (the crash protocol) and records
   // each written file's entry in it; it writes files and knows no other stage.
   publish: ["shared", "ledger"],
@@ -70,7 +75,7 @@ const ALLOWED: Readonly<Record<Layer, readonly Layer[]>> = {
   pipeline: ["shared", "domain", "store", "routes", "output", "hosting", "ledger", "render", "publish"],
   // cli reads routes/pagination.ts for the default of --page-size: a constant of a file that
   // imports nothing, so the help stays exact without loading the route table.
-  cli: ["shared", "domain", "store", "trf", "routes", "output", "hosting", "pipeline", "deploy"],
+  cli: ["shared", "i18n", "domain", "store", "trf", "routes", "output", "hosting", "pipeline", "deploy"],
   entry: ["cli"],
 };
 

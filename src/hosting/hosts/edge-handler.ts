@@ -6,6 +6,7 @@
 import { errorPage, problemJson, type ErrorStatus } from "../../output/problem.ts";
 import { errorUnderBase, malformedPath, resolveRequestAsync, type FileQuery } from "../resolve.ts";
 import type { HostRules } from "../rules.ts";
+import type { EdgeFacts } from "../../routes/pagination.ts";
 
 /** Where the snapshot's files are, as an edge runtime reaches them. */
 export interface EdgeOrigin {
@@ -20,11 +21,17 @@ export interface EdgeOrigin {
 
 const ALLOW = "GET, HEAD";
 
-function error(request: Request, status: ErrorStatus, pathname: string, base: string): Response {
+function error(
+  request: Request,
+  status: ErrorStatus,
+  pathname: string,
+  base: string,
+  facts: Pick<EdgeFacts, "errorPage">,
+): Response {
   const r = errorUnderBase(status, pathname, base);
   const headers = new Headers(r.headers);
   if (status === 405) headers.set("Allow", ALLOW);
-  const body = r.json ? problemJson(status) : errorPage(status, r.home);
+  const body = r.json ? problemJson(status) : errorPage(status, r.home, facts.errorPage);
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
 
@@ -32,15 +39,16 @@ function error(request: Request, status: ErrorStatus, pathname: string, base: st
 export async function answer(request: Request, origin: EdgeOrigin, rules: HostRules): Promise<Response> {
   const url = new URL(request.url);
   if (request.method !== "GET" && request.method !== "HEAD")
-    return error(request, 405, url.pathname, rules.base);
-  if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base);
+    return error(request, 405, url.pathname, rules.base, rules.facts);
+  if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base, rules.facts);
   const r = await resolveRequestAsync(rules, url.pathname, url.search, (file, at) =>
     origin.exists({ file, url: at }, request),
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });
-  if (r.kind === "error") return error(request, r.status, url.pathname, rules.base);
+  if (r.kind === "error") return error(request, r.status, url.pathname, rules.base, rules.facts);
   const res = await origin.get(r, request);
-  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname, rules.base);
+  if (res.status !== 200 && res.status !== 304)
+    return error(request, 404, url.pathname, rules.base, rules.facts);
   const headers = new Headers(r.headers);
   // What the origin knows of the file: its ETag, and its purge tags when the rule has none (the
   // rule's tags name the tournament; a Pages origin's `_headers` tags cannot).

@@ -21,7 +21,7 @@ export function hostFiles(vocab?: Vocabulary, facts: EdgeFacts = NO_EDGE_FACTS):
     ["_redirects", renderRedirects(rules, vocab)],
     ["_headers", renderHeaders(rules)],
     ["_worker.js", renderCloudflareWorker(facts)],
-    ["404.html", renderNotFoundPage(href(rules.base, "/"))],
+    ["404.html", renderNotFoundPage(href(rules.base, "/"), facts.errorPage)],
     ["nginx.conf", renderNginx(rules)],
     ["nginx-http.conf", renderNginxHttp(rules)],
   ]);

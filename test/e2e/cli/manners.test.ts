@@ -41,6 +41,15 @@ describe("usage errors", () => {
     }
   });
 
+  it("names the languages with a catalog when --language names another", async () => {
+    const r = await runCli(["build", "--db", sample, "--out", path.join(dir, "x"), "--language", "eu"]);
+    expect(r.code).toBe(EXIT.usage);
+    expect(lines(r.stderr)).toEqual([
+      `error: option '--language <code>' argument 'eu' is invalid. no catalog for "eu"; expected one of en, es, fr, de, pt`,
+      "(see 'build-api build --help')",
+    ]);
+  });
+
   it("says which required option is missing, in one line and a hint, not the whole help", async () => {
     const r = await runCli(["build", "--db", sample]);
     expect(r.code).toBe(EXIT.usage);

@@ -11,10 +11,10 @@ import type { z } from "zod";
 import type { ScheduleResponse } from "../../../src/contracts/extensions.ts";
 import { hostRules } from "../../../src/hosting/rules.ts";
 import { foldLine, icsText } from "../../../src/pages/calendar.ts";
-import { formatDay } from "../../../src/pages/dates.ts";
 import { buildSample } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
 import { attr, elements, hasClass, parseStrict, text } from "../../support/dom.ts";
+import { localeOf } from "../../../src/i18n/locale.ts";
 
 let out: string;
 let calendars: string[];
@@ -100,7 +100,7 @@ describe("iCalendar files of the sample", () => {
         s.rounds.map((r) => ({
           round: r.roundNumber,
           date: r.date ?? "not announced",
-          shown: r.date ? formatDay(r.date) : "not announced",
+          shown: r.date ? localeOf("en").day(r.date) : "not announced",
           // A start time names its zone; the pages do not know the venue's, so "local time".
           time: r.time ? `${r.time} local time` : "",
         })),

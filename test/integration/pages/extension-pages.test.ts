@@ -10,8 +10,14 @@ import type {
   PlayerCardsResponse,
   RoundStandingsResponse,
 } from "../../../src/contracts/extensions.ts";
-import { ALONE_LABEL, OUTCOME_SYMBOL } from "../../../src/pages/extensions.ts";
-import { RESULT_TITLE, resultLabel } from "../../../src/pages/format.ts";
+import { localeOf } from "../../../src/i18n/locale.ts";
+import { aloneLabels, OUTCOME_SYMBOL } from "../../../src/pages/extensions.ts";
+import { resultLabel, wordsOf } from "../../../src/pages/format.ts";
+
+// The sample is built in English (build's default language).
+const EN = localeOf("en");
+const ALONE_LABEL = aloneLabels(EN);
+const RESULT_TITLE = wordsOf(EN).resultTitle;
 import { buildSample } from "../../support/e2e.ts";
 import { tempDir } from "../../support/temp.ts";
 import { attr, elements, hasClass, parseStrict, text, type Node } from "../../support/dom.ts";
@@ -146,7 +152,7 @@ describe("extension pages of the sample", () => {
         });
         expect(shown, rel).toEqual(
           v.rounds.map((r) => ({
-            result: r.result ? resultLabel(r.result, r.resultText ?? "") : (ALONE_LABEL[r.outcome] ?? ""),
+            result: r.result ? resultLabel(EN, r.result, r.resultText ?? "") : (ALONE_LABEL[r.outcome] ?? ""),
             title: r.result ? RESULT_TITLE[r.result] : undefined,
             round: r.round,
             opponent: r.opponent?.sourcePlayerNumber ?? null,

@@ -1,15 +1,15 @@
 // The escaped forms the pages print in every row are esc() of the plain ones, made once.
 import { describe, expect, it } from "vitest";
 import type { GameResult } from "../../../src/domain/types.ts";
+import { LANGUAGES, PSEUDO, type Language } from "../../../src/i18n/languages.ts";
+import { localeOf } from "../../../src/i18n/locale.ts";
 import {
   escTable,
   formatPoints,
   pointsHtml,
-  RESULT_LABEL,
-  RESULT_TITLE,
-  RESULT_TITLE_HTML,
   resultLabel,
   resultLabelHtml,
+  wordsOf,
 } from "../../../src/pages/format.ts";
 import { esc } from "../../../src/pages/html.ts";
 
@@ -23,19 +23,29 @@ describe("pointsHtml", () => {
 });
 
 describe("resultLabelHtml", () => {
-  it("is esc(resultLabel()) for every result, a bye's own text included", () => {
+  const locales = ([...LANGUAGES, PSEUDO] as Language[]).map((code) => localeOf(code));
+
+  it("is esc(resultLabel()) for every result in every language, a bye's own text included", () => {
     const texts = ["", "bye (½)", `<b onclick="x">&'`, "bye — Карпов"];
-    for (const result of Object.keys(RESULT_LABEL) as GameResult[]) {
-      for (const text of texts) expect(resultLabelHtml(result, text)).toBe(esc(resultLabel(result, text)));
+    for (const l of locales) {
+      for (const result of Object.keys(wordsOf(l).resultLabel) as GameResult[]) {
+        for (const text of texts)
+          expect(resultLabelHtml(l, result, text)).toBe(esc(resultLabel(l, result, text)));
+      }
     }
-    expect(resultLabelHtml("WhiteWin", "")).toBe("1&#x2013;0");
-    expect(resultLabelHtml("Bye", "<i>")).toBe("&lt;i&gt;");
+    const en = localeOf("en");
+    expect(resultLabelHtml(en, "WhiteWin", "")).toBe("1&#x2013;0");
+    expect(resultLabelHtml(en, "Bye", "<i>")).toBe("&lt;i&gt;");
+    expect(resultLabelHtml(localeOf("de"), "Bye", "")).toBe("spielfrei");
   });
 
   it("titles each result as esc() of its plain title", () => {
-    for (const result of Object.keys(RESULT_LABEL) as GameResult[]) {
-      const title = RESULT_TITLE[result];
-      expect(RESULT_TITLE_HTML[result]).toBe(title === undefined ? undefined : esc(title));
+    for (const l of locales) {
+      const w = wordsOf(l);
+      for (const result of Object.keys(w.resultLabel) as GameResult[]) {
+        const title = w.resultTitle[result];
+        expect(w.resultTitleHtml[result]).toBe(title === undefined ? undefined : esc(title));
+      }
     }
   });
 });

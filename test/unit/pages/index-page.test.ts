@@ -7,6 +7,9 @@ import { ROUTES } from "../../../src/routes/table.ts";
 import { instanceFile } from "../../../src/routes/urls.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
 import { arrayLists, listSummary } from "../../support/lists.ts";
+import { localeOf } from "../../../src/i18n/locale.ts";
+
+const EN = localeOf("en");
 
 const summary = listSummary;
 
@@ -31,7 +34,7 @@ const headLinks = (html: string): string[] =>
 const filterTags = (html: string): string[] =>
   [...html.matchAll(/<a href="#tag-([a-z0-9-]+)">/g)].map((m) => m[1]!);
 const files = (list: PublicSummary[], size: number) =>
-  new Map(indexPages(list, TAGS, urls, size).map(([f, text]) => [f, text]));
+  new Map(indexPages(EN, list, TAGS, urls, size).map(([f, text]) => [f, text]));
 
 describe("index pages", () => {
   it("publish one index.html, the one page of the whole list, when the list fits the page size", () => {
@@ -40,7 +43,7 @@ describe("index pages", () => {
       const style = tagStyle(SEVEN, TAGS)!;
       expect([...out.keys()]).toEqual(["index.html", style[0]]);
       const html = out.get("index.html")!;
-      expect(html).toBe(indexPage(SEVEN, TAGS, urls, style[0]));
+      expect(html).toBe(indexPage(EN, SEVEN, TAGS, urls, style[0]));
       expect(rows(html)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(html).not.toContain('aria-label="Pages"');
       expect(headLinks(html)).toEqual([]);
@@ -163,7 +166,7 @@ describe("index pages", () => {
   });
 
   it("carry the base path in every page link", () => {
-    const out = new Map(indexPages(SEVEN, TAGS, siteUrls("/chess"), 2));
+    const out = new Map(indexPages(EN, SEVEN, TAGS, siteUrls("/chess"), 2));
     expect(pagesNav(out.get("page/2/index.html")!)).toEqual([
       ["Newest", "/chess/"],
       ["Newer", "/chess/page/3/"],

@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { snapshotFeed } from "../../../src/pages/feed-files.ts";
 import { siteUrls } from "../../../src/pages/links.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
+import { localeOf } from "../../../src/i18n/locale.ts";
+
+const EN = localeOf("en");
 
 /** Tournament i changed at hour i of the day: the higher the id, the newer its entry. */
 const summary = (id: number, o: Partial<PublicSummary> = {}): PublicSummary => ({
@@ -34,7 +37,7 @@ const feedUpdated = (atom: string): string => /<\/title>\n {2}<updated>([^<]+)<\
 
 describe("the snapshot feed", () => {
   it("keeps the newest `limit` entries, newest first", () => {
-    const [file, atom] = snapshotFeed(LIST, urls, 2);
+    const [file, atom] = snapshotFeed(EN, LIST, urls, 2);
     expect(file).toBe("feeds/all.atom");
     expect(atom.match(/<entry>/g)).toHaveLength(2);
     expect(entryLinks(atom)).toEqual(["/tournaments/6/standings/", "/tournaments/5/standings/"]);
@@ -43,10 +46,10 @@ describe("the snapshot feed", () => {
   });
 
   it("is the same bytes at any limit of at least the number of entries", () => {
-    const whole = snapshotFeed(LIST, urls, 6)[1];
+    const whole = snapshotFeed(EN, LIST, urls, 6)[1];
     expect(whole.match(/<entry>/g)).toHaveLength(6);
     expect(entryLinks(whole).map((l) => Number(/\d+/.exec(l)![0]))).toEqual([6, 5, 4, 3, 2, 1]);
-    for (const limit of [7, 1000]) expect(snapshotFeed(LIST, urls, limit)[1]).toBe(whole);
-    expect(snapshotFeed(LIST, urls, 5)[1]).not.toBe(whole);
+    for (const limit of [7, 1000]) expect(snapshotFeed(EN, LIST, urls, limit)[1]).toBe(whole);
+    expect(snapshotFeed(EN, LIST, urls, 5)[1]).not.toBe(whole);
   });
 });

@@ -8,6 +8,7 @@ import { siteUrls } from "../../../src/pages/links.ts";
 import { pageLinksOf } from "../../../src/routes/page-links.ts";
 import type { PublicSummary } from "../../../src/views/public.ts";
 import { listSummary } from "../../support/lists.ts";
+import { localeOf } from "../../../src/i18n/locale.ts";
 
 const LIST = "api/public/v1/tournaments";
 const INDEX = ["index.html", "page/1/index.html", "page/2/index.html", "page/3/index.html"];
@@ -111,7 +112,9 @@ describe("pageLinksOf", () => {
       listSummary(id, { status: id === 1 ? "Live" : "Complete" }),
     );
     for (const base of ["", "/chess"] as const) {
-      const parts = indexPages(seven, [], siteUrls(base), 2).filter(([f]) => f.endsWith(".html"));
+      const parts = indexPages(localeOf("en"), seven, [], siteUrls(base), 2).filter(([f]) =>
+        f.endsWith(".html"),
+      );
       expect(parts.map(([f]) => f).sort()).toEqual([...INDEX].sort());
       const links = pageLinksOf(
         parts.map(([f]) => f),

@@ -12,6 +12,8 @@ export function renderCloudflareWorker(facts: EdgeFacts): string {
   const header = CLOUDFLARE_PAGES_WORKER.slice(0, nl);
   // The base path only when there is one: a root snapshot's worker keeps its bytes.
   const base = facts.basePath ? `,\n "basePath": ${JSON.stringify(facts.basePath)}` : "";
-  const prefix = `const EDGE_FACTS = {\n "links": ${JSON.stringify(facts.links)},\n "archived": ${JSON.stringify(facts.archived)}${base}\n};\n`;
+  // The error page's words only in another language than English: an English worker keeps its bytes.
+  const words = facts.errorPage ? `,\n "errorPage": ${JSON.stringify(facts.errorPage)}` : "";
+  const prefix = `const EDGE_FACTS = {\n "links": ${JSON.stringify(facts.links)},\n "archived": ${JSON.stringify(facts.archived)}${base}${words}\n};\n`;
   return header + prefix + CLOUDFLARE_PAGES_WORKER.slice(nl);
 }

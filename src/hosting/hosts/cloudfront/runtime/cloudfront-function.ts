@@ -10,7 +10,7 @@
 // associated with the function, which the deploy keeps equal to the snapshot's such files
 // (deploy/kvs.ts). A key that is missing at S3 is answered by the distribution's custom error
 // response (/404.json, status 404): see docs/guide/object-storage.md.
-import { errorPage, problemJson } from "../../../../output/problem.ts";
+import { englishErrorPage, problemJson } from "../../../../output/problem.ts";
 import {
   errorUnderBase,
   malformedPath,
@@ -113,7 +113,10 @@ function errorResponse(r: ErrorAnswer, method: string): CfResponse {
     headers,
   };
   if (method !== "HEAD")
-    res.body = { encoding: "text", data: r.json ? problemJson(r.status) : errorPage(r.status, r.home) };
+    res.body = {
+      encoding: "text",
+      data: r.json ? problemJson(r.status) : englishErrorPage(r.status, r.home),
+    };
   return res;
 }
 

@@ -28,19 +28,27 @@ function problemJson(status) {
 var NOT_FOUND = problem(404);
 var ERROR_PAGE_STYLE = "body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}@media(prefers-color-scheme:dark){body{background:#111;color:#eee}a{color:#8cf}}";
 var ERROR_PAGE_STYLE_HASH = "sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4=";
-function errorPage(status, home = "/") {
-  const title = status === 404 ? "Page not found" : DETAILS[status].title;
-  const text = status === 404 ? "There is no page at this address. The tournament may not be published, or the link is wrong." : DETAILS[status].detail;
+var ENGLISH_ERROR_PAGE = {
+  lang: "en",
+  titles: { 404: "Page not found" },
+  texts: {
+    404: "There is no page at this address. The tournament may not be published, or the link is wrong."
+  },
+  home: "All tournaments"
+};
+function errorPage(status, home = "/", w = ENGLISH_ERROR_PAGE) {
+  const title = w.titles[status] ?? DETAILS[status].title;
+  const text = w.texts[status] ?? DETAILS[status].detail;
   return [
     "<!doctype html>",
-    '<html lang="en">',
+    \`<html lang="\${w.lang}">\`,
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     \`<title>\${title}</title>\`,
     \`<style>\${ERROR_PAGE_STYLE}</style>\`,
     \`<h1>\${title}</h1>\`,
     \`<p>\${text}</p>\`,
-    \`<p><a href="\${home}">All tournaments</a></p>\`,
+    \`<p><a href="\${home}">\${w.home}</a></p>\`,
     "</html>",
     ""
   ].join("\\n");
@@ -814,18 +822,18 @@ function malformedPath(pathname) {
 
 // src/hosting/hosts/edge-handler.ts
 var ALLOW = "GET, HEAD";
-function error(request, status, pathname, base) {
+function error(request, status, pathname, base, facts) {
   const r = errorUnderBase(status, pathname, base);
   const headers = new Headers(r.headers);
   if (status === 405) headers.set("Allow", ALLOW);
-  const body = r.json ? problemJson(status) : errorPage(status, r.home);
+  const body = r.json ? problemJson(status) : errorPage(status, r.home, facts.errorPage);
   return new Response(request.method === "HEAD" ? null : body, { status, headers });
 }
 async function answer(request, origin, rules) {
   const url = new URL(request.url);
   if (request.method !== "GET" && request.method !== "HEAD")
-    return error(request, 405, url.pathname, rules.base);
-  if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base);
+    return error(request, 405, url.pathname, rules.base, rules.facts);
+  if (malformedPath(url.pathname)) return error(request, 400, url.pathname, rules.base, rules.facts);
   const r = await resolveRequestAsync(
     rules,
     url.pathname,
@@ -833,9 +841,10 @@ async function answer(request, origin, rules) {
     (file, at) => origin.exists({ file, url: at }, request)
   );
   if (r.kind === "redirect") return new Response(null, { status: 308, headers: { Location: r.location } });
-  if (r.kind === "error") return error(request, r.status, url.pathname, rules.base);
+  if (r.kind === "error") return error(request, r.status, url.pathname, rules.base, rules.facts);
   const res = await origin.get(r, request);
-  if (res.status !== 200 && res.status !== 304) return error(request, 404, url.pathname, rules.base);
+  if (res.status !== 200 && res.status !== 304)
+    return error(request, 404, url.pathname, rules.base, rules.facts);
   const headers = new Headers(r.headers);
   const etag = res.headers.get("ETag");
   if (etag) headers.set("ETag", etag);
