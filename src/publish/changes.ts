@@ -66,10 +66,11 @@ function withLive<T>(
   const b = settle ? site.open() : site.openReadOnly();
   try {
     b.recover(version, false);
-    // One read transaction: a build that applies meanwhile cannot show half of its generation.
-    return b.consistently(() =>
-      b.describes(version, markerGeneration(dir)) ? { dir, value: read(b, dir) } : { dir },
-    );
+    const readLive = () =>
+      b.describes(version, markerGeneration(dir)) ? { dir, value: read(b, dir) } : { dir };
+    // A reader: one read transaction, so a build that applies meanwhile cannot show half of its
+    // generation. A build's own read (settle) holds the lock, and its index commits TEMP rows.
+    return settle ? readLive() : b.consistently(readLive);
   } finally {
     b.close();
   }
