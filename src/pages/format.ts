@@ -1,7 +1,7 @@
 // How values of the JSON views are shown to a person, in the reader's language (a Locale from
 // src/i18n). The live script and the club embed get the same tables (serialized into their
 // source or the page), so a result reads the same everywhere.
-import type { GameResult, TournamentStatus } from "../domain/types.ts";
+import { TOURNAMENT_STATUSES, type GameResult, type TournamentStatus } from "../domain/types.ts";
 import type { MessageKey } from "../i18n/catalog.ts";
 import type { Locale } from "../i18n/locale.ts";
 import { esc } from "./html.ts";
@@ -29,16 +29,6 @@ const TITLED = [
   "Adjourned",
   "Unknown",
 ] as const satisfies readonly GameResult[];
-
-const STATUSES = [
-  "Imported",
-  "Upcoming",
-  "Live",
-  "ResultsPending",
-  "AwaitingNextRound",
-  "UpdateDelayed",
-  "Complete",
-] as const satisfies readonly TournamentStatus[];
 
 export const TIEBREAKS = [
   "BH",
@@ -91,8 +81,8 @@ export function wordsOf(l: Locale): Words {
     resultTitle,
     resultLabelHtml: escTable(resultLabel) as Record<GameResult, string>,
     resultTitleHtml: escTable(resultTitle),
-    status: table(STATUSES, "status"),
-    statusTitle: table(STATUSES, "statusTitle"),
+    status: table(TOURNAMENT_STATUSES, "status"),
+    statusTitle: table(TOURNAMENT_STATUSES, "statusTitle"),
     tiebreak: table(TIEBREAKS, "tiebreak"),
     modifier: table(MODIFIERS, "modifier"),
     title: table(TITLES, "title"),

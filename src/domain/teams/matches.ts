@@ -9,20 +9,8 @@ import { playerRounds, standardPoints, type RoundEntry, type RoundOutcome } from
 import type { Tournament } from "../types.ts";
 import type { ForfeitedMatch, Team, TeamByeKind, TeamEvent } from "./types.ts";
 
-export type TeamOutcome =
-  | "win"
-  | "draw"
-  | "loss"
-  | "forfeitWin"
-  | "forfeitLoss"
-  | "pab"
-  | "fullBye"
-  | "halfBye"
-  | "zeroBye"
-  /** No match, no bye, no forfeit record: counts as a zero-point bye. */
-  | "absent"
-  /** A match with a board whose result is not final yet: no match points until it is. */
-  | "pending";
+/** A team's round reads like a player's: the same outcomes, "absent" and "pending" included. */
+export type TeamOutcome = RoundOutcome;
 
 /** One board of a match, seen from the team. */
 export interface BoardResult {
