@@ -14,6 +14,7 @@
 //            (tournament-index.ts)
 //   recent   the store's tournaments changed last (row, revision token) as the build read them:
 //            the next build finds them again to know it reads the same history (render/snapshot.ts)
+// Store rows and revision tokens are kept keyed (keyed-ids.ts): the ledger holds public facts only.
 //   pending_* the delta of the next generation, written before the switch
 //
 // Crash protocol, around the atomic symlink switch (publish/publish.ts):
@@ -55,7 +56,7 @@ export const BOOKKEEPING_CACHE_KIB = 2048;
 // 2: the records' report columns and the list members (tournament-index.ts); 3: each record's
 // store row, and its window indexed, so a tick finds what changed without reading every record;
 // 4: each record's warnings and standings stop counted, so the report counts them without details.
-const FORMAT = "4";
+const FORMAT = "5";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
@@ -76,8 +77,8 @@ CREATE TABLE IF NOT EXISTS members (
   list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (list, rank)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS members_key ON members (key);
-CREATE TABLE IF NOT EXISTS recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS pending_recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS recent (row TEXT PRIMARY KEY, token TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS pending_recent (row TEXT PRIMARY KEY, token TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS pending_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL) STRICT;
 CREATE TABLE IF NOT EXISTS pending_files (
   path TEXT PRIMARY KEY, owner TEXT, sha256 BLOB, bytes INTEGER
@@ -322,11 +323,11 @@ export class Bookkeeping implements Ledger {
     for (const [p, owner] of it) if (owners.has(owner)) out.push(p);
   }
 
-  /** Every tournament record (`t:<id>`): its fingerprint and store row. O(tournaments). */
-  *tournamentRecords(): Generator<{ key: string; fp: string; row: number | null }> {
+  /** Every tournament record (`t:<id>`): its fingerprint and store row (keyed). O(tournaments). */
+  *tournamentRecords(): Generator<{ key: string; fp: string; row: string | null }> {
     if (!this.current) return; // another format's records may lack these columns
     yield* this.db
-      .prepare<[], { key: string; fp: string; row: number | null }>(
+      .prepare<[], { key: string; fp: string; row: string | null }>(
         "SELECT key, fp, row FROM records WHERE key >= 't:' AND key < 't;'",
       )
       .iterate();

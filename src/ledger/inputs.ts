@@ -36,7 +36,8 @@ export interface Inputs {
   language?: string;
   /**
    * What the build read of a store that keeps trusted revisions: the file (the sha256 of its
-   * identity), the count of its changes, its clubs' token and the fingerprints' common part. A
+   * identity), the count of its changes, its clubs' token (a digest: keyed-ids.ts clubsDigest) and the
+   * fingerprints' common part. A
    * later build of the same file with the same clubs and program looks only at the tournaments
    * changed since, and checks only those (render/snapshot.ts). Never part of the up-to-date
    * comparison.
@@ -47,6 +48,7 @@ export interface Inputs {
 export interface StoreChecked {
   store: string;
   all: string;
+  /** The clubs revision token's digest (keyed-ids.ts clubsDigest): its stamp keys the ledger. */
   clubs: string;
   /** The fingerprints' common part: the program, the clubs' key and the languages (a sha256). */
   base: string;
@@ -54,7 +56,7 @@ export interface StoreChecked {
 
 /**
  * What a record says its build read of the store whose file is `identity` (revisions.ts
- * fileIdentity): the count of changes, the clubs' token and the fingerprints' common part; null
+ * fileIdentity): the count of changes, the clubs' token (its digest) and the fingerprints' common part; null
  * when the record names another file or holds nothing usable.
  */
 export function checkedOf(

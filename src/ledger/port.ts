@@ -91,7 +91,7 @@ export interface Ledger {
   changesSince(since: number): { written: Map<string, string>; removed: string[] } | undefined;
 
   // The tournament records, for verify.
-  tournamentRecords(): Iterable<{ key: string; fp: string; row: number | null }>;
+  tournamentRecords(): Iterable<{ key: string; fp: string; row: string | null }>;
   recordSums(): { kept: RecordSums | null; counted: RecordSums };
 }
 

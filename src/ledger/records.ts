@@ -1,7 +1,7 @@
 // The tournament records, written once: their columns (in the ledger's `records`, its pending
 // delta and a build's TEMP table alike) and the sums the report takes over them. A record is keyed
 // `t:<id>` for a tournament (LISTS_KEY for the lists' record) and holds its fingerprint, status
-// window, JSON detail (opaque here: tournament-index.ts turns it into a state) and the compact
+// window, keyed store row, JSON detail (opaque here: tournament-index.ts turns it into a state) and the compact
 // columns the report sums and a tick selects by, so neither reads a detail.
 import type Database from "better-sqlite3";
 
@@ -25,7 +25,7 @@ export function recordColumnsDdl(tombstones = false): string {
   const required = tombstones ? "" : " NOT NULL";
   return `key TEXT PRIMARY KEY, fp TEXT${required}, vfrom INTEGER, vuntil INTEGER, detail TEXT${required},
   ord TEXT, nfiles INTEGER NOT NULL DEFAULT 0, unknown INTEGER NOT NULL DEFAULT 0,
-  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row INTEGER,
+  issues INTEGER NOT NULL DEFAULT 0, archive INTEGER, row TEXT,
   nwarn INTEGER NOT NULL DEFAULT 0, stops INTEGER NOT NULL DEFAULT 0`;
 }
 
@@ -48,8 +48,11 @@ export interface IndexRow extends IndexRecord {
   warnings: number;
   stops: number;
   archive: number | null;
-  /** The tournament's row in the store: a tick finds a changed row's previous record by it. */
-  row: number;
+  /**
+   * The tournament's row in the store, keyed (keyed-ids.ts; null when the store keeps no
+   * revisions): a tick finds a changed row's previous record by it.
+   */
+  row: string | null;
 }
 
 /** A record's columns, in the bookkeeping's tables and in this build's TEMP table alike. */

@@ -25,6 +25,7 @@ import {
   type IndexTotals,
   type RecordSums,
 } from "./records.ts";
+import type { KeyedIds } from "./keyed-ids.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
 
 export type { IndexTotals, ListsRecord };
@@ -52,7 +53,7 @@ export interface StateColumns {
   stop: boolean;
   /** When its answers take the archive cache class (routes/cache.ts), or null. */
   archive: number | null;
-  /** Its row in the store (a tick finds the record of a changed row by it). */
+  /** Its row in the store (a tick finds the record of a changed row by it; kept keyed). */
   row: number;
 }
 
@@ -130,7 +131,7 @@ CREATE TEMP TABLE IF NOT EXISTS ix_members (
 CREATE TEMP TABLE IF NOT EXISTS ix_replaced (key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_seen (key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS ix_unmoved (key TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS ix_recent (row INTEGER PRIMARY KEY, token TEXT NOT NULL);
+CREATE TEMP TABLE IF NOT EXISTS ix_recent (row TEXT PRIMARY KEY, token TEXT NOT NULL);
 DELETE FROM temp.ix_records; DELETE FROM temp.ix_members; DELETE FROM temp.ix_replaced;
 DELETE FROM temp.ix_seen; DELETE FROM temp.ix_unmoved;
 DELETE FROM temp.ix_recent;
@@ -169,6 +170,8 @@ export class TournamentIndex {
   > | null;
   /** The previous build's list record (see ListsRecord), or null. */
   readonly previousLists: ListsRecord | null;
+  /** How store rows and revision tokens are kept (useKey); null: not at all. */
+  private keyed: KeyedIds | null = null;
 
   constructor(db: Database.Database, live: boolean) {
     this.db = db;
@@ -193,23 +196,33 @@ export class TournamentIndex {
   }
 
   /**
-   * The store's tournaments changed last (row, revision token) as the previous build read them
-   * (render/snapshot.ts onHistory).
+   * The key this build keeps store rows and revision tokens under (keyed-ids.ts), set before any
+   * put; null when the store keeps no revisions (no row is then kept: only a tick looks rows up).
    */
-  recent(): [number, string][] {
+  useKey(keyed: KeyedIds | null): void {
+    this.keyed = keyed;
+  }
+
+  /**
+   * The store's tournaments changed last (row, revision token, both keyed) as the previous build
+   * read them (render/plan.ts onHistory).
+   */
+  recent(): [string, string][] {
     if (!this.live) return [];
     return this.db
-      .prepare<[], [number, string]>("SELECT row, token FROM main.recent ORDER BY rowid")
+      .prepare<[], [string, string]>("SELECT row, token FROM main.recent ORDER BY rowid")
       .raw(true)
       .all();
   }
 
-  /** This build's list of the tournaments changed last, for the next build. */
+  /** This build's list of the tournaments changed last, for the next build (none without a key). */
   setRecent(rows: readonly (readonly [number, string])[]): void {
     this.flush();
     this.db.exec("DELETE FROM temp.ix_recent");
+    const keyed = this.keyed;
+    if (keyed === null) return;
     const put = this.db.prepare("INSERT OR IGNORE INTO temp.ix_recent (row, token) VALUES (?, ?)");
-    for (const [row, token] of rows) put.run(row, token);
+    for (const [row, token] of rows) put.run(keyed.row(row), keyed.token(token));
   }
 
   /** One previous tournament's fingerprint and window, if it had one. */
@@ -250,13 +263,13 @@ export class TournamentIndex {
     return [...new Set(keys)].filter((key) => stmt.get({ key }) !== undefined);
   }
 
-  /** The ids the previous build recorded for store row `row` (one, or none). */
+  /** The ids the previous build recorded for store row `row` (one, or none), by its keyed value. */
   idsOfRow(row: number): string[] {
-    if (!this.live) return [];
+    if (!this.live || this.keyed === null) return [];
     return this.db
-      .prepare<[number], string>("SELECT key FROM main.records WHERE row = ?")
+      .prepare<[string], string>("SELECT key FROM main.records WHERE row = ?")
       .pluck()
-      .all(row)
+      .all(this.keyed.row(row))
       .flatMap((k) => (k.startsWith(T) ? [k.slice(T.length)] : []));
   }
 
@@ -264,17 +277,19 @@ export class TournamentIndex {
    * The previous build's records whose window does not hold `now` (until <= now, or from > now):
    * their answers change with the clock alone. By the window indexes: O(what expired). (UNION ALL:
    * a plain UNION merges the two sides in key order, which makes SQLite scan every record by its
-   * primary key. A record in both would come twice: callers take rows as a set.)
+   * primary key. A record in both would come twice: callers take ids as a set.) The ledger keeps
+   * no store row it could give back: the store finds each by its external id.
    */
-  expired(now: number): { id: string; row: number | null }[] {
+  expired(now: number): string[] {
     if (!this.live) return [];
     return this.db
-      .prepare<[number, number], { key: string; row: number | null }>(
-        `SELECT key, row FROM main.records WHERE vuntil <= ?
-         UNION ALL SELECT key, row FROM main.records WHERE vfrom > ?`,
+      .prepare<[number, number], string>(
+        `SELECT key FROM main.records WHERE vuntil <= ?
+         UNION ALL SELECT key FROM main.records WHERE vfrom > ?`,
       )
+      .pluck()
       .all(now, now)
-      .flatMap((r) => (r.key.startsWith(T) ? [{ id: r.key.slice(T.length), row: r.row }] : []));
+      .flatMap((k) => (k.startsWith(T) ? [k.slice(T.length)] : []));
   }
 
   /** A record of the previous build, if any. */
@@ -354,7 +369,7 @@ export class TournamentIndex {
         warnings: c.warnings,
         stops: c.stop ? 1 : 0,
         archive: c.archive,
-        row: c.row,
+        row: this.keyed?.row(c.row) ?? null,
       },
       members,
       this.listsUnmoved(key, detail, members),

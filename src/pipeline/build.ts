@@ -10,6 +10,7 @@ import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { PoolFallback } from "../render/pool.ts";
 import type { RenderReport } from "../render/snapshot.ts";
 import { sha256 } from "../ledger/state.ts";
+import { clubsDigest } from "../ledger/keyed-ids.ts";
 import {
   checkedOf,
   currentInputs,
@@ -188,7 +189,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     const counts = store.revisionCounts();
     const before = checkedOf(previous?.checked, store.identity);
     const checked =
-      counts && before && before.clubs === counts.clubs && before.since <= counts.all
+      counts && before && before.clubs === clubsDigest(counts.clubs) && before.since <= counts.all
         ? {
             since: before.since,
             base: before.base,
@@ -290,7 +291,7 @@ function writeInputs(
       checked: {
         store: sha256(identity),
         all: counts.all.toString(),
-        clubs: counts.clubs,
+        clubs: clubsDigest(counts.clubs),
         base: r.storeCheck.base,
       },
     };

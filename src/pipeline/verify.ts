@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import type { Problem } from "../shared/errors.ts";
 import { checkedOf, readRecord } from "../ledger/inputs.ts";
 import { revisionCount, tournamentFingerprint } from "../ledger/state.ts";
+import { clubsDigest, KeyedIds } from "../ledger/keyed-ids.ts";
 import { besideSnapshot } from "../ledger/site.ts";
 import { resolveLayout } from "../publish/layout.ts";
 import { verifySnapshot, type SnapshotVerification } from "../publish/verify.ts";
@@ -76,18 +77,19 @@ function storeHistory(store: Store, out: string, problems: Problem[]): HistoryCh
   if (checked === null)
     return { ...result, skipped: "the snapshot's build recorded no revisions of this store file" };
   const since = checked.since;
+  const rowOf = rowFinder(store, checked);
   const bookkeeping = besideSnapshot(resolveLayout(out).store, existsSync).openReadOnly();
   try {
-    const records = [...bookkeeping.tournamentRecords()].filter((r) => r.row !== null);
-    const tokens = store.revisionTokens(records.map((r) => r.row!));
-    for (const [i, r] of records.entries()) {
-      const token = tokens[i] ?? null;
-      if (token !== null && revisionCount(token) > since) result.changedSince++;
+    for (const r of bookkeeping.tournamentRecords()) {
+      if (r.row === null) continue;
+      const row = rowOf(r.key.slice(2), r.row);
+      const token = typeof row === "number" ? (store.revisionTokens([row])[0] ?? null) : null;
+      if (row === "changed" || (token !== null && revisionCount(token) > since)) result.changedSince++;
       else if (token !== null && tournamentFingerprint(checked.base, token, "") === r.fp) result.same++;
       else {
         result.differing++;
         problems.push({
-          where: `${store.file}: table tournament_revisions, row (tournament_id=${r.row})`,
+          where: `${store.file}: table tournaments, row (external_id=${r.key.slice(2)})`,
           what:
             `tournament ${r.key.slice(2)} was built from another revision than the store holds, ` +
             `though none newer than the snapshot's build: the store has another history ` +
@@ -100,4 +102,30 @@ function storeHistory(store: Store, out: string, problems: Problem[]): HistoryCh
     bookkeeping.close();
   }
   return result;
+}
+
+/**
+ * Finds a record's store row: the ledger keeps it keyed (ledger/keyed-ids.ts), so the store finds
+ * the tournament by its external id and the key confirms it is the same row. One no longer there
+ * changed since in the history the snapshot was built from: its keyed row is among those changed
+ * since `checked.since` ("changed"), or the store has another history (null). When the clubs
+ * changed since the build (so did the key; the next build renders everything), the external id
+ * alone is followed.
+ */
+function rowFinder(
+  store: Store,
+  checked: { since: bigint; clubs: string },
+): (externalId: string, keyedRow: string) => number | "changed" | null {
+  const counts = store.revisionCounts();
+  const keyed =
+    counts && checked.clubs === clubsDigest(counts.clubs) ? KeyedIds.of(store.identity, counts.clubs) : null;
+  let changed: Set<string> | undefined;
+  return (externalId, keyedRow) => {
+    const rows = store.rowsOfExternalIds([externalId]);
+    if (keyed === null) return rows.length === 1 ? rows[0]! : "changed";
+    const row = rows.find((r) => keyed.row(r) === keyedRow);
+    if (row !== undefined) return row;
+    changed ??= new Set([...store.changedSince(checked.since).keys()].map((r) => keyed.row(r)));
+    return changed.has(keyedRow) ? "changed" : null;
+  };
 }

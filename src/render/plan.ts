@@ -4,7 +4,8 @@
 // and what the build sees now, so each is pinned by a unit test (test/unit/render/plan.test.ts);
 // `build --json` reports them and `build --explain` prints them.
 import type { Window } from "../ledger/tournament-index.ts";
-import { revisionCount, stillValid, tournamentFingerprint } from "../ledger/state.ts";
+import type { KeyedIds } from "../ledger/keyed-ids.ts";
+import { stillValid, tournamentFingerprint } from "../ledger/state.ts";
 import type { TournamentIndex } from "../ledger/tournament-index.ts";
 import type { Store } from "../store/read/open.ts";
 import type { ChunkKey } from "../store/read/reader.ts";
@@ -82,20 +83,31 @@ const PUBLISHED_CHUNK = 1000;
  * over the file shows other stamps; a store restored from an older copy of itself shows older
  * tokens for what it lost, unless every one of those tournaments changed again since, in which
  * case each is rendered again anyway. And the program, clubs and languages must be the same.
+ * The ledger keeps rows and tokens keyed (`keyed`), so the store's side is keyed to be compared:
+ * those changed since `since`, and those changed last up to it (the recorded ones that are
+ * unchanged are among them, in the same order). O(recorded + changed since).
  */
 export function onHistory(
   store: Store,
   checked: { since: bigint; base: string } | undefined,
   base: string,
-  recent: readonly [number, string][],
+  recent: readonly [string, string][],
+  keyed: KeyedIds,
 ): boolean {
   if (checked === undefined || checked.base !== base || recent.length === 0) return false;
-  const now = store.revisionTokens(recent.map(([row]) => row));
+  const then = new Map(
+    store
+      .recentRevisions(recent.length, checked.since)
+      .map(([row, token]) => [keyed.row(row), keyed.token(token)]),
+  );
+  let changed: Set<string> | undefined;
   let unchanged = 0;
-  for (const [i, [, token]] of recent.entries()) {
-    const current = now[i] ?? null;
-    if (current === token) unchanged++;
-    else if (current === null || revisionCount(current) <= checked.since) return false;
+  for (const [row, token] of recent) {
+    if (then.get(row) === token) unchanged++;
+    else {
+      changed ??= new Set([...store.changedSince(checked.since).keys()].map((r) => keyed.row(r)));
+      if (!changed.has(row)) return false;
+    }
   }
   return unchanged > 0;
 }
@@ -159,10 +171,7 @@ export function changedTournaments(
   const tokens = store.changedSince(since);
   // Unchanged, but to be looked at again: a window that ended, or a tournament left out as
   // invalid (it has no record; it is reported again, as a full build would).
-  const again = [
-    ...ix.expired(now).flatMap((e) => (e.row === null ? [] : [e.row])),
-    ...store.rowsOfExternalIds(skipped),
-  ];
+  const again = [...store.rowsOfExternalIds(ix.expired(now)), ...store.rowsOfExternalIds(skipped)];
   const expired = [...new Set(again)].filter((row) => !tokens.has(row));
   const unchanged = store.revisionTokens(expired);
   for (const [i, row] of expired.entries()) tokens.set(row, unchanged[i] ?? "");

@@ -39,6 +39,7 @@ import {
   type Reason,
 } from "./plan.ts";
 import { issuesOf, type TournamentIndex } from "../ledger/tournament-index.ts";
+import { KeyedIds } from "../ledger/keyed-ids.ts";
 import { columnsOf, membersOf } from "./list-places.ts";
 import {
   renderTournament,
@@ -188,13 +189,15 @@ export async function renderSnapshot(
   const programKey = opts.programKey ?? null;
   const { counts, clubsKey, base } = fingerprintBase(store, programKey, vocab.languages);
   const ix = opts.index;
+  const keyed = counts !== null ? KeyedIds.of(store.identity, counts.clubs) : null;
+  ix.useKey(keyed);
   // A tick: the live snapshot was built from this store's history by this program, so only the
   // tournaments changed since (and those whose window ended) are looked at; the others keep their
   // files, states and list places without being read (TICK_OWNERS).
   const since =
     base !== null &&
-    counts !== null &&
-    onHistory(store, opts.checked, base, ix.recent()) &&
+    keyed !== null &&
+    onHistory(store, opts.checked, base, ix.recent(), keyed) &&
     sink.keepOwnersUnder?.(TICK_OWNERS)
       ? opts.checked!.since
       : undefined;

@@ -283,6 +283,71 @@ describe("secrets planted in the sample store", () => {
     expect([...files.keys()]).toEqual([...original.keys()]);
     for (const [file, text] of original) expect(sameOutput(file, files.get(file), text), file).toBe(true);
   });
+
+  it("leave no store row id, revision stamp or hidden value in the ledger, nor the key it is kept under in any file", async () => {
+    const out = path.join(sampleDir, "hidden", "dist");
+    // A tick after a draft changed: the ledger then records the changed draft among the recent.
+    const d = new Database(db);
+    try {
+      d.prepare(`UPDATE tournaments SET name = name || ' (edited)' WHERE is_draft = 1`).run();
+    } finally {
+      d.close();
+    }
+    await build({ db, out, now: SAMPLE_NOW });
+    const store = new Database(db, { readonly: true });
+    let rowIds: string[];
+    let stamps: string[];
+    try {
+      rowIds = (store.prepare("SELECT tournament_id FROM tournaments").pluck().all() as number[]).map(String);
+      stamps = [
+        ...(store.prepare("SELECT hex(stamp) FROM tournament_revisions").pluck().all() as string[]),
+        ...(store.prepare("SELECT hex(stamp) FROM store_revisions").pluck().all() as string[]),
+      ];
+    } finally {
+      store.close();
+    }
+    // Renumbered by the first test: values that no count or size of the ledger can take.
+    expect(rowIds.every((id) => Number(id) > 8_101_000_000)).toBe(true);
+    expect(stamps.every((s) => /^[0-9A-F]{16}$/.test(s))).toBe(true);
+    const secrets = [
+      ...rowIds,
+      ...stamps,
+      ...stamps.map((s) => s.toLowerCase()),
+      ...privateSecrets,
+      ...hiddenSecrets,
+    ];
+    const ledger = new Database(path.join(sampleDir, "hidden", ".dist.snapshots", "bookkeeping.sqlite"), {
+      readonly: true,
+    });
+    try {
+      const tables = ledger
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .pluck()
+        .all() as string[];
+      expect(tables).toEqual(expect.arrayContaining(["records", "recent", "files", "meta"]));
+      let cells = 0;
+      for (const table of tables) {
+        for (const row of ledger.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]) {
+          for (const [column, value] of Object.entries(row)) {
+            cells++;
+            const text = Buffer.isBuffer(value) ? value.toString("latin1") : String(value);
+            for (const s of secrets)
+              if (text.includes(s))
+                expect.fail(`${JSON.stringify(s)} is in ${table}.${column}: ${text.slice(0, 80)}`);
+          }
+        }
+      }
+      expect(ledger.prepare("SELECT count(*) FROM recent").pluck().get()).toBeGreaterThan(3);
+      expect(
+        ledger.prepare("SELECT count(*) FROM records WHERE row IS NOT NULL").pluck().get(),
+      ).toBeGreaterThan(3);
+      expect(cells).toBeGreaterThan(1000);
+    } finally {
+      ledger.close();
+    }
+    // Nor the key those values are kept under: the stamps are in no file of the output either.
+    expectNoSecret(everyFile(path.dirname(out)), [...stamps, ...stamps.map((s) => s.toLowerCase())]);
+  });
 });
 
 /** Equal bytes, except the hash of the (changed) store that the inputs record names. */

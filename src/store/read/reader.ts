@@ -79,8 +79,8 @@ export interface Store {
   ): { hash: string; loaded: { value: PublishedTournament | null; problems: Problem[] } | null };
   /** The tournaments changed after the count `since` (revisions.ts changedSince). */
   changedSince(since: bigint): Map<number, string>;
-  /** The `limit` tournaments changed last, newest first (revisions.ts recentRevisions). */
-  recentRevisions(limit: number): [number, string][];
+  /** The `limit` tournaments changed last (at or before count `upTo`), newest first (revisions.ts recentRevisions). */
+  recentRevisions(limit: number, upTo?: bigint): [number, string][];
   /** The revision tokens of these tournaments now (null: none). */
   revisionTokens(ids: readonly number[]): (string | null)[];
   /** The store's state as its revisions name it, O(1); null when none are kept. */
@@ -373,8 +373,8 @@ export class StoreReader implements Store {
     return guard(this.file, this.opened, () => changedSince(this.db, since));
   }
 
-  recentRevisions(limit: number): [number, string][] {
-    return guard(this.file, this.opened, () => recentRevisions(this.db, limit));
+  recentRevisions(limit: number, upTo?: bigint): [number, string][] {
+    return guard(this.file, this.opened, () => recentRevisions(this.db, limit, upTo));
   }
 
   revisionTokens(ids: readonly number[]): (string | null)[] {

@@ -132,16 +132,22 @@ export function changedSince(db: Database.Database, since: bigint): Map<number, 
  * The `limit` tournaments changed last (row id and token, newest first): a build records them,
  * and the next one finds them unchanged or changed since, never with another token. A store
  * restored from an older copy of itself shows older tokens there; another store, other stamps.
+ * `upTo`: those changed last at or before that count (what a build that read the store at that
+ * count recorded, less what changed since). By the revision index: O(limit).
  */
-export function recentRevisions(db: Database.Database, limit: number): [number, string][] {
+export function recentRevisions(db: Database.Database, limit: number, upTo?: bigint): [number, string][] {
   return db
-    .prepare<[number], [number | bigint, string]>(
-      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions ORDER BY revision DESC, tournament_id DESC LIMIT ?`,
+    .prepare<[bigint, number], [number | bigint, string]>(
+      `SELECT tournament_id, ${TOKEN} FROM tournament_revisions WHERE revision <= ?
+       ORDER BY revision DESC, tournament_id DESC LIMIT ?`,
     )
     .raw(true)
-    .all(limit)
+    .all(upTo ?? MAX_COUNT, limit)
     .map(([id, token]) => [Number(id), String(token)]);
 }
+
+/** SQLite's largest integer: no count passes it. */
+const MAX_COUNT = 2n ** 63n - 1n;
 
 /** The tokens of these tournaments now (null: no revision row). */
 export function revisionTokens(db: Database.Database, ids: readonly number[]): (string | null)[] {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import type { Delta, FileRow } from "../../../src/ledger/port.ts";
 import { entryValue } from "../../../src/ledger/file-entry.ts";
+import { KeyedIds } from "../../../src/ledger/keyed-ids.ts";
 import type { TournamentState } from "../../../src/ledger/state.ts";
 import type { StateColumns } from "../../../src/ledger/tournament-index.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -219,11 +220,13 @@ describe("Bookkeeping", () => {
     b.close();
   });
 
-  it("finds a tick's records by store row and by window, and keeps the tournaments changed last", () => {
+  it("finds a tick's records by store row and by window, and keeps the tournaments changed last, keyed", () => {
     const { b } = open();
     const row = (key: string, rowId: number, from: number | null, until: number | null) =>
       [state(key, { from, until }), columns(key, rowId)] as const;
+    const keyed = KeyedIds.of("1:2:3", "4.ABCDEF0123456789");
     const first = b.index(false);
+    first.useKey(keyed);
     first.put(...row("t:1", 11, null, 100), []);
     first.put(...row("t:2", 12, 50, null), []);
     first.put(...row("t:3", 13, null, null), []);
@@ -235,23 +238,38 @@ describe("Bookkeeping", () => {
     b.stage({ ...delta({}), index: first }, "1", 1);
     b.apply();
     const live = b.index(true);
+    // Looked up by the keyed row: without the key (another store), nothing is found.
+    expect(live.idsOfRow(12)).toEqual([]);
+    live.useKey(keyed);
     expect(live.idsOfRow(12)).toEqual(["2"]);
     expect(live.idsOfRow(99)).toEqual([]);
+    live.useKey(KeyedIds.of("1:2:3", "5.ABCDEF0123456789"));
+    expect(live.idsOfRow(12)).toEqual([]);
+    live.useKey(keyed);
+    // Neither the rows nor the tokens are kept as the store has them.
+    const kept = b.connection
+      .prepare("SELECT row FROM records UNION ALL SELECT row || token FROM recent")
+      .pluck()
+      .all();
+    expect(kept).toHaveLength(5);
+    for (const v of kept) expect(String(v)).not.toMatch(/^1[123]$|8\.bb|9\.aa/);
     // At 100 the first record's window has ended; before 50 the second's has not begun.
-    expect(live.expired(100)).toEqual([{ id: "1", row: 11 }]);
-    expect(live.expired(40).map((r) => r.id)).toEqual(["2"]);
+    expect(live.expired(100)).toEqual(["1"]);
+    expect(live.expired(40)).toEqual(["2"]);
     expect(live.expired(60)).toEqual([]);
     expect(live.previousOf("2")).toEqual({ fp: "fp-t:2", from: 50, until: null });
-    expect(live.recent().sort()).toEqual([
-      [12, "8.bb"],
-      [13, "9.aa"],
-    ]);
+    expect(live.recent().sort()).toEqual(
+      [
+        [keyed.row(12), keyed.token("8.bb")],
+        [keyed.row(13), keyed.token("9.aa")],
+      ].sort(),
+    );
     // The next generation's list replaces it; a build that records none leaves none.
     live.setRecent([[11, "10.cc"]]);
     live.flush();
     b.stage({ ...delta({}), index: live }, "2", 2);
     b.apply();
-    expect(b.index(true).recent()).toEqual([[11, "10.cc"]]);
+    expect(b.index(true).recent()).toEqual([[keyed.row(11), keyed.token("10.cc")]]);
     b.stage(delta({}), "1", 3);
     b.apply();
     expect(b.index(true).recent()).toEqual([]);
