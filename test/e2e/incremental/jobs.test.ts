@@ -5,7 +5,7 @@ import { copyFileSync, realpathSync, renameSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { build } from "../../../src/pipeline/build.ts";
+import { build, type BuildReport } from "../../../src/pipeline/build.ts";
 import { BuildError, EXIT } from "../../../src/shared/errors.ts";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -15,12 +15,41 @@ import { hashTree } from "../../support/tree.ts";
 afterAll(removeTempDirs, 300_000);
 
 const NOW = Date.parse(REFERENCE_NOW);
+/** The store the --jobs comparisons render: enough tournaments for every worker to take many. */
 let store: string;
+/**
+ * A smaller one for the writer and the replaced store: more than the 6 tournaments the writer
+ * commits after, and more than one for each worker; their size is not what those tests are about.
+ */
+let small: string;
 
 beforeAll(() => {
   store = path.join(tempDir("jobs-store"), "store.sqlite");
   generateStore({ tournaments: 60, seed: "jobs", out: store });
+  small = path.join(tempDir("jobs-small"), "store.sqlite");
+  generateStore({ tournaments: 12, seed: "jobs", out: small });
 });
+
+/** One --jobs 1 build of each store, shared by the tests that compare with it. */
+const references = new Map<
+  string,
+  Promise<{ out: string; report: BuildReport; tree: Record<string, string> }>
+>();
+function referenceOf(
+  db: string,
+): Promise<{ out: string; report: BuildReport; tree: Record<string, string> }> {
+  let ref = references.get(db);
+  if (ref === undefined) {
+    const out = path.join(tempDir("jobs-reference"), "dist");
+    ref = build({ db, out, now: NOW, jobs: 1 }).then((report) => ({
+      out,
+      report,
+      tree: hashTree(realpathSync(out)),
+    }));
+    references.set(db, ref);
+  }
+  return ref;
+}
 
 function copyOf(file: string): string {
   const copy = path.join(tempDir("jobs-copy"), "store.sqlite");
@@ -31,12 +60,11 @@ function copyOf(file: string): string {
 describe("--jobs", () => {
   it("gives byte-identical snapshots with 1 and 3 threads, revisions kept or rows hashed", async () => {
     const dir = tempDir("jobs");
-    const one = path.join(dir, "one", "dist");
     const three = path.join(dir, "three", "dist");
-    const r1 = await build({ db: store, out: one, now: NOW, jobs: 1 });
+    const { report: r1, tree: one } = await referenceOf(store);
     const r3 = await build({ db: store, out: three, now: NOW, jobs: 3, minJobsForWorkers: 1 });
     expect(r3.render).toEqual(r1.render);
-    expect(hashTree(realpathSync(three))).toEqual(hashTree(realpathSync(one)));
+    expect(hashTree(realpathSync(three))).toEqual(one);
 
     // A store without its triggers: fingerprints hash the rows, in the workers.
     const old = copyOf(store);
@@ -54,9 +82,8 @@ describe("--jobs", () => {
   }, 120_000);
   it("gives the bytes of --jobs 1 when a worker runs out of memory, and the report says so", async () => {
     const dir = tempDir("jobs-oom");
-    const one = path.join(dir, "one", "dist");
     const oom = path.join(dir, "oom", "dist");
-    const r1 = await build({ db: store, out: one, now: NOW, jobs: 1 });
+    const { report: r1, tree: one } = await referenceOf(store);
     const r = await build({
       db: store,
       out: oom,
@@ -67,7 +94,7 @@ describe("--jobs", () => {
       workerLimits: { maxOldGenerationSizeMb: 6, maxYoungGenerationSizeMb: 1 },
     });
     expect(r.render).toEqual(r1.render);
-    expect(hashTree(realpathSync(oom))).toEqual(hashTree(realpathSync(one)));
+    expect(hashTree(realpathSync(oom))).toEqual(one);
     const notes = (r.notes ?? []).filter((n) => n.includes("out of memory"));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(
@@ -81,11 +108,10 @@ describe("--jobs", () => {
 describe("a writer committing during a build", () => {
   for (const mode of ["delete", "wal"] as const) {
     it(`does not mix two states into one snapshot (journal_mode ${mode})`, async () => {
-      const db = copyOf(store);
+      const db = copyOf(small);
       const setup = new Database(db);
       setup.pragma(`journal_mode = ${mode}`);
       setup.close();
-      const before = copyOf(db);
       const writer = new Database(db, { timeout: 0 });
       const out = path.join(tempDir("writer"), "dist");
       let commits = 0;
@@ -115,11 +141,10 @@ describe("a writer committing during a build", () => {
       }
       if (mode === "wal") expect(commits).toBeGreaterThan(0);
       else expect(refused).toBeGreaterThan(0);
-      // The snapshot is the one of the store as it was when the build began.
-      const reference = path.join(tempDir("writer-ref"), "dist");
-      await build({ db: before, out: reference, now: NOW, jobs: 1 });
+      // The snapshot is the one of the store as it was when the build began (its journal mode
+      // changes no file).
       const got = hashTree(realpathSync(out));
-      const want = hashTree(realpathSync(reference));
+      const want = (await referenceOf(small)).tree;
       // Every served file; the bookkeeping names the store file, which is another one.
       const bookkeeping = ["_build-api.json", "_build-api-state.json", ".build-api-manifest.json"];
       expect(Object.keys(got).filter((f) => got[f] !== want[f] && !bookkeeping.includes(f))).toEqual([]);
@@ -134,8 +159,8 @@ describe("a writer committing during a build", () => {
 describe("a store replaced or removed during a build", () => {
   for (const how of ["renamed over", "removed"] as const) {
     it(`fails the build with a store error naming the file (${how}), the old snapshot serving`, async () => {
-      const db = copyOf(store);
-      const other = copyOf(store);
+      const db = copyOf(small);
+      const other = copyOf(small);
       const w = new Database(other);
       w.prepare("UPDATE players SET name = name || '?'").run();
       w.close();
