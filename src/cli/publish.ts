@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import type { BuildOptions, BuildReport } from "../pipeline/build.ts";
 import type { DeployReport } from "../deploy/types.ts";
 import type { PublishRunOptions } from "../deploy/publish-run.ts";
@@ -21,6 +22,8 @@ export interface PublishToBucketReport {
   deploy: DeployReport;
   /** Why every file was rendered and compared, when it was. */
   fallback?: string;
+  /** Seconds of each part: the bucket read (lease, record, ledger), the build, the uploads. */
+  seconds: { open: number; build: number; send: number };
 }
 
 export async function publishToBucket(o: PublishToBucketOptions): Promise<PublishToBucketReport> {
@@ -30,16 +33,25 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
   ]);
   const work = mkdtempSync(path.join(o.tmpDir ?? os.tmpdir(), "build-api-publish-"));
   const run = new PublishRun({ ...o, work });
+  const t0 = performance.now();
   try {
     const opened = await run.open();
+    const t1 = performance.now();
     const built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
     run.run.stopIfAsked();
-    if (built.upToDate) return { deploy: await run.unchanged() };
+    const t2 = performance.now();
+    const seconds = () => ({
+      open: (t1 - t0) / 1000,
+      build: (t2 - t1) / 1000,
+      send: (performance.now() - t2) / 1000,
+    });
+    if (built.upToDate) return { deploy: await run.unchanged(), seconds: seconds() };
     const deploy = await run.send(built.changes);
     return {
       build: built.report,
       deploy,
       ...(opened.fallback !== undefined && { fallback: opened.fallback }),
+      seconds: seconds(),
     };
   } catch (e) {
     await run.release(e);
