@@ -109,9 +109,11 @@ export class PublishRun {
           ? "no deploy record of a publication in the bucket"
           : !describes
             ? "the bucket's ledger does not describe the deploy record's generation"
-            : state.pendingBytes
-              ? "a publication was interrupted: every file is rendered to settle the keys it touched"
-              : undefined;
+            : state.trusted.metadata !== metadataDigest()
+              ? "the deploy record was written under other metadata rules"
+              : state.pendingBytes
+                ? "a publication was interrupted: every file is rendered to settle the keys it touched"
+                : undefined;
     const generation = ledger.generation + 1;
     this.opened = {
       ledger,
