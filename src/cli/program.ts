@@ -507,6 +507,118 @@ subcommand("deploy")
       );
   });
 
+subcommand("publish")
+  .description(
+    "Build a store straight into an S3-compatible bucket, with no local snapshot: the ledger lives in the bucket, so a fresh runner renders and sends only what changed.",
+  )
+  .usage("--db <file> --bucket <name> [--prefix <prefix>] [options]")
+  .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
+  .addOption(required("--bucket <name>", "the bucket"))
+  .option("--prefix <prefix>", "a key prefix inside the bucket, e.g. site/", keyPrefix, "")
+  .option(
+    "--endpoint <url>",
+    "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)",
+  )
+  .option("--region <region>", "the region (default: AWS_REGION or the AWS config; R2 uses auto)")
+  .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
+  .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)
+  .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
+  .option(
+    "--grace-minutes <n>",
+    "UpdateDelayed after nextRefreshAt is overdue by this long",
+    positiveNumber,
+    30,
+  )
+  .option(
+    "--results-window-hours <n>",
+    "Live while the newest round changed within this window",
+    positiveNumber,
+    6,
+  )
+  .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
+  .option("--jobs <n>", "threads that render tournaments (as for build)", jobCount)
+  .option("--page-size <n>", "items per page of a longer list (as for build)", pageSizeOption, LIST_PAGE_SIZE)
+  .option("--base-path <path>", "serve the snapshot under this URL path (as for build)", basePathOption, "")
+  .option(
+    "--language <code>",
+    `the language of the pages: ${LANGUAGES.join(", ")}`,
+    languageOption,
+    DEFAULT_LANGUAGE,
+  )
+  .option(
+    "--lease-seconds <n>",
+    "how long the prefix's deploy lease lasts unrenewed: a killed publish blocks others this long",
+    leaseSeconds,
+    120, // DEFAULT_LEASE_SECONDS (src/deploy/lease.ts), not imported: deploy loads lazily
+  )
+  .option(
+    "--request-timeout <seconds>",
+    "how long one request may take, its answer included; the SDK tries a timed-out request 5 times in all",
+    requestSeconds,
+    60, // DEFAULT_REQUEST_SECONDS (src/deploy/timeouts.ts)
+  )
+  .option("--json", "print the build and deploy reports as JSON on stdout")
+  .action(async (o) => {
+    const [
+      { publishToBucket },
+      { DEFAULT_STATUS_OPTIONS },
+      interrupts,
+      { publishLines, publishJson },
+      stopped,
+      keys,
+    ] = await Promise.all([
+      import("./publish.ts"),
+      import("../domain/status.ts"),
+      import("./interrupt.ts"),
+      import("./publish-report.ts"),
+      import("./deploy-stopped.ts"),
+      import("../deploy/publish-keys.ts"),
+    ]);
+    // Ctrl-C and SIGTERM: no new request, those in flight finish, the lease is given back.
+    const interrupt = interrupts.catchInterrupts((line) => console.error(line), interrupts.DEPLOY_WORDS);
+    const report = await publishToBucket({
+      bucket: o.bucket,
+      prefix: o.prefix,
+      endpoint: o.endpoint,
+      region: o.region,
+      pathStyle: o.pathStyle,
+      concurrency: o.concurrency,
+      leaseSeconds: o.leaseSeconds,
+      requestSeconds: o.requestTimeout,
+      signal: interrupt.abortSignal,
+      onStep: (done, total, what) => console.error(`build-api: publish step ${done}/${total}: ${what}`),
+      build: {
+        db: o.db,
+        now: o.now ?? Date.now(),
+        statusOptions: {
+          ...DEFAULT_STATUS_OPTIONS,
+          graceMs: o.graceMinutes * 60_000,
+          resultsWindowMs: o.resultsWindowHours * 3_600_000,
+        },
+        skipInvalid: Boolean(o.skipInvalid),
+        jobs: o.jobs,
+        pageSize: o.pageSize,
+        basePath: o.basePath,
+        language: o.language,
+      },
+    })
+      .catch((e: unknown) => {
+        if (!(e instanceof keys.DeployStopped) || interrupt.signal === null) throw e;
+        const at = {
+          where: `s3://${o.bucket}/${o.prefix}`,
+          pendingKey: keys.PENDING_KEY,
+          leaseKey: keys.LEASE_KEY,
+        };
+        for (const line of stopped.deployStoppedReport(e, interrupt.signal, at)) console.error(line);
+        process.exitCode = interrupts.signalExitCode(interrupt.signal);
+        return null;
+      })
+      .finally(() => interrupt.dispose());
+    if (report === null) return;
+    if (o.json) process.stdout.write(publishJson(report));
+    else for (const line of publishLines(report)) console.error(line);
+  });
+
 subcommand("export")
   .description(
     "Copy the live snapshot into a plain directory (the --out of a build is a symlink, which `cp -r` and `tar` copy as a link).",

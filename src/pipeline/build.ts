@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import type { ResourceLimits } from "node:worker_threads";
 import { DEFAULT_STATUS_OPTIONS, type StatusOptions } from "../domain/status.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
-import type { Publication, PublishReport } from "../publish/index.ts";
+import type { Publication, PublishOptions, PublishReport } from "../publish/index.ts";
 import { liveTotals, withLiveIndex } from "../publish/changes.ts";
 import type { ChangedTags, ChangedUrls } from "../hosting/purge.ts";
 import type { PoolFallback } from "../render/pool.ts";
@@ -20,6 +20,7 @@ import {
   recordText,
   upToDate,
   type Inputs,
+  type InputsRecord,
   type RecordedWindow,
 } from "../ledger/inputs.ts";
 
@@ -61,6 +62,15 @@ export interface BuildOptions {
   /** Test hook: the render workers' heap limits (render/pool.ts WORKER_LIMITS). */
   workerLimits?: ResourceLimits;
   onPhase?: (name: string) => void;
+  /**
+   * Where the snapshot is published instead of the versions beside `out` (`build-api publish`: a
+   * bucket, publish/bucket-publication.ts): the previous inputs record and the publication come
+   * from it, and the caller decides whether the inputs are up to date.
+   */
+  site?: {
+    previous(): InputsRecord<RecordedReport> | null;
+    begin(o: PublishOptions): Promise<Publication>;
+  };
   /** After each tournament: `done` of `total` through, `files` rendered by this build so far. */
   onProgress?: (done: number, total: number, files: number) => void;
 }
@@ -99,8 +109,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     opts.basePath,
     opts.language,
   );
-  const previous = inputs && !opts.rebuild ? readRecord<RecordedReport>(opts.out) : null;
-  const manifest = previous && upToDate(previous, inputs, opts.now) ? liveTotals(opts.out) : undefined;
+  const site = opts.site;
+  const previous =
+    inputs && !opts.rebuild ? (site ? site.previous() : readRecord<RecordedReport>(opts.out)) : null;
+  const manifest =
+    !site && previous && upToDate(previous, inputs, opts.now) ? liveTotals(opts.out) : undefined;
   if (manifest) {
     const bytes = manifest.bytes;
     const r = previous!.render;
@@ -197,7 +210,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
           }
         : undefined;
     // Begun under the lock: the live snapshot, whose files keepOwned keeps, cannot change now.
-    const publication = await beginPublication({
+    const publication = await (site?.begin ?? beginPublication)({
       outDir: opts.out,
       force: opts.force,
       onPhase: opts.onPhase,

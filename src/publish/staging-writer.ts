@@ -169,6 +169,11 @@ export interface WriterOptions {
   /** The bookkeeping of the live version, when it describes it. */
   live?: Ledger;
   /**
+   * The live copies are not on this disk (a bucket publication: publish/bucket-publication.ts):
+   * the live bookkeeping alone says which files are unchanged.
+   */
+  liveElsewhere?: boolean;
+  /**
    * The live marker's mtime (ms): every file of a version was put in place before its marker was
    * written, so a live file modified since was edited in place: it is not reused unless its bytes
    * still hash to the recorded value.
@@ -249,7 +254,8 @@ export class StagingWriter implements SnapshotWriter {
   constructor(opts: WriterOptions) {
     this.opts = opts;
     this.staged = opts.staged;
-    this.live = opts.liveDir !== undefined && !opts.rewriteAll ? opts.live : undefined;
+    const hasLive = opts.liveDir !== undefined || opts.liveElsewhere === true;
+    this.live = hasLive && !opts.rewriteAll ? opts.live : undefined;
     this.compareFiles = opts.liveDir !== undefined && !opts.rewriteAll && opts.live === undefined;
     this.index = opts.index(this.live !== undefined);
     this.second = opts.second !== undefined ? { dir: opts.second } : undefined;
@@ -477,6 +483,7 @@ export class StagingWriter implements SnapshotWriter {
    * file of that size, not modified since the version was sealed, or else with the same sha256.
    */
   private liveCopyIntact(relPath: string, size: number, value: string): boolean {
+    if (this.opts.liveElsewhere) return true;
     const file = path.join(this.opts.liveDir!, relPath);
     try {
       // Plain (not bigint) stats are cheaper; a float of milliseconds resolves about 0.2 µs.

@@ -1,0 +1,165 @@
+// What a fresh CI runner's tick costs against a bucket (issue 48), on a local S3-compatible server
+// (s3rver in its own process, loopback): with `build-api publish` (the ledger in the bucket) and
+// with today's route without a cache (a full `build` into an empty folder, then `deploy`, whose
+// record names another change log: every object is sent again). Per size:
+//   1. publish of the store into prefix `p/` from a fresh runner (the first publication);
+//   2. one tournament changed (one player renamed), publish again from a fresh runner: objects and
+//      bytes sent, requests, bytes of state read (the ledger object), the temporary folder's
+//      size (the files with new bytes and the ledger copy), seconds;
+//   3. today: a full build into an empty folder and a deploy to `d/` (its first), then the same
+//      change, a full build into another empty folder and a deploy: objects and bytes sent,
+//      seconds; and the size of the snapshot a cache would carry (`du` of dist and its versions,
+//      and as `tar | zstd -3` when zstd is installed), the Pages hosts' route.
+//   node scripts/bench-bucket-tick.ts [--sizes 50,2000] [--concurrency 16] [--seed 7] [--no-today]
+import { execSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { CreateBucketCommand, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { scriptArgs } from "./lib/args.ts";
+import { Harness } from "./bench.ts";
+import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
+import { build } from "../src/pipeline/build.ts";
+import { deploy } from "../src/deploy/deploy.ts";
+import { openBucket, type Bucket } from "../src/deploy/bucket.ts";
+import { LEDGER_KEY } from "../src/deploy/publish-run.ts";
+import { publishToBucket, type PublishToBucketReport } from "../src/cli/publish.ts";
+
+const values = scriptArgs(import.meta.url, {
+  sizes: { type: "string", default: "50,2000" },
+  concurrency: { type: "string", default: "16" },
+  seed: { type: "string", default: "7" },
+  "no-today": { type: "boolean", default: false },
+});
+const sizes = values.sizes.split(",").map(Number);
+const concurrency = Number(values.concurrency);
+const now = Date.parse(REFERENCE_NOW);
+const harness = new Harness(path.join(import.meta.dirname, "../bin/build-api.js"), undefined);
+
+Object.assign(process.env, {
+  AWS_ACCESS_KEY_ID: "S3RVER",
+  AWS_SECRET_ACCESS_KEY: "S3RVER",
+  AWS_REGION: "us-east-1",
+});
+
+const load = () => loadavg()[0]!.toFixed(1);
+const mb = (n: number) => (n / 1e6).toFixed(2);
+
+async function startServer(dir: string): Promise<{ endpoint: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "s3-server-child.ts"), dir], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      const m = /port (\d+)/.exec(d);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on("exit", () => reject(new Error("s3 server exited")));
+  });
+  return { endpoint: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+}
+
+/** `du -sb` of the given paths, in bytes (apparent sizes: hard links counted once). */
+const du = (paths: string[]): number =>
+  Number(
+    execSync(`du -scb ${paths.map((p) => JSON.stringify(p)).join(" ")} | tail -1`)
+      .toString()
+      .split("\t")[0],
+  );
+
+function zstdBytes(dir: string, names: string[]): number | undefined {
+  try {
+    execSync("command -v zstd", { stdio: "ignore" });
+  } catch {
+    return undefined;
+  }
+  const cmd = `tar -C ${JSON.stringify(dir)} -cf - ${names.join(" ")} | zstd -3 -T0 -c | wc -c`;
+  return Number(
+    execSync(cmd, { maxBuffer: 1 << 20 })
+      .toString()
+      .trim(),
+  );
+}
+
+function line(label: string, r: PublishToBucketReport, seconds: number, state: number, disk: number): string {
+  const d = r.deploy;
+  return (
+    `${label}: ${seconds.toFixed(1)} s (bucket read ${r.seconds.open.toFixed(1)}, build ${r.seconds.build.toFixed(1)}, ` +
+    `send ${r.seconds.send.toFixed(1)}), sent ${d.sent} objects (${mb(d.sentBytes)} MB), removed ${d.removed}, ` +
+    `${d.requests} requests, rendered ${r.build?.render.rendered?.tournaments ?? 0} tournaments, ` +
+    `state read ${mb(state)} MB, temporary folder ${mb(disk)} MB${r.fallback ? ` (${r.fallback})` : ""}, load ${load()}`
+  );
+}
+
+for (const size of sizes) {
+  const work = mkdtempSync(path.join(tmpdir(), `build-api-bench-bucket-${size}-`));
+  const server = await startServer(path.join(work, "s3"));
+  try {
+    const db = path.join(work, "store.sqlite");
+    generateStore({ tournaments: size, seed: values.seed, out: db });
+    const client = new S3Client({ endpoint: server.endpoint, forcePathStyle: true });
+    await client.send(new CreateBucketCommand({ Bucket: "bench" }));
+    const ledgerBytes = async () => {
+      const o = await client.send(new GetObjectCommand({ Bucket: "bench", Key: `p/${LEDGER_KEY}` }));
+      return (await o.Body!.transformToByteArray()).length;
+    };
+    const bucket = { bucket: "bench", endpoint: server.endpoint, pathStyle: true, concurrency };
+    const runner = path.join(work, "runner");
+    mkdirSync(runner);
+    const publish = async (label: string) => {
+      const t0 = performance.now();
+      let disk = 0;
+      const state = await ledgerBytes().catch(() => 0);
+      const r = await publishToBucket({
+        ...bucket,
+        prefix: "p/",
+        tmpDir: runner,
+        // Just before the uploads the temporary folder holds all it will: measured then.
+        onStep: (done) => {
+          if (done === 1) disk = du([runner]);
+        },
+        build: { db, now },
+      });
+      console.log(line(`${size} tournaments: ${label}`, r, (performance.now() - t0) / 1000, state, disk));
+    };
+    await publish("publish, first (fresh runner)");
+    harness.changeOneTournament(db, 0);
+    await publish("publish, tick after one tournament changed (fresh runner)");
+    console.log(`${size} tournaments: the ledger object is ${mb(await ledgerBytes())} MB (gzip)`);
+    client.destroy();
+
+    if (values["no-today"]) continue;
+    for (const [i, label] of ["first", "tick after one more tournament changed"].entries()) {
+      if (i === 1) harness.changeOneTournament(db, 1);
+      const fresh = path.join(work, `today-${i}`);
+      mkdirSync(fresh);
+      const t0 = performance.now();
+      const built = await build({ db, out: path.join(fresh, "dist"), now });
+      const t1 = performance.now();
+      // The record names another change log: the deploy sends every object again. Its listing of
+      // the prefix (to find keys to remove) fails on s3rver past a few thousand keys, so the
+      // bucket is given without `list`: the same uploads, no removals.
+      const real = openBucket({ ...bucket, prefix: "d/" });
+      const { list: _list, ...unlisted } = real;
+      const bucketImpl = { ...unlisted, close: () => real.close() } as Bucket;
+      const d = await deploy({ ...bucket, prefix: "d/", dir: path.join(fresh, "dist"), bucketImpl }).finally(
+        () => real.close(),
+      );
+      const t2 = performance.now();
+      const disk = du([path.join(fresh, "dist/"), path.join(fresh, ".dist.snapshots")]);
+      const zst = zstdBytes(fresh, [".dist.snapshots"]);
+      console.log(
+        `${size} tournaments: today, ${label} (fresh runner: full build + deploy): build ${((t1 - t0) / 1000).toFixed(1)} s ` +
+          `(${built.publish.files} files), deploy ${((t2 - t1) / 1000).toFixed(1)} s, sent ${d.sent} objects ` +
+          `(${mb(d.sentBytes)} MB), ${d.requests} requests${d.fallback ? ` (${d.fallback})` : ""}; ` +
+          `dist + .dist.snapshots ${mb(disk)} MB on disk${zst === undefined ? "" : `, ${mb(zst)} MB as tar | zstd -3`}, load ${load()}`,
+      );
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  } finally {
+    server.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    rmSync(work, { recursive: true, force: true });
+  }
+}

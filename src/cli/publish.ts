@@ -1,0 +1,63 @@
+// `build-api publish`: a store straight to a bucket, with no local snapshot. The deploy layer opens
+// the bucket's side (lease, record, the ledger's working copy: deploy/publish-run.ts), the
+// pipeline renders what changed into a temporary folder (pipeline/bucket-build.ts), and the deploy
+// layer sends it in `deploy`'s order and writes the ledger. The folder goes when the run ends.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { BuildOptions, BuildReport } from "../pipeline/build.ts";
+import type { DeployReport } from "../deploy/types.ts";
+import type { PublishRunOptions } from "../deploy/publish-run.ts";
+
+export interface PublishToBucketOptions extends Omit<PublishRunOptions, "work"> {
+  build: Omit<BuildOptions, "out" | "rebuild" | "site">;
+  /** Where the temporary folder is made (default: the system's). */
+  tmpDir?: string;
+}
+
+export interface PublishToBucketReport {
+  /** The build's report; undefined when the bucket was up to date (nothing rendered). */
+  build?: BuildReport;
+  deploy: DeployReport;
+  /** Why every file was rendered and compared, when it was. */
+  fallback?: string;
+  /** Seconds of each part: the bucket read (lease, record, ledger), the build, the uploads. */
+  seconds: { open: number; build: number; send: number };
+}
+
+export async function publishToBucket(o: PublishToBucketOptions): Promise<PublishToBucketReport> {
+  const [{ PublishRun }, { buildForBucket }] = await Promise.all([
+    import("../deploy/publish-run.ts"),
+    import("../pipeline/bucket-build.ts"),
+  ]);
+  const work = mkdtempSync(path.join(o.tmpDir ?? os.tmpdir(), "build-api-publish-"));
+  const run = new PublishRun({ ...o, work });
+  const t0 = performance.now();
+  try {
+    const opened = await run.open();
+    const t1 = performance.now();
+    const built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
+    run.run.stopIfAsked();
+    const t2 = performance.now();
+    const seconds = () => ({
+      open: (t1 - t0) / 1000,
+      build: (t2 - t1) / 1000,
+      send: (performance.now() - t2) / 1000,
+    });
+    if (built.upToDate) return { deploy: await run.unchanged(), seconds: seconds() };
+    const deploy = await run.send(built.changes);
+    return {
+      build: built.report,
+      deploy,
+      ...(opened.fallback !== undefined && { fallback: opened.fallback }),
+      seconds: seconds(),
+    };
+  } catch (e) {
+    await run.release(e);
+    throw e;
+  } finally {
+    run.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,92 @@
+// The ledger's second site: a ledger that lives in a bucket (docs/design/ledger.md, "A ledger in a
+// bucket"). The bucket holds one object: the SQLite file and the inputs record packed together and
+// gzipped, so that one conditional put advances both at once. A build works on a private working
+// copy (this site's `open`), exactly as beside a snapshot; the I/O with the bucket is the deploy
+// layer's (deploy/publish-ledger.ts). Nothing here reads a row: the site ships the file whole, so
+// it stays the same whatever columns the ledger's rows have.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { Bookkeeping, BOOKKEEPING_NAME } from "./bookkeeping.ts";
+import { INPUTS_FILE } from "./inputs.ts";
+import type { LedgerSite } from "./port.ts";
+
+/** The packed object's first bytes: its format (a reader of another one starts anew). */
+const MAGIC = Buffer.from("build-api-ledger 1\n", "latin1");
+
+/** What a packed ledger holds: the database file and the inputs record (either may be missing). */
+export interface PackedLedger {
+  database?: Buffer;
+  inputs?: Buffer;
+}
+
+/** A working directory holding one ledger copy: `<dir>/bookkeeping.sqlite` and the inputs record. */
+export function workingCopy(dir: string): LedgerSite & {
+  /** The inputs record's path in the copy (build's `readRecord` reads it from `dir`). */
+  readonly dir: string;
+  /** Packs the copy for the bucket; the ledger must be closed (its WAL merged into the file). */
+  pack(): Buffer;
+  /** Replaces the copy with a packed one (undefined: an empty copy); false when not of this format. */
+  unpack(bytes: Buffer | undefined): boolean;
+} {
+  const file = path.join(dir, BOOKKEEPING_NAME);
+  const inputs = path.join(dir, INPUTS_FILE);
+  return {
+    name: file,
+    dir,
+    exists: () => existsSync(file),
+    open: () => Bookkeeping.open(dir),
+    openReadOnly: () => Bookkeeping.openReader(dir),
+    pack: () =>
+      packLedger({
+        ...(existsSync(file) && { database: readFileSync(file) }),
+        ...(existsSync(inputs) && { inputs: readFileSync(inputs) }),
+      }),
+    unpack(bytes) {
+      for (const f of [file, `${file}-wal`, `${file}-shm`, inputs]) rmSync(f, { force: true });
+      mkdirSync(dir, { recursive: true });
+      if (bytes === undefined) return true;
+      const packed = unpackLedger(bytes);
+      if (!packed) return false;
+      if (packed.database) writeFileSync(file, packed.database);
+      if (packed.inputs) writeFileSync(inputs, packed.inputs);
+      return true;
+    },
+  };
+}
+
+/** MAGIC, then two parts, each a decimal length line and its bytes; gzip level 6. */
+export function packLedger(p: PackedLedger): Buffer {
+  const parts = [p.database, p.inputs].flatMap((b) => {
+    const bytes = b ?? Buffer.alloc(0);
+    return [Buffer.from(`${b === undefined ? -1 : bytes.length}\n`, "latin1"), bytes];
+  });
+  return gzipSync(Buffer.concat([MAGIC, ...parts]));
+}
+
+/** The parts of a packed ledger; undefined when the bytes are not one (another format, damaged). */
+export function unpackLedger(gz: Uint8Array): PackedLedger | undefined {
+  let raw: Buffer;
+  try {
+    raw = gunzipSync(gz);
+  } catch {
+    return undefined;
+  }
+  if (!raw.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  let at = MAGIC.length;
+  const part = (): Buffer | undefined | null => {
+    const nl = raw.indexOf(0x0a, at);
+    if (nl < 0) return null;
+    const n = Number(raw.toString("latin1", at, nl));
+    at = nl + 1;
+    if (n === -1) return undefined;
+    if (!Number.isInteger(n) || n < 0 || at + n > raw.length) return null;
+    const bytes = raw.subarray(at, at + n);
+    at += n;
+    return bytes;
+  };
+  const database = part();
+  const inputs = part();
+  if (database === null || inputs === null || at !== raw.length) return undefined;
+  return { ...(database && { database }), ...(inputs && { inputs }) };
+}
