@@ -263,6 +263,11 @@ export const de: Catalog = {
   "teams.forfeitBoth": "beiderseits kampflos",
   "teams.pending": "läuft",
   "teams.rosters": "Aufstellungen",
+  "teams.roster": "Aufstellung",
+  "teams.rosterCaption":
+    "{team}: die Spieler in Brettreihenfolge; das Feld einer Runde zeigt: Ergebnis (gespieltes Brett)",
+  "teams.matches": "Mannschaftskämpfe",
+  "teams.matchesCaption": "{team}: die Mannschaftskämpfe Runde für Runde",
   "follow.lead": "Partien von {name} verfolgen:",
   "follow.feed": "Atom-Feed",
   "follow.calendar": "Kalender (iCalendar)",

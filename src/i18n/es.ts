@@ -262,6 +262,11 @@ export const es: Catalog = {
   "teams.forfeitBoth": "incomparecencia de ambos",
   "teams.pending": "en juego",
   "teams.rosters": "Alineaciones",
+  "teams.roster": "Alineación",
+  "teams.rosterCaption":
+    "{team}: los jugadores por orden de tablero; la casilla de una ronda dice: resultado (tablero jugado)",
+  "teams.matches": "Encuentros",
+  "teams.matchesCaption": "{team}: los encuentros ronda a ronda",
   "follow.lead": "Seguir las partidas de {name}:",
   "follow.feed": "canal Atom",
   "follow.calendar": "calendario (iCalendar)",

@@ -262,6 +262,11 @@ export const fr: Catalog = {
   "teams.forfeitBoth": "forfait des deux équipes",
   "teams.pending": "en cours",
   "teams.rosters": "Compositions",
+  "teams.roster": "Composition",
+  "teams.rosterCaption":
+    "{team} : les joueurs dans l’ordre des échiquiers ; la case d’une ronde indique : résultat (échiquier joué)",
+  "teams.matches": "Matchs",
+  "teams.matchesCaption": "{team} : les matchs ronde par ronde",
   "follow.lead": "Suivre les parties de {name} :",
   "follow.feed": "flux Atom",
   "follow.calendar": "calendrier (iCalendar)",

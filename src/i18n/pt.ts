@@ -263,6 +263,11 @@ export const pt: Catalog = {
   "teams.forfeitBoth": "falta de comparência de ambas",
   "teams.pending": "em andamento",
   "teams.rosters": "Plantéis",
+  "teams.roster": "Plantel",
+  "teams.rosterCaption":
+    "{team}: os jogadores por ordem de tabuleiro; a casa de uma rodada indica: resultado (tabuleiro jogado)",
+  "teams.matches": "Confrontos",
+  "teams.matchesCaption": "{team}: os confrontos rodada a rodada",
   "follow.lead": "Acompanhar as partidas de {name}:",
   "follow.feed": "feed Atom",
   "follow.calendar": "calendário (iCalendar)",

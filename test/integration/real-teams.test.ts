@@ -142,6 +142,47 @@ describe("the shared team events reproduce their official team standings", () =>
   });
 });
 
+type TeamJson = ReturnType<typeof TeamsResponse.parse>["teams"][number];
+type StandingJson = ReturnType<typeof TeamStandingsResponse.parse>["rows"][number];
+
+/** The text of each cell of each body row of the page's n-th table, tags dropped. */
+function tableRows(html: string, n: number): string[][] {
+  const body = html.split("<tbody>")[n + 1]!.split("</tbody>")[0]!;
+  return body
+    .split("</tr>")
+    .filter((r) => r.includes("<tr>"))
+    .map((r) => [...r.matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, "")));
+}
+
+const half = (x: number): string => (x % 1 === 0 ? String(x) : `${Math.trunc(x) || ""}½`);
+
+/** A team's page shows its standings row, its roster in board order with the board played and the
+ * points of each round, and a row per round of its matches with the match points. */
+function checkTeamPage(html: string, team: TeamJson, row: StandingJson): void {
+  expect(html).toContain(`<h2>${team.name}</h2>`);
+  expect(html).toContain(
+    `<dd>${half(row.matchPoints)}</dd><dt>Game points</dt><dd>${half(row.gamePoints)}</dd>`,
+  );
+  for (const v of row.tieBreakValues) expect(html).toContain(`<dd>${v}</dd>`);
+  const roster = tableRows(html, 0);
+  // The name cell may lead with the player's title (CM, FM, ...).
+  expect(roster.map((r, i) => r[1]!.endsWith(team.members[i]!.name))).toEqual(team.members.map(() => true));
+  const rounds = team.rounds.map((r) => r.round);
+  team.members.forEach((m, i) => {
+    const cells = roster[i]!.slice(3, 3 + rounds.length);
+    let total = 0;
+    team.rounds.forEach((r, k) => {
+      const b = r.boards.find((x) => x.sourcePlayerNumber === m.sourcePlayerNumber);
+      total += b?.points ?? 0;
+      expect(cells[k]).toEqual(b ? expect.stringMatching(new RegExp(`\\(${b.board}\\)$`)) : "");
+    });
+    expect(roster[i]!.at(-1)).toBe(half(total));
+  });
+  const matches = tableRows(html, 1);
+  expect(matches.map((r) => Number(r[0]))).toEqual(rounds);
+  expect(matches.map((r) => r[4])).toEqual(team.rounds.map((r) => half(r.matchPoints)));
+}
+
 /** The team numbers of the teams resource. */
 function roster0(read: (rel: string) => unknown): number[] {
   return TeamsResponse.parse(read("teams")).teams.map((t) => t.teamNumber);
@@ -180,13 +221,23 @@ describe("the shared team events reproduce their official individual standings",
     expect(boards).toBe(Math.floor(expected.teams.length / 2) * 4);
     // The team page: every team in the standings, every match of round 1 as a card.
     const page = readFileSync(join(out, "tournaments/7000/teams/index.html"), "utf8");
-    for (const t of roster0(read)) expect(page).toContain(`href="#team-${t}"`);
+    for (const t of roster0(read)) expect(page).toContain(`href="/tournaments/7000/teams/${t}/"`);
     expect(page).toContain('aria-current="page">Teams</a>');
     expect(page.match(/<h3>/g)?.length).toBeGreaterThanOrEqual(Math.floor(expected.teams.length / 2));
     const roster = TeamsResponse.parse(read("teams"));
     expect(roster.teams.map((t) => t.teamNumber).sort((a, b) => a - b)).toEqual(
       expected.teams.map((t) => t.teamNo).sort((a, b) => a - b),
     );
+    // A page per team, linked from the standings and from each match card naming it.
+    for (const team of roster.teams) {
+      const html = readFileSync(join(out, `tournaments/7000/teams/${team.teamNumber}/index.html`), "utf8");
+      checkTeamPage(html, team, byTeam.get(team.teamNumber)!);
+    }
+    const cards = page.split("<h3>").slice(1);
+    for (const m of matches.matches)
+      expect(
+        cards.some((c) => c.includes(`/teams/${m.whiteTeam}/"`) && c.includes(`/teams/${m.blackTeam}/"`)),
+      ).toBe(true);
     expect(result.failures).toEqual([]);
     expect(result.compared.points).toBe(expected.rows.length);
     for (const acronym of expected.tiebreaks) expect(result.compared[acronym]).toBe(expected.rows.length);
