@@ -8,6 +8,7 @@ import { pointsHtml, tiebreakTitle } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { crumbs, header, jsonLink, nameLink, titled, type Shared } from "./tournament.ts";
 import type { MessageKey } from "../i18n/catalog.ts";
+import type { Locale } from "../i18n/locale.ts";
 
 type Team = TeamsView["teams"][number];
 type TeamRound = Team["rounds"][number];
@@ -22,6 +23,23 @@ export const BOARD_RESULT: Record<string, string> = {
   pending: "*",
 };
 
+/**
+ * What a team tie-break label means (C.07 team acronyms): GP and MPvGP are the game points; `BH:MP`
+ * and `BH:GP/C1` the individual tie-break's name on match or game points; the extended
+ * Sonneborn-Berger family (EMGSB, ...) and EDE by their individual kin; else tiebreakTitle's.
+ */
+export function teamTiebreakTitle(l: Locale, label: string): string {
+  if (label === "GP" || label === "MPvGP") return l.t("teams.gpTitle");
+  const on = /^([A-Z]+):(MP|GP)(?:\/(C1|C2|M1|M2))?$/.exec(label);
+  if (on) {
+    const name = tiebreakTitle(l, on[3] ? `${on[1]}-${on[3]}` : on[1]!);
+    return l.t("teams.tiebreakOn", { name, score: l.t(on[2] === "MP" ? "teams.mpTitle" : "teams.gpTitle") });
+  }
+  if (/^E[MG][MG]SB(\/C1)?$/.test(label)) return `${tiebreakTitle(l, "SB")} (${label})`;
+  if (label === "EDE") return tiebreakTitle(l, "DE");
+  return tiebreakTitle(l, label);
+}
+
 /** The team's place: rank, match and game points, then each team tie-break with its label. */
 function summary(s: Shared, standings: TeamStandingsView, teamNumber: number): string {
   const l = s.l;
@@ -31,12 +49,14 @@ function summary(s: Shared, standings: TeamStandingsView, teamNumber: number): s
     [l.t("col.rank"), String(row.rank)],
     [l.t("teams.mpTitle"), pointsHtml(row.matchPoints)],
     [l.t("teams.gpTitle"), pointsHtml(row.gamePoints)],
-    ...standings.tieBreakLabels.map((label, i): [string, string] => [
-      tiebreakTitle(l, label),
+  ].map(([k, v]): [string, string] => [esc(k), v]);
+  // Each tie-break by its label, as the standings table heads it, its name in the abbr's title.
+  for (const [i, label] of standings.tieBreakLabels.entries())
+    facts.push([
+      `<abbr title="${esc(teamTiebreakTitle(l, label))}">${esc(label)}</abbr>`,
       esc(row.tieBreakValues[i] ?? ""),
-    ]),
-  ];
-  const dl = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join("");
+    ]);
+  const dl = facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("");
   return `<p>${esc(l.t("teams.after", { n: standings.afterRound }))}</p><dl class="facts">${dl}</dl>`;
 }
 
@@ -125,7 +145,7 @@ export function teamPage(
   const roundNumbers = c.pairedRounds.map((r) => r.roundNumber);
   const body =
     `${header(s, "teams", s.urls.page.team(s.id, team.teamNumber))}\n<h2>${esc(team.name)}</h2>\n` +
-    `${summary(s, standings, team.teamNumber)}\n<h3>${esc(l.t("teams.roster"))}</h3>\n` +
+    `${summary(s, standings, team.teamNumber)}\n<h3>${esc(l.t("teams.roster"))}</h3>\n<p>${esc(l.t("teams.rosterNote"))}</p>\n` +
     `${rosterTable(s, c, team, roundNumbers)}\n<h3>${esc(l.t("teams.matches"))}</h3>\n${matchesTable(s, team, names)}`;
   return layout({
     l,

@@ -3,12 +3,12 @@
 // from the views of the team JSON routes (views/teams.ts); text from the message catalogs (src/i18n).
 import { teamViews, type TeamMatchesView, type TeamStandingsView, type TeamsView } from "../views/teams.ts";
 import type { TournamentContext } from "../views/context.ts";
-import { pointsHtml, tiebreakTitle } from "./format.ts";
+import { pointsHtml } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { pageSitePaths } from "./links.ts";
 import { crumbs, header, jsonLink, pageFile, titled, type PageFile, type Shared } from "./tournament.ts";
 import type { MessageKey } from "../i18n/catalog.ts";
-import { teamPage } from "./team.ts";
+import { teamPage, teamTiebreakTitle } from "./team.ts";
 
 /** A forfeited match's words, by the forfeit code. */
 const FORFEIT: Record<string, MessageKey> = {
@@ -21,7 +21,7 @@ function standingsTable(s: Shared, v: TeamStandingsView, names: Map<number, stri
   const l = s.l;
   if (v.afterRound === null) return `<p>${esc(l.t("teams.noStandings"))}</p>`;
   const tbs = v.tieBreakLabels
-    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(s.l, l))}">${esc(l)}</abbr></th>`)
+    .map((l) => `<th scope="col"><abbr title="${esc(teamTiebreakTitle(s.l, l))}">${esc(l)}</abbr></th>`)
     .join("");
   const head =
     `<tr><th scope="col">${esc(l.t("col.rank"))}</th><th scope="col">${esc(l.t("teams.team"))}</th>` +
