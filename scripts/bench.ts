@@ -209,7 +209,8 @@ export class Harness {
 
   /**
    * A team event's round re-imported with a changed result: on the i-th published team event
-   * with a finished game in its newest round, that round's first finished board turns (a win for
+   * with a finished game in its newest round (one with a forfeited match or a requested bye when
+   * the store has such), that round's first finished board turns (a win for
    * the other side; a draw becomes a white win), so its match, team standings and pages change.
    */
   changeOneTeamEvent(db: string, i: number): void {
@@ -226,7 +227,18 @@ export class Harness {
         )
         .all();
       if (boards.length === 0) throw new Error(`${db}: no published team event with a finished game`);
-      const g = boards[(i * 7919) % boards.length]!;
+      // Events with a forfeited match or a requested bye first: their ticks score those too.
+      const unplayed = new Set(
+        w
+          .prepare<[], number>(
+            "SELECT tournament_id FROM team_forfeited_matches UNION SELECT tournament_id FROM team_byes WHERE kind <> 'pab'",
+          )
+          .pluck()
+          .all(),
+      );
+      const covered = boards.filter((x) => unplayed.has(x.t));
+      const pool = covered.length > 0 ? covered : boards;
+      const g = pool[(i * 7919) % pool.length]!;
       const [raw, result] = g.result === "WhiteWin" ? ["0 - 1", "BlackWin"] : ["1 - 0", "WhiteWin"];
       w.prepare(
         "UPDATE games SET raw_result = ?, result = ? WHERE tournament_id = ? AND round_number = ? AND board_number = ?",

@@ -372,6 +372,24 @@ node bin/build-api.js build --db data/sample.sqlite --out "$WORK/pseudo" --now 2
 grep -v '^ok  ' "$WORK/i18n.txt" || true
 record i18n "$rc" "$(tail -n 1 "$WORK/i18n.txt" 2>/dev/null)" $((SECONDS - t0))
 
+# --- a team event's pages and the team embed (issue 46) ------------------------------------------
+# The sample has no team event: the shared team Swiss is imported beside it (a copy of the store),
+# and scripts/browser-teams.ts checks the teams page, every team page and the club's team embed at
+# 360 px and 1280 px (no sideways scroll, axe-core), writing the team page's screenshots.
+t0=$SECONDS
+rc=0
+cp data/sample.sqlite "$WORK/teams.sqlite"
+node bin/build-api.js import-trf test/fixtures/trf/teams/sm-2025-eschlkam-team-swiss.trf --db "$WORK/teams.sqlite" \
+  --id 4600 --source-url https://example.org/teams/eschlkam --publish --club hobsons-bay \
+  --practice swiss-manager --team-tiebreaks GP,BH:MP --tiebreaks BH,SB --now 2026-11-22T12:00:00Z \
+  >/dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] && { node bin/build-api.js build --db "$WORK/teams.sqlite" --out "$WORK/teams" \
+  --now 2026-11-22T12:00:00Z >/dev/null 2>&1 || rc=$?; }
+[ "$rc" = 0 ] && { timeout 300 node scripts/browser-teams.ts --dir "$WORK/teams" --id 4600 --club hobsons-bay \
+  --screenshots "$ROOT/docs/screenshots" >"$WORK/teams.txt" 2>&1 || rc=$?; }
+grep -v '^ok  ' "$WORK/teams.txt" 2>/dev/null || true
+record teams "$rc" "$(tail -n 1 "$WORK/teams.txt" 2>/dev/null)" $((SECONDS - t0))
+
 # --- pages and the club embed in a real browser -------------------------------------------------
 # scripts/browser-pages.ts against the preview (this run also writes the screenshots that
 # docs/guide/pages-and-embed.md shows, to docs/screenshots), then against nginx and wrangler pages dev, started again on the same snapshot.

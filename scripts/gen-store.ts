@@ -261,9 +261,19 @@ interface TeamPlan {
   members: number[][];
   teams: SwissPlayer[];
   names: string[];
-  /** Rounds in which a team had the pairing-allocated bye (its players have no game). */
-  byes: { round: number; team: number }[];
+  /** Rounds in which a team had a bye (its players have no game): pairing-allocated or requested. */
+  byes: { round: number; team: number; kind: "pab" | "full" | "half" | "zero" }[];
+  /** Matches decided without play (TRF 330): their boards have no game either. */
+  forfeits: { round: number; white: number; black: number; result: "+-" | "-+" | "--" }[];
 }
+
+/**
+ * How often a team event's rounds go unplayed, per team and round (a requested bye, Swiss only:
+ * mostly half-point, some zero-point, a few full-point byes) and per match (a forfeited match:
+ * one team did not turn up, now and then neither). Board forfeits come from playGame's rates.
+ */
+const TEAM_BYE_RATE = 0.02;
+const MATCH_FORFEIT_RATE = 0.015;
 
 /** Teams drawn from the players (starting numbers by rating): each rating tier, a board, dealt
  * in snake order, so boards are in rating order inside each team and teams are balanced. */
@@ -283,23 +293,49 @@ function makeTeams(count: number, boards: number, ratings: (number | null)[]): T
   const names = members.map(
     (_, t) => `${capitalize(CITIES[t % CITIES.length]!.city)} ${TEAM_NAMES[Math.floor(t / CITIES.length)]!}`,
   );
-  return { boards, members, teams, names, byes: [] };
+  return { boards, members, teams, names, byes: [], forfeits: [] };
 }
 
 /** A round's team pairings expanded to board pairings: the first-named team has white on odd
  * boards (board 1 first), as team events alternate colours by board. */
-function teamRound(tp: TeamPlan, r: number, berger: Pairing[][]): { matches: Pairing[]; boards: Pairing[] } {
+function teamRound(
+  rng: Rng,
+  tp: TeamPlan,
+  r: number,
+  berger: Pairing[][],
+): { matches: Pairing[]; boards: Pairing[] } {
   let matches: Pairing[];
   if (berger.length > 0) matches = berger[r - 1]!;
   else {
-    const { pairs, bye } = pairSwiss(tp.teams);
+    // Requested byes first: those teams are not paired (match points 2 / 1 / 0).
+    const present = tp.teams.filter((t) => {
+      if (!rng.chance(TEAM_BYE_RATE)) return true;
+      const u = rng.next();
+      const kind = u < 0.6 ? "half" : u < 0.9 ? "zero" : "full";
+      tp.byes.push({ round: r, team: t.number, kind });
+      t.score += kind === "full" ? 2 : kind === "half" ? 1 : 0;
+      return false;
+    });
+    const { pairs, bye } = pairSwiss(present);
     matches = pairs;
     if (bye !== null) {
-      tp.byes.push({ round: r, team: bye });
+      tp.byes.push({ round: r, team: bye, kind: "pab" });
       tp.teams[bye - 1]!.hadBye = true;
       tp.teams[bye - 1]!.score += 2;
     }
   }
+  // Forfeited matches: no board is played; the winner takes the match points.
+  matches = matches.filter((m) => {
+    if (!rng.chance(MATCH_FORFEIT_RATE)) return true;
+    const u = rng.next();
+    const result = u < 0.45 ? "+-" : u < 0.9 ? "-+" : "--";
+    tp.forfeits.push({ round: r, white: m.white, black: m.black, result });
+    if (result === "+-") tp.teams[m.white - 1]!.score += 2;
+    if (result === "-+") tp.teams[m.black - 1]!.score += 2;
+    tp.teams[m.white - 1]!.opponents.add(m.black);
+    tp.teams[m.black - 1]!.opponents.add(m.white);
+    return false;
+  });
   const boards: Pairing[] = [];
   for (const m of matches) {
     for (let k = 0; k < tp.boards; k++) {
@@ -349,7 +385,15 @@ function insertTeams(w: StoreWriter, id: number, tp: TeamPlan, roundRobin: boole
     );
   });
   for (const b of tp.byes)
-    w.insert("team_byes", { tournament_id: id, round_number: b.round, team_number: b.team, kind: "pab" });
+    w.insert("team_byes", { tournament_id: id, round_number: b.round, team_number: b.team, kind: b.kind });
+  for (const f of tp.forfeits)
+    w.insert("team_forfeited_matches", {
+      tournament_id: id,
+      round_number: f.round,
+      white_team: f.white,
+      black_team: f.black,
+      result: f.result,
+    });
 }
 
 function generateTournament(
@@ -412,8 +456,9 @@ function generateTournament(
     let matches: Pairing[] = [];
     const gamePoints = new Map<number, number>();
     if (teams !== null) {
-      // Whole teams are paired (or get the bye); every member plays, so nobody is absent.
-      ({ matches, boards: pairs } = teamRound(teams, r, berger));
+      // Whole teams are paired (or have a bye, or forfeit the match); every member of a played
+      // match plays.
+      ({ matches, boards: pairs } = teamRound(rng, teams, r, berger));
     } else if (roundRobin) {
       pairs = berger[r - 1]!;
     } else {

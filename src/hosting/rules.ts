@@ -128,6 +128,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   language: inner(LANGUAGE_PATTERN),
   page: "[1-9][0-9]{0,8}",
   player: "[0-9]+",
+  team: "[0-9]+",
 };
 
 /** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */

@@ -49,6 +49,13 @@ const PARAMETERS: Record<ParamName, Record<string, unknown>> = {
     description: "Extension: the tournament-local source player number (decimal int32)",
     schema: { type: "integer", format: "int32", minimum: 1 },
   },
+  team: {
+    name: "team",
+    in: "path",
+    required: true,
+    description: "Extension: a team's number in a team event (decimal int32)",
+    schema: { type: "integer", format: "int32", minimum: 1 },
+  },
   language: {
     name: "language",
     in: "query",

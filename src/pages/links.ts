@@ -29,6 +29,8 @@ export interface PageUrls {
   tournament(id: string): string;
   /** Team events only: team standings and the matches of each round. */
   teams(id: string): string;
+  /** Team events only: one team's roster, board results and matches. */
+  team(id: string, team: number): string;
   standings(id: string): string;
   round(id: string, n: number): string;
   live(id: string): string;
@@ -48,6 +50,7 @@ function pageUrls(to: (sitePath: string) => string): PageUrls {
   return {
     tournament: (id) => p("tournamentPage", { id }),
     teams: (id) => p("teamsPage", { id }),
+    team: (id, team) => p("teamPage", { id, team: String(team) }),
     standings: (id) => p("standingsPage", { id }),
     round: (id, n) => p("roundPage", { id, round: String(n) }),
     live: (id) => p("livePage", { id }),

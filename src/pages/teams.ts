@@ -3,12 +3,12 @@
 // from the views of the team JSON routes (views/teams.ts); text from the message catalogs (src/i18n).
 import { teamViews, type TeamMatchesView, type TeamStandingsView, type TeamsView } from "../views/teams.ts";
 import type { TournamentContext } from "../views/context.ts";
-import { pointsHtml, tiebreakTitle } from "./format.ts";
+import { pointsHtml } from "./format.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { pageSitePaths } from "./links.ts";
 import { crumbs, header, jsonLink, pageFile, titled, type PageFile, type Shared } from "./tournament.ts";
 import type { MessageKey } from "../i18n/catalog.ts";
-import type { Locale } from "../i18n/locale.ts";
+import { teamPage, teamTiebreakTitle } from "./team.ts";
 
 /** A forfeited match's words, by the forfeit code. */
 const FORFEIT: Record<string, MessageKey> = {
@@ -21,7 +21,7 @@ function standingsTable(s: Shared, v: TeamStandingsView, names: Map<number, stri
   const l = s.l;
   if (v.afterRound === null) return `<p>${esc(l.t("teams.noStandings"))}</p>`;
   const tbs = v.tieBreakLabels
-    .map((l) => `<th scope="col"><abbr title="${esc(tiebreakTitle(s.l, l))}">${esc(l)}</abbr></th>`)
+    .map((l) => `<th scope="col"><abbr title="${esc(teamTiebreakTitle(s.l, l))}">${esc(l)}</abbr></th>`)
     .join("");
   const head =
     `<tr><th scope="col">${esc(l.t("col.rank"))}</th><th scope="col">${esc(l.t("teams.team"))}</th>` +
@@ -30,7 +30,7 @@ function standingsTable(s: Shared, v: TeamStandingsView, names: Map<number, stri
   const rows = v.rows
     .map(
       (r) =>
-        `<tr><td>${r.tiedWithPrevious ? "" : r.rank}</td><th scope="row"><a href="#team-${r.teamNumber}">` +
+        `<tr><td>${r.tiedWithPrevious ? "" : r.rank}</td><th scope="row"><a href="${esc(s.urls.page.team(s.id, r.teamNumber))}">` +
         `${esc(names.get(r.teamNumber) ?? r.name)}</a></th><td>${pointsHtml(r.matchPoints)}</td>` +
         `<td>${pointsHtml(r.gamePoints)}</td>${r.tieBreakValues.map((x) => `<td>${esc(x)}</td>`).join("")}</tr>`,
     )
@@ -45,17 +45,21 @@ function standingsTable(s: Shared, v: TeamStandingsView, names: Map<number, stri
 const RESULT: Record<string, string> = { win: "1", draw: "½", loss: "0", forfeitWin: "+", forfeitLoss: "−" };
 
 function matchCard(
-  l: Locale,
+  s: Shared,
   m: TeamMatchesView["matches"][number],
   names: ReadonlyMap<number, string>,
   players: ReadonlyMap<number, string>,
 ): string {
+  const l = s.l;
   const white = names.get(m.whiteTeam) ?? String(m.whiteTeam);
   const black = names.get(m.blackTeam) ?? String(m.blackTeam);
+  // Each team's name leads to its page.
+  const link = (n: number, name: string): string =>
+    `<a href="${esc(s.urls.page.team(s.id, n))}">${esc(name)}</a>`;
   const score = m.forfeit
     ? esc(FORFEIT[m.forfeit] ? l.t(FORFEIT[m.forfeit]) : m.forfeit)
     : `${pointsHtml(m.whiteGamePoints)} – ${pointsHtml(m.blackGamePoints)}${m.complete ? "" : ` (${esc(l.t("teams.pending"))})`}`;
-  const caption = `${esc(white)} ${score} ${esc(black)}`;
+  const caption = `${link(m.whiteTeam, white)} ${score} ${link(m.blackTeam, black)}`;
   if (m.boards.length === 0) return `<h3>${caption}</h3>`;
   const rows = m.boards
     .map((b) => {
@@ -71,9 +75,10 @@ function matchCard(
   return `<h3>${caption}</h3>\n${scrollTable(l.t("teams.match", { white, black }), table)}`;
 }
 
-function roster(t: TeamsView["teams"][number]): string {
+function roster(s: Shared, t: TeamsView["teams"][number]): string {
   const members = t.members.map((m) => `<li>${esc(m.name)}${m.rating ? ` (${m.rating})` : ""}</li>`).join("");
-  return `<section id="team-${t.teamNumber}"><h3>${esc(t.name)}</h3><ol>${members}</ol></section>`;
+  const name = `<a href="${esc(s.urls.page.team(s.id, t.teamNumber))}">${esc(t.name)}</a>`;
+  return `<section id="team-${t.teamNumber}"><h3>${name}</h3><ol>${members}</ol></section>`;
 }
 
 function teamsPage(
@@ -89,10 +94,10 @@ function teamsPage(
   );
   let body = `${header(s, "teams")}\n<h2>${esc(s.l.t("teams.standings"))}</h2>\n${standingsTable(s, standings, names)}`;
   for (const r of [...rounds].reverse()) {
-    const cards = r.matches.map((m) => matchCard(s.l, m, names, players)).join("\n");
+    const cards = r.matches.map((m) => matchCard(s, m, names, players)).join("\n");
     body += `\n<section><h2>${esc(s.l.t("round.title", { n: r.round }))}</h2>\n${cards}</section>`;
   }
-  body += `\n<h2>${esc(s.l.t("teams.rosters"))}</h2>\n${teams.teams.map(roster).join("\n")}`;
+  body += `\n<h2>${esc(s.l.t("teams.rosters"))}</h2>\n${teams.teams.map((t) => roster(s, t)).join("\n")}`;
   return layout({
     l: s.l,
     urls: s.urls,
@@ -103,9 +108,17 @@ function teamsPage(
   });
 }
 
-/** The team page of a team event published on the global surface; none for other tournaments. */
+/** The teams page of a team event published on the global surface, and a page per team; none
+ * for other tournaments. */
 export function teamPages(c: TournamentContext, s: Shared): PageFile[] {
   const v = teamViews(c);
   if (!v) return [];
-  return [[pageFile(pageSitePaths.teams(s.id)), teamsPage(s, v.standings, v.teams, v.matches)]];
+  const names = new Map(v.teams.teams.map((t) => [t.teamNumber, t.name]));
+  return [
+    [pageFile(pageSitePaths.teams(s.id)), teamsPage(s, v.standings, v.teams, v.matches)],
+    ...v.teams.teams.map((t): PageFile => [
+      pageFile(pageSitePaths.team(s.id, t.teamNumber)),
+      teamPage(s, c, v.standings, t, names),
+    ]),
+  ];
 }

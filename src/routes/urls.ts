@@ -11,7 +11,7 @@
  */
 export type CacheClass = "live" | "current" | "list" | "meta" | "asset" | "archive";
 
-export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page" | "player";
+export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page" | "player" | "team";
 
 /** A query parameter that the static snapshot also serves as a path form. */
 export interface QueryForm {
@@ -496,6 +496,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
   // Team events (issue 46): team standings and every round's matches, board by board.
   { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
+  // A page per team (its roster, board results and matches): the team of the teams resource.
+  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" },
 ];
 
 /** Whether a page route's files may be split into a head and numbered pages (pageOf). */

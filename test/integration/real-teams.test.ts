@@ -37,9 +37,13 @@ interface ExpectedTeams extends ExpectedFile {
 }
 
 // Swiss-Manager's individual ranking of this team event is not an order by points and the two
-// tie-breaks it prints: on 4½ points it ranks 28, 44, 20, 30, 9 with BH 25, 24½, 32, 26½, 26
-// (the players with six games and a bye before the one with seven, then neither BH nor SB).
-// Its points and every BH and SB value are compared; its ranks are not.
+// tie-breaks it prints (on 4½ points it ranks 28, 44, 20, 30, 9 with BH 25, 24½, 32, 26½, 26), so
+// the build's ranks, by points, BH and SB, are not compared with it. Its order is reproduced, all
+// 47 ranks, by points, then the percentage of points over the rounds the player was lined up (a
+// team bye's "U" counts, a round not fielded does not), then the place in the team list (board),
+// then BH, then the starting number: the last test below pins that reading. It is not a
+// `--practice` yet: one pair only (6 and 14, tied on all four and on BH, 6 first with the lower SB)
+// says that SB is not the next key, too little to tell a starting-number rule from another one.
 const DEPARTURES: Record<string, KnownDepartures> = {
   "sm-2025-eschlkam-team-swiss": {
     reason: "Swiss-Manager's individual ranking of a team event",
@@ -142,6 +146,47 @@ describe("the shared team events reproduce their official team standings", () =>
   });
 });
 
+type TeamJson = ReturnType<typeof TeamsResponse.parse>["teams"][number];
+type StandingJson = ReturnType<typeof TeamStandingsResponse.parse>["rows"][number];
+
+/** The text of each cell of each body row of the page's n-th table, tags dropped. */
+function tableRows(html: string, n: number): string[][] {
+  const body = html.split("<tbody>")[n + 1]!.split("</tbody>")[0]!;
+  return body
+    .split("</tr>")
+    .filter((r) => r.includes("<tr>"))
+    .map((r) => [...r.matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, "")));
+}
+
+const half = (x: number): string => (x % 1 === 0 ? String(x) : `${Math.trunc(x) || ""}½`);
+
+/** A team's page shows its standings row, its roster in board order with the board played and the
+ * points of each round, and a row per round of its matches with the match points. */
+function checkTeamPage(html: string, team: TeamJson, row: StandingJson): void {
+  expect(html).toContain(`<h2>${team.name}</h2>`);
+  expect(html).toContain(
+    `<dd>${half(row.matchPoints)}</dd><dt>Game points</dt><dd>${half(row.gamePoints)}</dd>`,
+  );
+  for (const v of row.tieBreakValues) expect(html).toContain(`<dd>${v}</dd>`);
+  const roster = tableRows(html, 0);
+  // The name cell may lead with the player's title (CM, FM, ...).
+  expect(roster.map((r, i) => r[1]!.endsWith(team.members[i]!.name))).toEqual(team.members.map(() => true));
+  const rounds = team.rounds.map((r) => r.round);
+  team.members.forEach((m, i) => {
+    const cells = roster[i]!.slice(3, 3 + rounds.length);
+    let total = 0;
+    team.rounds.forEach((r, k) => {
+      const b = r.boards.find((x) => x.sourcePlayerNumber === m.sourcePlayerNumber);
+      total += b?.points ?? 0;
+      expect(cells[k]).toEqual(b ? expect.stringMatching(new RegExp(`\\(${b.board}\\)$`)) : "");
+    });
+    expect(roster[i]!.at(-1)).toBe(half(total));
+  });
+  const matches = tableRows(html, 1);
+  expect(matches.map((r) => Number(r[0]))).toEqual(rounds);
+  expect(matches.map((r) => r[4])).toEqual(team.rounds.map((r) => half(r.matchPoints)));
+}
+
 /** The team numbers of the teams resource. */
 function roster0(read: (rel: string) => unknown): number[] {
   return TeamsResponse.parse(read("teams")).teams.map((t) => t.teamNumber);
@@ -180,15 +225,69 @@ describe("the shared team events reproduce their official individual standings",
     expect(boards).toBe(Math.floor(expected.teams.length / 2) * 4);
     // The team page: every team in the standings, every match of round 1 as a card.
     const page = readFileSync(join(out, "tournaments/7000/teams/index.html"), "utf8");
-    for (const t of roster0(read)) expect(page).toContain(`href="#team-${t}"`);
+    for (const t of roster0(read)) expect(page).toContain(`href="/tournaments/7000/teams/${t}/"`);
     expect(page).toContain('aria-current="page">Teams</a>');
     expect(page.match(/<h3>/g)?.length).toBeGreaterThanOrEqual(Math.floor(expected.teams.length / 2));
     const roster = TeamsResponse.parse(read("teams"));
     expect(roster.teams.map((t) => t.teamNumber).sort((a, b) => a - b)).toEqual(
       expected.teams.map((t) => t.teamNo).sort((a, b) => a - b),
     );
+    // A page per team, linked from the standings and from each match card naming it.
+    for (const team of roster.teams) {
+      const html = readFileSync(join(out, `tournaments/7000/teams/${team.teamNumber}/index.html`), "utf8");
+      checkTeamPage(html, team, byTeam.get(team.teamNumber)!);
+    }
+    const cards = page.split("<h3>").slice(1);
+    for (const m of matches.matches)
+      expect(
+        cards.some((c) => c.includes(`/teams/${m.whiteTeam}/"`) && c.includes(`/teams/${m.blackTeam}/"`)),
+      ).toBe(true);
     expect(result.failures).toEqual([]);
     expect(result.compared.points).toBe(expected.rows.length);
     for (const acronym of expected.tiebreaks) expect(result.compared[acronym]).toBe(expected.rows.length);
+  });
+});
+
+describe("Swiss-Manager's individual ranking of the Eschlkam team Swiss", () => {
+  it("is points, percentage over the rounds lined up, board in the team list, BH, starting number", async () => {
+    const stem = "sm-2025-eschlkam-team-swiss";
+    const expected = expectedOf(stem);
+    const { db } = imported(stem, "swiss-manager", expected.team_tiebreaks);
+    const out = join(work, `${stem}-rank-${Math.random().toString(36).slice(2)}`, "dist");
+    await build({ db, out, now: Date.parse(NOW) });
+    const read = (rel: string): unknown =>
+      JSON.parse(readFileSync(join(out, "api/public/v1/tournaments/7000", rel, "index.json"), "utf8"));
+    const standings = PublicStandingsResponse.parse(read("standings"));
+    const teams = TeamsResponse.parse(read("teams"));
+    const board = new Map(
+      teams.teams.flatMap((t) => t.members.map((m) => [m.sourcePlayerNumber, m.boardOrder])),
+    );
+    // Rounds lined up: the 001 record's cells but those of a round not fielded ("0000 - Z").
+    const trf = readFileSync(join(DIR, `${stem}.trf`), "utf8").split(/\r?\n/);
+    const linedUp = new Map(
+      trf
+        .filter((l) => l.startsWith("001"))
+        .map((l) => {
+          const cells = Array.from({ length: expected.rounds }, (_, r) => l.slice(91 + r * 10, 99 + r * 10));
+          return [Number(l.slice(4, 8)), cells.filter((c) => c.trim() !== "" && c !== "0000 - Z").length];
+        }),
+    );
+    const key = (r: (typeof standings.rows)[number]) => ({
+      n: r.sourcePlayerNumber,
+      points: r.points!,
+      share: r.points! / linedUp.get(r.sourcePlayerNumber)!,
+      board: board.get(r.sourcePlayerNumber)!,
+      bh: Number(r.tieBreakValues[0]),
+    });
+    const order = standings.rows
+      .map(key)
+      .sort(
+        (a, b) => b.points - a.points || b.share - a.share || a.board - b.board || b.bh - a.bh || a.n - b.n,
+      )
+      .map((k) => k.n);
+    const published = [...expected.rows].sort((a, b) => a.rank! - b.rank!).map((r) => r.startNo);
+    expect(order).toEqual(published);
+    // The build's own order (points, BH, SB) is not Swiss-Manager's.
+    expect(standings.rows.map((r) => r.sourcePlayerNumber)).not.toEqual(published);
   });
 });

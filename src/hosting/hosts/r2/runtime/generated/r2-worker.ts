@@ -395,7 +395,9 @@ var PAGE_ROUTES = [
   // docs/guide/extensions.md, "Player cards at scale".
   { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
   // Team events (issue 46): team standings and every round's matches, board by board.
-  { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" }
+  { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
+  // A page per team (its roster, board results and matches): the team of the teams resource.
+  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" }
 ];
 function pageCache(page) {
   return endpoint(page.follows).cache;
@@ -527,7 +529,8 @@ var SEGMENT_PATTERN = {
   tag: inner(TAG_PATTERN),
   language: inner(LANGUAGE_PATTERN),
   page: "[1-9][0-9]{0,8}",
-  player: "[0-9]+"
+  player: "[0-9]+",
+  team: "[0-9]+"
 };
 var STATIC_NAME = "(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*";
 function compareSpecificity(a, b) {
