@@ -503,7 +503,7 @@ export function sharedOf(
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
     schedule: scheduleView(c, calendarOf(c, site)),
     urls: siteUrls(site.basePath ?? ""),
-    playerFeeds: c.t.trackingEnabled,
+    playerFeeds: c.playerFeeds,
     teamEvent: (c.t.team ?? null) !== null,
   };
   return { s, recaps };
