@@ -268,12 +268,15 @@ describe("playerFeedsOpen: each player's feeds only where people follow", () => 
       expect(playerFeedsOpen(base, s, NOW), s).toBe(true);
   });
 
-  it("a week past the end date once Complete, then no more; never with no end date", () => {
+  it("a week past the end date once Complete, then no more; without one, a week past the last change", () => {
     expect(deriveStatus(done, day("2026-11-25"))).toBe("Complete");
     expect(playerFeedsOpen(done, "Complete", day("2026-11-25"))).toBe(true);
     expect(playerFeedsOpen(done, "Complete", day("2026-12-02") - 1)).toBe(true);
     expect(playerFeedsOpen(done, "Complete", day("2026-12-02"))).toBe(false);
-    expect(playerFeedsOpen({ ...done, endDate: null }, "Complete", day("2026-11-25"))).toBe(false);
+    const noEnd = { ...done, endDate: null };
+    expect(playerFeedsOpen(noEnd, "Complete", Date.parse("2026-12-01T17:59:59Z"))).toBe(true);
+    expect(playerFeedsOpen(noEnd, "Complete", Date.parse("2026-12-01T18:00:00Z"))).toBe(false);
+    expect(statusWindow(noEnd, day("2026-11-30")).until).toBe(Date.parse("2026-12-01T18:00:00Z"));
     // The window of the status ends where the feeds go, so a tick then drops them.
     expect(statusWindow(done, day("2026-11-30")).until).toBe(day("2026-12-02"));
   });
