@@ -1,12 +1,13 @@
 // `node scripts/bench-compare.ts --cli a/bin/build-api.js --cli b/bin/build-api.js [--tournaments 2000]
-//   [--seed 7] [--ticks 5] [--work DIR]`
+//   [--seed 7] [--ticks 5] [--work DIR] [--reuse]`
 //
 // Two (or more) builds of build-api on one store, under the same load: a full build of each into its
 // own --out, then --ticks steady ticks, each one player renamed (scripts/bench.ts Harness, another
 // tournament each tick) and then every program's tick on its own snapshot, the order turned each
 // tick (a, b; b, a; ...), so load that comes and goes falls on both. Prints each build's seconds,
 // files and files written, each program's median tick and the ratio of each to the first's. The
-// store is generated into --work once (gen-store --seed) and reused when there.
+// store is generated into --work once (gen-store --seed) and reused when there; with --reuse so are
+// the snapshots (DIR/dist-<i>, the i-th --cli's), brought up to date instead of built afresh.
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +22,7 @@ const { values: a } = parseArgs({
     seed: { type: "string", default: "7" },
     ticks: { type: "string", default: "5" },
     work: { type: "string", default: ".tmp/bench-compare" },
+    reuse: { type: "boolean", default: false },
   },
 });
 const clis = (a.cli ?? []).map((c) => path.resolve(c));
@@ -40,10 +42,11 @@ const show = (r: Run): string =>
   `${r.seconds.toFixed(2)} s, ${r.files} files (${r.written} written), ${r.rssMb.toFixed(0)} MiB`;
 
 for (const [i, cli] of clis.entries()) {
-  removeOut(outs[i]!);
-  console.log(
-    `full build ${i} (${cli}) at load ${load()}: ${show(harness[i]!.build(db, outs[i]!, scratch))}`,
-  );
+  // With --reuse, a snapshot of an earlier run is brought up to date (not a full build).
+  const reused = a.reuse && existsSync(outs[i]!);
+  if (!reused) removeOut(outs[i]!);
+  const what = reused ? "catch-up build" : "full build";
+  console.log(`${what} ${i} (${cli}) at load ${load()}: ${show(harness[i]!.build(db, outs[i]!, scratch))}`);
 }
 const ticks: number[][] = clis.map(() => []);
 for (let t = 0; t < Number(a.ticks); t++) {
