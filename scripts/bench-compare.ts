@@ -5,10 +5,11 @@
 // own --out, then --ticks steady ticks, each one player renamed (scripts/bench.ts Harness, another
 // tournament each tick) and then every program's tick on its own snapshot, the order turned each
 // tick (a, b; b, a; ...), so load that comes and goes falls on both. Prints each build's seconds,
-// files and files written, each program's median tick and the ratio of each to the first's. The
+// files and files written, each tick's CPU, each program's median tick (wall and CPU) and the
+// ratio of each to the first's. The
 // store is generated into --work once (gen-store --seed) and reused when there; with --reuse so are
 // the snapshots (DIR/dist-<i>, the i-th --cli's), brought up to date instead of built afresh.
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { generateStore } from "./gen-store.ts";
@@ -48,22 +49,36 @@ for (const [i, cli] of clis.entries()) {
   const what = reused ? "catch-up build" : "full build";
   console.log(`${what} ${i} (${cli}) at load ${load()}: ${show(harness[i]!.build(db, outs[i]!, scratch))}`);
 }
+/** CPU seconds (user + system) of this process's waited-for children so far (/proc/self/stat
+ * cutime and cstime, in clock ticks of 1/100 s): a tick's CPU, which the load moves far less than
+ * its wall time. */
+function childCpu(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
 const ticks: number[][] = clis.map(() => []);
+const cpu: number[][] = clis.map(() => []);
 for (let t = 0; t < Number(a.ticks); t++) {
   harness[0]!.changeOneTournament(db, t + 1);
   const order = t % 2 === 0 ? clis.map((_, i) => i) : clis.map((_, i) => i).reverse();
   for (const i of order) {
+    const before = childCpu();
     const r = harness[i]!.build(db, outs[i]!, scratch);
+    const used = childCpu() - before;
     ticks[i]!.push(r.seconds);
-    console.log(`tick ${t + 1} of ${i} at load ${load()}: ${show(r)}`);
+    cpu[i]!.push(used);
+    console.log(`tick ${t + 1} of ${i} at load ${load()}: ${show(r)}, ${used.toFixed(2)} s CPU`);
   }
 }
 const base = median(ticks[0]!);
+const baseCpu = median(cpu[0]!);
 for (const [i, cli] of clis.entries()) {
   const m = median(ticks[i]!);
+  const c = median(cpu[i]!);
   console.log(
     `${i} ${cli}: ticks ${ticks[i]!.map((s) => s.toFixed(2)).join(", ")} s, median ${m.toFixed(2)} s, ` +
-      `${(m / base).toFixed(2)} × the first's`,
+      `${(m / base).toFixed(2)} × the first's; CPU ${cpu[i]!.map((s) => s.toFixed(2)).join(", ")} s, ` +
+      `median ${c.toFixed(2)} s, ${(c / baseCpu).toFixed(2)} × the first's`,
   );
 }
 rmSync(scratch, { recursive: true, force: true });
