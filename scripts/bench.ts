@@ -80,7 +80,7 @@ export const load = (): string =>
 const fmt = (x: number, digits = 2): string => x.toFixed(digits);
 const log = (s: string): void => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
-interface Run {
+export interface Run {
   seconds: number;
   rssMb: number;
   written: number;

@@ -4,13 +4,14 @@
 // page, a round page and the live page show the same names and points as the JSON; that axe-core
 // finds no accessibility violation; that the live script renders what the build rendered; and
 // that the embed, on a page served from another origin, renders the club endpoints, follows the
-// host page's font and the club's brandColor, and lets no style leak in. Optionally it writes
-// screenshots at phone (390 px) and desktop (1280 px) widths.
+// host page's font and the club's brandColor, and lets no style leak in; and that no page of the
+// snapshot scrolls sideways or has a serious or critical axe violation at 360×740 and 1280×800.
+// Optionally it writes screenshots at phone (390 px) and desktop (1280 px) widths.
 //   node scripts/browser-pages.ts --dir DIR [--base URL] [--club SLUG] [--screenshots DIR]
 //                                 [--label NAME] [--chromium PATH]
 // Without --base the snapshot is served by the preview, in process, on a free loopback port.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -570,6 +571,7 @@ async function main(): Promise<void> {
     );
     await axe("the club page with six embeds");
     await shots("embed");
+    await sweep(page, dir, base, axeSource, label, values.screenshots);
     // Following every link and loading every asset the pages named: each answers 200.
     const broken: string[] = [];
     for (const [u, from] of linked) {
@@ -595,6 +597,78 @@ async function main(): Promise<void> {
   }
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;
+}
+
+/** The viewports every page is checked at: a small phone, and a laptop. */
+const SWEEP = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+] as const;
+
+/** The URL path of every page of the snapshot (each index.html), sorted. */
+function pagePaths(dir: string): string[] {
+  const root = realpathSync(dir);
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((f) => f === "index.html" || f.endsWith(`${path.sep}index.html`))
+    .map((f) => `/${f.slice(0, -"index.html".length).split(path.sep).join("/")}`)
+    .sort();
+}
+
+/**
+ * Every page of the snapshot at each SWEEP viewport: the page itself never scrolls sideways (a
+ * wide table scrolls in its own box), and axe-core finds no serious or critical violation. With
+ * --screenshots, the players page at 360 px (what a player sees between rounds).
+ */
+async function sweep(
+  page: Page,
+  dir: string,
+  base: string,
+  axeSource: string,
+  label: string,
+  screenshots: string | undefined,
+): Promise<void> {
+  const paths = pagePaths(dir);
+  for (const size of SWEEP) {
+    await page.setViewportSize(size);
+    const wide: string[] = [];
+    const serious: string[] = [];
+    for (const p of paths) {
+      await page.goto(base + p);
+      const over = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        null,
+      );
+      if (over > 0) wide.push(`${p} (${over} px)`);
+      await page.evaluate(axeSource);
+      const found = await page.evaluate(async () => {
+        const w = window as unknown as {
+          axe: { run(): Promise<{ violations: { id: string; impact?: string | null; nodes: unknown[] }[] }> };
+        };
+        const r = await w.axe.run();
+        return r.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id} ${v.impact} (${v.nodes.length})`);
+      }, null);
+      if (found.length > 0) serious.push(`${p}: ${found.join(", ")}`);
+      if (screenshots && size.width === 360 && /^\/tournaments\/[^/]+\/players\/$/.test(p)) {
+        mkdirSync(screenshots, { recursive: true });
+        const name = `players-${p.split("/")[2]}-360.png`;
+        await page.screenshot({ path: path.join(screenshots, name), fullPage: false });
+      }
+    }
+    const at = `${size.width}×${size.height}`;
+    check(
+      wide.length === 0,
+      `${label}: none of the ${paths.length} pages scrolls sideways at ${at}`,
+      wide.join("; "),
+    );
+    check(
+      serious.length === 0,
+      `${label}: axe-core finds no serious or critical violation on the ${paths.length} pages at ${at}`,
+      serious.slice(0, 5).join("; "),
+    );
+  }
+  await page.setViewportSize({ width: WIDTHS.desktop, height: 800 });
 }
 
 function firstClub(dir: string): string {

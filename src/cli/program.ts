@@ -72,6 +72,28 @@ function basePathOption(value: string): string {
   }
 }
 
+/** `--origin`: an http(s) origin (scheme, host, port; no path: that is --base-path), a usage error otherwise. */
+function originOption(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    url = null;
+  }
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    url.pathname !== "/" ||
+    url.search ||
+    url.hash ||
+    url.username
+  )
+    throw new InvalidArgumentError(
+      `"${value}" is not an origin; expected the scheme and host the snapshot is served at, such as https://results.example.org (its path goes in --base-path)`,
+    );
+  return url.origin;
+}
+
 /** `--language`: a language with a catalog (src/i18n/languages.ts), a usage error otherwise. */
 function languageOption(value: string): string {
   if (!isLanguage(value))
@@ -196,6 +218,11 @@ subcommand("build")
     languageOption,
     DEFAULT_LANGUAGE,
   )
+  .option(
+    "--origin <url>",
+    "the scheme and host the snapshot is served at, e.g. https://results.example.org: pages then also link calendars as webcal: subscriptions (those need an absolute URL)",
+    originOption,
+  )
   .action(async (o) => {
     const now: number = o.now ?? Date.now();
     const [{ build }, { DEFAULT_STATUS_OPTIONS }, { createProgress }, interrupts] = await Promise.all([
@@ -226,6 +253,7 @@ subcommand("build")
       pageSize: o.pageSize,
       basePath: o.basePath,
       language: o.language,
+      origin: o.origin,
       onPhase: (name) => {
         if (interrupts.SAFE_PHASES.has(name)) interrupt.check();
         phase = name;

@@ -153,11 +153,12 @@ export interface Watching {
  * good snapshot is served.
  */
 export async function startWatching(opts: WatchOptions): Promise<Watching> {
-  const [{ build }, { LiveReload }, { snapshotBasePath, snapshotLanguage }] = await Promise.all([
-    import("../pipeline/build.ts"),
-    import("../hosting/live-reload.ts"),
-    import("../hosting/preview.ts"),
-  ]);
+  const [{ build, snapshotOrigin }, { LiveReload }, { snapshotBasePath, snapshotLanguage }] =
+    await Promise.all([
+      import("../pipeline/build.ts"),
+      import("../hosting/live-reload.ts"),
+      import("../hosting/preview.ts"),
+    ]);
   let basePath = opts.basePath;
   if (basePath === undefined) {
     try {
@@ -173,6 +174,8 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
   } catch {
     // no snapshot yet
   }
+  // And its origin (build --origin), which its pages' webcal: links were made with.
+  const origin = snapshotOrigin(opts.out);
   const live = new LiveReload();
   let lastSignature: string | null = null;
   let builds = 0;
@@ -196,6 +199,7 @@ export async function startWatching(opts: WatchOptions): Promise<Watching> {
         skipInvalid: opts.skipInvalid,
         basePath,
         language,
+        origin,
         onPhase: (name) => {
           if (SAFE_PHASES.has(name)) check();
         },

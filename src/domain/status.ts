@@ -77,6 +77,31 @@ export function deriveStatus(
   return "AwaitingNextRound";
 }
 
+/** How many days past its end a complete followed event keeps its players' feeds, so a calendar
+ * that syncs once a day or a reader back from the weekend still gets the last result. */
+export const PLAYER_FEED_DAYS_AFTER_END = 7;
+
+/** The instant a complete followed event's player feeds go: the days above past its end date's
+ * day, else (no end date) past its newest round's last change; null when it has neither. */
+function feedsEnd(input: StatusInput): number | null {
+  const keep = PLAYER_FEED_DAYS_AFTER_END * DAY_MS;
+  if (input.endDate !== null) return Date.parse(input.endDate) + DAY_MS + keep;
+  return input.newestRound && Date.parse(input.newestRound.changedAt) + keep;
+}
+
+/**
+ * Whether each player of an event has a feed and a calendar of their own at `now`: only where
+ * people follow, i.e. while a followed event is on (any status but Complete), and for a week past
+ * its end once it is Complete; never for an event that is not followed. Feeds are two files a
+ * player: a followed archive would multiply the snapshot's files (docs/guide/extensions.md).
+ */
+export function playerFeedsOpen(input: StatusInput, status: TournamentStatus, now: number): boolean {
+  if (!input.trackingEnabled) return false;
+  if (status !== "Complete") return true;
+  const end = feedsEnd(input);
+  return end !== null && now < end;
+}
+
 /** The round a status, the live view and currentRound are about: the newest with games. */
 export function newestPairedRound<R extends { roundNumber: number; games: unknown[] }>(
   rounds: R[],
@@ -97,6 +122,9 @@ export function isRoundComplete(round: {
 function thresholds(input: StatusInput, options: StatusOptions): number[] {
   const out: number[] = [];
   if (input.endDate !== null) out.push(Date.parse(input.endDate) + DAY_MS);
+  // The followed event's player feeds go a week past its end date (playerFeedsOpen).
+  const feeds = input.trackingEnabled ? feedsEnd(input) : null;
+  if (feeds !== null) out.push(feeds);
   if (input.startDate !== null) out.push(Date.parse(input.startDate) + DAY_MS);
   // now - t > grace holds from t + grace + 1 ms on; now - t <= window stops holding there too.
   if (input.nextRefreshAt !== null) out.push(Date.parse(input.nextRefreshAt) + options.graceMs + 1);
@@ -106,9 +134,10 @@ function thresholds(input: StatusInput, options: StatusOptions): number[] {
 }
 
 /**
- * The interval of instants [from, until) around `now` in which the status cannot change: every
- * condition of the table compares `now` with a threshold, and none is crossed inside it. A
- * rebuild at an instant inside the window, from the same store, gives the same bytes.
+ * The interval of instants [from, until) around `now` in which neither the status nor whether
+ * players have feeds (playerFeedsOpen) can change: every condition of the table compares `now`
+ * with a threshold, and none is crossed inside it. A rebuild at an instant inside the window, from
+ * the same store, gives the same bytes.
  */
 export function statusWindow(
   input: StatusInput,

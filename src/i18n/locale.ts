@@ -10,6 +10,7 @@ import { fr } from "./fr.ts";
 import { INTL_LOCALE, PSEUDO, type Language } from "./languages.ts";
 import { pseudo } from "./pseudo.ts";
 import { pt } from "./pt.ts";
+import { zonedInstant } from "./zone.ts";
 
 const CATALOGS: Readonly<Record<Exclude<Language, typeof PSEUDO>, Catalog>> = { en, es, fr, de, pt };
 let pseudoCatalog: Catalog | undefined;
@@ -37,6 +38,12 @@ export interface Locale {
   day(date: string): string;
   /** An instant's date and time in the time zone, with the zone's short name. */
   instant(iso: string): string;
+  /**
+   * A round's start: the venue's wall-clock `time` (HH:MM) on `date` (YYYY-MM-DD) read in the
+   * time zone, as its instant (ISO 8601, UTC) and as the time with the zone's short name
+   * ("09:30 CET", "09:30 UTC").
+   */
+  start(date: string, time: string): { iso: string; text: string };
   /** A decimal number's text ("23.5") with the locale's separator; any other text as it is. */
   decimal(text: string): string;
   /** A language code's name in this language ("es" → "español"); the code when unknown. */
@@ -111,6 +118,13 @@ function makeLocale(language: Language, timeZone: string): Locale {
     timeZone,
     timeZoneName: "short",
   });
+  const clock = new Intl.DateTimeFormat(intl, {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+    timeZoneName: "short",
+  });
   const separator = number.formatToParts(1.5).find((p) => p.type === "decimal")?.value ?? ".";
   const names = new Intl.DisplayNames([intl], { type: "language", fallback: "code" });
   const utc = (date: string): number => Date.parse(`${date}T00:00:00Z`);
@@ -142,6 +156,10 @@ function makeLocale(language: Language, timeZone: string): Locale {
       (iso) => moment.format(Date.parse(iso)),
       (iso: string) => iso,
     ),
+    start: (date, time) => {
+      const ms = zonedInstant(date, time, timeZone);
+      return { iso: new Date(ms).toISOString().replace(".000Z", "Z"), text: clock.format(ms) };
+    },
     decimal: (text) => (/^-?\d+\.\d+$/.test(text) ? text.replace(".", separator) : text),
     languageName: (code) => {
       try {

@@ -34,6 +34,8 @@ export interface Inputs {
   /** The language of the pages, feeds and calendars (build --language); absent for English, so an
    * English build's record and keys are the same bytes as before the option existed. */
   language?: string;
+  /** The origin the snapshot is served at (build --origin); absent without one. */
+  origin?: string;
   /**
    * What the build read of a store that keeps trusted revisions: the file (the sha256 of its
    * identity), the count of its changes, its clubs' token (a digest: keyed-ids.ts clubsDigest) and the
@@ -116,10 +118,19 @@ export function readRecord<R extends RecordedWindow = RecordedWindow>(out: strin
 
 export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, now: number): boolean {
   if (!previous || !inputs || inputs.store === null) return false;
-  const { version, code, store, statusOptions, skipInvalid, pageSize, basePath, language } = previous;
+  const { version, code, store, statusOptions, skipInvalid, pageSize, basePath, language, origin } = previous;
   const same =
-    JSON.stringify({ version, code, store, statusOptions, skipInvalid, pageSize, basePath, language }) ===
-    JSON.stringify(inputs);
+    JSON.stringify({
+      version,
+      code,
+      store,
+      statusOptions,
+      skipInvalid,
+      pageSize,
+      basePath,
+      language,
+      origin,
+    }) === JSON.stringify(inputs);
   return (
     same && (previous.render.validFrom ?? -Infinity) <= now && now < (previous.render.validUntil ?? Infinity)
   );
@@ -127,9 +138,11 @@ export function upToDate(previous: InputsRecord | null, inputs: Inputs | null, n
 
 /** The key of the program and options: what every tournament's fingerprint starts from. */
 export function programKey(inputs: Inputs): string {
-  const { version, code, statusOptions, skipInvalid, pageSize, basePath, language } = inputs;
+  const { version, code, statusOptions, skipInvalid, pageSize, basePath, language, origin } = inputs;
   return createHash("sha256")
-    .update(JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize, basePath, language }))
+    .update(
+      JSON.stringify({ version, code, statusOptions, skipInvalid, pageSize, basePath, language, origin }),
+    )
     .digest("hex");
 }
 
@@ -141,6 +154,7 @@ export function currentInputs(
   pageSize: number,
   basePath = "",
   language = "en",
+  origin = "",
 ): Inputs | null {
   try {
     return {
@@ -152,6 +166,7 @@ export function currentInputs(
       pageSize,
       ...(basePath && { basePath }),
       ...(language !== "en" && { language }),
+      ...(origin && { origin }),
     };
   } catch {
     return null;

@@ -36,6 +36,16 @@ export function utcStamp(iso: string): string {
   return iso.replace(/\.\d+Z$/, "Z").replace(/[-:]/g, "");
 }
 
+/**
+ * DTSTART of a round: the venue's wall-clock time read in the locale's zone (the club's, else the
+ * tournament's, else UTC: pages/tournament.ts zoneOf) as a UTC time (3.3.5 form 2), which every
+ * calendar shows in its reader's zone; the whole day when no time was announced.
+ */
+export function startLine(l: Locale, date: string, time: string | null): string {
+  if (time === null) return `DTSTART;VALUE=DATE:${date.replace(/-/g, "")}`;
+  return `DTSTART:${utcStamp(l.start(date, time).iso)}`;
+}
+
 export interface CalendarInput {
   /** The language of the events' text (the global pages' language, or the club's). */
   l: Locale;
@@ -64,14 +74,11 @@ export function calendarFile(c: CalendarInput): string {
   const lang = `;LANGUAGE=${c.l.tag}`;
   for (const r of c.schedule.rounds) {
     if (r.date === null) continue;
-    const day = r.date.replace(/-/g, "");
     lines.push(
       "BEGIN:VEVENT",
       `UID:round-${r.roundNumber}.tournament-${c.id}@build-api`,
       `DTSTAMP:${utcStamp(c.stamp)}`,
-      // The store keeps the venue's local time without a zone: a floating time (3.3.5 form 1),
-      // or the whole day when no time was announced.
-      r.time === null ? `DTSTART;VALUE=DATE:${day}` : `DTSTART:${day}T${r.time.replace(":", "")}00`,
+      startLine(c.l, r.date, r.time),
       `SUMMARY${lang}:${icsText(
         total
           ? c.l.t("calendar.roundOf", { name: c.name, n: r.roundNumber, total })

@@ -258,10 +258,15 @@ function playerSection(s: Shared, v: PlayerCardView): string {
 /** Links to the player's own feed and calendar, when the tournament is followed. */
 function followLinks(s: Shared, n: number, name: string): string {
   if (!s.playerFeeds) return "";
+  const calendar = s.urls.playerCalendar(s.id, n);
+  // webcal: only with the site's origin (build --origin): it needs an absolute URL.
+  const webcal = s.urls.webcal(calendar);
   return (
     `<p class="follow">${esc(s.l.t("follow.lead", { name }))} ` +
     `<a href="${esc(s.urls.playerFeed(s.id, n))}" type="application/atom+xml">${esc(s.l.t("follow.feed"))}</a> · ` +
-    `<a href="${esc(s.urls.playerCalendar(s.id, n))}" type="text/calendar">${esc(s.l.t("follow.calendar"))}</a></p>\n`
+    `<a href="${esc(calendar)}" type="text/calendar">${esc(s.l.t("follow.calendar"))}</a>` +
+    (webcal ? ` · <a href="${esc(webcal)}">${esc(s.l.t("follow.subscribe"))}</a>` : "") +
+    `</p>\n`
   );
 }
 

@@ -10,7 +10,7 @@ import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
 import { playerFeedFiles } from "./player-feeds.ts";
 import { teamPages } from "./teams.ts";
-import { sharedOf, siteLocale, tournamentPages, type PageFile } from "./tournament.ts";
+import { sharedOf, tournamentPages, zoneOf, type PageFile } from "./tournament.ts";
 import { languageOf } from "../i18n/languages.ts";
 import { localeOf } from "../i18n/locale.ts";
 import { ASSET, siteUrls } from "./links.ts";
@@ -52,13 +52,13 @@ export function pagesOfTournament(c: TournamentContext, site: SiteContext): Page
  * surface's schedule (the same rounds as the global one). */
 function clubCalendars(c: TournamentContext, site: SiteContext): PageFile[] {
   const id = c.t.externalId.toString();
-  const urls = siteUrls(site.basePath ?? "");
+  const urls = siteUrls(site.basePath ?? "", site.origin);
   return c.published.clubs.flatMap(({ slug }): PageFile[] => {
     const schedule = scheduleView(c, clubCalendarOf(c, slug, site));
     if (!schedule.calendarPath) return [];
     const file = calendarFile({
       // The club's language; a club without one gets the global pages' language.
-      l: site.clubLanguages?.[slug] ? localeOf(languageOf(site.clubLanguages[slug])) : siteLocale(site),
+      l: localeOf(languageOf(site.clubLanguages?.[slug] ?? site.language), zoneOf(c, site, slug)),
       id,
       name: c.t.name,
       location: c.t.location,

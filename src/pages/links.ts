@@ -93,14 +93,20 @@ export interface SiteUrls {
   /** One player's games: an Atom feed and an iCalendar file (followed tournaments). */
   playerFeed(id: string, player: number): string;
   playerCalendar(id: string, player: number): string;
+  /** A calendar's link (one of the above) as a webcal: subscription, which calendar applications
+   * open to subscribe; null when the site's origin is not known (build --origin): webcal: needs
+   * an absolute URL, and a page cannot make one from a path. */
+  webcal(calendarHref: string): string | null;
   /** The JSON answer of an endpoint instance (its path form). */
   json(routeId: string, params: Params): string;
   /** Any other file of the snapshot by its site path (e.g. the tag filter's stylesheet). */
   file(sitePath: string): string;
 }
 
-export function siteUrls(base: BasePath): SiteUrls {
+/** The URLs under `base`; `origin` ("https://host", build --origin) makes the webcal: links. */
+export function siteUrls(base: BasePath, origin?: string): SiteUrls {
   const to = (sitePath: string): string => href(base, sitePath);
+  const webcal = origin ? origin.replace(/^https?:/, "webcal:") : null;
   return {
     base,
     home: to("/"),
@@ -115,6 +121,7 @@ export function siteUrls(base: BasePath): SiteUrls {
     calendar: (id) => to(calendarPath(id)),
     playerFeed: (id, n) => to(playerFeedPath(id, n)),
     playerCalendar: (id, n) => to(playerCalendarPath(id, n)),
+    webcal: (calendarHref) => (webcal === null ? null : webcal + calendarHref),
     json: (routeId, params) => {
       const r = ROUTES.find((x) => x.id === routeId);
       if (!r) throw new Error(`no route ${routeId}`);

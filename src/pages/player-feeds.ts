@@ -13,7 +13,7 @@ import type { Game } from "../domain/types.ts";
 import { playerCalendarPath, playerFeedPath } from "../routes/urls.ts";
 import type { TournamentContext } from "../views/context.ts";
 import type { PlayerCardView, PlayerCardsView } from "../views/extensions.ts";
-import { foldLine, icsText, utcStamp } from "./calendar.ts";
+import { foldLine, icsText, startLine, utcStamp } from "./calendar.ts";
 import { atomFeed, stableId, type FeedEntry } from "./feeds.ts";
 import { formatPoints } from "./format.ts";
 import type { PageFile, Shared } from "./tournament.ts";
@@ -69,9 +69,18 @@ function titleOf(l: Locale, pr: PlayerRound): string {
     : l.t("playerFeed.game", { ...params, board: r.board });
 }
 
-function summaryOf(l: Locale, pr: PlayerRound): string {
+/** When the round starts, as the tournament's schedule announces it, its zone named; "" unknown. */
+function startsOf(s: Shared, pr: PlayerRound): string {
+  const planned = s.schedule.rounds.find((r) => r.roundNumber === pr.round.round);
+  if (!planned?.date || planned.time === null) return "";
+  const time = s.l.start(planned.date, planned.time).text;
+  return ` ${s.l.t("playerFeed.starts", { day: s.l.day(planned.date), time })}`;
+}
+
+function summaryOf(s: Shared, pr: PlayerRound): string {
+  const l = s.l;
   const r = pr.round;
-  if (r.outcome === "pending") return `${titleOf(l, pr)}. ${l.t("playerFeed.pairedOnly")}`;
+  if (r.outcome === "pending") return `${titleOf(l, pr)}. ${l.t("playerFeed.pairedOnly")}${startsOf(s, pr)}`;
   const score =
     r.scoreAfter === null
       ? ""
@@ -97,7 +106,7 @@ function playerFeed(c: TournamentContext, s: Shared, v: PlayerCardView, rounds: 
       title: titleOf(s.l, pr),
       updated: changedAt(pr.game),
       link: s.urls.page.round(s.id, pr.round.round),
-      summary: summaryOf(s.l, pr),
+      summary: summaryOf(s, pr),
     }))
     .reverse();
   return atomFeed({
@@ -111,13 +120,13 @@ function playerFeed(c: TournamentContext, s: Shared, v: PlayerCardView, rounds: 
   });
 }
 
-/** DTSTART of a round: its announced date and local time (a floating time, as the tournament's
- * calendar), the whole day without a time; the day it was paired (UTC) when no date is announced. */
+/** DTSTART of a round: its announced date and time as the tournament's calendar says it (UTC,
+ * read in the tournament's zone), the whole day without a time; the day it was paired (UTC) when
+ * no date is announced. */
 function startOf(s: Shared, pr: PlayerRound): string {
   const planned = s.schedule.rounds.find((r) => r.roundNumber === pr.round.round);
-  const date = (planned?.date ?? pr.game.firstSeenAt.slice(0, 10)).replace(/-/g, "");
-  const time = planned?.date ? planned.time : null;
-  return time === null ? `DTSTART;VALUE=DATE:${date}` : `DTSTART:${date}T${time.replace(":", "")}00`;
+  if (planned?.date) return startLine(s.l, planned.date, planned.time);
+  return startLine(s.l, pr.game.firstSeenAt.slice(0, 10), null);
 }
 
 function playerCalendar(c: TournamentContext, s: Shared, v: PlayerCardView, rounds: PlayerRound[]): string {
@@ -140,7 +149,7 @@ function playerCalendar(c: TournamentContext, s: Shared, v: PlayerCardView, roun
       startOf(s, pr),
       `SUMMARY:${icsText(`${s.detail.name}: ${titleOf(s.l, pr)}`)}`,
       ...(s.detail.location ? [`LOCATION:${icsText(s.detail.location)}`] : []),
-      `DESCRIPTION:${icsText(`${summaryOf(s.l, pr)}\n${s.l.t("calendar.description", { url: s.urls.page.round(s.id, round) })}`)}`,
+      `DESCRIPTION:${icsText(`${summaryOf(s, pr)}\n${s.l.t("calendar.description", { url: s.urls.page.round(s.id, round) })}`)}`,
       "END:VEVENT",
     );
   }

@@ -60,7 +60,7 @@ function safeHttpUrl(url: string): string | null {
 }
 
 export interface Shared {
-  /** The reader's language (build --language), instants in UTC: a tournament has no zone. */
+  /** The reader's language (build --language), times in the tournament's zone (zoneOf). */
   l: Locale;
   id: string;
   detail: Detail;
@@ -220,6 +220,12 @@ function overviewPage(s: Shared): string {
   });
 }
 
+/** A round's start time in a <time> element: the instant, and the time with its zone named. */
+function startTime(l: Locale, date: string, time: string): string {
+  const at = l.start(date, time);
+  return `<time datetime="${esc(at.iso)}">${esc(at.text)}</time>`;
+}
+
 /** The announced schedule (extension), with the calendar file to subscribe to. */
 function scheduleSection(s: Shared): string {
   const { l, schedule: sc } = s;
@@ -230,12 +236,15 @@ function scheduleSection(s: Shared): string {
       (r) =>
         `<tr data-round="${r.roundNumber}"><th scope="row">${r.roundNumber}</th>` +
         `<td class="date">${r.date === null ? esc(l.t("overview.notAnnounced")) : `<time datetime="${esc(r.date)}">${esc(l.day(r.date))}</time>`}</td>` +
-        `<td class="time">${r.time ? esc(l.t("date.localTime", { time: r.time })) : ""}</td>` +
+        `<td class="time">${r.time && r.date ? startTime(l, r.date, r.time) : ""}</td>` +
         `<td>${r.paired ? `<a href="${esc(s.urls.page.round(s.id, r.roundNumber))}">${paired}</a>` : ""}</td></tr>`,
     )
     .join("");
+  const webcal = s.urls.webcal(s.urls.calendar(s.id));
   const calendar = sc.calendarPath
-    ? `<p><a href="${esc(s.urls.calendar(s.id))}" type="text/calendar">${esc(l.t("schedule.calendar"))}</a></p>`
+    ? `<p><a href="${esc(s.urls.calendar(s.id))}" type="text/calendar">${esc(l.t("schedule.calendar"))}</a>` +
+      (webcal ? ` · <a href="${esc(webcal)}">${esc(l.t("schedule.subscribe"))}</a>` : "") +
+      `</p>`
     : "";
   const caption = l.t("schedule.caption");
   const col = (key: "schedule.round" | "schedule.date" | "schedule.time" | "schedule.pairings") =>
@@ -484,6 +493,16 @@ export function siteLocale(site: SiteContext): Locale {
   return localeOf(languageOf(site.language));
 }
 
+/**
+ * The time zone a tournament's times are said in: `club`'s timeZone, else the tournament's (the
+ * store keeps none of its own: the zone of the first club listing it that has one), else UTC.
+ */
+export function zoneOf(c: TournamentContext, site: SiteContext, club?: string): string {
+  const zones = site.clubTimeZones ?? {};
+  const own = club === undefined ? undefined : zones[club];
+  return own ?? c.published.clubs.map((x) => zones[x.slug]).find((z) => z !== undefined) ?? "UTC";
+}
+
 /** What every page of a tournament shares; null unless it is published on the global surface. */
 export function sharedOf(
   c: TournamentContext,
@@ -495,15 +514,15 @@ export function sharedOf(
   const languages = recapLanguages(site);
   const recaps = languages.map((l) => publicRecaps(c, l));
   const s: Shared = {
-    l: siteLocale(site),
+    l: localeOf(languageOf(site.language), zoneOf(c, site)),
     id: String(detail.id),
     detail,
     languages,
     recapCounts: new Map(recaps.map((r) => [r.language, r.items.length])),
     standingsRounds: roundStandingsViews(c).map((v) => v.afterRound),
     schedule: scheduleView(c, calendarOf(c, site)),
-    urls: siteUrls(site.basePath ?? ""),
-    playerFeeds: c.t.trackingEnabled,
+    urls: siteUrls(site.basePath ?? "", site.origin),
+    playerFeeds: c.playerFeeds,
     teamEvent: (c.t.team ?? null) !== null,
   };
   return { s, recaps };

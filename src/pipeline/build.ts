@@ -52,6 +52,9 @@ export interface BuildOptions {
   /** The language of the pages, feeds, calendars and error pages (src/i18n; default "en"). The
    * JSON answers are the same in every language. */
   language?: string;
+  /** The origin the snapshot is served at (build --origin, https://host): absolute links where a
+   * path will not do (webcal: subscriptions); absent: none. */
+  origin?: string;
   /**
    * List every tournament's warnings and standings stops in the report (--verbose, --json), not
    * only count them: that reads the detail of each tournament that has any.
@@ -96,6 +99,11 @@ export interface BuildReport {
   changedTags?: ChangedTags;
 }
 
+/** The origin (build --origin) the snapshot in `out` was built with; undefined without one. */
+export function snapshotOrigin(out: string): string | undefined {
+  return readRecord(out)?.origin;
+}
+
 export async function build(opts: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const statusOptions = opts.statusOptions ?? DEFAULT_STATUS_OPTIONS;
@@ -108,6 +116,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     pageSize,
     opts.basePath,
     opts.language,
+    opts.origin,
   );
   const site = opts.site;
   const previous =
@@ -245,6 +254,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         listIssues: opts.listIssues,
         basePath: opts.basePath,
         language: opts.language,
+        origin: opts.origin,
         onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, writer.written)),
         programKey: inputs ? programKey(inputs) : null,
         index: writer.index,

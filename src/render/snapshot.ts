@@ -90,6 +90,8 @@ export interface RenderOptions {
   basePath?: string;
   /** The language of the pages, feeds and calendars (src/i18n); absent: English. */
   language?: string;
+  /** The origin the snapshot is served at (build --origin); absent: no absolute links. */
+  origin?: string;
   onProgress?: (done: number, total: number, files: number) => void;
   /**
    * The program's key (version, code hash, options): tournaments are fingerprinted, and kept
@@ -234,12 +236,17 @@ export async function renderSnapshot(
   const clubLanguages = Object.fromEntries(
     store.clubs().flatMap((c) => (c.defaultLanguage ? [[c.slug, c.defaultLanguage]] : [])),
   );
+  const clubTimeZones = Object.fromEntries(
+    store.clubs().flatMap((c) => (c.timeZone ? [[c.slug, c.timeZone]] : [])),
+  );
   const site: SiteContext = {
     languages: vocab.languages,
     ...(skippedClubs.size > 0 && { clubSlugs: store.clubs().map((c) => c.slug) }),
     ...(opts.basePath && { basePath: opts.basePath }),
     ...(opts.language && opts.language !== "en" && { language: opts.language }),
+    ...(opts.origin && { origin: opts.origin }),
     ...(Object.keys(clubLanguages).length > 0 && { clubLanguages }),
+    ...(Object.keys(clubTimeZones).length > 0 && { clubTimeZones }),
   };
   const ctx: TournamentRenderContext = {
     now: opts.now,

@@ -52,9 +52,15 @@ export interface SiteContext {
   /** The language of the pages, feeds and calendars (build --language); absent: English. The
    * JSON answers never depend on it. */
   language?: string;
+  /** The origin the snapshot is served at (build --origin, "https://host"); absent: unknown, so
+   * no page links a webcal: subscription (it needs an absolute URL). */
+  origin?: string;
   /** Each club's defaultLanguage, by slug (clubs without one are absent): a club's calendar
    * files speak it. */
   clubLanguages?: Readonly<Record<string, string>>;
+  /** Each club's timeZone, by slug (clubs without one are absent): the zone a tournament's pages,
+   * feeds and calendars name (pages/tournament.ts zoneOf). */
+  clubTimeZones?: Readonly<Record<string, string>>;
 }
 
 interface TournamentBinding {

@@ -6,6 +6,7 @@ import {
   deriveStatus,
   isRoundComplete,
   newestPairedRound,
+  playerFeedsOpen,
   statusWindow,
   type StatusInput,
   type StatusOptions,
@@ -16,6 +17,8 @@ export interface TournamentContext {
   published: PublishedTournament;
   t: Tournament;
   status: TournamentStatus;
+  /** Whether each player has a feed and a calendar of their own (domain/status.ts playerFeedsOpen). */
+  playerFeeds: boolean;
   /** The instants [from, until) around the build instant with this same status. */
   statusWindow: { from: number; until: number };
   /** Rounds with published pairings (at least one game), ascending. */
@@ -52,10 +55,12 @@ export function tournamentContext(
       changedAt: liveRound.lastSourceChangeAt ?? liveRound.firstScrapedAt,
     },
   };
+  const status = deriveStatus(input, now, statusOptions);
   return {
     published,
     t,
-    status: deriveStatus(input, now, statusOptions),
+    status,
+    playerFeeds: playerFeedsOpen(input, status, now),
     statusWindow: statusWindow(input, now, statusOptions),
     pairedRounds,
     liveRound,

@@ -50,6 +50,21 @@ describe("usage errors", () => {
     ]);
   });
 
+  it("refuses an --origin that is not a scheme and host, saying what one looks like", async () => {
+    for (const bad of [
+      "results.example.org",
+      "ftp://results.example.org",
+      "https://results.example.org/chess/",
+    ]) {
+      const r = await runCli(["build", "--db", sample, "--out", path.join(dir, "x"), "--origin", bad]);
+      expect(r.code, bad).toBe(EXIT.usage);
+      expect(lines(r.stderr), bad).toEqual([
+        `error: option '--origin <url>' argument '${bad}' is invalid. "${bad}" is not an origin; expected the scheme and host the snapshot is served at, such as https://results.example.org (its path goes in --base-path)`,
+        "(see 'build-api build --help')",
+      ]);
+    }
+  });
+
   it("says which required option is missing, in one line and a hint, not the whole help", async () => {
     const r = await runCli(["build", "--db", sample]);
     expect(r.code).toBe(EXIT.usage);

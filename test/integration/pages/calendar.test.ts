@@ -1,5 +1,6 @@
 // Issue 22: the schedule of the sample. The iCalendar files parse with ical.js (Mozilla's RFC 5545
-// parser), hold one event per dated round with stable UIDs and the JSON's dates and times, are
+// parser), hold one event per dated round with stable UIDs and the JSON's dates and times (a
+// start time as the UTC instant at which the tournament's zone shows it), are
 // served as text/calendar in the cache class of the tournament's JSON, and the overview page
 // shows the same schedule.
 import { readFileSync } from "node:fs";
@@ -25,6 +26,50 @@ beforeAll(async () => {
 
 const read = (rel: string) => readFileSync(path.join(out, rel), "utf8");
 type Schedule = z.output<typeof ScheduleResponse>;
+
+/** The time zone of a tournament's times: that of the club listing it (the sample's tournaments
+ * are in one club at most), else UTC. */
+function zoneOf(id: string): string {
+  for (const slug of fg.sync("*", { cwd: path.join(out, "api/clubs"), onlyDirectories: true })) {
+    const c = JSON.parse(read(`api/clubs/${slug}/tournaments/index.json`)) as {
+      timeZone: string | null;
+      tournaments: { tournament: { tournamentId: number | string } }[];
+    };
+    if (c.timeZone && c.tournaments.some((t) => String(t.tournament.tournamentId) === id)) return c.timeZone;
+  }
+  return "UTC";
+}
+
+/** What the clocks of `timeZone` show at an instant. */
+function wallClock(at: Date, timeZone: string): { date: string; time: string } {
+  const f = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
+/** The instant, within a day of `date`, at which the clocks of `timeZone` show `date` `time`. */
+function startsAt(date: string, time: string, timeZone: string): Date {
+  for (let m = -24 * 60; m <= 24 * 60; m += 15) {
+    const at = new Date(Date.parse(`${date}T${time}:00Z`) + m * 60_000);
+    if (JSON.stringify(wallClock(at, timeZone)) === JSON.stringify({ date, time })) return at;
+  }
+  throw new Error(`${date} ${time} never shows in ${timeZone}`);
+}
+
+/** The zone's short name at an instant, as English says it ("UTC", "GMT+11", "CET"). */
+function zoneName(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone, timeZoneName: "short" })
+    .formatToParts(at)
+    .find((p) => p.type === "timeZoneName")!.value;
+}
 
 describe("iCalendar files of the sample", () => {
   it("exist exactly for the tournaments whose schedule has a date", () => {
@@ -58,12 +103,12 @@ describe("iCalendar files of the sample", () => {
       events.forEach((e, i) => {
         const r = dated[i]!;
         const start = e.startDate;
-        expect(start.toString().slice(0, 10)).toBe(r.date);
         expect(start.isDate).toBe(r.time === null);
-        if (r.time)
-          expect(`${String(start.hour).padStart(2, "0")}:${String(start.minute).padStart(2, "0")}`).toBe(
-            r.time,
-          );
+        if (r.time) {
+          // A UTC time (form 2), the venue's wall clock in the tournament's zone: the club's.
+          expect(start.zone.tzid).toBe("UTC");
+          expect(wallClock(start.toJSDate(), zoneOf(id))).toEqual({ date: r.date, time: r.time });
+        } else expect(start.toString().slice(0, 10)).toBe(r.date);
         expect(e.summary).toContain(`round ${r.roundNumber}`);
         expect(e.component.getFirstPropertyValue("dtstamp")).toBeTruthy();
       });
@@ -95,15 +140,23 @@ describe("iCalendar files of the sample", () => {
             : text(elements(tr, (e) => hasClass(e, "date"))[0]!),
           shown: text(elements(tr, (e) => hasClass(e, "date"))[0]!),
           time: text(elements(tr, (e) => hasClass(e, "time"))[0]!),
+          at: attr(
+            elements(elements(tr, (e) => hasClass(e, "time"))[0]!, (e) => e.tagName === "time")[0] ?? tr,
+            "datetime",
+          ),
         })),
       ).toEqual(
-        s.rounds.map((r) => ({
-          round: r.roundNumber,
-          date: r.date ?? "not announced",
-          shown: r.date ? localeOf("en").day(r.date) : "not announced",
-          // A start time names its zone; the pages do not know the venue's, so "local time".
-          time: r.time ? `${r.time} local time` : "",
-        })),
+        s.rounds.map((r) => {
+          const at = r.time ? startsAt(r.date!, r.time, zoneOf(id)) : undefined;
+          return {
+            round: r.roundNumber,
+            date: r.date ?? "not announced",
+            shown: r.date ? localeOf("en").day(r.date) : "not announced",
+            // A start time names its zone (the club's, else UTC), its instant machine-readable.
+            time: at ? `${r.time} ${zoneName(at, zoneOf(id))}` : "",
+            at: at?.toISOString().replace(".000Z", "Z"),
+          };
+        }),
       );
       expect(elements(doc, (e) => attr(e, "href") === `/calendar/${id}.ics`)).toHaveLength(1);
     }

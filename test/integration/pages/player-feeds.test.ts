@@ -1,7 +1,9 @@
 // Issue 44: follow a player. A real event (the FIDE TEC Swiss, 16 players) imported round by round
 // with --follow: each player's Atom feed and iCalendar file parse (@xmldom/xmldom, ical.js) and
 // hold exactly that player's games, each with the right opponent and colour; a tick that
-// publishes one result writes the files of those two players, and no other player's.
+// publishes one result writes the files of those two players, and no other player's. The cards
+// link webcal: subscriptions only with the site's origin (build --origin), and a complete event's
+// feeds go a week past its end.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DOMParser, type Element } from "@xmldom/xmldom";
@@ -160,11 +162,47 @@ describe("each player's feed and calendar", () => {
     expect(written.sort()).toEqual(changed.map((f) => `/${f}`).sort());
   });
 
-  it("are linked from the player's card", () => {
+  it("are linked from the player's card; webcal: only when the site's origin is known", async () => {
     const page = readFileSync(path.join(out, `tournaments/${ID}/players/index.html`), "utf8");
     for (const p of parsed.players) {
       expect(page).toContain(`href="/feeds/${ID}/players/${p.startNo}.atom"`);
       expect(page).toContain(`href="/calendar/${ID}/players/${p.startNo}.ics"`);
     }
+    // webcal: needs an absolute URL: none without --origin, one per card with it.
+    expect(page).not.toContain("webcal:");
+    const withOrigin = path.join(dir, "dist-origin");
+    await build({
+      db,
+      out: withOrigin,
+      now: Date.parse("2026-11-22T11:00:00Z"),
+      jobs: 1,
+      origin: "https://results.example.org",
+      basePath: "/chess",
+    });
+    const cards = readFileSync(path.join(withOrigin, `tournaments/${ID}/players/index.html`), "utf8");
+    for (const p of parsed.players)
+      expect(cards).toContain(
+        `href="webcal://results.example.org/chess/calendar/${ID}/players/${p.startNo}.ics"`,
+      );
+    expect(cards.match(/href="webcal:/g)).toHaveLength(parsed.players.length);
+  });
+
+  it("go a week past the end once the event is Complete, and a build then removes them", async () => {
+    // The whole file, its five rounds announced: Complete. The file has no end date (052), so the
+    // feeds stay a week past the last round's change, then the first build after removes them.
+    const done = "2026-11-22T12:00:00Z";
+    await importAndBuild(EVENT, done, { rounds: 5 });
+    const detail = JSON.parse(
+      readFileSync(path.join(out, `api/public/v1/tournaments/${ID}/index.json`), "utf8"),
+    );
+    expect(detail.status).toBe("Complete");
+    expect(playerFiles().size).toBe(parsed.players.length * 2);
+    const later = Date.parse(done) + 8 * 86_400_000;
+    const gone = await build({ db, out, now: later, jobs: 1 });
+    expect(playerFiles().size).toBe(0);
+    const removed = gone.changedUrls!.paths.filter((p) => /\/players\/\d+\.(atom|ics)$/.test(p));
+    expect(removed).toHaveLength(parsed.players.length * 2);
+    const page = readFileSync(path.join(out, `tournaments/${ID}/players/index.html`), "utf8");
+    expect(page).not.toContain(".atom");
   });
 });

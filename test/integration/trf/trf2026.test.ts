@@ -73,16 +73,17 @@ describe("a TRF-2026 file with announced start times", () => {
     // Said as every page says dates, the date itself machine-readable; times name their zone.
     expect(cells("date")).toEqual(["Sat, 14 Mar 2026", "not announced", "Sun, 15 Mar 2026"]);
     const stamps = elements(table, (e) => e.nodeName === "time").map((e) => attr(e, "datetime"));
-    expect(stamps).toEqual(["2026-03-14", "2026-03-15"]);
-    expect(cells("time")).toEqual(["09:30 local time", "", "14:00 local time"]);
+    expect(stamps).toEqual(["2026-03-14", "2026-03-14T09:30:00Z", "2026-03-15", "2026-03-15T14:00:00Z"]);
+    // No club lists it, so no zone is known: the times are read and named as UTC.
+    expect(cells("time")).toEqual(["09:30 UTC", "", "14:00 UTC"]);
   });
 
-  it("times each event of the calendar (floating local time), one per dated round", () => {
+  it("times each event of the calendar (in the tournament's zone, here UTC), one per dated round", () => {
     const cal = new ICAL.Component(ICAL.parse(read(`calendar/${ID}.ics`)));
     const events = cal.getAllSubcomponents("vevent").map((v) => new ICAL.Event(v));
     expect(events.map((e) => [e.uid, e.startDate.isDate, e.startDate.toString()])).toEqual([
-      [`round-1.tournament-${ID}@build-api`, false, "2026-03-14T09:30:00"],
-      [`round-3.tournament-${ID}@build-api`, false, "2026-03-15T14:00:00"],
+      [`round-1.tournament-${ID}@build-api`, false, "2026-03-14T09:30:00Z"],
+      [`round-3.tournament-${ID}@build-api`, false, "2026-03-15T14:00:00Z"],
     ]);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_STATUS_OPTIONS,
   deriveStatus,
+  playerFeedsOpen,
   statusWindow,
   type StatusInput,
 } from "../../../src/domain/status.ts";
@@ -234,6 +235,10 @@ describe("statusWindow: the instants around now with the same status", () => {
         expect(deriveStatus(i, lo)).toBe(status);
         expect(deriveStatus(i, hi)).toBe(status);
         expect(deriveStatus(i, Math.floor(lo + (hi - lo) * f))).toBe(status);
+        // Nor does whether the players have feeds change inside it.
+        const feeds = playerFeedsOpen(i, status, now);
+        expect(playerFeedsOpen(i, deriveStatus(i, lo), lo)).toBe(feeds);
+        expect(playerFeedsOpen(i, deriveStatus(i, hi), hi)).toBe(feeds);
       }),
       { seed: 7, numRuns: 3000 },
     );
@@ -244,5 +249,35 @@ describe("statusWindow: the instants around now with the same status", () => {
     expect(w.until).toBe(Date.parse("2026-11-22T12:40:00Z") + 1);
     expect(deriveStatus(base, w.until)).toBe("UpdateDelayed");
     expect(deriveStatus(base, w.until - 1)).toBe("Live");
+  });
+});
+
+describe("playerFeedsOpen: each player's feeds only where people follow", () => {
+  const done = {
+    ...base,
+    newestRound: { roundNumber: 7, complete: true, changedAt: at("2026-11-24T18:00:00Z") },
+  };
+  const day = (d: string) => Date.parse(`${d}T00:00:00Z`);
+
+  it("never for an event that is not followed", () => {
+    expect(playerFeedsOpen({ ...base, trackingEnabled: false }, "Imported", NOW)).toBe(false);
+  });
+
+  it("while a followed event is on, whatever its status but Complete", () => {
+    for (const s of TOURNAMENT_STATUSES.filter((x) => x !== "Complete"))
+      expect(playerFeedsOpen(base, s, NOW), s).toBe(true);
+  });
+
+  it("a week past the end date once Complete, then no more; without one, a week past the last change", () => {
+    expect(deriveStatus(done, day("2026-11-25"))).toBe("Complete");
+    expect(playerFeedsOpen(done, "Complete", day("2026-11-25"))).toBe(true);
+    expect(playerFeedsOpen(done, "Complete", day("2026-12-02") - 1)).toBe(true);
+    expect(playerFeedsOpen(done, "Complete", day("2026-12-02"))).toBe(false);
+    const noEnd = { ...done, endDate: null };
+    expect(playerFeedsOpen(noEnd, "Complete", Date.parse("2026-12-01T17:59:59Z"))).toBe(true);
+    expect(playerFeedsOpen(noEnd, "Complete", Date.parse("2026-12-01T18:00:00Z"))).toBe(false);
+    expect(statusWindow(noEnd, day("2026-11-30")).until).toBe(Date.parse("2026-12-01T18:00:00Z"));
+    // The window of the status ends where the feeds go, so a tick then drops them.
+    expect(statusWindow(done, day("2026-11-30")).until).toBe(day("2026-12-02"));
   });
 });
