@@ -90,7 +90,11 @@ function packedRules(): string {
     queries: r.queries.map(drop),
     files: r.files.map(drop),
     pages: r.pages.map(drop).map(urlOnly),
-    statics: r.statics.map(drop),
+    // A static rule keeps its prefix and extension: written `<prefix>.<ext>` (unpackRules).
+    statics: r.statics.map(drop).map((o) => {
+      if (Object.keys(o).join() !== "prefix,ext") throw new Error(`packedRules: a static rule keeps more than prefix and ext`);
+      return `${o.prefix as string}.${o.ext as string}`;
+    }),
   });
 }
 

@@ -26,6 +26,7 @@ import {
   type RecordSums,
 } from "./records.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
+import { PlayerRecords } from "./players.ts";
 
 export type { IndexTotals, ListsRecord };
 
@@ -275,6 +276,11 @@ export class TournamentIndex {
       )
       .all(now, now)
       .flatMap((r) => (r.key.startsWith(T) ? [{ id: r.key.slice(T.length), row: r.row }] : []));
+  }
+
+  /** The previous build's records of players across tournaments and of the search index (issue 47). */
+  players(): PlayerRecords {
+    return new PlayerRecords(this.db, this.live);
   }
 
   /** A record of the previous build, if any. */

@@ -44,6 +44,7 @@ const SAMPLE: Record<string, string> = {
   language: "en",
   page: "2",
   player: "7",
+  fideId: "2201836",
 };
 
 /** A rule's URL pattern with a sample value for each parameter. */
