@@ -22,20 +22,26 @@ const FOLDS: Record<string, string> = {
   ı: "i",
 };
 
-/** A name's words as the index keys them: lower case, marks stripped, letters and digits only. */
+/** A name's words as the index keys them: lower case, marks stripped, letters (any script) and digits. */
 export function foldWords(name: string): string[] {
   const folded = name
     .toLowerCase()
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
     .replace(/[øłßæœđðþı]/g, (c) => FOLDS[c]!);
-  return [...new Set(folded.split(/[^a-z0-9]+/).filter((w) => w !== ""))];
+  return [...new Set(folded.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ""))];
+}
+
+/** A chunk's file name from its bound: letters outside a-z as `_<hex code point>_`. */
+export function chunkName(bound: string): string {
+  return bound.replace(/[^a-z0-9.]/gu, (c) => `_${c.codePointAt(0)!.toString(16)}_`);
 }
 
 /** The script's own copy of foldWords (a test holds the two to the same words). */
-const FOLD_JS = `function fold(s){var m={"ø":"o","ł":"l","ß":"ss","æ":"ae","œ":"oe","đ":"d","ð":"d","þ":"th","ı":"i"};
+export const FOLD_JS = `function fold(s){var m={"ø":"o","ł":"l","ß":"ss","æ":"ae","œ":"oe","đ":"d","ð":"d","þ":"th","ı":"i"};
 return s.toLowerCase().normalize("NFD").replace(/\\p{M}/gu,"").replace(/[øłßæœđðþı]/g,function(c){return m[c];})
-.split(/[^a-z0-9]+/).filter(function(w,i,a){return w!==""&&a.indexOf(w)===i;});}`;
+.split(/[^\\p{L}\\p{N}]+/u).filter(function(w,i,a){return w!==""&&a.indexOf(w)===i;});}
+function chunkName(b){return b.replace(/[^a-z0-9.]/gu,function(c){return "_"+c.codePointAt(0).toString(16)+"_";});}`;
 
 /** The site path of the search script. */
 export const SEARCH_JS_PATH = "/assets/search.js";
@@ -60,7 +66,7 @@ out.appendChild(ul);if(more){var p=document.createElement("p");p.textContent=d.m
 function run(){var words=fold(input.value);if(!words.length){out.textContent="";return;}
 var w=words.reduce(function(a,b){return b.length>a.length?b:a;});if(w.length<2){out.textContent=d.short;return;}
 (root?Promise.resolve(root):json(d.root).then(function(r){return root=r;})).then(function(r){
-var b=r.chunks,i=chunkOf(b,w),u=d.chunk.replace("{bound}",b[i]);
+var b=r.chunks,i=chunkOf(b,w),u=d.chunk.replace("{bound}",chunkName(b[i]));
 var more=i+1<b.length&&b[i+1].slice(0,w.length)===w;
 return (cache[u]||(cache[u]=json(u))).then(function(c){var seen={},found=[];
 c.items.forEach(function(it){var k=it[1]+it[2];if(seen[k])return;var nw=fold(it[3]);

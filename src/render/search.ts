@@ -6,7 +6,7 @@
 // (the root gains a bound), one left empty goes (it loses one), and every other chunk, and the
 // root when no bound moved, keeps its file. Chunks and root are ledger records (`s:<bound>`, `s`).
 import { toJson } from "../output/json.ts";
-import { foldWords } from "../pages/search.ts";
+import { chunkName, foldWords } from "../pages/search.ts";
 import { SEARCH_ROOT_PATH } from "../routes/urls.ts";
 import type { PlayerRecords } from "../ledger/players.ts";
 import { sha256, type StateRecord } from "../ledger/state.ts";
@@ -37,7 +37,7 @@ const ROOT_OWNER = "t/~search-root";
 
 /** The file of the chunk whose first key is `bound` (the first chunk's bound is ""). */
 export function chunkFile(bound: string): string {
-  return `search/w-${bound}.json`;
+  return `search/w-${chunkName(bound)}.json`;
 }
 
 const keyOf = (it: SearchItem): string => `${it[0]}.${it[1]}${it[2]}`;
@@ -81,7 +81,7 @@ function cut(items: SearchItem[]): SearchItem[][] {
 }
 
 export interface SearchInput {
-  records: PlayerRecords;
+  records: Pick<PlayerRecords, "previousRow">;
   changes: readonly NameChange[];
   /** Not a tick: the chunks this build leaves alone are kept by owner (keepOwned). */
   full: boolean;
