@@ -72,7 +72,9 @@ export function renderPlayers(input: PlayersInput): {
     const name = (entries: readonly FideEntry[] | undefined): string | null =>
       entries && entries.length > 0 ? [...entries].sort(compareEntries)[0]!.name : null;
     const change: NameChange = { kind: "p", id: fideId, before: name(prev?.entries), after: name(next) };
-    if (change.before !== change.after) out.names.push(change);
+    // Every touched player, unchanged names too: a search index rebuilt for another program
+    // (search.ts, fresh) takes every name from these changes.
+    out.names.push(change);
     if (next.length === 0) {
       if (prev) {
         count--;
