@@ -1,9 +1,11 @@
 // The search with no server (issue 47): names folded to words, the index page's search form and
-// the small script that reads the static index. The index is a root file naming its chunks by
-// their first key (`/search/index.json`: {"chunks": ["", "kar.p1503014", ...]}) and the chunks,
-// each the sorted items [word, kind, id, name] of one range of keys, fetched on demand, as
-// Pagefind does with its index chunks: a query reads the root and the chunk its longest word falls
-// in, never the whole index. render/search.ts keeps the chunks; scripts/search-size.ts measures them.
+// the small script that reads the static index. The index is a root file naming its sections by
+// their first key (`/search/index.json`: {"sections": ["", "kar.p1503014", ...]}), each section
+// naming its chunks the same way (`/search/s-<bound>.json`), and the chunks, each the sorted items
+// [word, kind, id, name] of one range of keys (`/search/w-<bound>.json`), fetched on demand as
+// Pagefind fetches its index chunks: a query reads the root, one section and the one chunk its
+// longest word falls in, never the whole index. render/search.ts keeps them;
+// scripts/search-size.ts measures them at XL.
 import type { Locale } from "../i18n/locale.ts";
 import { pageSitePath, SEARCH_ROOT_PATH } from "../routes/urls.ts";
 import { esc } from "./html.ts";
@@ -47,8 +49,9 @@ function chunkName(b){return b.replace(/[^a-z0-9.]/gu,function(c){return "_"+c.c
 export const SEARCH_JS_PATH = "/assets/search.js";
 
 /**
- * The script: reads the root once, then for a query the chunk holding its longest word's first
- * key (and no other: a word whose items span more chunks shows the first ones and says so), and
+ * The script: reads the root once, then for a query the section and the chunk holding its longest
+ * word's first key (and no other: a word whose items span more chunks shows the first ones and
+ * says so), and
  * keeps the items whose name has a word starting with each word of the query.
  */
 export const SEARCH_JS = `(function(){"use strict";
@@ -65,13 +68,15 @@ li.appendChild(a);li.appendChild(document.createTextNode(" · "+(it[1]==="t"?d.k
 out.appendChild(ul);if(more){var p=document.createElement("p");p.textContent=d.more;out.appendChild(p);}}
 function run(){var words=fold(input.value);if(!words.length){out.textContent="";return;}
 var w=words.reduce(function(a,b){return b.length>a.length?b:a;});if(w.length<2){out.textContent=d.short;return;}
+function get(u){return cache[u]||(cache[u]=json(u));}
 (root?Promise.resolve(root):json(d.root).then(function(r){return root=r;})).then(function(r){
-var b=r.chunks,i=chunkOf(b,w),u=d.chunk.replace("{bound}",chunkName(b[i]));
-var more=i+1<b.length&&b[i+1].slice(0,w.length)===w;
-return (cache[u]||(cache[u]=json(u))).then(function(c){var seen={},found=[];
+var S=r.sections,j=chunkOf(S,w);return get(d.section.replace("{bound}",chunkName(S[j]))).then(function(s){
+var b=s.chunks,i=chunkOf(b,w),next=i+1<b.length?b[i+1]:j+1<S.length?S[j+1]:null;
+var more=next!==null&&next.slice(0,w.length)===w;
+return get(d.chunk.replace("{bound}",chunkName(b[i]))).then(function(c){var seen={},found=[];
 c.items.forEach(function(it){var k=it[1]+it[2];if(seen[k])return;var nw=fold(it[3]);
 if(words.every(function(q){return nw.some(function(x){return x.slice(0,q.length)===q;});})){seen[k]=1;found.push(it);}});
-show(found.slice(0,50),more||found.length>50);});}).catch(function(){out.textContent=d.none;});}
+show(found.slice(0,50),more||found.length>50);});});}).catch(function(){out.textContent=d.none;});}
 var timer;input.addEventListener("input",function(){clearTimeout(timer);timer=setTimeout(run,150);});
 form.addEventListener("submit",function(e){e.preventDefault();run();});})();
 `;
@@ -80,6 +85,7 @@ form.addEventListener("submit",function(e){e.preventDefault();run();});})();
 export function searchForm(l: Locale, urls: SiteUrls): string {
   const data: [string, string][] = [
     ["root", urls.file(SEARCH_ROOT_PATH)],
+    ["section", urls.file("/search/s-{bound}.json")],
     ["chunk", urls.file("/search/w-{bound}.json")],
     ["tournament", urls.page.tournament("{id}")],
     ["player", urls.file(pageSitePath("fidePlayerPage", { fideId: "{id}" }))],

@@ -146,8 +146,11 @@ describe("players across events (sample)", () => {
   });
 
   it("indexes every published tournament and FIDE-rated player by each folded word of the name", () => {
-    const root = JSON.parse(read("search/index.json")) as { chunks: string[] };
-    const items = root.chunks.flatMap(
+    const root = JSON.parse(read("search/index.json")) as { sections: string[] };
+    const chunks = root.sections.flatMap(
+      (b) => (JSON.parse(read(`search/s-${b}.json`)) as { chunks: string[] }).chunks,
+    );
+    const items = chunks.flatMap(
       (b) => (JSON.parse(read(`search/w-${b}.json`)) as { items: [string, string, string, string][] }).items,
     );
     const players = new Set(items.filter((i) => i[1] === "p").map((i) => i[2]));

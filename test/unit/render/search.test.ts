@@ -1,10 +1,12 @@
 // Issue 47: the static search index kept chunk by chunk (render/search.ts). A first build cuts
 // the names into chunks under CHUNK_MAX, each holding exactly the keys of its range; a rename
-// rewrites the one chunk its words fall in and not the root; a chunk left empty goes.
+// rewrites the chunks its words fall in and neither a section nor the root; a chunk left empty
+// goes from its section.
 import { describe, expect, it } from "vitest";
 import {
   CHUNK_MAX,
   chunkFile,
+  sectionFile,
   updateSearch,
   type NameChange,
   type SearchItem,
@@ -34,10 +36,14 @@ function world() {
     });
     for (const k of r.removed) records.delete(k);
     for (const [k, v] of r.records) records.set(k, v);
-    const chunks = (JSON.parse(files.get("search/index.json")!) as { chunks: string[] }).chunks;
-    files = new Map(
-      [...files].filter(([p]) => p === "search/index.json" || chunks.some((b) => chunkFile(b) === p)),
-    );
+    const sections = (JSON.parse(files.get("search/index.json")!) as { sections: string[] }).sections;
+    const chunks = sections
+      .flatMap((b) => (JSON.parse(files.get(sectionFile(b))!) as { chunks: string[] }).chunks)
+      .sort();
+    // Only the files the root names are the index (this sink keeps whatever was written).
+    const live = new Set(["search/index.json", ...sections.map(sectionFile), ...chunks.map(chunkFile)]);
+    files = new Map([...files].filter(([p]) => live.has(p)));
+    expect(r.files).toBe(live.size);
     return { written: [...written], chunks, files, r };
   };
   return { run };
@@ -56,6 +62,7 @@ describe("the search index's chunks", () => {
   it("cuts the names into chunks under CHUNK_MAX, each holding exactly its range of keys", () => {
     const { run } = world();
     const { chunks, files } = run(names(6000), true);
+    expect(files.get("search/index.json")).toBe('{"sections":[""]}');
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks[0]).toBe("");
     expect([...chunks].sort()).toEqual(chunks);
@@ -92,6 +99,7 @@ describe("the search index's chunks", () => {
       ),
     );
     expect(tick.written.sort()).toEqual([...holding].map(chunkFile).sort());
+    expect(tick.written).not.toContain("search/index.json");
     expect(tick.written.length).toBeLessThanOrEqual(4);
     expect(tick.written.some((f) => tick.files.get(f)!.includes("playr"))).toBe(true);
     // Every name whose keys fall in the last chunk goes: that chunk goes, the root is rewritten.
@@ -101,6 +109,8 @@ describe("the search index's chunks", () => {
     const gone = all.filter((c) => ids.has(c.id)).map((c) => ({ ...c, before: c.after, after: null }));
     const drop = run(gone);
     expect(drop.chunks).not.toContain(last);
-    expect(drop.written).toContain("search/index.json");
+    // Its section names one chunk fewer; the root, naming the sections, stays.
+    expect(drop.written).toContain(sectionFile(""));
+    expect(drop.written).not.toContain("search/index.json");
   });
 });
