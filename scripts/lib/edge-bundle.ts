@@ -47,7 +47,7 @@ export interface EdgeEntry {
   bare?: boolean;
 }
 
-/** URL parts the CloudFront rule list repeats, written `~0`, `~1`, ... (longest first). */
+/** URL parts the CloudFront rule list repeats, written `~0`, `~1`, ... (longest first; a URL never has a digit after one). */
 const RULE_PREFIXES = [
   "/api/public/v1/tournaments/{id}",
   "/api/clubs/{slug}/tournaments/{id}",
@@ -59,6 +59,8 @@ const RULE_PREFIXES = [
   "/rounds/{round}",
   "/standings",
   "/crosstable",
+  "/teams",
+  "/players",
 ];
 
 /**
@@ -90,7 +92,11 @@ function packedRules(): string {
     queries: r.queries.map(drop),
     files: r.files.map(drop),
     pages: r.pages.map(drop).map(urlOnly),
-    statics: r.statics.map(drop),
+    // A static rule keeps its prefix and extension: written `<prefix>.<ext>` (unpackRules).
+    statics: r.statics.map(drop).map((o) => {
+      if (Object.keys(o).join() !== "prefix,ext") throw new Error(`packedRules: a static rule keeps more than prefix and ext`);
+      return `${o.prefix as string}.${o.ext as string}`;
+    }),
   });
 }
 

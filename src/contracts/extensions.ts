@@ -3,7 +3,7 @@
 // id here is marked as an extension in the OpenAPI document (x-extension, tag "Extensions").
 import { z } from "zod";
 import { PublicPlayerResponse, PublicStandingRowResponse } from "./public.ts";
-import { contracts, dateTime, double, gameResult, int32, int64 } from "./wire.ts";
+import { contracts, date, dateTime, double, gameResult, int32, int64 } from "./wire.ts";
 
 /** How a round went for one player, seen from their side (domain/scoring.ts RoundOutcome). */
 export const roundOutcome = z.enum([
@@ -199,4 +199,44 @@ export const ScheduleResponse = z
     description:
       "Extension: the announced round schedule, by round number; calendarPath is the " +
       "tournament's iCalendar file when at least one round has a date.",
+  });
+
+/** One published tournament of a player known by FIDE ID (issue 47). */
+export const FidePlayerTournament = z
+  .strictObject({
+    tournamentId: int64,
+    name: z.string(),
+    startDate: date.nullable(),
+    endDate: date.nullable(),
+    sourcePlayerNumber: int32,
+    rating: int32.nullable(),
+    points: double.nullable(),
+    rank: int32.nullable(),
+    performanceRating: int32.nullable(),
+    ratingChange: double.nullable(),
+    tournamentPath: z.string(),
+    playerCardsPath: z.string(),
+  })
+  .register(contracts, {
+    id: "FidePlayerTournament",
+    description:
+      "Extension: one globally published tournament a player played, with their score and rank in " +
+      "its current standings and their rating figures; the paths name the tournament's resources.",
+  });
+
+export const FidePlayerResponse = z
+  .strictObject({
+    fideId: int64,
+    name: z.string(),
+    federation: z.string().nullable(),
+    title: z.string().nullable(),
+    tournaments: z.array(FidePlayerTournament),
+    feedPath: z.string(),
+    calendarPath: z.string(),
+  })
+  .register(contracts, {
+    id: "FidePlayerResponse",
+    description:
+      "Extension: a player across every globally published tournament, keyed by FIDE ID. Name, " +
+      "federation and title as the most recent tournament published them; tournaments newest first.",
   });

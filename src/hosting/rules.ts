@@ -129,6 +129,7 @@ export const SEGMENT_PATTERN: Record<ParamName, string> = {
   page: "[1-9][0-9]{0,8}",
   player: "[0-9]+",
   team: "[0-9]+",
+  fideId: "[0-9]+",
 };
 
 /** A static file name: segments that never start with a dot, so never `..` nor a dotfile. */
@@ -160,6 +161,7 @@ export const ERROR_TAG = "build-api-errors";
 export function purgeTagsOf(e: Pick<Endpoint, "scope" | "surface">): string[] {
   const club = e.surface === "club" ? ["club-{slug}"] : [];
   if (e.scope === "tournament") return ["tournament-{id}", ...club, SITE_TAG];
+  if (e.scope === "player") return ["player-{fideId}", SITE_TAG];
   return [e.surface === "club" ? "list-club-{slug}" : "list-public", ...club, SITE_TAG];
 }
 

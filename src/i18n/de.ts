@@ -293,4 +293,23 @@ export const de: Catalog = {
   "playerFeed.scoreAfter": "Punkte nach Runde {n}: {score}.",
   "playerFeed.pairedOnly": "Ausgelost; das Ergebnis ist noch nicht bekannt.",
   "playerFeed.starts": "Beginn: {day}, {time}.",
+
+  // A player across tournaments and the search (issue 47).
+  "fidePlayer.title": "{player}: Turniere",
+  "fidePlayer.caption": "Veröffentlichte Turniere von {player}, die neuesten zuerst",
+  "fidePlayer.tournament": "Turnier",
+  "fidePlayer.dates": "Daten",
+  "fidePlayer.rank": "Rang",
+  "fidePlayer.points": "Punkte",
+  "fidePlayer.games": "Partien in allen Turnieren (Atom-Feed)",
+  "fidePlayer.calendar": "Partien in allen Turnieren (iCalendar)",
+  "fidePlayer.feedTitle": "{player}: Partien in allen Turnieren",
+  "fidePlayer.crossEvent": "Alle Turniere von {player}",
+  "search.label": "Turniere und Spieler suchen",
+  "search.button": "Suchen",
+  "search.short": "Mindestens zwei Buchstaben eines Namens eingeben.",
+  "search.none": "Kein Turnier und kein Spieler gefunden.",
+  "search.more": "Nur die ersten Treffer werden gezeigt: mehr vom Namen eingeben.",
+  "search.tournament": "Turnier",
+  "search.player": "Spieler",
 };

@@ -298,4 +298,23 @@ export const en = {
   "playerFeed.scoreAfter": "Score after round {n}: {score}.",
   "playerFeed.pairedOnly": "Paired; the result is not known yet.",
   "playerFeed.starts": "Starts {day}, {time}.",
+
+  // A player across tournaments and the search (issue 47).
+  "fidePlayer.title": "{player}: tournaments",
+  "fidePlayer.caption": "Published tournaments of {player}, newest first",
+  "fidePlayer.tournament": "Tournament",
+  "fidePlayer.dates": "Dates",
+  "fidePlayer.rank": "Rank",
+  "fidePlayer.points": "Points",
+  "fidePlayer.games": "Games in every tournament (Atom feed)",
+  "fidePlayer.calendar": "Games in every tournament (iCalendar)",
+  "fidePlayer.feedTitle": "{player}: games in every tournament",
+  "fidePlayer.crossEvent": "Every tournament of {player}",
+  "search.label": "Search tournaments and players",
+  "search.button": "Search",
+  "search.short": "Type at least two letters of a name.",
+  "search.none": "No tournament or player found.",
+  "search.more": "Only the first results are shown: type more of the name.",
+  "search.tournament": "Tournament",
+  "search.player": "Player",
 } as const;

@@ -292,4 +292,23 @@ export const es: Catalog = {
   "playerFeed.scoreAfter": "Puntuación tras la ronda {n}: {score}.",
   "playerFeed.pairedOnly": "Emparejada; el resultado aún no se conoce.",
   "playerFeed.starts": "Empieza el {day}, {time}.",
+
+  // A player across tournaments and the search (issue 47).
+  "fidePlayer.title": "{player}: torneos",
+  "fidePlayer.caption": "Torneos publicados de {player}, del más reciente al más antiguo",
+  "fidePlayer.tournament": "Torneo",
+  "fidePlayer.dates": "Fechas",
+  "fidePlayer.rank": "Puesto",
+  "fidePlayer.points": "Puntos",
+  "fidePlayer.games": "Partidas en todos los torneos (feed Atom)",
+  "fidePlayer.calendar": "Partidas en todos los torneos (iCalendar)",
+  "fidePlayer.feedTitle": "{player}: partidas en todos los torneos",
+  "fidePlayer.crossEvent": "Todos los torneos de {player}",
+  "search.label": "Buscar torneos y jugadores",
+  "search.button": "Buscar",
+  "search.short": "Escriba al menos dos letras de un nombre.",
+  "search.none": "No se encontró ningún torneo ni jugador.",
+  "search.more": "Solo se muestran los primeros resultados: escriba más del nombre.",
+  "search.tournament": "Torneo",
+  "search.player": "Jugador",
 };

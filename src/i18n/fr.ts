@@ -292,4 +292,23 @@ export const fr: Catalog = {
   "playerFeed.scoreAfter": "Score après la ronde {n} : {score}.",
   "playerFeed.pairedOnly": "Appariée ; le résultat n'est pas encore connu.",
   "playerFeed.starts": "Commence le {day}, {time}.",
+
+  // A player across tournaments and the search (issue 47).
+  "fidePlayer.title": "{player} : tournois",
+  "fidePlayer.caption": "Tournois publiés de {player}, du plus récent au plus ancien",
+  "fidePlayer.tournament": "Tournoi",
+  "fidePlayer.dates": "Dates",
+  "fidePlayer.rank": "Rang",
+  "fidePlayer.points": "Points",
+  "fidePlayer.games": "Parties dans tous les tournois (flux Atom)",
+  "fidePlayer.calendar": "Parties dans tous les tournois (iCalendar)",
+  "fidePlayer.feedTitle": "{player} : parties dans tous les tournois",
+  "fidePlayer.crossEvent": "Tous les tournois de {player}",
+  "search.label": "Chercher des tournois et des joueurs",
+  "search.button": "Chercher",
+  "search.short": "Tapez au moins deux lettres d’un nom.",
+  "search.none": "Aucun tournoi ni joueur trouvé.",
+  "search.more": "Seuls les premiers résultats sont affichés : tapez davantage du nom.",
+  "search.tournament": "Tournoi",
+  "search.player": "Joueur",
 };

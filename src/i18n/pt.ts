@@ -293,4 +293,23 @@ export const pt: Catalog = {
   "playerFeed.scoreAfter": "Pontuação após a rodada {n}: {score}.",
   "playerFeed.pairedOnly": "Emparelhada; o resultado ainda não é conhecido.",
   "playerFeed.starts": "Começa em {day}, {time}.",
+
+  // A player across tournaments and the search (issue 47).
+  "fidePlayer.title": "{player}: torneios",
+  "fidePlayer.caption": "Torneios publicados de {player}, do mais recente ao mais antigo",
+  "fidePlayer.tournament": "Torneio",
+  "fidePlayer.dates": "Datas",
+  "fidePlayer.rank": "Classificação",
+  "fidePlayer.points": "Pontos",
+  "fidePlayer.games": "Partidas em todos os torneios (feed Atom)",
+  "fidePlayer.calendar": "Partidas em todos os torneios (iCalendar)",
+  "fidePlayer.feedTitle": "{player}: partidas em todos os torneios",
+  "fidePlayer.crossEvent": "Todos os torneios de {player}",
+  "search.label": "Pesquisar torneios e jogadores",
+  "search.button": "Pesquisar",
+  "search.short": "Escreva pelo menos duas letras de um nome.",
+  "search.none": "Nenhum torneio ou jogador encontrado.",
+  "search.more": "Só os primeiros resultados são mostrados: escreva mais do nome.",
+  "search.tournament": "Torneio",
+  "search.player": "Jogador",
 };

@@ -56,6 +56,8 @@ export interface TournamentState {
   summary: CatalogEntry["tournament"] | null;
   /** Its summary on the global list, when published there. */
   public: PublicSummary | null;
+  /** The FIDE IDs of its players when published globally (their records: ledger/players.ts). */
+  fideIds?: string[];
 }
 
 export function sha256(...parts: string[]): string {

@@ -27,6 +27,7 @@ import {
 } from "./records.ts";
 import type { KeyedIds } from "./keyed-ids.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
+import { PlayerRecords } from "./players.ts";
 
 export type { IndexTotals, ListsRecord };
 
@@ -290,6 +291,11 @@ export class TournamentIndex {
       .pluck()
       .all(now, now)
       .flatMap((k) => (k.startsWith(T) ? [k.slice(T.length)] : []));
+  }
+
+  /** The previous build's records of players across tournaments and of the search index (issue 47). */
+  players(): PlayerRecords {
+    return new PlayerRecords(this.db, this.live);
   }
 
   /** A record of the previous build, if any. */

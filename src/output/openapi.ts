@@ -56,6 +56,13 @@ const PARAMETERS: Record<ParamName, Record<string, unknown>> = {
     description: "Extension: a team's number in a team event (decimal int32)",
     schema: { type: "integer", format: "int32", minimum: 1 },
   },
+  fideId: {
+    name: "fideId",
+    in: "path",
+    required: true,
+    description: "Extension: the player's FIDE ID, in decimal digits",
+    schema: { type: "string", pattern: "^[1-9][0-9]{0,18}$", examples: ["1503014"] },
+  },
   language: {
     name: "language",
     in: "query",

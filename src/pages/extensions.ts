@@ -28,6 +28,7 @@ import {
   type Shared,
 } from "./tournament.ts";
 import { pageSitePaths } from "./links.ts";
+import { pageSitePath } from "../routes/urls.ts";
 
 /** What a round without an opponent reads as in a crosstable cell, in a locale. */
 export function aloneLabels(l: Locale): Partial<Record<RoundOutcome, string>> {
@@ -173,6 +174,12 @@ function figure(l: Locale, key: string, label: MessageKey, value: string | numbe
   return `<dt>${esc(l.t(label))}</dt><dd data-figure="${key}">${value}</dd>`;
 }
 
+/** The FIDE ID, linked to the player's page across every published tournament (issue 47). */
+function fideLink(s: Shared, name: string, fideId: string): string {
+  const href = s.urls.file(pageSitePath("fidePlayerPage", { fideId }));
+  return `<a href="${esc(href)}" title="${esc(s.l.t("fidePlayer.crossEvent", { player: name }))}">${esc(fideId)}</a>`;
+}
+
 /** One player's card: a section of the players page, its heading the anchor the crosstable,
  * the other cards and the embed link to. Numbers are printed as they are (esc() returns a
  * number's text unchanged). */
@@ -186,7 +193,7 @@ function playerSection(s: Shared, v: PlayerCardView): string {
     fact(l, "col.rating", v.rating === null ? esc(l.t("card.unrated")) : String(v.rating)) +
     fact(l, "card.federation", esc(v.federation ?? "")) +
     fact(l, "card.club", esc(v.club ?? "")) +
-    fact(l, "card.fideId", v.fideId === null ? "" : esc(String(v.fideId)));
+    fact(l, "card.fideId", v.fideId === null ? "" : fideLink(s, v.name, String(v.fideId)));
   const f = v.ratingFigures;
   const figures =
     figure(l, "ratedGames", "card.ratedGames", f.ratedGames) +

@@ -11,6 +11,7 @@ import { summaryFinished } from "../routes/table.ts";
 import type { PublicSummary } from "../views/public.ts";
 import type { Locale } from "../i18n/locale.ts";
 import { statusBadge } from "./format.ts";
+import { searchForm } from "./search.ts";
 import { esc, layout, scrollTable } from "./html.ts";
 import { indexSitePath, type SiteUrls } from "./links.ts";
 import { heads, pageFile, type PageFile } from "./tournament.ts";
@@ -149,7 +150,8 @@ export function indexPage(
         .map((l) => `<link rel="${l.rel}" href="${esc(l.href)}">\n`)
         .join("") +
       `<link rel="alternate" type="application/atom+xml" title="${esc(l.t("index.feedTitle"))}" href="${esc(urls.snapshotFeed)}">\n`,
-    body: `<h1>${esc(title)}</h1>\n<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}${nav}`,
+    // The search (issue 47) on the head only: without the script the form stays hidden.
+    body: `<h1>${esc(title)}</h1>\n${part.page === 0 ? searchForm(l, urls) : ""}<span id="all" class="anchor"></span>${anchors}\n${filter}\n${table}${nav}`,
     links: [
       [
         l.t(part.page === 0 ? "link.jsonList" : "link.json"),

@@ -5,6 +5,7 @@ import { clubCalendarOf, type SiteContext } from "../routes/table.ts";
 import { playerCardsView, scheduleView } from "../views/extensions.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { SITE_CSS, SITE_JS } from "./assets.ts";
+import { SEARCH_JS, SEARCH_JS_PATH } from "./search.ts";
 import { calendarFile } from "./calendar.ts";
 import { tournamentFeed } from "./feed-files.ts";
 import { extensionPages } from "./extensions.ts";
@@ -77,6 +78,7 @@ export function siteAssets(): PageFile[] {
   return [
     [ASSET.css.slice(1), SITE_CSS],
     [ASSET.js.slice(1), SITE_JS],
+    [SEARCH_JS_PATH.slice(1), SEARCH_JS],
     [EMBED_PATH, EMBED_JS],
   ];
 }

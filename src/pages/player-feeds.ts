@@ -21,7 +21,7 @@ import type { MessageKey } from "../i18n/catalog.ts";
 import type { Locale } from "../i18n/locale.ts";
 
 /** The catalog key of each outcome's words (a bye's kind, a game's result). */
-const OUTCOME: Record<RoundOutcome, MessageKey> = {
+export const OUTCOME: Record<RoundOutcome, MessageKey> = {
   win: "playerFeed.outcome.win",
   draw: "playerFeed.outcome.draw",
   loss: "playerFeed.outcome.loss",
@@ -35,7 +35,7 @@ const OUTCOME: Record<RoundOutcome, MessageKey> = {
   pending: "playerFeed.outcome.pending",
 };
 
-const COLOUR: Record<string, MessageKey> = { white: "playerFeed.white", black: "playerFeed.black" };
+export const COLOUR: Record<string, MessageKey> = { white: "playerFeed.white", black: "playerFeed.black" };
 
 /** One round of a player, with the stored game it comes from (its instants). */
 interface PlayerRound {
@@ -89,7 +89,7 @@ function summaryOf(s: Shared, pr: PlayerRound): string {
   return `${titleOf(l, pr)}.${result}${score}`;
 }
 
-function capitalised(text: string): string {
+export function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

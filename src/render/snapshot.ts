@@ -41,6 +41,8 @@ import {
 import { issuesOf, type TournamentIndex } from "../ledger/tournament-index.ts";
 import { KeyedIds } from "../ledger/keyed-ids.ts";
 import { columnsOf, membersOf } from "./list-places.ts";
+import { renderPlayers, type PlayerChanges } from "./players.ts";
+import { updateSearch, type NameChange } from "./search.ts";
 import {
   renderTournament,
   type RenderPool,
@@ -257,6 +259,14 @@ export async function renderSnapshot(
   };
   let files = 0;
   let done = 0;
+  // What the tournaments change of the players and names across tournaments (issue 47).
+  const players: PlayerChanges = { entries: new Map(), before: new Map() };
+  const names: NameChange[] = [];
+  const before = (id: string, after: string | null): void => {
+    const prev = ix.live ? ix.loadPrevious(id) : null;
+    if (prev?.fideIds) players.before.set(id, prev.fideIds);
+    names.push({ kind: "t", id, before: prev?.public?.name ?? null, after });
+  };
 
   const take = (job: TournamentJob, result: TournamentResult, forced?: Reason): void => {
     if (result.kind === "unchanged") {
@@ -276,6 +286,8 @@ export async function renderSnapshot(
       const owner = tournamentOwner(result.state.id);
       for (const [file, text] of result.files) sink.write(file, text, owner);
       const t: TournamentState = { ...result.state, fileCount: result.files.length };
+      before(t.id, t.public?.name ?? null);
+      players.entries.set(t.id, result.fide);
       files += result.files.length;
       ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;
@@ -316,11 +328,13 @@ export async function renderSnapshot(
   }
   // The previous tournaments not published now (gone, or invalid) leave the state and the lists.
   for (const id of gone) {
+    before(id, null);
     ix.drop(id);
     if (since !== undefined) sink.dropOwner?.(tournamentOwner(id));
   }
 
   const totals = addTotals(report, ix, opts.listIssues ?? false);
+  const across = renderAcross(players, names, since === undefined, base ?? "", ctx, sink, ix);
 
   // The lists change only with what they list, and with what the fingerprint below holds.
   const lists = renderLists({
@@ -339,13 +353,42 @@ export async function renderSnapshot(
     write: (file, text, owner) => sink.write(file, text, owner),
     keepOwned: (owner) => sink.keepOwned?.(owner) ?? false,
   });
-  report.files = totals.files + lists.files + writeFixedFiles(sink, opts);
+  report.files = totals.files + lists.files + across.files + writeFixedFiles(sink, opts);
   const hosts = writeHostFiles(sink, ix, lists.record, opts);
   report.files += hosts.files;
   const record = listsRecord(lists.record && { ...lists.record, edge: hosts.edge });
-  sink.setRecords?.(record.records, record.removed);
+  for (const [k, r] of across.records) record.records.set(k, r);
+  sink.setRecords?.(record.records, [...record.removed, ...across.removed]);
   why.lists = listReasons(planContext, ix.previousLists, lists.record?.fp ?? null, lists.changed);
   return report;
+}
+
+/**
+ * The files across tournaments (issue 47): each touched player's, then the search index's chunks
+ * that the changed names fall in. Their count (written and kept), and their ledger records.
+ */
+function renderAcross(
+  players: PlayerChanges,
+  names: NameChange[],
+  full: boolean,
+  base: string,
+  ctx: TournamentRenderContext,
+  sink: FileSink,
+  ix: TournamentIndex,
+): { files: number; records: Map<string, StateRecord>; removed: string[] } {
+  const records = ix.players();
+  const p = renderPlayers({
+    records,
+    changes: players,
+    full,
+    base,
+    site: ctx.site,
+    validator: ctx.validator,
+    sink,
+  });
+  const s = updateSearch({ records, changes: [...names, ...p.names], full, base, sink });
+  for (const [k, r] of s.records) p.records.set(k, r);
+  return { files: p.files + s.files, records: p.records, removed: [...p.removed, ...s.removed] };
 }
 
 /**

@@ -18,6 +18,7 @@ import type { Store } from "../store/read/open.ts";
 import { tournamentSummary } from "../views/club.ts";
 import { tournamentContext } from "../views/context.ts";
 import { publicSummary } from "../views/public.ts";
+import { fideEntries, type FideEntry } from "../views/fide-players.ts";
 
 /** What renders one tournament: the fields of RenderOptions a worker needs, and the site. */
 export interface TournamentRenderContext {
@@ -51,7 +52,13 @@ export type TournamentResult =
   | { kind: "invalid"; externalId: string; problems: Problem[] }
   | { kind: "unchanged"; fp: string }
   /** Files as text, or as UTF-8 bytes when they come from a worker (transferred, not copied). */
-  | { kind: "rendered"; state: TournamentState; files: [string, string | Uint8Array][] };
+  | {
+      kind: "rendered";
+      state: TournamentState;
+      files: [string, string | Uint8Array][];
+      /** Its FIDE-rated players' entries (issue 47): the players' own files are made from them. */
+      fide: FideEntry[];
+    };
 
 /** Renders jobs elsewhere and hands the results back in the order of the jobs. */
 export interface RenderPool {
@@ -142,6 +149,7 @@ export function renderTournament(
   const archived = archiveAt !== null && archiveAt <= ctx.now;
   const from = Math.max(c.statusWindow.from, archived ? archiveAt : -Infinity);
   const until = Math.min(c.statusWindow.until, archiveAt !== null && !archived ? archiveAt : Infinity);
+  const fide = fideEntries(c);
   const state: TournamentState = {
     id: job.externalId,
     fp,
@@ -155,6 +163,7 @@ export function renderTournament(
     clubs: published.clubs.map((e) => ({ slug: e.slug, tags: e.tags, displayOrder: e.displayOrder })),
     summary: published.clubs.length > 0 ? tournamentSummary(c) : null,
     public: published.globalTags ? publicSummary(c, published.globalTags) : null,
+    ...(fide.length > 0 && { fideIds: [...new Set(fide.map((e) => e.fideId))].sort() }),
   };
-  return { kind: "rendered", state, files };
+  return { kind: "rendered", state, files, fide };
 }

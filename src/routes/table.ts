@@ -8,14 +8,19 @@ import type { TournamentContext } from "../views/context.ts";
 import * as ext from "../views/extensions.ts";
 import { teamRoutes } from "./team-routes.ts";
 import { finished } from "../views/order.ts";
+import { fidePlayerView, type FideEntry } from "../views/fide-players.ts";
 import * as pub from "../views/public.ts";
 import { hasCalendar } from "../domain/extensions/schedule.ts";
 import {
   calendarPath,
   href,
   clubCalendarPath,
+  fidePlayerCalendarPath,
+  fidePlayerFeedPath,
   DEFAULT_LANGUAGE,
+  endpoint,
   ENDPOINTS,
+  instancePath,
   type Endpoint,
   type EndpointId,
   type Params,
@@ -69,6 +74,17 @@ interface TournamentBinding {
   render(c: TournamentContext, site: SiteContext, emit: Emit): void;
 }
 
+/** A player across tournaments (issue 47): their FIDE ID and the entries of their tournaments. */
+export interface FidePlayer {
+  fideId: string;
+  entries: readonly FideEntry[];
+}
+
+interface PlayerBinding {
+  schema: z.ZodType;
+  render(p: FidePlayer, site: SiteContext, emit: Emit): void;
+}
+
 interface ListBinding {
   schema: z.ZodType;
   render(lists: ListContext, emit: Emit): void;
@@ -79,10 +95,12 @@ const tournament = (b: TournamentBinding): TournamentBinding & { scope: "tournam
   scope: "tournament",
 });
 const list = (b: ListBinding): ListBinding & { scope: "list" } => ({ ...b, scope: "list" });
+const player = (b: PlayerBinding): PlayerBinding & { scope: "player" } => ({ ...b, scope: "player" });
 
 export type TournamentRoute = Endpoint & TournamentBinding & { scope: "tournament" };
 export type ListRoute = Endpoint & ListBinding & { scope: "list" };
-export type Route = TournamentRoute | ListRoute;
+export type PlayerRoute = Endpoint & PlayerBinding & { scope: "player" };
+export type Route = TournamentRoute | ListRoute | PlayerRoute;
 
 /** The club catalogs that list this tournament (enabled clubs only). */
 function clubSlugs(c: TournamentContext): string[] {
@@ -115,7 +133,9 @@ function idOf(c: TournamentContext): string {
 /** Each endpoint's schema and view; the scope must agree with urls.ts (checked as the table loads). */
 const BINDINGS: Record<
   EndpointId,
-  (TournamentBinding & { scope: "tournament" }) | (ListBinding & { scope: "list" })
+  | (TournamentBinding & { scope: "tournament" })
+  | (ListBinding & { scope: "list" })
+  | (PlayerBinding & { scope: "player" })
 > = {
   clubCatalog: list({
     schema: C.ClubCatalogResponse,
@@ -231,6 +251,14 @@ const BINDINGS: Record<
       if (c.published.globalTags) emit({ id: idOf(c) }, ext.scheduleView(c, calendarOf(c, site)));
     },
   }),
+  // A player across tournaments (issue 47): only entries of globally published tournaments exist.
+  publicFidePlayer: player({
+    schema: C.FidePlayerResponse,
+    render(p, site, emit) {
+      if (p.entries.length > 0)
+        emit({ fideId: p.fideId }, fidePlayerView(p.entries, fidePlayerPaths(p.fideId, site)));
+    },
+  }),
   // The same on the club surface, for every tournament a club lists (club-only ones included):
   // published where the spec's club endpoints publish the tournament, and nowhere else.
   clubRoundStandings: tournament({
@@ -267,6 +295,18 @@ const BINDINGS: Record<
   }),
   ...teamRoutes,
 };
+
+/** The URLs a player's resource names, under the base path. */
+function fidePlayerPaths(fideId: string, site: SiteContext): Parameters<typeof fidePlayerView>[1] {
+  const base = site.basePath ?? "";
+  const json = (id: EndpointId, params: Params): string => href(base, instancePath(endpoint(id), params));
+  return {
+    tournament: (id) => json("publicTournament", { id }),
+    playerCards: (id) => json("publicPlayerCards", { id }),
+    feed: href(base, fidePlayerFeedPath(fideId)),
+    calendar: href(base, fidePlayerCalendarPath(fideId)),
+  };
+}
 
 /** The URL path of the tournament's iCalendar file; null when no round has a date (a calendar
  * must hold at least one event). */

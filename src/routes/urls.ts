@@ -11,7 +11,7 @@
  */
 export type CacheClass = "live" | "current" | "list" | "meta" | "asset" | "archive";
 
-export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page" | "player" | "team";
+export type ParamName = "slug" | "id" | "round" | "tag" | "language" | "page" | "player" | "team" | "fideId";
 
 /** A query parameter that the static snapshot also serves as a path form. */
 export interface QueryForm {
@@ -70,7 +70,8 @@ export interface Endpoint {
   cors?: boolean;
   id: EndpointId;
   surface: "club" | "public";
-  scope: "tournament" | "list";
+  /** What one instance belongs to: a tournament, a list, or a player across tournaments (issue 47). */
+  scope: "tournament" | "list" | "player";
   /** The path as the spec writes it. */
   path: string;
   query?: QueryForm;
@@ -104,6 +105,7 @@ export type ExtensionId =
   | "publicCrosstable"
   | "publicPlayerCards"
   | "publicSchedule"
+  | "publicFidePlayer"
   | TeamExtensionId
   | ClubExtensionId;
 
@@ -286,6 +288,18 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/api/public/v1/tournaments/{id}/schedule",
     cache: "current",
     summary: "Extension: the announced date and time of each round",
+  },
+  // A player across every globally published tournament, by FIDE ID (issue 47).
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicFidePlayer",
+    surface: "public",
+    scope: "player",
+    path: "/api/public/v1/players/{fideId}",
+    cache: "current",
+    summary: "Extension: a player by FIDE ID",
   },
   // The same extensions on the club surface (the spec's club paths stay as they are). Written
   // out, not mapped: a call here would keep this list in the CloudFront function's bundle.
@@ -498,6 +512,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
   // A page per team (its roster, board results and matches): the team of the teams resource.
   { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" },
+  // A player across tournaments, by FIDE ID (issue 47).
+  { id: "fidePlayerPage", path: "/players/{fideId}/", follows: "publicFidePlayer" },
 ];
 
 /** Whether a page route's files may be split into a head and numbered pages (pageOf). */
@@ -550,6 +566,8 @@ export const STATIC_DIRS: readonly StaticDir[] = [
     cors: true,
     cache: "current",
   },
+  // The static search index (issue 47): a root naming its chunks, each chunk fetched on demand.
+  { prefix: "/search/", types: { json: "application/json" }, cors: false, cache: "list" },
 ];
 
 /** The URL path of a tournament's iCalendar file (a file of /calendar/). */
@@ -577,6 +595,19 @@ export function playerFeedPath(id: string, player: number): string {
 export function playerCalendarPath(id: string, player: number): string {
   return `/calendar/${id}/players/${player}.ics`;
 }
+
+/** The Atom feed of one player's games in every published tournament, by FIDE ID. */
+export function fidePlayerFeedPath(fideId: string): string {
+  return `/feeds/players/${fideId}.atom`;
+}
+
+/** The iCalendar file of one player's games in every published tournament, by FIDE ID. */
+export function fidePlayerCalendarPath(fideId: string): string {
+  return `/calendar/players/${fideId}.ics`;
+}
+
+/** The search index's root file (its chunks are `/search/w-{from}.json`, pages/search.ts). */
+export const SEARCH_ROOT_PATH = "/search/index.json";
 
 /** The Atom feed of the whole snapshot: each published tournament's newest event. */
 export const SNAPSHOT_FEED_PATH = "/feeds/all.atom";

@@ -29,7 +29,7 @@ buildApiHandler = viewerRequest(
 
 /** The rule list as the resolver reads it: `~N` put back, empty tag lists, no edge facts. */
 function unpackRules(r: HostRules, parts: string[]): HostRules {
-  const unpack = (v: string) => v.replace(/~(\d)/g, (_, i: string) => parts[Number(i)]!);
+  const unpack = (v: string) => v.replace(/~(\d+)/g, (_, i: string) => parts[Number(i)]!);
   // Path and page rules come as their URL alone (packedRules). Any cache class: the headers the
   // resolver makes for a file are never sent from here.
   const rule = (url: string) => ({ url, tags: [], cache: "meta" });
@@ -45,6 +45,10 @@ function unpackRules(r: HostRules, parts: string[]): HostRules {
     q.target = unpack(q.target);
     if (q.fallback) q.fallback = unpack(q.fallback);
   }
-  for (const s of r.statics) s.tags = [];
+  // Static rules come as `<prefix>.<ext>` (the prefix ends with "/", the extension has no dot).
+  r.statics = (r.statics as unknown as string[]).map((s) => {
+    const i = s.lastIndexOf(".");
+    return { prefix: s.slice(0, i), ext: s.slice(i + 1), tags: [] };
+  }) as unknown as HostRules["statics"];
   return { ...r, facts: NO_EDGE_FACTS };
 }

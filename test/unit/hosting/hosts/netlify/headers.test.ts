@@ -243,7 +243,7 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
         Access-Control-Allow-Origin: *
-      /api/public/v1/tournaments/:id/teams/matches/:round/index.json
+      /api/public/v1/players/:fideId/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -271,6 +271,15 @@ describe("_headers", () => {
         Surrogate-Key: build-api
         Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/teams/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
+      /api/public/v1/tournaments/:id/teams/matches/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -424,6 +433,7 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
       /tournaments/:id/teams/:team/
+      /players/:fideId/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
@@ -466,6 +476,14 @@ describe("_headers", () => {
         Cache-Tag: build-api-assets,build-api
         Surrogate-Key: build-api-assets build-api
         Access-Control-Allow-Origin: *
+      /search/*
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api-assets,build-api
+        Surrogate-Key: build-api-assets build-api
       /404.json
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
         X-Frame-Options: DENY

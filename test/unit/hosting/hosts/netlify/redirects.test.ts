@@ -61,6 +61,7 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/crosstable /api/public/v1/tournaments/:id/crosstable/index.json 200
       /api/public/v1/tournaments/:id/players /api/public/v1/tournaments/:id/players/index.json 200
       /api/public/v1/tournaments/:id/schedule /api/public/v1/tournaments/:id/schedule/index.json 200
+      /api/public/v1/players/:fideId /api/public/v1/players/:fideId/index.json 200
       /api/public/v1/tournaments/:id/teams/standings /api/public/v1/tournaments/:id/teams/standings/index.json 200
       /api/public/v1/tournaments/:id/teams/standings/rounds/:round /api/public/v1/tournaments/:id/teams/standings/rounds/:round/index.json 200
       /api/public/v1/tournaments/:id/teams /api/public/v1/tournaments/:id/teams/index.json 200

@@ -45,6 +45,7 @@ const SAMPLE: Record<string, string> = {
   page: "2",
   player: "7",
   team: "3",
+  fideId: "2201836",
 };
 
 /** A rule's URL pattern with a sample value for each parameter. */

@@ -228,6 +228,18 @@ var ENDPOINTS = [
     cache: "current",
     summary: "Extension: the announced date and time of each round"
   },
+  // A player across every globally published tournament, by FIDE ID (issue 47).
+  {
+    n: null,
+    extension: true,
+    cors: true,
+    id: "publicFidePlayer",
+    surface: "public",
+    scope: "player",
+    path: "/api/public/v1/players/{fideId}",
+    cache: "current",
+    summary: "Extension: a player by FIDE ID"
+  },
   // The same extensions on the club surface (the spec's club paths stay as they are). Written
   // out, not mapped: a call here would keep this list in the CloudFront function's bundle.
   {
@@ -397,7 +409,9 @@ var PAGE_ROUTES = [
   // Team events (issue 46): team standings and every round's matches, board by board.
   { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
   // A page per team (its roster, board results and matches): the team of the teams resource.
-  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" }
+  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" },
+  // A player across tournaments, by FIDE ID (issue 47).
+  { id: "fidePlayerPage", path: "/players/{fideId}/", follows: "publicFidePlayer" }
 ];
 function pageCache(page) {
   return endpoint(page.follows).cache;
@@ -431,7 +445,9 @@ var STATIC_DIRS = [
     types: { atom: "application/atom+xml" },
     cors: true,
     cache: "current"
-  }
+  },
+  // The static search index (issue 47): a root naming its chunks, each chunk fetched on demand.
+  { prefix: "/search/", types: { json: "application/json" }, cors: false, cache: "list" }
 ];
 var API_PREFIX = "/api/";
 var CORS_PREFIX = "/api/clubs/";
@@ -513,7 +529,8 @@ var SEGMENT_PATTERN = {
   language: inner(LANGUAGE_PATTERN),
   page: "[1-9][0-9]{0,8}",
   player: "[0-9]+",
-  team: "[0-9]+"
+  team: "[0-9]+",
+  fideId: "[0-9]+"
 };
 var STATIC_NAME = "(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*[A-Za-z0-9_-][A-Za-z0-9._-]*";
 function compareSpecificity(a, b) {
@@ -531,6 +548,7 @@ var ERROR_TAG = "build-api-errors";
 function purgeTagsOf(e) {
   const club = e.surface === "club" ? ["club-{slug}"] : [];
   if (e.scope === "tournament") return ["tournament-{id}", ...club, SITE_TAG];
+  if (e.scope === "player") return ["player-{fideId}", SITE_TAG];
   return [e.surface === "club" ? "list-club-{slug}" : "list-public", ...club, SITE_TAG];
 }
 function tagHeaders(tags) {
