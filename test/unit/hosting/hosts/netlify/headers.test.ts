@@ -433,6 +433,13 @@ describe("_headers", () => {
         Cache-Tag: build-api
         Surrogate-Key: build-api
       /tournaments/:id/teams/:team/
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self' 'sha256-8HR7W8gHLFsNzykekvC7koS9kwMB1YkMclaVVYRBW/4='; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /players/:fideId/
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
