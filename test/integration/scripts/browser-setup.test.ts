@@ -1,4 +1,4 @@
-// The browser scripts (scripts/browser-pages.ts, scripts/browser-cors.ts) say what to install when
+// The browser scripts (scripts/browser-pages.ts, browser-cors.ts, browser-teams.ts) say what to install when
 // a piece is missing, before they start anything: playwright-core or axe-core (the scripts/hosts
 // project), or the Chromium binary. Both take the hints from scripts/lib/browser-setup.ts.
 import { spawnSync } from "node:child_process";
@@ -38,7 +38,7 @@ describe("the browser scripts' set-up", () => {
     expect(() => requireChromium(process.execPath)).not.toThrow();
   });
 
-  it.each(["browser-pages", "browser-cors"])(
+  it.each(["browser-pages", "browser-cors", "browser-teams"])(
     "%s itself stops with the hint and exit 2 when a piece is missing",
     (script) => {
       const r = spawnSync(
@@ -49,6 +49,7 @@ describe("the browser scripts' set-up", () => {
           tempDir("no-snapshot"),
           "--chromium",
           "/nonexistent/chromium",
+          ...(script === "browser-teams" ? ["--id", "4600", "--club", "hobsons-bay"] : []),
         ],
         { cwd: REPO_ROOT, encoding: "utf8" },
       );
@@ -56,7 +57,7 @@ describe("the browser scripts' set-up", () => {
       // Whichever piece this machine lacks first: each message names what to install.
       const hints = [
         "playwright-core is not installed .*`npm ci --prefix scripts/hosts`.*",
-        ...(script === "browser-pages" ? ["axe-core is not installed .*"] : []),
+        ...(script !== "browser-cors" ? ["axe-core is not installed .*"] : []),
         "no browser at /nonexistent/chromium: install Chromium .*",
       ];
       expect(r.stderr).toMatch(new RegExp(`^${script}: (${hints.join("|")})\n$`));
