@@ -11,6 +11,7 @@
 //      seconds; and the size of the snapshot a cache would carry (`du` of dist and its versions,
 //      and as `tar | zstd -3` when zstd is installed), the Pages hosts' route.
 //   node scripts/bench-bucket-tick.ts [--sizes 50,2000] [--concurrency 16] [--seed 7] [--no-today]
+//     [--today-build-only]
 import { execSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -31,6 +32,9 @@ const values = scriptArgs(import.meta.url, {
   concurrency: { type: "string", default: "16" },
   seed: { type: "string", default: "7" },
   "no-today": { type: "boolean", default: false },
+  // Today's route at one size only as its full build and the cache's size (no deploys): a
+  // fresh runner's deploy sends every object, as the first publication does (measured above).
+  "today-build-only": { type: "boolean", default: false },
 });
 const sizes = values.sizes.split(",").map(Number);
 const concurrency = Number(values.concurrency);
@@ -130,13 +134,26 @@ for (const size of sizes) {
     client.destroy();
 
     if (values["no-today"]) continue;
-    for (const [i, label] of ["first", "tick after one more tournament changed"].entries()) {
+    const todayRuns = values["today-build-only"]
+      ? ["full build only"]
+      : ["first", "tick after one more tournament changed"];
+    for (const [i, label] of todayRuns.entries()) {
       if (i === 1) harness.changeOneTournament(db, 1);
       const fresh = path.join(work, `today-${i}`);
       mkdirSync(fresh);
       const t0 = performance.now();
       const built = await build({ db, out: path.join(fresh, "dist"), now });
       const t1 = performance.now();
+      if (values["today-build-only"]) {
+        const disk = du([path.join(fresh, "dist/"), path.join(fresh, ".dist.snapshots")]);
+        const zst = zstdBytes(fresh, [".dist.snapshots"]);
+        console.log(
+          `${size} tournaments: today, ${label}: build ${((t1 - t0) / 1000).toFixed(1)} s (${built.publish.files} files); ` +
+            `dist + .dist.snapshots ${mb(disk)} MB on disk${zst === undefined ? "" : `, ${mb(zst)} MB as tar | zstd -3`}, load ${load()}`,
+        );
+        rmSync(fresh, { recursive: true, force: true });
+        continue;
+      }
       // The record names another change log: the deploy sends every object again. Its listing of
       // the prefix (to find keys to remove) fails on s3rver past a few thousand keys, so the
       // bucket is given without `list`: the same uploads, no removals.
