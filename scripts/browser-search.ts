@@ -70,7 +70,7 @@ interface Target {
  */
 async function pickTargets(json: <T>(p: string) => Promise<T>): Promise<Target[]> {
   const found = new Map<string, Target>();
-  const root = await json<{ sections: string[] }>("/search/index.json");
+  const root = await json<{ sections: string[] }>("/search/root.json");
   for (const s of root.sections) {
     const section = await json<{ chunks: string[] }>(`/${sectionFile(s)}`);
     for (const c of section.chunks) {

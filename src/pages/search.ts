@@ -1,6 +1,6 @@
 // The search with no server (issue 47): names folded to words, the index page's search form and
 // the small script that reads the static index. The index is a root file naming its sections by
-// their first key (`/search/index.json`: {"sections": ["", "kar.p1503014", ...]}), each section
+// their first key (`/search/root.json`: {"sections": ["", "kar.p1503014", ...]}), each section
 // naming its chunks the same way (`/search/s-<bound>.json`), and the chunks, each the sorted items
 // [word, kind, id, name] of one range of keys (`/search/w-<bound>.json`), fetched on demand as
 // Pagefind fetches its index chunks: a query reads the root, one section and the one chunk its

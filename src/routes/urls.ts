@@ -607,7 +607,7 @@ export function fidePlayerCalendarPath(fideId: string): string {
 }
 
 /** The search index's root file (its chunks are `/search/w-{from}.json`, pages/search.ts). */
-export const SEARCH_ROOT_PATH = "/search/index.json";
+export const SEARCH_ROOT_PATH = "/search/root.json";
 
 /** The Atom feed of the whole snapshot: each published tournament's newest event. */
 export const SNAPSHOT_FEED_PATH = "/feeds/all.atom";

@@ -38,6 +38,36 @@ function holds(h: IncomingHttpHeaders, current: string | undefined): boolean {
   return true;
 }
 
+/**
+ * A ListObjectsV2 request, as s3rver's version-1 listing: s3rver makes its continuation tokens with
+ * DES, which OpenSSL 3 refuses, so a listing longer than a page (1,000 keys: the sample's snapshot
+ * since issue 47) failed with InternalError. The front asks s3rver with a marker instead and gives
+ * the page's last key back as the continuation token. Signatures are not checked (s3-server.ts).
+ */
+function listV1(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const q = url.indexOf("?");
+  const params = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+  if (params.get("list-type") !== "2") return undefined;
+  const token = params.get("continuation-token") ?? params.get("start-after");
+  params.delete("list-type");
+  params.delete("continuation-token");
+  params.delete("start-after");
+  if (token) params.set("marker", token);
+  return `${url.slice(0, q)}?${params.toString()}`;
+}
+
+/** A version-1 page as version 2's: the last key as NextContinuationToken when truncated. */
+function asV2(body: string): string {
+  const keys = [...body.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]!);
+  const extra =
+    `<KeyCount>${keys.length}</KeyCount>` +
+    (/<IsTruncated>true<\/IsTruncated>/.test(body) && keys.length > 0
+      ? `<NextContinuationToken>${keys.at(-1)!}</NextContinuationToken>`
+      : "");
+  return body.replace("</ListBucketResult>", `${extra}</ListBucketResult>`);
+}
+
 export async function startConditionalFront(upstream: string): Promise<ConditionalFront> {
   const target = new URL(upstream);
   const turns = new Map<string, Promise<void>>();
@@ -45,13 +75,31 @@ export async function startConditionalFront(upstream: string): Promise<Condition
 
   const forward = (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) =>
     new Promise<void>((done) => {
+      const v1 = listV1(req.url);
       const up = request(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: v1 ?? req.url,
+          headers: req.headers,
+        },
         (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-          r.on("end", done);
+          if (v1 === undefined || r.statusCode !== 200) {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+            r.on("end", done);
+            r.on("error", done);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          r.on("data", (c: Buffer) => chunks.push(c));
           r.on("error", done);
+          r.on("end", () => {
+            const body = Buffer.from(asV2(Buffer.concat(chunks).toString("utf8")), "utf8");
+            res.writeHead(200, { ...r.headers, "content-length": String(body.length) }).end(body);
+            done();
+          });
         },
       );
       up.on("error", () => {

@@ -220,8 +220,12 @@ async function distribution(prefix: string, store: MemoryKvs, baseArg = ""): Pro
     // Response headers policies, by the viewer's path: the behaviours the guide lists.
     const policy: Record<string, string> = { "x-content-type-options": "nosniff" };
     if (CORS_BEHAVIOURS.some((re) => re.test(uri))) policy["access-control-allow-origin"] = "*";
-    // The security headers policies: the pages' behaviours (/ and /tournaments/*) and the default.
-    const page = uri === `${baseArg}/` || uri.startsWith(`${baseArg}/tournaments/`);
+    // The security headers policies: the pages' behaviours (/, /tournaments/* and /players/*) and
+    // the default.
+    const page =
+      uri === `${baseArg}/` ||
+      uri.startsWith(`${baseArg}/tournaments/`) ||
+      uri.startsWith(`${baseArg}/players/`);
     for (const [k, v] of securityHeaders(page)) policy[k.toLowerCase()] = v;
     if ("statusCode" in r) {
       const h: Record<string, string> = {};

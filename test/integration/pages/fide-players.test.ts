@@ -146,7 +146,7 @@ describe("players across events (sample)", () => {
   });
 
   it("indexes every published tournament and FIDE-rated player by each folded word of the name", () => {
-    const root = JSON.parse(read("search/index.json")) as { sections: string[] };
+    const root = JSON.parse(read("search/root.json")) as { sections: string[] };
     const chunks = root.sections.flatMap(
       (b) => (JSON.parse(read(`search/s-${b}.json`)) as { chunks: string[] }).chunks,
     );

@@ -36,12 +36,12 @@ function world() {
     });
     for (const k of r.removed) records.delete(k);
     for (const [k, v] of r.records) records.set(k, v);
-    const sections = (JSON.parse(files.get("search/index.json")!) as { sections: string[] }).sections;
+    const sections = (JSON.parse(files.get("search/root.json")!) as { sections: string[] }).sections;
     const chunks = sections
       .flatMap((b) => (JSON.parse(files.get(sectionFile(b))!) as { chunks: string[] }).chunks)
       .sort();
     // Only the files the root names are the index (this sink keeps whatever was written).
-    const live = new Set(["search/index.json", ...sections.map(sectionFile), ...chunks.map(chunkFile)]);
+    const live = new Set(["search/root.json", ...sections.map(sectionFile), ...chunks.map(chunkFile)]);
     files = new Map([...files].filter(([p]) => live.has(p)));
     expect(r.files).toBe(live.size);
     return { written: [...written], chunks, files, r };
@@ -62,7 +62,7 @@ describe("the search index's chunks", () => {
   it("cuts the names into chunks under CHUNK_MAX, each holding exactly its range of keys", () => {
     const { run } = world();
     const { chunks, files } = run(names(6000), true);
-    expect(files.get("search/index.json")).toBe('{"sections":[""]}');
+    expect(files.get("search/root.json")).toBe('{"sections":[""]}');
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks[0]).toBe("");
     expect([...chunks].sort()).toEqual(chunks);
@@ -99,7 +99,7 @@ describe("the search index's chunks", () => {
       ),
     );
     expect(tick.written.sort()).toEqual([...holding].map(chunkFile).sort());
-    expect(tick.written).not.toContain("search/index.json");
+    expect(tick.written).not.toContain("search/root.json");
     expect(tick.written.length).toBeLessThanOrEqual(4);
     expect(tick.written.some((f) => tick.files.get(f)!.includes("playr"))).toBe(true);
     // Every name whose keys fall in the last chunk goes: that chunk goes, the root is rewritten.
@@ -111,6 +111,6 @@ describe("the search index's chunks", () => {
     expect(drop.chunks).not.toContain(last);
     // Its section names one chunk fewer; the root, naming the sections, stays.
     expect(drop.written).toContain(sectionFile(""));
-    expect(drop.written).not.toContain("search/index.json");
+    expect(drop.written).not.toContain("search/root.json");
   });
 });
