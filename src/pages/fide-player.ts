@@ -4,6 +4,7 @@
 // The feed and calendar hold no rank and no retrieval time, so a tick that changes another game
 // of a tournament leaves their bytes as they are (as the per-event player feeds: player-feeds.ts).
 import type { Locale } from "../i18n/locale.ts";
+import { zonedInstant } from "../i18n/zone.ts";
 import { fidePlayerCalendarPath, fidePlayerFeedPath, pageSitePath, type BasePath } from "../routes/urls.ts";
 import {
   compareEntries,
@@ -112,14 +113,19 @@ function fidePlayerCalendar(
     `X-WR-CALNAME:${icsText(l.t("fidePlayer.feedTitle", { player: view.name }))}`,
   ];
   for (const [e, r] of rounds) {
-    const date = (r.date ?? r.paired.slice(0, 10)).replace(/-/g, "");
-    const time = r.date ? r.time : null;
+    // As the per-event calendar (calendar.ts startLine): an announced time read in the
+    // tournament's zone, written in UTC; the whole day without one; the day paired without a date.
+    const date = r.date ?? r.paired.slice(0, 10);
+    const start =
+      r.date !== null && r.time !== null
+        ? `DTSTART:${utcStamp(new Date(zonedInstant(r.date, r.time, e.tournament.zone)).toISOString())}`
+        : `DTSTART;VALUE=DATE:${date.replace(/-/g, "")}`;
     lines.push(
       "BEGIN:VEVENT",
       // The per-event calendar's UIDs: the same game is the same event in both.
       `UID:round-${r.round}.player-${e.sourcePlayerNumber}.tournament-${e.tournamentId}@build-api`,
       `DTSTAMP:${stamp}`,
-      time === null ? `DTSTART;VALUE=DATE:${date}` : `DTSTART:${date}T${time.replace(":", "")}00`,
+      start,
       `SUMMARY:${icsText(titleOf(l, e, r))}`,
       ...(e.tournament.location ? [`LOCATION:${icsText(e.tournament.location)}`] : []),
       `DESCRIPTION:${icsText(`${summaryOf(l, e, r)}\n${l.t("calendar.description", { url: urls.page.round(e.tournamentId, r.round) })}`)}`,

@@ -10,6 +10,7 @@ import { toJson } from "../output/json.ts";
 import { schemaId } from "../output/jsonschema.ts";
 import type { SnapshotValidator } from "../output/validate.ts";
 import { pagesOfTournament } from "../pages/index.ts";
+import { zoneOf } from "../pages/tournament.ts";
 import { ROUTES, type SiteContext } from "../routes/table.ts";
 import { archiveFrom } from "../routes/cache.ts";
 import { instanceFile } from "../routes/urls.ts";
@@ -149,7 +150,7 @@ export function renderTournament(
   const archived = archiveAt !== null && archiveAt <= ctx.now;
   const from = Math.max(c.statusWindow.from, archived ? archiveAt : -Infinity);
   const until = Math.min(c.statusWindow.until, archiveAt !== null && !archived ? archiveAt : Infinity);
-  const fide = fideEntries(c);
+  const fide = fideEntries(c, zoneOf(c, ctx.site));
   const state: TournamentState = {
     id: job.externalId,
     fp,

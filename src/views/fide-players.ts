@@ -40,6 +40,8 @@ export interface FideEntry {
   tournament: {
     name: string;
     location: string | null;
+    /** The zone its round times are read in (pages/tournament.ts zoneOf). */
+    zone: string;
     startDate: string | null;
     endDate: string | null;
     createdAt: string;
@@ -58,8 +60,11 @@ function changedAt(g: Game): string {
   return g.resultChangedAt ?? g.firstSeenAt;
 }
 
-/** The entries of a tournament's FIDE-rated players; none unless it is published globally. */
-export function fideEntries(c: TournamentContext): FideEntry[] {
+/**
+ * The entries of a tournament's FIDE-rated players; none unless it is published globally. `zone`
+ * is the zone its round times are read in.
+ */
+export function fideEntries(c: TournamentContext, zone: string): FideEntry[] {
   if (!c.published.globalTags) return [];
   const t = c.t;
   const standing = new Map(c.standings.rows.map((r) => [r.sourcePlayerNumber, r]));
@@ -67,6 +72,7 @@ export function fideEntries(c: TournamentContext): FideEntry[] {
   const tournament = {
     name: t.name,
     location: t.location,
+    zone,
     startDate: t.startDate,
     endDate: t.endDate,
     createdAt: t.createdAt,

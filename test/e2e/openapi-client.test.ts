@@ -78,10 +78,17 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
       "/api/public/v1/tournaments/{id}/schedule",
       await client.GET("/api/public/v1/tournaments/{id}/schedule", { params: { path } }),
     );
-    keep(
-      "/api/public/v1/tournaments/{id}/players",
-      await client.GET("/api/public/v1/tournaments/{id}/players", { params: { path } }),
-    );
+    const cards = await client.GET("/api/public/v1/tournaments/{id}/players", { params: { path } });
+    keep("/api/public/v1/tournaments/{id}/players", cards);
+    // A player across events (issue 47): the first FIDE-rated player of each tournament.
+    const rated = cards.data?.players.find((p) => p.fideId !== null);
+    if (rated?.fideId != null) {
+      const fidePath = { fideId: String(rated.fideId) };
+      keep(
+        "/api/public/v1/players/{fideId}",
+        await client.GET("/api/public/v1/players/{fideId}", { params: { path: fidePath } }),
+      );
+    }
     for (const round of progression.data?.rounds ?? []) {
       keep(
         "/api/public/v1/tournaments/{id}/standings/rounds/{round}",
