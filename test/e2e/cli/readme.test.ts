@@ -6,7 +6,15 @@
 // port 3000, is asked for one endpoint and stopped. A deploy goes to a local S3-compatible server
 // holding the bucket it names (its address and path-style addressing appended, as --port is).
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { program } from "../../../src/cli/program.ts";
@@ -77,7 +85,10 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-async function deployOnce(args: string[], cwd: string): Promise<void> {
+/** `deploy` or `publish` against a local S3 server; a `> file` at the end gets the stdout. */
+async function deployOnce(written: string[], cwd: string): Promise<void> {
+  const to = written.indexOf(">");
+  const args = to < 0 ? written : written.slice(0, to);
   const bucket = args[args.indexOf("--bucket") + 1]!;
   const s3 = await startS3(bucket);
   s3s.push(s3);
@@ -85,7 +96,8 @@ async function deployOnce(args: string[], cwd: string): Promise<void> {
     cwd,
     env: { ...process.env, ...S3_ENV },
   });
-  expect(r.code, `build-api ${args.join(" ")}\n${r.stderr}`).toBe(0);
+  expect(r.code, `build-api ${written.join(" ")}\n${r.stderr}`).toBe(0);
+  if (to >= 0) writeFileSync(path.join(cwd, written[to + 1]!), r.stdout);
   expect((await s3.list()).length, "objects in the bucket").toBeGreaterThan(0);
 }
 
@@ -146,7 +158,7 @@ describe("the build-api commands of the README and the guide", () => {
             expect(await previewOnce(args, cwd), args.join(" ")).toBe(200);
             continue;
           }
-          if (args[0] === "deploy") {
+          if (args[0] === "deploy" || args[0] === "publish") {
             await deployOnce(args, cwd);
             continue;
           }
