@@ -1,4 +1,4 @@
-// `node scripts/browser-search.ts --dir <snapshot> [--base URL] [--chromium PATH]`: the search
+// `node scripts/browser-search.ts --dir <snapshot> [--base URL] [--chromium PATH] [--need-player]`: the search
 // with no server (issue 47) in headless Chromium. Without --base the snapshot is served by the
 // preview, in process, on a free loopback port (as scripts/browser-pages.ts). A FIDE-rated player
 // whose surname has an accent, and a tournament whose name has one, are picked from the search
@@ -68,7 +68,7 @@ interface Target {
  * A FIDE-rated player whose surname (first word) has a mark, and a tournament whose name has a
  * word with a mark; each with its query, the word's first 4 letters folded (accents stripped).
  */
-async function pickTargets(json: <T>(p: string) => Promise<T>): Promise<Target[]> {
+async function pickTargets(json: <T>(p: string) => Promise<T>, needPlayer: boolean): Promise<Target[]> {
   const found = new Map<string, Target>();
   const root = await json<{ sections: string[] }>("/search/root.json");
   for (const s of root.sections) {
@@ -84,8 +84,11 @@ async function pickTargets(json: <T>(p: string) => Promise<T>): Promise<Target[]
       }
     }
   }
-  if (!found.has("p"))
-    console.log("note [search] the index names no FIDE-rated player whose surname has an accent");
+  if (!found.has("p")) {
+    const none = "the index names no FIDE-rated player whose surname has an accent";
+    if (needPlayer) throw new Error(`${none} (--need-player)`);
+    console.log(`note [search] ${none}`);
+  }
   if (found.size === 0) throw new Error("the search index names no player nor tournament with an accent");
   return [...found.values()];
 }
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
     dir: { type: "string" },
     base: { type: "string" },
     chromium: { type: "string", default: "/usr/bin/chromium" },
+    "need-player": { type: "boolean", default: false },
   });
   if (!values.dir && !values.base)
     exitWithUsage(import.meta.url, "--dir <snapshot> or --base <url> is required");
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
     if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
     return (await res.json()) as T;
   };
-  const targets = await pickTargets(json);
+  const targets = await pickTargets(json, values["need-player"] === true);
   const profile = mkdtempSync(path.join(tmpdir(), "build-api-search-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: values.chromium,

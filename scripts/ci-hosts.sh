@@ -390,6 +390,25 @@ node bin/build-api.js import-trf test/fixtures/trf/teams/sm-2025-eschlkam-team-s
 grep -v '^ok  ' "$WORK/teams.txt" 2>/dev/null || true
 record teams "$rc" "$(tail -n 1 "$WORK/teams.txt" 2>/dev/null)" $((SECONDS - t0))
 
+# --- the search with no server (issue 47) ---------------------------------------------------------
+# The sample names no FIDE-rated player with an accent: a copy of the store writes one who plays in
+# two published tournaments as "Pásukov"-style (a mark on the surname's second letter), and
+# scripts/browser-search.ts finds them, and a tournament, by four letters typed without the accent.
+t0=$SECONDS
+rc=0
+cp data/sample.sqlite "$WORK/search.sqlite"
+node -e '
+  const db = new (require("better-sqlite3"))(process.argv[1]);
+  const { fide_id } = db.prepare("SELECT fide_id FROM players WHERE fide_id IS NOT NULL GROUP BY fide_id HAVING count(DISTINCT tournament_id) > 1 ORDER BY fide_id LIMIT 1").get();
+  db.prepare("UPDATE players SET name = substr(name, 1, 1) || char(225) || substr(name, 3) WHERE fide_id = ?").run(fide_id);
+' "$WORK/search.sqlite" || rc=$?
+[ "$rc" = 0 ] && { node bin/build-api.js build --db "$WORK/search.sqlite" --out "$WORK/search" \
+  --now 2026-11-22T12:00:00Z >/dev/null 2>&1 || rc=$?; }
+[ "$rc" = 0 ] && { timeout 300 node scripts/browser-search.ts --dir "$WORK/search" --need-player \
+  >"$WORK/search.txt" 2>&1 || rc=$?; }
+cat "$WORK/search.txt" 2>/dev/null || true
+record search "$rc" "$(tail -n 1 "$WORK/search.txt" 2>/dev/null)" $((SECONDS - t0))
+
 # --- pages and the club embed in a real browser -------------------------------------------------
 # scripts/browser-pages.ts against the preview (this run also writes the screenshots that
 # docs/guide/pages-and-embed.md shows, to docs/screenshots), then against nginx and wrangler pages dev, started again on the same snapshot.
