@@ -447,7 +447,8 @@ var STATIC_DIRS = [
     cache: "current"
   },
   // The static search index (issue 47): a root naming its chunks, each chunk fetched on demand.
-  { prefix: "/search/", types: { json: "application/json" }, cors: false, cache: "list" }
+  // Netlify sends .json files with the charset parameter; the other hosts send the rule's type.
+  { prefix: "/search/", types: { json: "application/json; charset=utf-8" }, cors: false, cache: "list" }
 ];
 var API_PREFIX = "/api/";
 var CORS_PREFIX = "/api/clubs/";
