@@ -161,25 +161,45 @@ function subcommand(name: string): Command {
   return program.command(name).showHelpAfterError(`(see 'build-api ${name} --help')`);
 }
 
-subcommand("build")
-  .description("Write every endpoint's response and the host configs into --out, atomically.")
-  .usage("--db <file> --out <dir> [options]")
-  .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
-  .addOption(required("--out <dir>", "the snapshot directory to create or replace"))
-  .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
-  .option(
-    "--grace-minutes <n>",
-    "UpdateDelayed after nextRefreshAt is overdue by this long",
-    positiveNumber,
-    30,
-  )
-  .option(
-    "--results-window-hours <n>",
-    "Live while the newest round changed within this window",
-    positiveNumber,
-    6,
-  )
-  .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
+/** The bucket options `deploy` and `publish` share (after --bucket). */
+function bucketOptions(c: Command): Command {
+  return c
+    .option("--prefix <prefix>", "a key prefix inside the bucket, e.g. site/", keyPrefix, "")
+    .option(
+      "--endpoint <url>",
+      "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)",
+    )
+    .option("--region <region>", "the region (default: AWS_REGION or the AWS config; R2 uses auto)")
+    .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
+    .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16);
+}
+
+/** The options that decide statuses and validity, which `build` and `publish` share. */
+function statusOptions(c: Command): Command {
+  return c
+    .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
+    .option(
+      "--grace-minutes <n>",
+      "UpdateDelayed after nextRefreshAt is overdue by this long",
+      positiveNumber,
+      30,
+    )
+    .option(
+      "--results-window-hours <n>",
+      "Live while the newest round changed within this window",
+      positiveNumber,
+      6,
+    )
+    .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing");
+}
+
+statusOptions(
+  subcommand("build")
+    .description("Write every endpoint's response and the host configs into --out, atomically.")
+    .usage("--db <file> --out <dir> [options]")
+    .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
+    .addOption(required("--out <dir>", "the snapshot directory to create or replace")),
+)
   .option("--force", "replace a non-empty --out directory that is not a snapshot")
   .option("--rebuild", "render everything even when the snapshot was built from the same inputs")
   .option(
@@ -426,20 +446,14 @@ function requestSeconds(value: string): number {
   return n;
 }
 
-subcommand("deploy")
-  .description(
-    "Upload a built snapshot to an S3-compatible bucket, sending only what changed since the last deploy.",
-  )
-  .addOption(required("--bucket <name>", "the bucket"))
-  .option("--dir <dir>", "the snapshot directory", "dist")
-  .option("--prefix <prefix>", "a key prefix inside the bucket, e.g. site/", keyPrefix, "")
-  .option(
-    "--endpoint <url>",
-    "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)",
-  )
-  .option("--region <region>", "the region (default: AWS_REGION or the AWS config; R2 uses auto)")
-  .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
-  .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)
+bucketOptions(
+  subcommand("deploy")
+    .description(
+      "Upload a built snapshot to an S3-compatible bucket, sending only what changed since the last deploy.",
+    )
+    .addOption(required("--bucket <name>", "the bucket"))
+    .option("--dir <dir>", "the snapshot directory", "dist"),
+)
   .option("--edge-out <dir>", "also write the edge code: a CloudFront Function and an R2 Worker")
   .option(
     "--kvs-arn <arn>",
@@ -535,35 +549,17 @@ subcommand("deploy")
       );
   });
 
-subcommand("publish")
-  .description(
-    "Build a store straight into an S3-compatible bucket, with no local snapshot: the ledger lives in the bucket, so a fresh runner renders and sends only what changed.",
-  )
-  .usage("--db <file> --bucket <name> [--prefix <prefix>] [options]")
-  .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
-  .addOption(required("--bucket <name>", "the bucket"))
-  .option("--prefix <prefix>", "a key prefix inside the bucket, e.g. site/", keyPrefix, "")
-  .option(
-    "--endpoint <url>",
-    "an S3-compatible endpoint: R2, GCS, B2, MinIO (default: AWS_ENDPOINT_URL_S3 or AWS)",
-  )
-  .option("--region <region>", "the region (default: AWS_REGION or the AWS config; R2 uses auto)")
-  .option("--path-style", "address the bucket as <endpoint>/<bucket>/ (MinIO, some gateways)")
-  .option("--concurrency <n>", "requests in flight at once", concurrencyCount, 16)
-  .option("--now <time>", "the build instant, ISO 8601 (default: the clock)", isoInstant)
-  .option(
-    "--grace-minutes <n>",
-    "UpdateDelayed after nextRefreshAt is overdue by this long",
-    positiveNumber,
-    30,
-  )
-  .option(
-    "--results-window-hours <n>",
-    "Live while the newest round changed within this window",
-    positiveNumber,
-    6,
-  )
-  .option("--skip-invalid", "publish the valid tournaments and list the invalid ones, instead of failing")
+statusOptions(
+  bucketOptions(
+    subcommand("publish")
+      .description(
+        "Build a store straight into an S3-compatible bucket, with no local snapshot: the ledger lives in the bucket, so a fresh runner renders and sends only what changed.",
+      )
+      .usage("--db <file> --bucket <name> [--prefix <prefix>] [options]")
+      .addOption(required("--db <file>", "the SQLite store to read (opened read-only)"))
+      .addOption(required("--bucket <name>", "the bucket")),
+  ),
+)
   .option("--jobs <n>", "threads that render tournaments (as for build)", jobCount)
   .option("--page-size <n>", "items per page of a longer list (as for build)", pageSizeOption, LIST_PAGE_SIZE)
   .option("--base-path <path>", "serve the snapshot under this URL path (as for build)", basePathOption, "")
