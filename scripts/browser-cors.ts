@@ -2,48 +2,12 @@
 // snapshot, served by the preview, from another. Club endpoints must be readable, global ones
 // blocked. playwright-core comes from the separate scripts/hosts project (npm ci --prefix).
 //   node scripts/browser-cors.ts --dir DIR [--chromium /usr/bin/chromium]
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
+import { createServer } from "node:http";
 import path from "node:path";
 import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
-import { hostsPackage, requireChromium } from "./lib/browser-setup.ts";
-
-/** The little of playwright-core this script uses (the root project has no types for it). */
-interface Page {
-  goto(url: string): Promise<unknown>;
-  evaluate<T>(fn: (url: string) => Promise<T>, arg: string): Promise<T>;
-}
-interface Browser {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launchPersistentContext(
-    userDataDir: string,
-    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
-  ): Promise<Browser>;
-}
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
-  });
-}
+import { type Browser, chromiumLauncher, listen } from "./lib/browser-setup.ts";
 
 /** In the page: what a cross-origin fetch gives, "ok <status> <bytes>" or "blocked: <error>". */
 async function fetchFromPage(url: string): Promise<string> {
@@ -63,8 +27,7 @@ async function main(): Promise<void> {
   });
   if (!values.dir) exitWithUsage(import.meta.url, "--dir <snapshot> is required");
   // Each missing piece is named with what to install, before anything starts.
-  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
-  requireChromium(values.chromium);
+  const chromium = chromiumLauncher(values.chromium, import.meta.dirname);
 
   const slug = readdirSync(path.join(values.dir, "api/clubs"))[0];
   if (!slug) throw new Error("the snapshot has no club catalog");
@@ -77,18 +40,12 @@ async function main(): Promise<void> {
   const pagePort = await listen(page);
   // Two origins on the loopback interface: a page on 127.0.0.1, the API on localhost.
   const apiOrigin = `http://localhost:${apiPort}`;
-  const profile = mkdtempSync(path.join(tmpdir(), "build-api-chromium-"));
   let passed = 0;
   let failed = 0;
   let browser: Browser | undefined;
   try {
     // A new profile directory each run: nothing cached from an earlier run can answer.
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: values.chromium,
-      args: FLAGS,
-      headless: true,
-      timeout: 60_000,
-    });
+    browser = await chromium.launch();
     const tab = await browser.newPage();
     await tab.goto(`http://127.0.0.1:${pagePort}/`);
     // [path, what the page must see: "ok <status>" when readable, "blocked" when not].
@@ -115,7 +72,6 @@ async function main(): Promise<void> {
     await browser?.close();
     api.close();
     page.close();
-    rmSync(profile, { recursive: true, force: true });
   }
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;

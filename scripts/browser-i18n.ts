@@ -10,46 +10,16 @@
 //   node scripts/browser-i18n.ts --dir DIR [--club SLUG] [--screenshots DIR] [--label NAME]
 //                                [--chromium PATH]
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import fg from "fast-glob";
 import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
 import { languageOf } from "../src/i18n/languages.ts";
 import { localeOf } from "../src/i18n/locale.ts";
-import { hostsPackage, requireChromium } from "./lib/browser-setup.ts";
+import { type Browser, chromiumLauncher, listen } from "./lib/browser-setup.ts";
 
-/** The little of playwright-core this script uses (the root project has no types for it). */
-interface Page {
-  goto(url: string, o?: { waitUntil?: string }): Promise<unknown>;
-  evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T>;
-  setViewportSize(s: { width: number; height: number }): Promise<void>;
-  screenshot(o: { path: string; fullPage: boolean }): Promise<unknown>;
-  waitForFunction<A>(fn: (arg: A) => boolean, arg: A, o?: { timeout: number }): Promise<unknown>;
-  on(event: "pageerror", fn: (err: Error) => void): void;
-  on(event: "console", fn: (msg: { text(): string }) => void): void;
-}
-interface Context {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launchPersistentContext(
-    userDataDir: string,
-    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
-  ): Promise<Context>;
-}
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-];
 /** The narrow phone and the desktop of the issue's screenshots. */
 const SIZES = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
 
@@ -71,13 +41,6 @@ function check(ok: boolean, what: string, detail = ""): void {
   if (ok) passed++;
   else failed++;
   console.log(`${ok ? "ok  " : "FAIL"} [i18n] ${what}${detail ? `: ${detail}` : ""}`);
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
-  });
 }
 
 /** The pages to open: "/", the 404 page, and the page of each kind with the most text. */
@@ -118,8 +81,7 @@ async function main(): Promise<void> {
   });
   if (!values.dir) exitWithUsage(import.meta.url, "--dir <snapshot> is required");
   const dir = path.resolve(values.dir);
-  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
-  requireChromium(values.chromium);
+  const chromium = chromiumLauncher(values.chromium, import.meta.dirname);
   const label = values.label;
 
   const servers: Server[] = [];
@@ -178,15 +140,9 @@ async function main(): Promise<void> {
   servers.push(clubPage);
   const clubOrigin = `http://127.0.0.1:${await listen(clubPage)}`;
 
-  const profile = mkdtempSync(path.join(tmpdir(), "build-api-chromium-"));
-  let context: Context | undefined;
+  let context: Browser | undefined;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: values.chromium,
-      args: FLAGS,
-      headless: true,
-      timeout: 60_000,
-    });
+    context = await chromium.launch();
     const page = await context.newPage();
     const errors: string[] = [];
     const violations: string[] = [];
@@ -285,7 +241,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await context?.close();
-    rmSync(profile, { recursive: true, force: true });
     for (const s of servers) s.close();
   }
   console.log(`[i18n] ${passed} passed, ${failed} failed`);

@@ -11,58 +11,14 @@
 //                                 [--label NAME] [--chromium PATH]
 // Without --base the snapshot is served by the preview, in process, on a free loopback port.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
-import { hostsFile, hostsPackage, requireChromium } from "./lib/browser-setup.ts";
-
-/** The little of playwright-core this script uses (the root project has no types for it). */
-interface Page {
-  goto(url: string, o?: { waitUntil?: string }): Promise<unknown>;
-  evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T>;
-  /** A string is evaluated as an expression over the DevTools protocol: no page CSP applies. */
-  evaluate(expression: string): Promise<unknown>;
-  setViewportSize(s: { width: number; height: number }): Promise<void>;
-  emulateMedia(o: { colorScheme: "light" | "dark" }): Promise<void>;
-  screenshot(o: { path: string; fullPage: boolean }): Promise<unknown>;
-  waitForFunction<A>(fn: (arg: A) => boolean, arg: A, o?: { timeout: number }): Promise<unknown>;
-  on(event: "pageerror", fn: (err: Error) => void): void;
-  on(event: "console", fn: (msg: { text(): string }) => void): void;
-}
-interface Context {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launchPersistentContext(
-    userDataDir: string,
-    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
-  ): Promise<Context>;
-}
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { type Browser, chromiumLauncher, hostsFile, listen, type Page } from "./lib/browser-setup.ts";
 
 const WIDTHS = { phone: 390, desktop: 1280 } as const;
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
-  });
-}
 
 let passed = 0;
 let failed = 0;
@@ -129,9 +85,8 @@ async function main(): Promise<void> {
   if (!values.dir) exitWithUsage(import.meta.url, "--dir <snapshot> is required");
   const dir = values.dir;
   // Each missing piece is named with what to install, before anything starts.
-  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
+  const chromium = chromiumLauncher(values.chromium, import.meta.dirname);
   const axeSource = readFileSync(hostsFile("axe-core/axe.min.js", import.meta.dirname), "utf8");
-  requireChromium(values.chromium);
 
   const servers: Server[] = [];
   let base = values.base?.replace(/\/$/, "");
@@ -238,15 +193,9 @@ async function main(): Promise<void> {
   servers.push(clubPage);
   const clubOrigin = `http://127.0.0.1:${await listen(clubPage)}`;
 
-  const profile = mkdtempSync(path.join(tmpdir(), "build-api-chromium-"));
-  let context: Context | undefined;
+  let context: Browser | undefined;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: values.chromium,
-      args: FLAGS,
-      headless: true,
-      timeout: 60_000,
-    });
+    context = await chromium.launch();
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (err) => errors.push(err.message));
@@ -593,7 +542,6 @@ async function main(): Promise<void> {
   } finally {
     await context?.close();
     for (const s of servers) s.close();
-    rmSync(profile, { recursive: true, force: true });
   }
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;

@@ -6,55 +6,12 @@
 // stripped, and the player's (tournament's) page must be among the results; the index files the
 // search fetched, and their bytes, are printed. (A failed wait throws: the script exits non-zero.) Needs playwright-core from
 // scripts/hosts (`npm ci --prefix scripts/hosts`) and a Chromium binary.
-import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
 import { foldWords } from "../src/pages/search.ts";
 import { chunkFile, sectionFile } from "../src/render/search.ts";
-import { hostsPackage, requireChromium } from "./lib/browser-setup.ts";
-
-/** The little of playwright-core this script uses. */
-interface Response {
-  url(): string;
-  body(): Promise<Buffer>;
-}
-interface Page {
-  goto(url: string, o?: { waitUntil?: string }): Promise<unknown>;
-  fill(selector: string, text: string): Promise<void>;
-  waitForSelector(selector: string, o?: { timeout: number; state?: string }): Promise<unknown>;
-  evaluate<T>(fn: () => T): Promise<T>;
-  on(event: "response", fn: (r: Response) => void): void;
-  on(event: "pageerror", fn: (err: Error) => void): void;
-}
-interface Context {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launchPersistentContext(
-    userDataDir: string,
-    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
-  ): Promise<Context>;
-}
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-];
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
-  });
-}
+import { chromiumLauncher, listen } from "./lib/browser-setup.ts";
 
 interface Target {
   kind: string;
@@ -102,8 +59,7 @@ async function main(): Promise<void> {
   });
   if (!values.dir && !values.base)
     exitWithUsage(import.meta.url, "--dir <snapshot> or --base <url> is required");
-  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
-  requireChromium(values.chromium);
+  const chromium = chromiumLauncher(values.chromium, import.meta.dirname);
   const servers: Server[] = [];
   let base = values.base?.replace(/\/$/, "");
   if (!base) {
@@ -117,13 +73,7 @@ async function main(): Promise<void> {
     return (await res.json()) as T;
   };
   const targets = await pickTargets(json, values["need-player"] === true);
-  const profile = mkdtempSync(path.join(tmpdir(), "build-api-search-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: values.chromium,
-    args: FLAGS,
-    headless: true,
-    timeout: 60_000,
-  });
+  const context = await chromium.launch();
   let ok = true;
   try {
     const page = await context.newPage();
@@ -152,7 +102,6 @@ async function main(): Promise<void> {
     }
   } finally {
     await context.close();
-    rmSync(profile, { recursive: true, force: true });
     for (const s of servers) s.close();
   }
   if (!ok) process.exitCode = 1;

@@ -7,39 +7,14 @@
 // others are listed), and that they show the JSON's teams, points, rosters and rounds; then the
 // club's team embed on a page of another origin shows the team standings' teams.
 //   node scripts/browser-teams.ts --dir DIR --id ID --club SLUG [--screenshots DIR] [--chromium PATH]
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { exitWithUsage, scriptArgs } from "./lib/args.ts";
 import { createPreviewServer } from "../src/hosting/preview.ts";
-import { hostsFile, hostsPackage, requireChromium } from "./lib/browser-setup.ts";
+import { chromiumLauncher, hostsFile } from "./lib/browser-setup.ts";
 
-/** The little of playwright-core this script uses (the root project has no types for it). */
-interface Page {
-  goto(url: string): Promise<unknown>;
-  evaluate<T, A>(fn: (arg: A) => T | Promise<T>, arg: A): Promise<T>;
-  evaluate(expression: string): Promise<unknown>;
-  setViewportSize(s: { width: number; height: number }): Promise<void>;
-  screenshot(o: { path: string; fullPage: boolean }): Promise<unknown>;
-  waitForFunction<A>(fn: (arg: A) => boolean, arg: A, o?: { timeout: number }): Promise<unknown>;
-  on(event: "pageerror", fn: (err: Error) => void): void;
-}
-interface Chromium {
-  launchPersistentContext(
-    dir: string,
-    o: { executablePath: string; args: string[]; headless: boolean; timeout: number },
-  ): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }>;
-}
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-];
 const SIZES = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 800 } } as const;
 
 interface Standings {
@@ -87,9 +62,8 @@ async function main(): Promise<void> {
   });
   if (!values.dir || !values.id || !values.club)
     exitWithUsage(import.meta.url, "--dir <snapshot>, --id <team event> and --club <slug> are required");
-  const { chromium } = hostsPackage<{ chromium: Chromium }>("playwright-core", import.meta.dirname);
+  const chromium = chromiumLauncher(values.chromium, import.meta.dirname);
   const axeSource = readFileSync(hostsFile("axe-core/axe.min.js", import.meta.dirname), "utf8");
-  requireChromium(values.chromium);
   const preview = createPreviewServer(path.resolve(values.dir));
   const base = `http://127.0.0.1:${await listen(preview)}`;
   const json = async <T>(p: string): Promise<T> => {
@@ -112,13 +86,7 @@ async function main(): Promise<void> {
   });
   const clubOrigin = `http://127.0.0.1:${await listen(club)}`;
 
-  const profile = mkdtempSync(path.join(tmpdir(), "build-api-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: values.chromium,
-    args: FLAGS,
-    headless: true,
-    timeout: 60_000,
-  });
+  const context = await chromium.launch();
   try {
     const page = await context.newPage();
     const errors: string[] = [];
@@ -201,7 +169,6 @@ async function main(): Promise<void> {
     await context.close();
     preview.close();
     club.close();
-    rmSync(profile, { recursive: true, force: true });
   }
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed > 0 ? 1 : 0;

@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseEntryValue } from "../ledger/file-entry.ts";
+import { entryHex } from "../ledger/file-entry.ts";
 import type { Ledger } from "../ledger/port.ts";
 import { workingCopy } from "../ledger/bucket-site.ts";
 import { EDGE_FILE } from "../hosting/rules.ts";
@@ -236,8 +236,7 @@ export class PublishRun {
     } else {
       // Every file was rendered: compared with the ledger's rows when they describe the bucket.
       const files = new Map<string, SnapshotFile>();
-      for (const [p, row] of opened.describes ? ledger.allFiles() : [])
-        files.set(p, parseEntryValue(row.value));
+      for (const [p, row] of opened.describes ? ledger.allFiles() : []) files.set(p, entryHex(row));
       rowsRead += files.size;
       const known = opened.describes ? { metadata: record?.metadata ?? "", files } : undefined;
       plan = planDeploy(written, known, state.unknown, metadata, facts);
@@ -285,7 +284,7 @@ export class PublishRun {
 
 function rowOf(ledger: Ledger, p: string): SnapshotFile | undefined {
   const row = ledger.get(p);
-  return row && parseEntryValue(row.value);
+  return row && entryHex(row);
 }
 
 function archiveChanged(now: EdgeFacts, before: EdgeFacts | undefined): boolean {

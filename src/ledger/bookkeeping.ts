@@ -36,7 +36,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { BuildError, EXIT } from "../shared/errors.ts";
-import { entryValue } from "./file-entry.ts";
+import type { FileEntry } from "./file-entry.ts";
 import {
   countRecordSums,
   liveRecordSums,
@@ -86,10 +86,6 @@ CREATE TABLE IF NOT EXISTS pending_files (
 CREATE TABLE IF NOT EXISTS pending_records (${recordColumnsDdl(true)}) STRICT;
 CREATE TABLE IF NOT EXISTS pending_members (list TEXT NOT NULL, rank TEXT NOT NULL, key TEXT NOT NULL) STRICT;
 `;
-
-function split(value: string): { sha: Buffer; bytes: number } {
-  return { sha: Buffer.from(value.slice(0, 32), "latin1"), bytes: Number(value.slice(32)) };
-}
 
 export class Bookkeeping implements Ledger {
   readonly file: string;
@@ -285,7 +281,7 @@ export class Bookkeeping implements Ledger {
   /** The live entry of `p`, if the live version holds it. */
   get(p: string): FileRow | undefined {
     const r = this.getFile.get(p);
-    return r && { owner: r.owner, value: entryValue(r.sha256, r.bytes) };
+    return r && { owner: r.owner, sha256: r.sha256, bytes: r.bytes };
   }
 
   /** How many files and bytes `owner` has in the live version, if any. */
@@ -302,13 +298,13 @@ export class Bookkeeping implements Ledger {
   }
 
   /** The live files of `owner`. */
-  filesOf(owner: string): Array<[string, string]> {
+  filesOf(owner: string): Array<[string, FileEntry]> {
     return this.db
       .prepare<[string], { path: string; sha256: Buffer; bytes: number }>(
         "SELECT path, sha256, bytes FROM files WHERE owner = ? AND sha256 IS NOT NULL",
       )
       .all(owner)
-      .map((r) => [r.path, entryValue(r.sha256, r.bytes)]);
+      .map((r) => [r.path, { sha256: r.sha256, bytes: r.bytes }]);
   }
 
   /**
@@ -340,7 +336,7 @@ export class Bookkeeping implements Ledger {
         "SELECT path, owner, sha256, bytes FROM files WHERE sha256 IS NOT NULL ORDER BY path",
       )
       .iterate();
-    for (const r of it) yield [r.path, { owner: r.owner, value: entryValue(r.sha256, r.bytes) }];
+    for (const r of it) yield [r.path, { owner: r.owner, sha256: r.sha256, bytes: r.bytes }];
   }
 
   /**
@@ -378,9 +374,9 @@ export class Bookkeeping implements Ledger {
    * Paths changed after generation `since`, up to the live one: written (with their entry) or
    * removed (tombstones). Undefined when the log does not reach back that far.
    */
-  changesSince(since: number): { written: Map<string, string>; removed: string[] } | undefined {
+  changesSince(since: number): { written: Map<string, FileEntry>; removed: string[] } | undefined {
     if (since < this.logFrom - 1 || since > this.generation) return undefined;
-    const written = new Map<string, string>();
+    const written = new Map<string, FileEntry>();
     const removed: string[] = [];
     const it = this.db
       .prepare<[number], { path: string; sha256: Buffer | null; bytes: number | null }>(
@@ -392,7 +388,7 @@ export class Bookkeeping implements Ledger {
       .iterate(since);
     for (const r of it) {
       if (r.sha256 === null) removed.push(r.path);
-      else written.set(r.path, entryValue(r.sha256, r.bytes!));
+      else written.set(r.path, { sha256: r.sha256, bytes: r.bytes! });
     }
     return { written, removed };
   }
@@ -405,8 +401,7 @@ export class Bookkeeping implements Ledger {
         "INSERT INTO pending_files (path, owner, sha256, bytes) VALUES (?, ?, ?, ?)",
       );
       for (const [p, row] of delta.files) {
-        const { sha, bytes } = split(row.value);
-        putFile.run(p, row.owner, sha, bytes);
+        putFile.run(p, row.owner, row.sha256, row.bytes);
       }
       for (const p of delta.removed) if (!delta.files.has(p)) putFile.run(p, null, null, null);
       delta.staged?.copyToPending(delta.completeFiles);

@@ -1,30 +1,22 @@
-// A file's entry in the ledger: its sha256 and size, read into one compact string (the ledger's
-// file rows, the staging writer's comparisons, verify).
-const SHA256_BYTES = 32;
+// A file's entry in the ledger: the sha256 of its bytes and their count, as the ledger's rows hold
+// them (a BLOB and an INTEGER) and the staging writer, verify and deploy compare them.
 
-/** Scratch space for building entry values: a digest and up to 16 digits of a byte count. */
-const scratch = Buffer.alloc(SHA256_BYTES + 16);
-
-/**
- * The entry value for a file: its 32 digest bytes as latin1 characters followed by its byte count
- * in decimal. Built through a buffer so it is one flat string of about 40 bytes (a hex digest
- * joined with `${}` would be a tree of three strings of about 170 bytes); equal files give equal
- * values.
- */
-export function entryValue(sha256: Uint8Array, bytes: number): string {
-  scratch.set(sha256, 0);
-  const digits = scratch.write(String(bytes), SHA256_BYTES, "latin1");
-  return scratch.toString("latin1", 0, SHA256_BYTES + digits);
+/** What the ledger knows of one file's bytes. */
+export interface FileEntry {
+  /** The 32 bytes of the sha256 digest. */
+  readonly sha256: Uint8Array;
+  readonly bytes: number;
 }
 
-/** The byte count of an entry value, without decoding its digest. */
-export function entryBytes(value: string): number {
-  return Number(value.slice(SHA256_BYTES));
+/** Whether `e` describes bytes with this digest and size. */
+export function entryIs(e: FileEntry, sha256: Uint8Array, bytes: number): boolean {
+  return e.bytes === bytes && Buffer.compare(e.sha256, sha256) === 0;
 }
 
-export function parseEntryValue(value: string): { sha256: string; bytes: number } {
+/** The entry with its digest in hex, as deploy's plans and verify's messages write it. */
+export function entryHex(e: FileEntry): { sha256: string; bytes: number } {
   return {
-    sha256: Buffer.from(value.slice(0, SHA256_BYTES), "latin1").toString("hex"),
-    bytes: Number(value.slice(SHA256_BYTES)),
+    sha256: Buffer.from(e.sha256.buffer, e.sha256.byteOffset, e.sha256.byteLength).toString("hex"),
+    bytes: e.bytes,
   };
 }

@@ -2,13 +2,13 @@
 // incremental state, without knowing where it lives. Today one site exists, the SQLite database
 // beside the snapshot's versions (besideSnapshot); a ledger held in a bucket is another site of
 // the same port (docs/design/ledger.md).
+import type { FileEntry } from "./file-entry.ts";
 import type { RecordSums } from "./records.ts";
 import type { StagedRows } from "./staged-rows.ts";
 import type { TournamentIndex } from "./tournament-index.ts";
 
-/** One live file: its entry value (file-entry.ts entryValue) and the owner that wrote it. */
-export interface FileRow {
-  value: string;
+/** One live file: its sha256 and size (file-entry.ts) and the owner that wrote it. */
+export interface FileRow extends FileEntry {
   owner: string;
 }
 
@@ -83,12 +83,12 @@ export interface Ledger {
   get(p: string): FileRow | undefined;
   owned(owner: string): { files: number; bytes: number } | undefined;
   owners(): string[];
-  filesOf(owner: string): Array<[string, string]>;
+  filesOf(owner: string): Array<[string, FileEntry]>;
   pathsOwnedBy(owners: ReadonlySet<string>, out: string[]): void;
   allFiles(): Iterable<[string, FileRow]>;
   totals(): { files: number; bytes: number };
   /** Paths changed after generation `since`; undefined when the log does not reach back that far. */
-  changesSince(since: number): { written: Map<string, string>; removed: string[] } | undefined;
+  changesSince(since: number): { written: Map<string, FileEntry>; removed: string[] } | undefined;
 
   // The tournament records, for verify.
   tournamentRecords(): Iterable<{ key: string; fp: string; row: string | null }>;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { io } from "./io.ts";
 import type { Generation, Ledger } from "../ledger/port.ts";
 import { besideSnapshot } from "../ledger/site.ts";
-import { parseEntryValue } from "../ledger/file-entry.ts";
+import { entryHex } from "../ledger/file-entry.ts";
 import { inspectTarget, resolveLayout, STORE_MARKER_NAME } from "./layout.ts";
 import { markerGeneration } from "./manifest.ts";
 import type { TournamentIndex } from "../ledger/tournament-index.ts";
@@ -124,12 +124,12 @@ export function changesSince(
     const rows = new Map<string, { sha256: string; bytes: number } | undefined>();
     for (const p of also) {
       const row = b.get(p);
-      rows.set(p, row && parseEntryValue(row.value));
+      rows.set(p, row && entryHex(row));
     }
     const log = since && since.log === to.log ? b.changesSince(since.generation) : undefined;
     if (!log) return { to, rows, rowsRead: rows.size };
     const written = new Map<string, { sha256: string; bytes: number }>();
-    for (const [p, v] of log.written) written.set(p, parseEntryValue(v));
+    for (const [p, v] of log.written) written.set(p, entryHex(v));
     const rowsRead = rows.size + written.size + log.removed.length;
     return { to, changes: { written, removed: log.removed }, rows, rowsRead };
   });
@@ -148,7 +148,7 @@ export function liveFiles(outDir: string):
   | undefined {
   const { dir, value } = withLive(outDir, (b) => {
     const files = new Map<string, { sha256: string; bytes: number }>();
-    for (const [p, row] of b.allFiles()) files.set(p, parseEntryValue(row.value));
+    for (const [p, row] of b.allFiles()) files.set(p, entryHex(row));
     return { to: { log: b.log, generation: b.generation }, files, sums: b.recordSums() };
   });
   return value && { snapshotDir: dir, ...value };

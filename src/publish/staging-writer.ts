@@ -12,7 +12,7 @@ import path from "node:path";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { io } from "./io.ts";
 import type { Delta, FileRow, Ledger, RecordRow } from "../ledger/port.ts";
-import { entryBytes, entryValue } from "../ledger/file-entry.ts";
+import { entryIs } from "../ledger/file-entry.ts";
 import { safeRelativePath } from "./safe-path.ts";
 import { KIND, type StagedRows } from "../ledger/staged-rows.ts";
 import type { TournamentIndex } from "../ledger/tournament-index.ts";
@@ -133,8 +133,8 @@ export interface Collected {
  */
 const READ_BUFFER = Buffer.allocUnsafe(1 << 20);
 
-/** Whether `file` holds `size` bytes whose entry value (manifest.ts) is `value`. */
-function fileMatches(file: string, size: number, value: string): boolean {
+/** Whether `file` holds `size` bytes whose sha256 is `sha`. */
+function fileMatches(file: string, size: number, sha: Uint8Array): boolean {
   const fd = io.openSync(file, "r");
   try {
     const hash = createHash("sha256");
@@ -147,7 +147,7 @@ function fileMatches(file: string, size: number, value: string): boolean {
       // Grown since the lstat: not the file described.
       if (read > size) return false;
     }
-    return entryValue(hash.digest(), read) === value;
+    return read === size && hash.digest().equals(sha);
   } finally {
     io.closeSync(fd);
   }
@@ -270,11 +270,12 @@ export class StagingWriter implements SnapshotWriter {
     const key = this.register(relPath);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const sha = createHash("sha256").update(bytes).digest();
-    const value = entryValue(sha, bytes.length);
     const before = this.live?.get(relPath);
     const same = this.compareFiles
-      ? this.liveCopyEqual(relPath, bytes.length, value)
-      : before !== undefined && before.value === value && this.liveCopyIntact(relPath, bytes.length, value);
+      ? this.liveCopyEqual(relPath, bytes.length, sha)
+      : before !== undefined &&
+        entryIs(before, sha, bytes.length) &&
+        this.liveCopyIntact(relPath, bytes.length, sha);
     if (same) {
       this.staged.add(key, KIND.same, owner, sha, bytes.length, null);
       this.counts.filesUnchanged++;
@@ -306,7 +307,7 @@ export class StagingWriter implements SnapshotWriter {
     for (const [relPath, row] of rows) {
       this.staged.add(this.register(relPath), KIND.kept, null, null, null, null);
       this.counts.filesUnchanged++;
-      this.counts.bytesTotal += entryBytes(row.value);
+      this.counts.bytesTotal += row.bytes;
       this.counts.files++;
     }
     this.opts.step(`kept ${relPaths.length}`);
@@ -467,12 +468,12 @@ export class StagingWriter implements SnapshotWriter {
   }
 
   /** Whether the live copy of relPath is a regular file with exactly these bytes. */
-  private liveCopyEqual(relPath: string, size: number, value: string): boolean {
+  private liveCopyEqual(relPath: string, size: number, sha: Uint8Array): boolean {
     const file = path.join(this.opts.liveDir!, relPath);
     try {
       const st = io.lstatSync(file);
       if (!st.isFile() || st.size !== size) return false;
-      return fileMatches(file, size, value);
+      return fileMatches(file, size, sha);
     } catch {
       return false;
     }
@@ -482,7 +483,7 @@ export class StagingWriter implements SnapshotWriter {
    * Whether the live copy of relPath is still the file its bookkeeping row describes: a regular
    * file of that size, not modified since the version was sealed, or else with the same sha256.
    */
-  private liveCopyIntact(relPath: string, size: number, value: string): boolean {
+  private liveCopyIntact(relPath: string, size: number, sha: Uint8Array): boolean {
     if (this.opts.liveElsewhere) return true;
     const file = path.join(this.opts.liveDir!, relPath);
     try {
@@ -492,7 +493,7 @@ export class StagingWriter implements SnapshotWriter {
       const limit = this.opts.liveSealedMs;
       // Strictly before: a file stamped in the marker's own clock tick may have been edited after it.
       if (limit !== undefined && st.mtimeMs < limit) return true;
-      return fileMatches(file, size, value);
+      return fileMatches(file, size, sha);
     } catch {
       return false;
     }

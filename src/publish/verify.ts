@@ -9,7 +9,6 @@ import { io } from "./io.ts";
 import { inspectTarget, resolveLayout } from "./layout.ts";
 import { BOOKKEEPING_NAME } from "../ledger/bookkeeping.ts";
 import { liveFiles } from "./changes.ts";
-import { entryValue } from "../ledger/file-entry.ts";
 import { MARKER_NAME } from "./manifest.ts";
 
 export interface SnapshotVerification {
@@ -70,7 +69,6 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
   let bytes = 0;
   for (const [rel, want] of manifest) {
     const file = path.join(dir, rel);
-    const value = entryValue(Buffer.from(want.sha256, "hex"), want.bytes);
     bytes += want.bytes;
     let data: Buffer;
     try {
@@ -87,8 +85,8 @@ export function verifySnapshot(outDir: string): SnapshotVerification {
       });
       continue;
     }
-    const got = entryValue(createHash("sha256").update(data).digest(), data.length);
-    if (got !== value) {
+    const got = createHash("sha256").update(data).digest("hex");
+    if (data.length !== want.bytes || got !== want.sha256) {
       problems.push({
         where: file,
         what: `its bytes differ from the bookkeeping (${data.length} bytes, recorded: ${want.bytes} and sha256 ${want.sha256})`,

@@ -2,13 +2,12 @@
 // behind a front that adds S3's conditional writes (s3-conditional.ts: s3rver ignores If-Match
 // and If-None-Match on writes), with a client for reading the bucket back and a log of the writes
 // and removals it saw.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "@20minutes/s3rver";
 import type { DeployOptions } from "../../src/deploy/deploy.ts";
 import { startConditionalFront, type ConditionalFront } from "./s3-conditional.ts";
+import { ownedTempDir } from "./temp.ts";
 
 export interface S3Event {
   name: string;
@@ -72,7 +71,8 @@ export const S3_ENV = {
 };
 
 export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
-  const dir = mkdtempSync(path.join(tmpdir(), "build-api-s3-"));
+  // Where the tests' folders go (in RAM when there is room): s3rver keeps each object in files.
+  const dir = ownedTempDir("s3");
   // The SDK's newest signing and s3rver's disagree on a detail; signatures are not what is tested.
   const server = new S3rver({
     port: 0,

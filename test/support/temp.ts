@@ -33,10 +33,15 @@ let root: string | undefined;
 
 /** A new empty directory, `build-api-<prefix>-XXXXXX`. */
 export function tempDir(prefix = "test"): string {
-  root ??= tempRoot();
-  const dir = mkdtempSync(path.join(root, `build-api-${prefix}-`));
+  const dir = ownedTempDir(prefix);
   made.push(dir);
   return dir;
+}
+
+/** The same, for a helper that removes it itself (a server's storage, when the server closes). */
+export function ownedTempDir(prefix: string): string {
+  root ??= tempRoot();
+  return mkdtempSync(path.join(root, `build-api-${prefix}-`));
 }
 
 /** For afterAll: deletes every directory tempDir made in this test file. */

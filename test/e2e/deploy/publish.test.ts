@@ -48,8 +48,10 @@ const args = (prefix: string) => [
   "1",
   "--jobs",
   "1",
+  // No run here must find the lease live: short, so the rerun waits little for the killed run's
+  // lease to lapse; renewed every quarter of it while a run lives.
   "--lease-seconds",
-  "30",
+  "15",
 ];
 
 async function served(prefix: string): Promise<Map<string, string>> {

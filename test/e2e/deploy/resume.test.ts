@@ -17,6 +17,7 @@ import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { runCli } from "../../support/run.ts";
+import { inPool } from "../../support/run-child.ts";
 import { localDeployArgs, S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
 
 let s3: LocalS3;
@@ -34,10 +35,11 @@ afterAll(async () => {
 });
 
 const env = { ...process.env, ...S3_ENV };
-const args = () => [
+/** One upload at a time for the run that is killed (so it dies part-way); the rerun at 8. */
+const args = (concurrency = 1) => [
   ...localDeployArgs(s3, out, "k/"),
   "--concurrency",
-  "1",
+  String(concurrency),
   "--lease-seconds",
   // Long beside the loaded machine's CLI start-up (the blocked run must see it live), short
   // beside the test's time (the rerun waits for it to lapse).
@@ -77,7 +79,7 @@ describe("an interrupted deploy", () => {
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(lease.expires) - Date.now() + 500)));
 
     const edge = path.join(path.dirname(out), "edge");
-    const rerun = await runCli([...args(), "--json", "--edge-out", edge], { env });
+    const rerun = await runCli([...args(8), "--json", "--edge-out", edge], { env });
     expect(rerun.code).toBe(0);
     const report = JSON.parse(rerun.stdout) as { resumed: boolean; lease: { tookOverFrom?: string } };
     expect(report.resumed).toBe(true);
@@ -93,11 +95,15 @@ describe("an interrupted deploy", () => {
       JSON.parse(readFileSync(path.join(out, EDGE_FILE), "utf8")).archived as string[],
     );
     expect(await s3.list("k/")).toEqual([...want, RECORD_KEY].sort());
-    for (const file of want) {
-      const o = (await s3.get(`k/${file}`))!;
+    const got = await inPool(
+      8,
+      want.map((file) => () => s3.get(`k/${file}`)),
+    );
+    want.forEach((file, i) => {
+      const o = got[i]!;
       expect(o.body.equals(readFileSync(path.join(out, file))), file).toBe(true);
       expect(o.contentType, file).toBe(objectSpec(file)!.contentType);
       expect(o.cacheControl, file).toBe(objectSpec(file, archived)!.cacheControl);
-    }
+    });
   }, 300_000);
 });

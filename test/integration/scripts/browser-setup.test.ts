@@ -1,11 +1,17 @@
-// The browser scripts (scripts/browser-pages.ts, browser-cors.ts, browser-teams.ts) say what to install when
-// a piece is missing, before they start anything: playwright-core or axe-core (the scripts/hosts
-// project), or the Chromium binary. Both take the hints from scripts/lib/browser-setup.ts.
+// The browser scripts (scripts/browser-pages.ts, browser-cors.ts, browser-teams.ts, browser-i18n.ts,
+// browser-search.ts) say what to install when a piece is missing, before they start anything:
+// playwright-core or axe-core (the scripts/hosts project), or the Chromium binary. All take the
+// hints, and their launcher, from scripts/lib/browser-setup.ts.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { hostsFile, hostsPackage, requireChromium } from "../../../scripts/lib/browser-setup.ts";
+import {
+  chromiumLauncher,
+  hostsFile,
+  hostsPackage,
+  requireChromium,
+} from "../../../scripts/lib/browser-setup.ts";
 import { REPO_ROOT } from "../../support/run.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
@@ -27,6 +33,12 @@ describe("the browser scripts' set-up", () => {
     );
     expect(() => hostsFile("axe-core/axe.min.js", dir)).toThrow(
       "axe-core is not installed (it comes from scripts/hosts); run `npm ci --prefix scripts/hosts`",
+    );
+  });
+
+  it("checks both pieces when the launcher is made, before any browser starts", () => {
+    expect(() => chromiumLauncher(process.execPath, bareScripts())).toThrow(
+      "playwright-core is not installed (it comes from scripts/hosts)",
     );
   });
 

@@ -6,7 +6,6 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import type { Delta, FileRow } from "../../../src/ledger/port.ts";
-import { entryValue } from "../../../src/ledger/file-entry.ts";
 import { KeyedIds } from "../../../src/ledger/keyed-ids.ts";
 import type { TournamentState } from "../../../src/ledger/state.ts";
 import type { StateColumns } from "../../../src/ledger/tournament-index.ts";
@@ -14,10 +13,9 @@ import { removeTempDirs, tempDir } from "../../support/temp.ts";
 
 afterAll(removeTempDirs);
 
-const row = (n: number, owner = "t/1"): FileRow => ({
-  value: entryValue(Buffer.alloc(32, n), n * 10),
-  owner,
-});
+const row = (n: number, owner = "t/1"): FileRow => ({ sha256: Buffer.alloc(32, n), bytes: n * 10, owner });
+/** The entry of `row(n)`, as changesSince gives it. */
+const entry = (n: number) => ({ sha256: Buffer.alloc(32, n), bytes: n * 10 });
 
 /** A tournament's state for record key `key` ("t:<id>"), fingerprint `fp-<key>`. */
 function state(key: string, window: Partial<Pick<TournamentState, "from" | "until">> = {}): TournamentState {
@@ -103,11 +101,11 @@ describe("Bookkeeping", () => {
     b.apply();
     b.stage(delta({ d: row(5, "t/2") }), "1", 3);
     b.apply();
-    expect(b.changesSince(2)).toEqual({ written: new Map([["d", row(5).value]]), removed: [] });
+    expect(b.changesSince(2)).toEqual({ written: new Map([["d", entry(5)]]), removed: [] });
     expect(b.changesSince(1)).toEqual({
       written: new Map([
-        ["a", row(4).value],
-        ["d", row(5).value],
+        ["a", entry(4)],
+        ["d", entry(5)],
       ]),
       removed: ["b"],
     });
@@ -131,7 +129,7 @@ describe("Bookkeeping", () => {
     b.apply();
     b.stage(delta({ a: row(1), c: row(3) }, [], { completeFiles: true }), "2", 2);
     b.apply();
-    expect(b.changesSince(1)).toEqual({ written: new Map([["c", row(3).value]]), removed: ["b"] });
+    expect(b.changesSince(1)).toEqual({ written: new Map([["c", entry(3)]]), removed: ["b"] });
     expect(b.owners()).toEqual(["t/1"]);
     expect(b.totals()).toEqual({ files: 2, bytes: 40 });
     b.close();
