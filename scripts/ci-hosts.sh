@@ -177,7 +177,7 @@ EOF
   wait_http "http://127.0.0.1:$port/$BP/" 30
   t0=$SECONDS
   rc=0
-  timeout 300 node scripts/browser-pages.ts --dir "$WORK/docroot-pages/$BP" --base "http://127.0.0.1:$port/$BP" \
+  timeout 900 node scripts/browser-pages.ts --dir "$WORK/docroot-pages/$BP" --base "http://127.0.0.1:$port/$BP" \
     --club hobsons-bay --label nginx-chess >"$WORK/pages-nginx-chess.txt" 2>&1 || rc=$?
   grep -v '^ok  ' "$WORK/pages-nginx-chess.txt" || true
   record pages-nginx-chess "$rc" "$(tail -n 1 "$WORK/pages-nginx-chess.txt")" $((SECONDS - t0))
@@ -415,7 +415,7 @@ record search "$rc" "$(tail -n 1 "$WORK/search.txt" 2>/dev/null)" $((SECONDS - t
 pages_run() {
   local name=$1 base=$2 t0=$SECONDS rc=0
   shift 2
-  timeout 300 node scripts/browser-pages.ts --dir "$SNAP" --base "$base" --club hobsons-bay --label "$name" "$@" \
+  timeout 900 node scripts/browser-pages.ts --dir "$SNAP" --base "$base" --club hobsons-bay --label "$name" "$@" \
     >"$WORK/pages-$name.txt" 2>&1 || rc=$?
   grep -v '^ok  ' "$WORK/pages-$name.txt" || true
   record "pages-$name" "$rc" "$(tail -n 1 "$WORK/pages-$name.txt")" $((SECONDS - t0))
