@@ -121,9 +121,9 @@ export class PlayerRecords {
     }
   }
 
-  /** This build's record of a player. */
-  put(fideId: string, fp: string, entries: readonly FideEntry[]): void {
-    this.write(() => this.putRecord.run(playerKey(fideId), fp, JSON.stringify({ entries })));
+  /** This build's record of a player: `entries` is their entries' JSON (the fingerprint's). */
+  put(fideId: string, fp: string, entries: string): void {
+    this.write(() => this.putRecord.run(playerKey(fideId), fp, `{"entries":${entries}}`));
   }
 
   /** Commits the TEMP rows written so far (nothing durable changes). */

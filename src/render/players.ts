@@ -76,8 +76,9 @@ export function renderPlayers(input: PlayersInput): {
       continue;
     }
     if (!prev) count++;
-    const fp = sha256(input.base, JSON.stringify(next));
-    records.put(fideId, fp, next);
+    const json = JSON.stringify(next);
+    const fp = sha256(input.base, json);
+    records.put(fideId, fp, json);
     if (prev?.fp === fp && (!input.full || sink.keepOwned?.(playerOwner(fideId)) !== false)) continue;
     writePlayer(input, fideId, next);
   }
