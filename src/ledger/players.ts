@@ -85,6 +85,15 @@ export class PlayerRecords {
       .all();
   }
 
+  /** How many players the previous build had (a tick: their ids are not read). */
+  previousCount(): number {
+    if (!this.live) return 0;
+    return this.db
+      .prepare<[], number>("SELECT count(*) FROM main.records WHERE key >= 'p:' AND key < 'p;'")
+      .pluck()
+      .get()!;
+  }
+
   /** The entries of a tournament rendered now: its players are touched. */
   addEntries(entries: readonly FideEntry[]): void {
     for (const e of entries)

@@ -52,10 +52,11 @@ export function renderPlayers(input: PlayersInput): {
   const { records, changes, sink } = input;
   const touched = new Set([...changes.rendered, ...changes.before.keys()]);
   for (const ids of changes.before.values()) for (const id of ids) records.touch(id);
-  const previous = records.previousIds();
+  // A tick counts the previous players and names none of them.
+  const previous = input.full ? records.previousIds() : [];
   const out = { files: 0, removed: [] as string[], names: [] as NameChange[] };
   const affected = new Set<string>();
-  let count = previous.length;
+  let count = input.full ? previous.length : records.previousCount();
   for (const [fideId, now] of records.touched()) {
     affected.add(fideId);
     const prev = records.previous(fideId);
