@@ -5,10 +5,11 @@
 // own --out, then --ticks steady ticks, each one player renamed (scripts/bench.ts Harness, another
 // tournament each tick) and then every program's tick on its own snapshot, the order turned each
 // tick (a, b; b, a; ...), so load that comes and goes falls on both. Prints each build's seconds,
-// files and files written, each tick's CPU, each program's median tick (wall and CPU) and the
-// ratio of each to the first's. The
-// store is generated into --work once (gen-store --seed) and reused when there; with --reuse so are
-// the snapshots (DIR/dist-<i>, the i-th --cli's), brought up to date instead of built afresh.
+// files and files written, each build's and each tick's CPU (user + system: the load moves it far
+// less than the wall time), each program's median tick (wall and CPU) and the ratio of each to the
+// first's. The store is generated into --work once (gen-store --seed) and reused when there; with
+// --reuse so are the snapshots (DIR/dist-<i>, the i-th --cli's), brought up to date instead of
+// built afresh.
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -42,19 +43,22 @@ mkdirSync(scratch, { recursive: true });
 const show = (r: Run): string =>
   `${r.seconds.toFixed(2)} s, ${r.files} files (${r.written} written), ${r.rssMb.toFixed(0)} MiB`;
 
+/** CPU seconds (user + system) of this process's waited-for children so far (/proc/self/stat
+ * cutime and cstime, in clock ticks of 1/100 s): a build's CPU, which the load moves far less than
+ * its wall time. */
+function childCpu(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
 for (const [i, cli] of clis.entries()) {
   // With --reuse, a snapshot of an earlier run is brought up to date (not a full build).
   const reused = a.reuse && existsSync(outs[i]!);
   if (!reused) removeOut(outs[i]!);
   const what = reused ? "catch-up build" : "full build";
-  console.log(`${what} ${i} (${cli}) at load ${load()}: ${show(harness[i]!.build(db, outs[i]!, scratch))}`);
-}
-/** CPU seconds (user + system) of this process's waited-for children so far (/proc/self/stat
- * cutime and cstime, in clock ticks of 1/100 s): a tick's CPU, which the load moves far less than
- * its wall time. */
-function childCpu(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / 100;
+  const before = childCpu();
+  const r = harness[i]!.build(db, outs[i]!, scratch);
+  const used = childCpu() - before;
+  console.log(`${what} ${i} (${cli}) at load ${load()}: ${show(r)}, ${used.toFixed(2)} s CPU`);
 }
 const ticks: number[][] = clis.map(() => []);
 const cpu: number[][] = clis.map(() => []);

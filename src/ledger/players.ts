@@ -12,6 +12,22 @@
 import type Database from "better-sqlite3";
 import type { FideEntry } from "../views/fide-players.ts";
 
+// This build's entries and player records wait in TEMP tables of the ledger connection, not in the
+// heap: a first build at M has about 130,000 entries (docs/benchmarks.md, issue 47's section).
+const TEMP_SCHEMA = `
+CREATE TEMP TABLE IF NOT EXISTS px_entries (fide_id TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS temp.px_entries_id ON px_entries (fide_id);
+CREATE TEMP TABLE IF NOT EXISTS px_touched (fide_id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS px_records (key TEXT PRIMARY KEY, fp TEXT NOT NULL, detail TEXT NOT NULL) WITHOUT ROWID;
+DELETE FROM temp.px_entries; DELETE FROM temp.px_touched; DELETE FROM temp.px_records;
+`;
+
+/** Rows written before the TEMP tables' transaction is committed. */
+const BATCH = 2000;
+
+/** Touched players read per query (their entries with them). */
+const PAGE = 500;
+
 /** The record key of a player's entries. */
 export function playerKey(fideId: string): string {
   return `p:${fideId}`;
@@ -28,16 +44,28 @@ export interface PlayerRecord {
   entries: FideEntry[];
 }
 
-/** The previous build's player records, read on the ledger connection (nothing written). */
+/**
+ * The previous build's player records, read on the ledger connection, and this build's: the
+ * entries of the tournaments rendered now and the records made from them (TEMP rows, copied into
+ * the pending delta by SQL when the build is staged: bookkeeping.ts, tournament-index.ts).
+ */
 export class PlayerRecords {
   private readonly get: Database.Statement<[string], { fp: string; detail: string }> | null;
   private readonly db: Database.Database;
+  private readonly putEntry: Database.Statement<[string, string]>;
+  private readonly putTouched: Database.Statement<[string]>;
+  private readonly putRecord: Database.Statement<[string, string, string]>;
+  private pending = 0;
   readonly live: boolean;
 
   constructor(db: Database.Database, live: boolean) {
     this.db = db;
     this.live = live;
     this.get = live ? db.prepare("SELECT fp, detail FROM main.records WHERE key = ?") : null;
+    db.exec(TEMP_SCHEMA);
+    this.putEntry = db.prepare("INSERT INTO temp.px_entries (fide_id, body) VALUES (?, ?)");
+    this.putTouched = db.prepare("INSERT OR IGNORE INTO temp.px_touched (fide_id) VALUES (?)");
+    this.putRecord = db.prepare("INSERT OR REPLACE INTO temp.px_records (key, fp, detail) VALUES (?, ?, ?)");
   }
 
   /** The previous record of a player, or null. */
@@ -57,12 +85,73 @@ export class PlayerRecords {
       .all();
   }
 
-  /** A record as the ledger keeps it. */
-  static row(
-    fp: string,
-    entries: readonly FideEntry[],
-  ): { fp: string; from: null; until: null; detail: string } {
-    return { fp, from: null, until: null, detail: JSON.stringify({ entries }) };
+  /** How many players the previous build had (a tick: their ids are not read). */
+  previousCount(): number {
+    if (!this.live) return 0;
+    return this.db
+      .prepare<[], number>("SELECT count(*) FROM main.records WHERE key >= 'p:' AND key < 'p;'")
+      .pluck()
+      .get()!;
+  }
+
+  /** The entries of a tournament rendered now: its players are touched. */
+  addEntries(entries: readonly FideEntry[]): void {
+    for (const e of entries)
+      this.write(() => {
+        this.putEntry.run(e.fideId, JSON.stringify(e));
+        this.putTouched.run(e.fideId);
+      });
+  }
+
+  /** A player of a tournament rendered or dropped now (their entries there may be gone). */
+  touch(fideId: string): void {
+    this.write(() => this.putTouched.run(fideId));
+  }
+
+  /** The touched players in id order, each with their entries of the tournaments rendered now. */
+  *touched(): Generator<[string, FideEntry[]]> {
+    const ids = this.db
+      .prepare<[string], string>(
+        `SELECT fide_id FROM temp.px_touched WHERE fide_id > ? ORDER BY fide_id LIMIT ${PAGE}`,
+      )
+      .pluck();
+    const entries = this.db.prepare<[string, string], { fide_id: string; body: string }>(
+      "SELECT fide_id, body FROM temp.px_entries WHERE fide_id BETWEEN ? AND ? ORDER BY fide_id, rowid",
+    );
+    // Pages of ids read whole (.all): the caller writes on this connection between them.
+    for (let page = ids.all(""); page.length > 0; page = ids.all(page[page.length - 1]!)) {
+      const byId = new Map<string, FideEntry[]>();
+      for (const r of entries.all(page[0]!, page[page.length - 1]!)) {
+        const list = byId.get(r.fide_id) ?? [];
+        list.push(JSON.parse(r.body) as FideEntry);
+        byId.set(r.fide_id, list);
+      }
+      for (const id of page) yield [id, byId.get(id) ?? []];
+    }
+  }
+
+  /** This build's record of a player: `entries` is their entries' JSON (the fingerprint's). */
+  put(fideId: string, fp: string, entries: string): void {
+    this.write(() => this.putRecord.run(playerKey(fideId), fp, `{"entries":${entries}}`));
+  }
+
+  /** Commits the TEMP rows written so far (nothing durable changes). */
+  flush(): void {
+    if (this.db.inTransaction) this.db.exec("COMMIT");
+    this.pending = 0;
+  }
+
+  /** This build's player records into the pending delta (inside the stage transaction). */
+  copyToPending(): void {
+    this.db.exec(
+      "INSERT INTO main.pending_records (key, fp, detail) SELECT key, fp, detail FROM temp.px_records",
+    );
+  }
+
+  private write(run: () => void): void {
+    if (!this.db.inTransaction) this.db.exec("BEGIN");
+    run();
+    if (++this.pending >= BATCH) this.flush();
   }
 
   /** The previous record under any key (the search index's records: search-records.ts). */

@@ -173,6 +173,8 @@ export class TournamentIndex {
   readonly previousLists: ListsRecord | null;
   /** How store rows and revision tokens are kept (useKey); null: not at all. */
   private keyed: KeyedIds | null = null;
+  /** The players across tournaments: the previous records and this build's (TEMP rows too). */
+  private readonly playerRecords: PlayerRecords;
 
   constructor(db: Database.Database, live: boolean) {
     this.db = db;
@@ -190,6 +192,7 @@ export class TournamentIndex {
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
       : null;
+    this.playerRecords = new PlayerRecords(db, live);
     const lists = this.previousRecord(LISTS_KEY);
     this.previousLists = lists
       ? { fp: lists.fp, ...(JSON.parse(lists.detail) as Omit<ListsRecord, "fp">) }
@@ -295,7 +298,7 @@ export class TournamentIndex {
 
   /** The previous build's records of players across tournaments and of the search index (issue 47). */
   players(): PlayerRecords {
-    return new PlayerRecords(this.db, this.live);
+    return this.playerRecords;
   }
 
   /** A record of the previous build, if any. */
@@ -761,5 +764,6 @@ export class TournamentIndex {
       "INSERT INTO main.pending_members (list, rank, key) SELECT list, rank, key FROM temp.ix_members",
     );
     this.db.exec("INSERT INTO main.pending_recent (row, token) SELECT row, token FROM temp.ix_recent");
+    this.playerRecords.copyToPending();
   }
 }

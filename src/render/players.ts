@@ -1,7 +1,7 @@
 // Players across tournaments (issue 47): after the tournaments, the players this build touches
 // get their files again from their entries (views/fide-players.ts), kept per player in the ledger
-// (ledger/players.ts). A player is touched when a tournament they play in (or played in before)
-// was rendered or dropped now; their files are written only when their entries changed, and a
+// (ledger/players.ts; this build's wait in its TEMP rows, not in the heap). A player is touched
+// when a tournament they play in (or played in before) was rendered or dropped now; their files are written only when their entries changed, and a
 // tick names no other player (they are kept under the tick's prefix with the tournaments).
 import type { SnapshotValidator } from "../output/validate.ts";
 import { toJson } from "../output/json.ts";
@@ -10,15 +10,18 @@ import { fidePlayerFiles } from "../pages/fide-player.ts";
 import { siteLocale } from "../pages/tournament.ts";
 import { ROUTES, type PlayerRoute, type SiteContext } from "../routes/table.ts";
 import { instanceFile } from "../routes/urls.ts";
-import { playerKey, playerOwner, PlayerRecords } from "../ledger/players.ts";
-import { sha256, type StateRecord } from "../ledger/state.ts";
+import { playerKey, playerOwner, type PlayerRecords } from "../ledger/players.ts";
+import { sha256 } from "../ledger/state.ts";
 import { compareEntries, type FideEntry, type FidePlayerView } from "../views/fide-players.ts";
 import type { AcrossSink, NameChange } from "./search.ts";
 
-/** What the tournaments of this build changed of the players. */
+/**
+ * What the tournaments of this build changed of the players. Their entries went to the ledger's
+ * TEMP rows as each tournament was rendered (PlayerRecords.addEntries), not into the heap.
+ */
 export interface PlayerChanges {
-  /** The entries of each tournament rendered now (none: it has no FIDE-rated player now). */
-  entries: Map<string, FideEntry[]>;
+  /** The tournaments rendered now. */
+  rendered: Set<string>;
   /** The tournaments rendered or dropped now that had FIDE-rated players before, with their ids. */
   before: Map<string, readonly string[]>;
 }
@@ -43,31 +46,21 @@ const ROUTE = ROUTES.find((r): r is PlayerRoute => r.scope === "player")!;
 /** Renders the touched players; the count of every player file, the records and the names changed. */
 export function renderPlayers(input: PlayersInput): {
   files: number;
-  records: Map<string, StateRecord>;
   removed: string[];
   names: NameChange[];
 } {
   const { records, changes, sink } = input;
-  const byPlayer = new Map<string, FideEntry[]>();
-  for (const list of changes.entries.values())
-    for (const e of list) byPlayer.set(e.fideId, [...(byPlayer.get(e.fideId) ?? []), e]);
-  const touched = new Set([...changes.entries.keys(), ...changes.before.keys()]);
-  const affected = new Set(byPlayer.keys());
-  for (const ids of changes.before.values()) for (const id of ids) affected.add(id);
-  const previous = records.previousIds();
-  const out = {
-    files: 0,
-    records: new Map<string, StateRecord>(),
-    removed: [] as string[],
-    names: [] as NameChange[],
-  };
-  let count = previous.length;
-  for (const fideId of [...affected].sort()) {
+  const touched = new Set([...changes.rendered, ...changes.before.keys()]);
+  for (const ids of changes.before.values()) for (const id of ids) records.touch(id);
+  // A tick counts the previous players and names none of them.
+  const previous = input.full ? records.previousIds() : [];
+  const out = { files: 0, removed: [] as string[], names: [] as NameChange[] };
+  const affected = new Set<string>();
+  let count = input.full ? previous.length : records.previousCount();
+  for (const [fideId, now] of records.touched()) {
+    affected.add(fideId);
     const prev = records.previous(fideId);
-    const next = [
-      ...(prev?.entries ?? []).filter((e) => !touched.has(e.tournamentId)),
-      ...(byPlayer.get(fideId) ?? []),
-    ];
+    const next = [...(prev?.entries ?? []).filter((e) => !touched.has(e.tournamentId)), ...now];
     next.sort((a, b) => compareEntries(a, b) || a.sourcePlayerNumber - b.sourcePlayerNumber);
     const name = (entries: readonly FideEntry[] | undefined): string | null =>
       entries && entries.length > 0 ? [...entries].sort(compareEntries)[0]!.name : null;
@@ -84,8 +77,9 @@ export function renderPlayers(input: PlayersInput): {
       continue;
     }
     if (!prev) count++;
-    const fp = sha256(input.base, JSON.stringify(next));
-    out.records.set(playerKey(fideId), PlayerRecords.row(fp, next));
+    const json = JSON.stringify(next);
+    const fp = sha256(input.base, json);
+    records.put(fideId, fp, json);
     if (prev?.fp === fp && (!input.full || sink.keepOwned?.(playerOwner(fideId)) !== false)) continue;
     writePlayer(input, fideId, next);
   }
@@ -96,6 +90,7 @@ export function renderPlayers(input: PlayersInput): {
         const prev = records.previous(fideId)!;
         writePlayer(input, fideId, prev.entries);
       }
+  records.flush();
   out.files = count * FILES_PER_PLAYER;
   return out;
 }

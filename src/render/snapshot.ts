@@ -260,7 +260,7 @@ export async function renderSnapshot(
   let files = 0;
   let done = 0;
   // What the tournaments change of the players and names across tournaments (issue 47).
-  const players: PlayerChanges = { entries: new Map(), before: new Map() };
+  const players: PlayerChanges = { rendered: new Set(), before: new Map() };
   const names: NameChange[] = [];
   const before = (id: string, after: string | null): void => {
     const prev = ix.live ? ix.loadPrevious(id) : null;
@@ -287,7 +287,8 @@ export async function renderSnapshot(
       for (const [file, text] of result.files) sink.write(file, text, owner);
       const t: TournamentState = { ...result.state, fileCount: result.files.length };
       before(t.id, t.public?.name ?? null);
-      players.entries.set(t.id, result.fide);
+      players.rendered.add(t.id);
+      ix.players().addEntries(result.fide);
       files += result.files.length;
       ix.put(t, columnsOf(t, job.externalId, job.rowId), membersOf(t));
       rendered.tournaments++;
@@ -387,8 +388,7 @@ function renderAcross(
     sink,
   });
   const s = updateSearch({ records, changes: [...names, ...p.names], full, base, sink });
-  for (const [k, r] of s.records) p.records.set(k, r);
-  return { files: p.files + s.files, records: p.records, removed: [...p.removed, ...s.removed] };
+  return { files: p.files + s.files, records: s.records, removed: [...p.removed, ...s.removed] };
 }
 
 /**
