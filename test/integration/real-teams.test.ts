@@ -10,7 +10,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { build } from "../../src/pipeline/build.ts";
 import { PublicStandingsResponse } from "../../src/contracts/public.ts";
-import { TeamMatchesResponse, TeamStandingsResponse, TeamsResponse } from "../../src/contracts/teams.ts";
+import {
+  TeamDetailResponse,
+  TeamMatchesResponse,
+  TeamStandingsResponse,
+  TeamsResponse,
+} from "../../src/contracts/teams.ts";
 import { teamStandings } from "../../src/domain/teams/standings.ts";
 import type { Tournament, TiebreakPractice } from "../../src/domain/types.ts";
 import { openStore } from "../../src/store/read/open.ts";
@@ -233,6 +238,25 @@ describe("the shared team events reproduce their official individual standings",
     for (const team of roster.teams) {
       const html = readFileSync(join(out, `tournaments/7000/teams/${team.teamNumber}/index.html`), "utf8");
       checkTeamPage(html, team, byTeam.get(team.teamNumber)!);
+      // The team's own resource: its standings row, its roster with each member's boards, its
+      // rounds; the page links it as its JSON.
+      const own = TeamDetailResponse.parse(read(`teams/${team.teamNumber}`));
+      expect(own.standing).toEqual(byTeam.get(team.teamNumber));
+      expect([own.afterRound, own.tieBreakLabels]).toEqual([teams.afterRound, teams.tieBreakLabels]);
+      expect(own.rounds).toEqual(team.rounds);
+      expect(own.members.map((m) => m.sourcePlayerNumber)).toEqual(
+        team.members.map((m) => m.sourcePlayerNumber),
+      );
+      for (const m of own.members) {
+        const boards = team.rounds.flatMap((r) =>
+          r.boards
+            .filter((b) => b.sourcePlayerNumber === m.sourcePlayerNumber)
+            .map((b) => [r.round, b.board]),
+        );
+        expect(m.rounds.map((r) => [r.round, r.board])).toEqual(boards);
+        expect(m.points).toBe(m.rounds.reduce((n, r) => n + r.points, 0));
+      }
+      expect(html).toContain(`href="/api/public/v1/tournaments/7000/teams/${team.teamNumber}"`);
     }
     const cards = page.split("<h3>").slice(1);
     for (const m of matches.matches)
