@@ -70,7 +70,8 @@ const useGnuTime = existsSync(TIME);
 /** Without GNU time the child reports its own peak at exit (one process: every thread). */
 const RSS_HOOK =
   "data:text/javascript,import{writeSync}from'node:fs';" +
-  "process.on('exit',()=>writeSync(2,'\\nbench-maxrss-kb '+process.resourceUsage().maxRSS+'\\n'))";
+  "process.on('exit',()=>{const u=process.resourceUsage();" +
+  "writeSync(2,'\\nbench-maxrss-kb '+u.maxRSS+' cpu-us '+(u.userCPUTime+u.systemCPUTime)+'\\n')})";
 
 export const load = (): string =>
   os
@@ -82,6 +83,8 @@ const log = (s: string): void => console.error(`[${new Date().toISOString().slic
 
 export interface Run {
   seconds: number;
+  /** CPU seconds of the build (user + system, every thread): what the machine's load moves least. */
+  cpuSeconds: number;
   rssMb: number;
   written: number;
   files: number;
@@ -145,20 +148,25 @@ export class Harness {
     if (this.jobs !== undefined) args.push("--jobs", this.jobs);
     const rssFile = path.join(scratch, "rss.txt");
     const [cmd, argv] = useGnuTime
-      ? [TIME, ["-f", "%M", "-o", rssFile, process.execPath, ...args]]
+      ? [TIME, ["-f", "%M %U %S", "-o", rssFile, process.execPath, ...args]]
       : [process.execPath, ["--import", RSS_HOOK, ...args]];
     const start = performance.now();
     const child = spawnSync(cmd, argv, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28 });
     const seconds = (performance.now() - start) / 1000;
     if (child.status !== 0) throw new Error(`build failed (exit ${child.status}):\n${child.stderr}`);
-    const rssKb = useGnuTime
-      ? Number(readFileSync(rssFile, "utf8").trim().split("\n").at(-1))
-      : Number(/bench-maxrss-kb (\d+)/.exec(child.stderr)?.[1]);
+    const [rssKb, cpuSeconds] = useGnuTime
+      ? ((l) => [Number(l[0]), Number(l[1]) + Number(l[2])])(
+          readFileSync(rssFile, "utf8").trim().split("\n").at(-1)!.split(" "),
+        )
+      : ((m) => [Number(m?.[1]), Number(m?.[2]) / 1e6])(
+          /bench-maxrss-kb (\d+) cpu-us (\d+)/.exec(child.stderr),
+        );
     const upToDate = child.stderr.includes("is up to date");
     const m = /(\d+) files? \((\d+) written/.exec(child.stderr);
     const rendered = /(\d+) tournaments? rendered/.exec(child.stderr);
     return {
       seconds,
+      cpuSeconds,
       rssMb: rssKb / 1024,
       upToDate,
       written: upToDate ? 0 : Number(m?.[2]),
@@ -388,7 +396,8 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
     if (t.rendered !== 1) log(`${label}: WARNING tick ${i + 1} rendered ${t.rendered} tournaments, not 1`);
     ticks.push(t);
     log(
-      `${label}: tick ${i + 1}${i === 0 ? " (the first after the full build)" : ""} ${fmt(t.seconds)} s, ` +
+      `${label}: tick ${i + 1}${i === 0 ? " (the first after the full build)" : ""} ${fmt(t.seconds)} s ` +
+        `(CPU ${fmt(t.cpuSeconds)} s), ` +
         `${t.written} written, ${t.rendered} rendered, ${fmt(t.rssMb, 0)} MiB (load ${load()})`,
     );
   }
@@ -414,8 +423,18 @@ function benchSize(h: Harness, o: SizeOptions): SizeFigures {
       log(`${label}: WARNING team tick ${i + 1} rendered ${t.rendered} tournaments, not 1`);
     teamTicks.push(t);
     log(
-      `${label}: team tick ${i + 1} ${fmt(t.seconds)} s, ${t.written} written, ${t.rendered} rendered, ` +
+      `${label}: team tick ${i + 1} ${fmt(t.seconds)} s (CPU ${fmt(t.cpuSeconds)} s), ${t.written} written, ` +
+        `${t.rendered} rendered, ` +
         `${fmt(t.rssMb, 0)} MiB (load ${load()})`,
+    );
+  }
+  if (teamTicks.length > 0) {
+    // On a loaded machine the wall times mostly measure the wait for a core; CPU time does not.
+    const cpu = (runs: Run[]) => median(runs.map((t) => t.cpuSeconds));
+    const steadyCpu = cpu(ticks.slice(1));
+    log(
+      `${label}: CPU medians: steady tick ${fmt(steadyCpu)} s, team tick ${fmt(cpu(teamTicks))} s, ` +
+        `team/steady ${(cpu(teamTicks) / steadyCpu).toFixed(2)}`,
     );
   }
   syncDisk();

@@ -81,7 +81,7 @@ function packedRules(): string {
       if (typeof copy[k] === "string") copy[k] = pack(copy[k] as string);
     return copy;
   };
-  // A rule left with its URL only is the URL's string (about 9 bytes saved per rule).
+  // A rule left with its URL only (paths, files, pages) is the URL's string (about 9 bytes saved per rule).
   const urlOnly = (o: Record<string, unknown>): unknown => {
     const keys = Object.keys(o);
     if (keys.length !== 1 || keys[0] !== "url") throw new Error(`packedRules: a rule keeps more than its url: ${keys.join(",")}`);
@@ -90,7 +90,7 @@ function packedRules(): string {
   return JSON.stringify({
     paths: r.paths.map(drop).map(urlOnly),
     queries: r.queries.map(drop),
-    files: r.files.map(drop),
+    files: r.files.map(drop).map(urlOnly),
     pages: r.pages.map(drop).map(urlOnly),
     // A static rule keeps its prefix and extension: written `<prefix>.<ext>` (unpackRules).
     statics: r.statics.map(drop).map((o) => {

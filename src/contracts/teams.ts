@@ -124,3 +124,52 @@ export const TeamMatchesResponse = z
     id: "TeamMatchesResponse",
     description: "Extension: the team matches of one round.",
   });
+
+export const TeamMemberRound = z
+  .strictObject({
+    round: int32,
+    board: int32,
+    opponent: int32.nullable(),
+    colour: colour.nullable(),
+    outcome: roundOutcome,
+    points: double,
+  })
+  .register(contracts, {
+    id: "TeamMemberRound",
+    description: "Extension: a member's board in one round of the team's match, from the member's side.",
+  });
+
+export const TeamRosterMember = z
+  .strictObject({
+    boardOrder: int32,
+    sourcePlayerNumber: int32,
+    name: z.string(),
+    rating: int32.nullable(),
+    points: double,
+    rounds: z.array(TeamMemberRound),
+  })
+  .register(contracts, {
+    id: "TeamRosterMember",
+    description: "Extension: a member of a team, in board order, with the boards played round by round.",
+  });
+
+export const TeamDetailResponse = z
+  .strictObject({
+    tournamentId: int64,
+    teamNumber: int32,
+    name: z.string(),
+    shortName: z.string().nullable(),
+    afterRound: int32.nullable(),
+    primaryScore: z.enum(["MP", "GP"]),
+    tieBreakLabels: z.array(z.string()),
+    standing: TeamStandingRow.nullable(),
+    members: z.array(TeamRosterMember),
+    rounds: z.array(TeamRound),
+  })
+  .register(contracts, {
+    id: "TeamDetailResponse",
+    description:
+      "Extension: one team of a team event: its row of the team standings after round afterRound " +
+      "(null: no complete round yet), its roster in board order with each member's boards, and " +
+      "its matches, byes and forfeits round by round.",
+  });

@@ -3,12 +3,15 @@
 //
 // Computed order: points, then each tie-break in turn (higher first; an undefined value last),
 // then starting rank (else player number) for display. Players equal on points and on every
-// tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4).
+// tie-break share a rank, as Swiss-Manager prints them (1, 2, 2, 4). A team event under
+// `--practice swiss-manager` follows that program's individual ranking instead
+// (teams/board-order.ts).
 import type { Player, SourceStandingRow, Tournament } from "./types.ts";
 import { roundsUpTo, type RoundEntry } from "./scoring.ts";
 import { isFinalResult } from "./results.ts";
 import { parsedTiebreaks } from "./tiebreaks/acronyms.ts";
 import { TiebreakEngine } from "./tiebreaks/engine.ts";
+import { boardOrderKeys, compareBoardOrder, followsBoardOrder } from "./teams/board-order.ts";
 
 export interface StandingsOutcome {
   afterRound: number | null;
@@ -172,11 +175,20 @@ export function rankedRows(
     groups = next;
   }
 
+  // Swiss-Manager's individual ranking of a team event: after points, the share over the rounds
+  // lined up and the board, then the first tie-break only (teams/board-order.ts); no shared ranks.
+  const boardOrder = followsBoardOrder(t.team, t.tiebreakPractice);
+  const keys = boardOrder ? boardOrderKeys(t.team!, engine.scheduled()) : null;
+  const compared = keys ? Math.min(1, tiebreaks.length) : tiebreaks.length;
   records.sort((a, b) => {
     if (a.tally.points !== b.tally.points) return b.tally.points - a.tally.points;
+    if (keys) {
+      const c = compareBoardOrder(keys.get(a.tally.player)!, keys.get(b.tally.player)!);
+      if (c !== 0) return c;
+    }
     const x = a.tally.values;
     const y = b.tally.values;
-    for (let i = 0; i < x.length; i++) {
+    for (let i = 0; i < compared; i++) {
       const c = compareValues(x[i]!, y[i]!, lowerFirst[i]);
       if (c !== 0) return c;
     }
@@ -190,6 +202,7 @@ export function rankedRows(
     const { player: p, tally } = records[i]!;
     const nums = tally.values;
     const tiedWithPrev =
+      !boardOrder &&
       prev !== null &&
       prev.points === tally.points &&
       prev.values.every((v, k) => compareValues(v, nums[k]!) === 0);

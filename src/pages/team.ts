@@ -1,7 +1,8 @@
 // The page of one team of a team event (issue 46): its place in the team standings (MP, GP and
 // the team tie-breaks), its roster in board order with each member's result on each round, and
 // its matches round by round. The data is the team's entry of the teams resource and its row of
-// the team standings (views/teams.ts); text from the message catalogs (src/i18n).
+// the team standings (views/teams.ts), which the team's own resource (publicTeam) holds too, and
+// the page links it as its JSON; text from the message catalogs (src/i18n).
 import type { TeamStandingsView, TeamsView } from "../views/teams.ts";
 import type { TournamentContext } from "../views/context.ts";
 import { pointsHtml, tiebreakTitle } from "./format.ts";
@@ -156,6 +157,6 @@ export function teamPage(
       ...crumbs(s, l.t("tab.teams"), s.urls.page.teams(s.id)),
       [team.name, s.urls.page.team(s.id, team.teamNumber)],
     ],
-    links: [jsonLink(s, "publicTeams", { id: s.id })],
+    links: [jsonLink(s, "publicTeam", { id: s.id, team: String(team.teamNumber) })],
   });
 }

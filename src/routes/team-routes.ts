@@ -43,14 +43,18 @@ const afterEachRound = (v: TeamViews, id: string): [Params, unknown][] =>
 const teams = (v: TeamViews, id: string): [Params, unknown][] => [[{ id }, v.teams]];
 const matches = (v: TeamViews, id: string): [Params, unknown][] =>
   v.matches.map((m) => [{ id, round: String(m.round) }, m]);
+const perTeam = (v: TeamViews, id: string): [Params, unknown][] =>
+  v.perTeam.map((t) => [{ id, team: String(t.teamNumber) }, t]);
 
 export const teamRoutes: Record<TeamExtensionId, TeamBinding> = {
   publicTeamStandings: onSurfaces("public", C.TeamStandingsResponse, standings),
   publicTeamRoundStandings: onSurfaces("public", C.TeamStandingsResponse, afterEachRound),
   publicTeams: onSurfaces("public", C.TeamsResponse, teams),
   publicTeamMatches: onSurfaces("public", C.TeamMatchesResponse, matches),
+  publicTeam: onSurfaces("public", C.TeamDetailResponse, perTeam),
   clubTeamStandings: onSurfaces("club", C.TeamStandingsResponse, standings),
   clubTeamRoundStandings: onSurfaces("club", C.TeamStandingsResponse, afterEachRound),
   clubTeams: onSurfaces("club", C.TeamsResponse, teams),
   clubTeamMatches: onSurfaces("club", C.TeamMatchesResponse, matches),
+  clubTeam: onSurfaces("club", C.TeamDetailResponse, perTeam),
 };

@@ -115,10 +115,12 @@ export type TeamExtensionId =
   | "publicTeamRoundStandings"
   | "publicTeams"
   | "publicTeamMatches"
+  | "publicTeam"
   | "clubTeamStandings"
   | "clubTeamRoundStandings"
   | "clubTeams"
-  | "clubTeamMatches";
+  | "clubTeamMatches"
+  | "clubTeam";
 
 /** The same extensions on the club surface: for every tournament a club's catalog lists, global
  * or club-only, per club like the spec's club endpoints (docs/guide/extensions.md). */
@@ -401,6 +403,17 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     n: null,
     extension: true,
+    cors: true,
+    id: "publicTeam",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/teams/{team}",
+    cache: "current",
+    summary: "Extension: one team: its standing, roster with board results, and matches (team events)",
+  },
+  {
+    n: null,
+    extension: true,
     id: "clubTeamStandings",
     surface: "club",
     scope: "tournament",
@@ -437,6 +450,17 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: "/api/clubs/{slug}/tournaments/{id}/teams/matches/{round}",
     cache: "current",
     summary: "Extension: the team matches of a round, board by board (team events) (club catalog)",
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubTeam",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/teams/{team}",
+    cache: "current",
+    summary:
+      "Extension: one team: its standing, roster with board results, and matches (team events) (club catalog)",
   },
 ];
 
@@ -510,8 +534,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
   // Team events (issue 46): team standings and every round's matches, board by board.
   { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
-  // A page per team (its roster, board results and matches): the team of the teams resource.
-  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" },
+  // A page per team (its roster, board results and matches): the team's own resource.
+  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeam" },
   // A player across tournaments, by FIDE ID (issue 47).
   { id: "fidePlayerPage", path: "/players/{fideId}/", follows: "publicFidePlayer" },
 ];

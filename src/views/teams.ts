@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type {
   TeamBoard,
+  TeamDetailResponse,
   TeamMatchesResponse,
   TeamsResponse,
   TeamStandingsResponse,
@@ -20,6 +21,7 @@ type Out<S extends z.ZodType> = z.output<S>;
 export type TeamStandingsView = Out<typeof TeamStandingsResponse>;
 export type TeamsView = Out<typeof TeamsResponse>;
 export type TeamMatchesView = Out<typeof TeamMatchesResponse>;
+export type TeamDetailView = Out<typeof TeamDetailResponse>;
 
 export interface TeamViews {
   /** After the newest complete round. */
@@ -29,6 +31,8 @@ export interface TeamViews {
   teams: TeamsView;
   /** One per paired round. */
   matches: TeamMatchesView[];
+  /** One per team, in the teams' order. */
+  perTeam: TeamDetailView[];
 }
 
 const memo = new WeakMap<TournamentContext, TeamViews | null>();
@@ -114,6 +118,33 @@ function matchesViews(c: TournamentContext, rounds: TeamRounds): TeamMatchesView
   }));
 }
 
+/** One team: its standings row, its roster with each member's boards by round, its rounds. */
+function teamDetail(standings: TeamStandingsView, team: TeamsView["teams"][number]): TeamDetailView {
+  const boards = new Map<number, TeamDetailView["members"][number]["rounds"]>();
+  for (const r of team.rounds)
+    for (const b of r.boards) {
+      const { board, opponent, colour, outcome, points } = b;
+      const list = boards.get(b.sourcePlayerNumber) ?? [];
+      list.push({ round: r.round, board, opponent, colour, outcome, points });
+      boards.set(b.sourcePlayerNumber, list);
+    }
+  return {
+    tournamentId: standings.tournamentId,
+    teamNumber: team.teamNumber,
+    name: team.name,
+    shortName: team.shortName,
+    afterRound: standings.afterRound,
+    primaryScore: standings.primaryScore,
+    tieBreakLabels: standings.tieBreakLabels,
+    standing: standings.rows.find((r) => r.teamNumber === team.teamNumber) ?? null,
+    members: team.members.map((m) => {
+      const rounds = boards.get(m.sourcePlayerNumber) ?? [];
+      return { ...m, points: rounds.reduce((n, b) => n + b.points, 0), rounds };
+    }),
+    rounds: team.rounds,
+  };
+}
+
 /** The team views of a tournament; null when it is not a team event. */
 export function teamViews(c: TournamentContext): TeamViews | null {
   if (memo.has(c)) return memo.get(c)!;
@@ -126,11 +157,14 @@ export function teamViews(c: TournamentContext): TeamViews | null {
       standingsView(c, ev, standingsAfter(c, ev, i + 1)),
     );
     const rounds = teamRounds(c.t, ev, last);
+    const standings = afterEachRound.at(-1) ?? standingsView(c, ev, null);
+    const teams = teamsView(c, ev, rounds);
     views = {
-      standings: afterEachRound.at(-1) ?? standingsView(c, ev, null),
+      standings,
       afterEachRound,
-      teams: teamsView(c, ev, rounds),
+      teams,
       matches: matchesViews(c, rounds),
+      perTeam: teams.teams.map((team) => teamDetail(standings, team)),
     };
   }
   memo.set(c, views);

@@ -101,7 +101,14 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
     const teams = await client.GET("/api/public/v1/tournaments/{id}/teams/standings", { params: { path } });
     keep("/api/public/v1/tournaments/{id}/teams/standings", teams);
     if (teams.response.status === 200) {
-      keep("/api/public/v1/tournaments/{id}/teams", await client.GET("/api/public/v1/tournaments/{id}/teams", { params: { path } }));
+      const roster = await client.GET("/api/public/v1/tournaments/{id}/teams", { params: { path } });
+      keep("/api/public/v1/tournaments/{id}/teams", roster);
+      for (const t of roster.data?.teams ?? []) {
+        keep(
+          "/api/public/v1/tournaments/{id}/teams/{team}",
+          await client.GET("/api/public/v1/tournaments/{id}/teams/{team}", { params: { path: { id, team: t.teamNumber } } }),
+        );
+      }
       for (const round of progression.data?.rounds ?? []) {
         keep(
           "/api/public/v1/tournaments/{id}/teams/matches/{round}",
@@ -172,7 +179,16 @@ export async function walk(baseUrl: string, slugs: readonly string[]): Promise<A
       const clubTeams = await client.GET("/api/clubs/{slug}/tournaments/{id}/teams/standings", { params: { path } });
       keep("/api/clubs/{slug}/tournaments/{id}/teams/standings", clubTeams);
       if (clubTeams.response.status === 200) {
-        keep("/api/clubs/{slug}/tournaments/{id}/teams", await client.GET("/api/clubs/{slug}/tournaments/{id}/teams", { params: { path } }));
+        const clubRoster = await client.GET("/api/clubs/{slug}/tournaments/{id}/teams", { params: { path } });
+        keep("/api/clubs/{slug}/tournaments/{id}/teams", clubRoster);
+        for (const t of clubRoster.data?.teams ?? []) {
+          keep(
+            "/api/clubs/{slug}/tournaments/{id}/teams/{team}",
+            await client.GET("/api/clubs/{slug}/tournaments/{id}/teams/{team}", {
+              params: { path: { ...path, team: t.teamNumber } },
+            }),
+          );
+        }
         for (const round of clubProgression.data?.rounds ?? []) {
           keep(
             "/api/clubs/{slug}/tournaments/{id}/teams/matches/{round}",

@@ -25,6 +25,11 @@ export const ASSET_FILES = new Map<string, string>([
   ["api/public/v1/tournaments/42/recaps/language/en/index.json", '"en"'],
   ["api/public/v1/openapi.json", '{"openapi":"3.1.0"}'],
   ["api/clubs/gros/tournaments/42/index.json", '{"club":42}'],
+  // A team event's own team resource beside its team standings (issue 46): `{team}` is digits.
+  ["api/public/v1/tournaments/42/teams/7/index.json", '{"team":7}'],
+  ["api/public/v1/tournaments/42/teams/standings/index.json", '{"teams":[7]}'],
+  ["api/clubs/gros/tournaments/42/teams/7/index.json", '{"clubTeam":7}'],
+  ["tournaments/42/teams/7/index.html", "<p>team 7"],
   ["index.html", "<p>index"],
   ["tournaments/42/index.html", "<p>42"],
   ["page/1/index.html", "<p>index page 1"],
@@ -79,6 +84,16 @@ export const CASES: [string, Answer][] = [
   ["/api/nothing", [404, problemJson(404), JSON_TYPE, null]],
   ["/api/public/v1/tournaments/%00", [400, problemJson(400), JSON_TYPE, null]],
   ["/api/%zz", [400, problemJson(400), JSON_TYPE, null]],
+  // One team of a team event, on both surfaces (the public team resources allow CORS).
+  ["/api/public/v1/tournaments/42/teams/7", [200, '{"team":7}', JSON_TYPE, "*"]],
+  ["/api/public/v1/tournaments/42/teams/7/", [200, '{"team":7}', JSON_TYPE, "*"]],
+  ["/api/public/v1/tournaments/42/teams/standings", [200, '{"teams":[7]}', JSON_TYPE, "*"]],
+  ["/api/clubs/gros/tournaments/42/teams/7", [200, '{"clubTeam":7}', JSON_TYPE, "*"]],
+  ["/api/public/v1/tournaments/42/teams/8", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/42/teams/x7", [404, problemJson(404), JSON_TYPE, null]],
+  ["/api/public/v1/tournaments/42/teams/matches", [404, problemJson(404), JSON_TYPE, null]],
+  ["/tournaments/42/teams/7/", [200, "<p>team 7", HTML_TYPE, null]],
+  ["/tournaments/42/teams/x7/", [404, errorPage(404), HTML_TYPE, null]],
   ["/", [200, "<p>index", HTML_TYPE, null]],
   ["/tournaments/42/", [200, "<p>42", HTML_TYPE, null]],
   // The index's numbered pages (a long list): a page number is [1-9][0-9]*, and only a page the

@@ -106,6 +106,11 @@ export class TiebreakEngine {
     this.ctx = buildContext(t, entries, afterRound, scheduled);
   }
 
+  /** Each player's rounds as scored (forfeits still forfeits). */
+  scheduled(): ReadonlyMap<number, readonly RoundEntry[]> {
+    return this.ctx.scheduled;
+  }
+
   /** A player's points by the tournament's scoring. */
   points(player: number): number {
     return this.ctx.points.get(player) ?? 0;

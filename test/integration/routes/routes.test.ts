@@ -70,11 +70,12 @@ afterAll(() => store.close());
 
 /** The files of one route: its path template with every parameter as one segment. */
 function filesOf(route: Route): string[] {
-  // Ids and rounds are digits, so they never collide with the reserved words beside them.
+  // Ids, rounds and team numbers are digits, so they never collide with the reserved words beside
+  // them (`teams/{team}` beside `teams/standings`).
   const segment = "[^/]+";
   const base = route.path
     .slice(1)
-    .replace(/\{(id|round)\}/g, "\\d+")
+    .replace(/\{(id|round|team)\}/g, "\\d+")
     .replace(/\{\w+\}/g, segment);
   const forms = [base];
   if (route.query) forms.push(`${base}/${route.query.segment}(?:/${segment})?`);

@@ -3,6 +3,7 @@
 // event's newest round. Each must render one tournament, the live one must change its summary and
 // keep it Live (so it costs what a tick during rounds does), the team one its match.
 import { readFileSync } from "node:fs";
+import os from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,7 +67,12 @@ describe("bench harness", () => {
     const run = h.build(db, out(), dir);
     expect(run.upToDate).toBe(true);
     h.changeOneTournament(db, 0);
-    expect(h.build(db, out(), dir).rendered).toBe(1);
+    const tick = h.build(db, out(), dir);
+    expect(tick.rendered).toBe(1);
+    // Its CPU time (user + system) is measured: more than nothing, less than the wall time allows
+    // on the cores there are.
+    expect(tick.cpuSeconds).toBeGreaterThan(0);
+    expect(tick.cpuSeconds).toBeLessThan(tick.seconds * os.cpus().length + 0.05);
   });
 
   it("a live tick renders one Live tournament, whose summary changes and stays Live", () => {

@@ -8,9 +8,12 @@ const FILES = [
   "api/public/v1/tournaments/4600/teams/standings/rounds/2/index.json",
   "api/public/v1/tournaments/4600/teams/index.json",
   "api/public/v1/tournaments/4600/teams/matches/3/index.json",
+  "api/public/v1/tournaments/4600/teams/7/index.json",
+  "api/clubs/bavaria/tournaments/4600/teams/7/index.json",
   "api/clubs/bavaria/tournaments/4600/teams/standings/index.json",
   "api/clubs/bavaria/tournaments/4600/teams/matches/3/index.json",
   "tournaments/4600/teams/index.html",
+  "tournaments/4600/teams/7/index.html",
 ];
 
 describe("team files", () => {

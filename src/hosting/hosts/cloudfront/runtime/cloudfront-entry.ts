@@ -29,17 +29,13 @@ buildApiHandler = viewerRequest(
 
 /** The rule list as the resolver reads it: `~N` put back, empty tag lists, no edge facts. */
 function unpackRules(r: HostRules, parts: string[]): HostRules {
-  const unpack = (v: string) => v.replace(/~(\d+)/g, (_, i: string) => parts[Number(i)]!);
-  // Path and page rules come as their URL alone (packedRules). Any cache class: the headers the
-  // resolver makes for a file are never sent from here.
-  const rule = (url: string) => ({ url, tags: [], cache: "meta" });
+  const unpack = (v: string) => v.replace(/~(\d+)/g, (_, i: string) => parts[+i]!);
+  // Path, file and page rules come as their URL alone (packedRules). Any cache class: the headers
+  // the resolver makes for a file are never sent from here.
+  const rule = (url: string) => ({ url: unpack(url), tags: [], cache: "meta" });
   r.paths = (r.paths as unknown as string[]).map(rule) as unknown as HostRules["paths"];
+  r.files = (r.files as unknown as string[]).map(rule) as unknown as HostRules["files"];
   r.pages = (r.pages as unknown as string[]).map(rule) as unknown as HostRules["pages"];
-  for (const x of [...r.paths, ...r.files, ...r.pages] as { url: string; tags: string[]; cache: "meta" }[]) {
-    x.url = unpack(x.url);
-    x.tags = [];
-    x.cache = "meta";
-  }
   for (const q of r.queries) {
     q.url = unpack(q.url);
     q.target = unpack(q.target);

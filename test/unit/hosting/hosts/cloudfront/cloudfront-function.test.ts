@@ -129,6 +129,21 @@ describe.each([
     expect(r.headers.location!.value).toBe(`${base}/tournaments/7/?a=1`);
   });
 
+  it("rewrites one team of a team event (`{team}` digits only) beside the team standings", async () => {
+    const uri = async (u: string) => uriOf(await handler(event(`${base}${u}`)));
+    expect(await uri("/api/public/v1/tournaments/4600/teams/7")).toBe(
+      "/api/public/v1/tournaments/4600/teams/7/index.json",
+    );
+    expect(await uri("/api/clubs/club-00001/tournaments/4600/teams/7/")).toBe(
+      "/api/clubs/club-00001/tournaments/4600/teams/7/index.json",
+    );
+    expect(await uri("/api/public/v1/tournaments/4600/teams/standings")).toBe(
+      "/api/public/v1/tournaments/4600/teams/standings/index.json",
+    );
+    expect(await uri("/api/public/v1/tournaments/4600/teams/x7")).toBe("status 404");
+    expect(await uri("/tournaments/4600/teams/7/")).toBe("/tournaments/4600/teams/7/index.html");
+  });
+
   it("answers an unknown page with the HTML 404 linking the index", async () => {
     const r = (await handler(event(`${base}/nothing/here`))) as CfResponse;
     expect(r.statusCode).toBe(404);

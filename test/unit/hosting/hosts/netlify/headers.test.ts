@@ -22,23 +22,15 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/:team/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/standings/index.json
-        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
-        X-Content-Type-Options: nosniff
-        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
-        X-Frame-Options: DENY
-        Referrer-Policy: no-referrer
-        Cache-Tag: build-api
-        Surrogate-Key: build-api
-      /api/clubs/:slug/tournaments/:id/teams/matches/:round/index.json
-        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
-        X-Content-Type-Options: nosniff
-        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
-        X-Frame-Options: DENY
-        Referrer-Policy: no-referrer
-        Cache-Tag: build-api
-        Surrogate-Key: build-api
-      /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -94,7 +86,23 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/matches/:round/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
       /api/clubs/:slug/tournaments/:id/teams/standings/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+      /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff
         Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
@@ -166,6 +174,15 @@ describe("_headers", () => {
         Referrer-Policy: no-referrer
         Cache-Tag: build-api
         Surrogate-Key: build-api
+      /api/public/v1/tournaments/:id/teams/:team/index.json
+        Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
+        X-Content-Type-Options: nosniff
+        Content-Security-Policy: default-src 'none'; frame-ancestors 'none'
+        X-Frame-Options: DENY
+        Referrer-Policy: no-referrer
+        Cache-Tag: build-api
+        Surrogate-Key: build-api
+        Access-Control-Allow-Origin: *
       /api/public/v1/tournaments/:id/standings/index.json
         Cache-Control: public, max-age=60, s-maxage=300, stale-while-revalidate=600
         X-Content-Type-Options: nosniff

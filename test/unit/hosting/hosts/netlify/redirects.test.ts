@@ -66,14 +66,13 @@ describe("_redirects", () => {
       /api/public/v1/tournaments/:id/teams/standings/rounds/:round /api/public/v1/tournaments/:id/teams/standings/rounds/:round/index.json 200
       /api/public/v1/tournaments/:id/teams /api/public/v1/tournaments/:id/teams/index.json 200
       /api/public/v1/tournaments/:id/teams/matches/:round /api/public/v1/tournaments/:id/teams/matches/:round/index.json 200
+      /api/public/v1/tournaments/:id/teams/:team /api/public/v1/tournaments/:id/teams/:team/index.json 200
       /api/clubs/:slug/tournaments /api/clubs/:slug/tournaments/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag /api/clubs/:slug/tournaments/tag/:tag/index.json 200
       /api/clubs/:slug/tournaments/page/:page /api/clubs/:slug/tournaments/page/:page/index.json 200
       /api/clubs/:slug/tournaments/tag/:tag/page/:page /api/clubs/:slug/tournaments/tag/:tag/page/:page/index.json 200
       /api/clubs/:slug/tournaments/:id /api/clubs/:slug/tournaments/:id/index.json 200
       /api/clubs/:slug/tournaments/:id/standings /api/clubs/:slug/tournaments/:id/standings/index.json 200
-      /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round/index.json 200
-      /api/clubs/:slug/tournaments/:id/teams/matches/:round /api/clubs/:slug/tournaments/:id/teams/matches/:round/index.json 200
       /api/clubs/:slug/tournaments/:id/rounds/:round /api/clubs/:slug/tournaments/:id/rounds/:round/index.json 200
       /api/clubs/:slug/tournaments/:id/live /api/clubs/:slug/tournaments/:id/live/index.json 200
       /api/clubs/:slug/tournaments/:id/standings/rounds/:round /api/clubs/:slug/tournaments/:id/standings/rounds/:round/index.json 200
@@ -82,7 +81,10 @@ describe("_redirects", () => {
       /api/clubs/:slug/tournaments/:id/players /api/clubs/:slug/tournaments/:id/players/index.json 200
       /api/clubs/:slug/tournaments/:id/schedule /api/clubs/:slug/tournaments/:id/schedule/index.json 200
       /api/clubs/:slug/tournaments/:id/teams/standings /api/clubs/:slug/tournaments/:id/teams/standings/index.json 200
+      /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round /api/clubs/:slug/tournaments/:id/teams/standings/rounds/:round/index.json 200
       /api/clubs/:slug/tournaments/:id/teams /api/clubs/:slug/tournaments/:id/teams/index.json 200
+      /api/clubs/:slug/tournaments/:id/teams/matches/:round /api/clubs/:slug/tournaments/:id/teams/matches/:round/index.json 200
+      /api/clubs/:slug/tournaments/:id/teams/:team /api/clubs/:slug/tournaments/:id/teams/:team/index.json 200
       # Any other /api path: the JSON problem body.
       /api/* /404.json 404
       "

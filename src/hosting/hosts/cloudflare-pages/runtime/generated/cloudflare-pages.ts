@@ -340,6 +340,17 @@ var ENDPOINTS = [
   {
     n: null,
     extension: true,
+    cors: true,
+    id: "publicTeam",
+    surface: "public",
+    scope: "tournament",
+    path: "/api/public/v1/tournaments/{id}/teams/{team}",
+    cache: "current",
+    summary: "Extension: one team: its standing, roster with board results, and matches (team events)"
+  },
+  {
+    n: null,
+    extension: true,
     id: "clubTeamStandings",
     surface: "club",
     scope: "tournament",
@@ -376,6 +387,16 @@ var ENDPOINTS = [
     path: "/api/clubs/{slug}/tournaments/{id}/teams/matches/{round}",
     cache: "current",
     summary: "Extension: the team matches of a round, board by board (team events) (club catalog)"
+  },
+  {
+    n: null,
+    extension: true,
+    id: "clubTeam",
+    surface: "club",
+    scope: "tournament",
+    path: "/api/clubs/{slug}/tournaments/{id}/teams/{team}",
+    cache: "current",
+    summary: "Extension: one team: its standing, roster with board results, and matches (team events) (club catalog)"
   }
 ];
 function endpoint(id) {
@@ -408,8 +429,8 @@ var PAGE_ROUTES = [
   { id: "playersPage", path: "/tournaments/{id}/players/", follows: "publicPlayerCards" },
   // Team events (issue 46): team standings and every round's matches, board by board.
   { id: "teamsPage", path: "/tournaments/{id}/teams/", follows: "publicTeamStandings" },
-  // A page per team (its roster, board results and matches): the team of the teams resource.
-  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeams" },
+  // A page per team (its roster, board results and matches): the team's own resource.
+  { id: "teamPage", path: "/tournaments/{id}/teams/{team}/", follows: "publicTeam" },
   // A player across tournaments, by FIDE ID (issue 47).
   { id: "fidePlayerPage", path: "/players/{fideId}/", follows: "publicFidePlayer" }
 ];
