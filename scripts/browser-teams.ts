@@ -24,6 +24,11 @@ interface Teams {
   teams: { teamNumber: number; name: string; members: { name: string }[]; rounds: { round: number }[] }[];
 }
 
+interface TeamDetail {
+  teamNumber: number;
+  members: unknown[];
+}
+
 let passed = 0;
 let failed = 0;
 function check(ok: boolean, what: string, detail = ""): void {
@@ -141,6 +146,19 @@ async function main(): Promise<void> {
       check(
         rounds.join(",") === t.rounds.map((r) => r.round).join(","),
         `team ${t.teamNumber}'s page has a row per round`,
+      );
+      // The page's JSON link, followed as a reader's click would: the team's own resource.
+      const href = await page.evaluate(
+        (want: string) =>
+          [...document.querySelectorAll<HTMLAnchorElement>("footer a")].find((a) => a.pathname.endsWith(want))
+            ?.href ?? "",
+        `/api/public/v1/tournaments/${values.id}/teams/${t.teamNumber}`,
+      );
+      const detail = href ? await json<TeamDetail>(new URL(href).pathname) : null;
+      check(
+        detail?.teamNumber === t.teamNumber && detail.members.length === t.members.length,
+        `team ${t.teamNumber}'s page links its JSON resource (teams/${t.teamNumber}) with its roster`,
+        href || "no footer link",
       );
       // The screenshot of the team that leads the standings, the page a reader opens first.
       await layout(
