@@ -46,7 +46,7 @@ import {
   sumsOf,
   type RecordSums,
 } from "./records.ts";
-import type { Delta, FileRow, Ledger } from "./port.ts";
+import type { Delta, FileRow, Ledger, LedgerNeeds } from "./port.ts";
 import { StagedRows } from "./staged-rows.ts";
 import { TournamentIndex } from "./tournament-index.ts";
 
@@ -93,6 +93,7 @@ function split(value: string): { sha: Buffer; bytes: number } {
 
 export class Bookkeeping implements Ledger {
   readonly file: string;
+  needs?: LedgerNeeds;
   private readonly db: Database.Database;
   /** False for a reader of another format: its rows describe nothing (openReader). */
   private current = true;
@@ -205,7 +206,7 @@ export class Bookkeeping implements Ledger {
 
   /** The tournament index of one build on this connection: over the live records when `live`. */
   index(live: boolean): TournamentIndex {
-    return new TournamentIndex(this.db, live);
+    return new TournamentIndex(this.db, live, this.needs);
   }
 
   /** Fresh TEMP tables for one build's per-file rows (staged-rows.ts), on this connection. */

@@ -11,6 +11,7 @@
 // never a tournament's owner.
 import type Database from "better-sqlite3";
 import type { FideEntry } from "../views/fide-players.ts";
+import type { LedgerNeeds } from "./port.ts";
 
 /** The record key of a player's entries. */
 export function playerKey(fideId: string): string {
@@ -34,14 +35,18 @@ export class PlayerRecords {
   private readonly db: Database.Database;
   readonly live: boolean;
 
-  constructor(db: Database.Database, live: boolean) {
+  private readonly needs: LedgerNeeds | undefined;
+
+  constructor(db: Database.Database, live: boolean, needs?: LedgerNeeds) {
     this.db = db;
     this.live = live;
+    this.needs = needs;
     this.get = live ? db.prepare("SELECT fp, detail FROM main.records WHERE key = ?") : null;
   }
 
   /** The previous record of a player, or null. */
   previous(fideId: string): PlayerRecord | null {
+    if (this.live) this.needs?.record(playerKey(fideId));
     const r = this.get?.get(playerKey(fideId));
     return r ? { fp: r.fp, entries: (JSON.parse(r.detail) as { entries: FideEntry[] }).entries } : null;
   }
@@ -57,6 +62,16 @@ export class PlayerRecords {
       .all();
   }
 
+  /** How many players the previous build had (a tick counts without listing them). */
+  count(): number {
+    if (!this.live) return 0;
+    if (this.needs) return this.needs.playerCount();
+    return this.db
+      .prepare<[], number>("SELECT count(*) FROM main.records WHERE key >= 'p:' AND key < 'p;'")
+      .pluck()
+      .get()!;
+  }
+
   /** A record as the ledger keeps it. */
   static row(
     fp: string,
@@ -67,6 +82,7 @@ export class PlayerRecords {
 
   /** The previous record under any key (the search index's records: search-records.ts). */
   previousRow(key: string): { fp: string; detail: string } | null {
+    if (this.live) this.needs?.record(key);
     return this.get?.get(key) ?? null;
   }
 }

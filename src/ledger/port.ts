@@ -50,8 +50,21 @@ export interface Generation {
   generation: number;
 }
 
+/**
+ * A ledger that holds only part of its rows (the bucket's split layout, ledger-groups.ts): told
+ * which owners and records a build reads, so that the rows missing can be fetched and the build run again.
+ */
+export interface LedgerNeeds {
+  owner(owner: string): void;
+  record(key: string): void;
+  /** How many player records the whole ledger holds (most are not loaded). */
+  playerCount(): number;
+}
+
 /** The ledger of one publication: its files, records, change log and crash protocol. */
 export interface Ledger {
+  /** Set when the rows are partial (a bucket's split ledger): what the build reads is reported. */
+  needs?: LedgerNeeds;
   /** Where it lives, for messages (a file name, a bucket key). */
   readonly name: string;
   /** The generation the rows describe (0: none yet), and the version directory they describe. */

@@ -26,6 +26,7 @@ import {
   type RecordSums,
 } from "./records.ts";
 import type { KeyedIds } from "./keyed-ids.ts";
+import type { LedgerNeeds } from "./port.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
 import { PlayerRecords } from "./players.ts";
 
@@ -174,9 +175,13 @@ export class TournamentIndex {
   /** How store rows and revision tokens are kept (useKey); null: not at all. */
   private keyed: KeyedIds | null = null;
 
-  constructor(db: Database.Database, live: boolean) {
+  /** Set when the ledger's rows are partial (port.ts LedgerNeeds): the player records read are reported. */
+  private readonly needs: LedgerNeeds | undefined;
+
+  constructor(db: Database.Database, live: boolean, needs?: LedgerNeeds) {
     this.db = db;
     this.live = live;
+    this.needs = needs;
     db.exec(TEMP_SCHEMA);
     this.putRecord = db.prepare(
       `INSERT OR REPLACE INTO temp.ix_records (${RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -295,7 +300,7 @@ export class TournamentIndex {
 
   /** The previous build's records of players across tournaments and of the search index (issue 47). */
   players(): PlayerRecords {
-    return new PlayerRecords(this.db, this.live);
+    return new PlayerRecords(this.db, this.live, this.needs);
   }
 
   /** A record of the previous build, if any. */

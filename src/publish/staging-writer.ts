@@ -271,6 +271,7 @@ export class StagingWriter implements SnapshotWriter {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const sha = createHash("sha256").update(bytes).digest();
     const value = entryValue(sha, bytes.length);
+    this.live?.needs?.owner(owner);
     const before = this.live?.get(relPath);
     const same = this.compareFiles
       ? this.liveCopyEqual(relPath, bytes.length, value)
@@ -315,6 +316,7 @@ export class StagingWriter implements SnapshotWriter {
 
   keepOwned(owner: string): number | false {
     if (this.sealed) throw new Error("keepOwned() after the snapshot was finished");
+    this.live?.needs?.owner(owner);
     const owned = this.live?.owned(owner);
     if (owned === undefined || this.keptOwners.has(owner)) return false;
     // Kept already by keepOwnersUnder (and counted when the writer finishes), unless dropped.
@@ -340,6 +342,7 @@ export class StagingWriter implements SnapshotWriter {
   dropOwner(owner: string): void {
     if (this.sealed) throw new Error("dropOwner() after the snapshot was finished");
     if (!this.staged.isUnder(owner)) throw new Error(`dropOwner(${JSON.stringify(owner)}): not a kept owner`);
+    this.live?.needs?.owner(owner);
     this.staged.dropOwner(owner);
   }
 

@@ -54,14 +54,15 @@ export function renderPlayers(input: PlayersInput): {
   const touched = new Set([...changes.entries.keys(), ...changes.before.keys()]);
   const affected = new Set(byPlayer.keys());
   for (const ids of changes.before.values()) for (const id of ids) affected.add(id);
-  const previous = records.previousIds();
+  // A tick counts the previous players; only a full build lists them (it keeps each by owner).
+  const previous = input.full ? records.previousIds() : [];
   const out = {
     files: 0,
     records: new Map<string, StateRecord>(),
     removed: [] as string[],
     names: [] as NameChange[],
   };
-  let count = previous.length;
+  let count = input.full ? previous.length : records.count();
   for (const fideId of [...affected].sort()) {
     const prev = records.previous(fideId);
     const next = [
