@@ -75,7 +75,8 @@ export class LedgerObjects implements LedgerNeeds {
   }
 
   private need(group: string | null): void {
-    if (group !== null && !this.loaded.has(group) && this.objectOf(group) !== undefined) this.missing.add(group);
+    if (group !== null && !this.loaded.has(group) && this.objectOf(group) !== undefined)
+      this.missing.add(group);
   }
 
   owner(owner: string): void {
@@ -151,7 +152,9 @@ export class LedgerObjects implements LedgerNeeds {
     const db = this.db;
     const out = new Set(this.recovered);
     const complete = db
-      .prepare<[], string>("SELECT v FROM pending_meta WHERE k IN ('completeFiles', 'completeRecords') AND v = '1'")
+      .prepare<[], string>(
+        "SELECT v FROM pending_meta WHERE k IN ('completeFiles', 'completeRecords') AND v = '1'",
+      )
       .pluck()
       .get();
     if (complete !== undefined) for (const g of this.allGroups()) out.add(g);
@@ -192,7 +195,9 @@ export class LedgerObjects implements LedgerNeeds {
         db.exec("ROLLBACK");
       }
     }
-    const put = db.prepare("INSERT OR REPLACE INTO pending_ledger_groups (grp, object, players) VALUES (?, ?, ?)");
+    const put = db.prepare(
+      "INSERT OR REPLACE INTO pending_ledger_groups (grp, object, players) VALUES (?, ?, ?)",
+    );
     this.bodies = new Map();
     for (const [g, blob] of cut) {
       const object = blob && groupObjectName(g, blob.body);
@@ -225,7 +230,9 @@ export class LedgerObjects implements LedgerNeeds {
           "SELECT grp, object, players FROM pending_ledger_groups",
         )
         .all();
-      const setMap = db.prepare("INSERT OR REPLACE INTO ledger_groups (grp, object, players) VALUES (?, ?, ?)");
+      const setMap = db.prepare(
+        "INSERT OR REPLACE INTO ledger_groups (grp, object, players) VALUES (?, ?, ?)",
+      );
       const drop = db.prepare("DELETE FROM ledger_groups WHERE grp = ?");
       const addGarbage = db.prepare("INSERT OR IGNORE INTO ledger_garbage (object) VALUES (?)");
       for (const r of rows) {
@@ -251,7 +258,9 @@ export class LedgerObjects implements LedgerNeeds {
 
   async remove(objects: readonly string[]): Promise<void> {
     await pool(objects, this.concurrency, async (object) => {
-      await this.request("removing the ledger's old objects", () => this.bucket.remove(LEDGER_OBJECTS + object));
+      await this.request("removing the ledger's old objects", () =>
+        this.bucket.remove(LEDGER_OBJECTS + object),
+      );
       this.written.removed++;
     });
   }

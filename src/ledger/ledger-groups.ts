@@ -73,14 +73,17 @@ export function extractGroups(
     "SELECT path, owner, sha256, bytes, gen FROM files WHERE owner = ? AND sha256 IS NOT NULL ORDER BY path",
   );
   const owners = db
-    .prepare<[], [string, number, number]>("SELECT owner, files, bytes FROM owners WHERE owner >= 't/' AND owner < 't0'")
+    .prepare<[], [string, number, number]>(
+      "SELECT owner, files, bytes FROM owners WHERE owner >= 't/' AND owner < 't0'",
+    )
     .raw();
   for (const [owner, files, bytes] of owners.iterate()) {
     const g = groupOfOwner(owner);
     if (g === null || !groups.has(g)) continue;
     const b = blob(g);
     b.owners.push([owner, files, bytes]);
-    for (const [p, o, sha, n, gen] of filesOf.raw().all(owner)) b.files.push([p, o, sha.toString("base64"), n, gen]);
+    for (const [p, o, sha, n, gen] of filesOf.raw().all(owner))
+      b.files.push([p, o, sha.toString("base64"), n, gen]);
   }
   const records = db
     .prepare<[], unknown[]>(
@@ -109,7 +112,9 @@ export function loadGroup(db: Database.Database, body: Buffer): void {
   const b = JSON.parse(gunzipSync(body).toString("utf8")) as GroupBlob;
   const cols = RECORD_COLUMNS.split(", ");
   const putOwner = db.prepare("INSERT OR IGNORE INTO owners (owner, files, bytes) VALUES (?, ?, ?)");
-  const putFile = db.prepare("INSERT OR IGNORE INTO files (path, owner, sha256, bytes, gen) VALUES (?, ?, ?, ?, ?)");
+  const putFile = db.prepare(
+    "INSERT OR IGNORE INTO files (path, owner, sha256, bytes, gen) VALUES (?, ?, ?, ?, ?)",
+  );
   const putRecord = db.prepare(
     `INSERT OR IGNORE INTO records (${RECORD_COLUMNS}) VALUES (${cols.map(() => "?").join(", ")})`,
   );

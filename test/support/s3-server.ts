@@ -110,7 +110,9 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
         let after: string | undefined;
         let more = true;
         while (more) {
-          const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: under, StartAfter: after }));
+          const r = await client.send(
+            new ListObjectsV2Command({ Bucket: bucket, Prefix: under, StartAfter: after }),
+          );
           for (const o of r.Contents ?? []) found.add(o.Key!);
           after = r.Contents?.at(-1)?.Key;
           more = !!r.IsTruncated && after !== undefined;
