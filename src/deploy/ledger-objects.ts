@@ -21,7 +21,7 @@ import {
   GROUPS_SCHEMA,
   loadGroup,
 } from "../ledger/ledger-groups.ts";
-import type { LedgerNeeds } from "../ledger/port.ts";
+import type { LedgerNeeds } from "../ledger/needs.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import type { Bucket } from "./bucket.ts";
 import { pool } from "./pool.ts";

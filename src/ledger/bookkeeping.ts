@@ -46,7 +46,8 @@ import {
   sumsOf,
   type RecordSums,
 } from "./records.ts";
-import type { Delta, FileRow, Ledger, LedgerNeeds } from "./port.ts";
+import type { LedgerNeeds } from "./needs.ts";
+import type { Delta, FileRow, Ledger } from "./port.ts";
 import { StagedRows } from "./staged-rows.ts";
 import { TournamentIndex } from "./tournament-index.ts";
 

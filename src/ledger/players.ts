@@ -11,7 +11,7 @@
 // never a tournament's owner.
 import type Database from "better-sqlite3";
 import type { FideEntry } from "../views/fide-players.ts";
-import type { LedgerNeeds } from "./port.ts";
+import type { LedgerNeeds } from "./needs.ts";
 
 /** The record key of a player's entries. */
 export function playerKey(fideId: string): string {

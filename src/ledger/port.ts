@@ -2,6 +2,7 @@
 // incremental state, without knowing where it lives. Today one site exists, the SQLite database
 // beside the snapshot's versions (besideSnapshot); a ledger held in a bucket is another site of
 // the same port (docs/design/ledger.md).
+import type { LedgerNeeds } from "./needs.ts";
 import type { RecordSums } from "./records.ts";
 import type { StagedRows } from "./staged-rows.ts";
 import type { TournamentIndex } from "./tournament-index.ts";
@@ -48,17 +49,6 @@ export interface Generation {
   /** The change log's identity: a generation means something only within one log. */
   log: string;
   generation: number;
-}
-
-/**
- * A ledger that holds only part of its rows (the bucket's split layout, ledger-groups.ts): told
- * which owners and records a build reads, so that the rows missing can be fetched and the build run again.
- */
-export interface LedgerNeeds {
-  owner(owner: string): void;
-  record(key: string): void;
-  /** How many player records the whole ledger holds (most are not loaded). */
-  playerCount(): number;
 }
 
 /** The ledger of one publication: its files, records, change log and crash protocol. */

@@ -26,7 +26,7 @@ import {
   type RecordSums,
 } from "./records.ts";
 import type { KeyedIds } from "./keyed-ids.ts";
-import type { LedgerNeeds } from "./port.ts";
+import type { LedgerNeeds } from "./needs.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
 import { PlayerRecords } from "./players.ts";
 
