@@ -136,6 +136,24 @@ describe("publish: the ledger split into an index and group objects", () => {
     expect(await groupObjects()).toEqual(settled);
   }, 240_000);
 
+  it("refuses a store older than what the bucket serves (a backup restored), naming the fix", async () => {
+    const backup = path.join(path.dirname(fixture.db), "backup.sqlite");
+    const d = new Database(fixture.db);
+    await d.backup(backup);
+    d.close();
+    renameTournament(3, " (after the backup)");
+    await publishToBucket(options());
+    const failed = await publishToBucket(options({ build: { db: backup, now: SAMPLE_NOW, jobs: 1 } })).catch(
+      (e: unknown) => e,
+    );
+    expect(failed).toBeInstanceOf(BuildError);
+    expect((failed as BuildError).message).toContain("older than what the bucket serves");
+    expect((failed as BuildError).problems[0]!.fix).toContain("_build-api-ledger.gz");
+    // Nothing changed: the newest store is up to date.
+    const next = await publishToBucket(options());
+    expect(next.build).toBeUndefined();
+  }, 240_000);
+
   it("names group objects by their content", () => {
     const a = groupObjectName("t/1", Buffer.from("x"));
     expect(a).toMatch(/^t_2f1\.[0-9a-f]{20}\.gz$/);
