@@ -11,7 +11,13 @@
 //      seconds; and the size of the snapshot a cache would carry (`du` of dist and its versions,
 //      and as `tar | zstd -3` when zstd is installed), the Pages hosts' route.
 //   node scripts/bench-bucket-tick.ts [--sizes 50,2000] [--concurrency 16] [--seed 7] [--no-today]
-//     [--today-build-only]
+//     [--today-build-only] [--sink] [--warm]
+// --sink: an in-process bucket that keeps the bytes of the build-api keys (lease, record, the
+// ledger's index and group objects) and only the size of the served objects, so a first
+// publication at M costs its build, not 678,000 loopback PUTs to s3rver: the state read, objects
+// written, local disk and wall time of the tick are measured; transfer time is not.
+// --warm: also a local warm tick of the same change (a full `build`, the change, a `build`), the
+// tick the fresh runner's is compared with.
 import { execSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -35,6 +41,8 @@ const values = scriptArgs(import.meta.url, {
   // Today's route at one size only as its full build and the cache's size (no deploys): a
   // fresh runner's deploy sends every object, as the first publication does (measured above).
   "today-build-only": { type: "boolean", default: false },
+  sink: { type: "boolean", default: false },
+  warm: { type: "boolean", default: false },
 });
 const sizes = values.sizes.split(",").map(Number);
 const concurrency = Number(values.concurrency);
@@ -86,25 +94,57 @@ function zstdBytes(dir: string, names: string[]): number | undefined {
   );
 }
 
+/** A bucket keeping the bytes of build-api's own keys only (see --sink). */
+function sinkBucket(): Bucket {
+  const kept = new Map<string, { body: Buffer; etag: string }>();
+  let n = 0;
+  const keep = (key: string, body: Buffer) => {
+    const etag = `"${++n}"`;
+    kept.set(key, { body: key.startsWith("_build-api") ? body : Buffer.alloc(0), etag });
+    return etag;
+  };
+  return {
+    put: async (o) => void keep(o.key, o.body),
+    get: async (k) => kept.get(k)?.body,
+    remove: async (k) => void kept.delete(k),
+    putIf: async (o, c) => {
+      const at = kept.get(o.key);
+      if ("ifNoneMatch" in c ? at !== undefined : at?.etag !== c.ifMatch) return undefined;
+      return keep(o.key, o.body);
+    },
+    getTagged: async (k) => kept.get(k),
+    removeIf: async (k, etag) => (kept.get(k)?.etag === etag ? kept.delete(k) : false),
+    replaceMetadata: async () => {},
+    close: () => {},
+  };
+}
+
 function line(label: string, r: PublishToBucketReport, seconds: number, state: number, disk: number): string {
   const d = r.deploy;
+  const l = r.ledger;
   return (
     `${label}: ${seconds.toFixed(1)} s (bucket read ${r.seconds.open.toFixed(1)}, build ${r.seconds.build.toFixed(1)}, ` +
     `send ${r.seconds.send.toFixed(1)}), sent ${d.sent} objects (${mb(d.sentBytes)} MB), removed ${d.removed}, ` +
     `${d.requests} requests, rendered ${r.build?.render.rendered?.tournaments ?? 0} tournaments, ` +
-    `state read ${mb(state)} MB, temporary folder ${mb(disk)} MB${r.fallback ? ` (${r.fallback})` : ""}, load ${load()}`
+    `state read ${mb(state)} MB (index ${mb(l.indexBytes)} MB, ${l.objectsRead} group objects ${mb(l.bytesRead)} MB), ` +
+    `ledger objects written ${l.objectsWritten} (${mb(l.bytesWritten)} MB), removed ${l.objectsRemoved}, builds ${l.builds}, ` +
+    `temporary folder ${mb(disk)} MB${r.fallback ? ` (${r.fallback})` : ""}, load ${load()}`
   );
 }
 
 for (const size of sizes) {
   const work = mkdtempSync(path.join(tmpdir(), `build-api-bench-bucket-${size}-`));
-  const server = await startServer(path.join(work, "s3"));
+  const server = values.sink
+    ? { endpoint: "http://127.0.0.1:9", stop: () => {} }
+    : await startServer(path.join(work, "s3"));
+  const sink = values.sink ? sinkBucket() : undefined;
   try {
     const db = path.join(work, "store.sqlite");
     generateStore({ tournaments: size, seed: values.seed, out: db });
     const client = new S3Client({ endpoint: server.endpoint, forcePathStyle: true });
-    await client.send(new CreateBucketCommand({ Bucket: "bench" }));
+    if (!sink) await client.send(new CreateBucketCommand({ Bucket: "bench" }));
     const ledgerBytes = async () => {
+      if (sink) return (await sink.get(LEDGER_KEY))?.length ?? 0;
       const o = await client.send(new GetObjectCommand({ Bucket: "bench", Key: `p/${LEDGER_KEY}` }));
       return (await o.Body!.transformToByteArray()).length;
     };
@@ -114,9 +154,9 @@ for (const size of sizes) {
     const publish = async (label: string) => {
       const t0 = performance.now();
       let disk = 0;
-      const state = await ledgerBytes().catch(() => 0);
       const r = await publishToBucket({
         ...bucket,
+        ...(sink && { bucketImpl: sink }),
         prefix: "p/",
         tmpDir: runner,
         // Just before the uploads the temporary folder holds all it will: measured then.
@@ -125,12 +165,27 @@ for (const size of sizes) {
         },
         build: { db, now },
       });
+      const state = r.ledger.indexBytes + r.ledger.bytesRead;
       console.log(line(`${size} tournaments: ${label}`, r, (performance.now() - t0) / 1000, state, disk));
     };
+    if (values.warm) {
+      // The warm tick: the same change on a runner that keeps its snapshot.
+      const dist = path.join(work, "warm", "dist");
+      await build({ db, out: dist, now });
+      harness.changeOneTournament(db, 0);
+      const t0 = performance.now();
+      const tick = await build({ db, out: dist, now });
+      console.log(
+        `${size} tournaments: warm tick (local snapshot kept): ${((performance.now() - t0) / 1000).toFixed(2)} s, ` +
+          `${tick.publish.filesWritten} files written, load ${load()}`,
+      );
+      rmSync(path.join(work, "warm"), { recursive: true, force: true });
+      // Back to the store the publication starts from: the same tournament changed once more below.
+    }
     await publish("publish, first (fresh runner)");
     harness.changeOneTournament(db, 0);
     await publish("publish, tick after one tournament changed (fresh runner)");
-    console.log(`${size} tournaments: the ledger object is ${mb(await ledgerBytes())} MB (gzip)`);
+    console.log(`${size} tournaments: the ledger's index is ${mb(await ledgerBytes())} MB (gzip)`);
     client.destroy();
 
     if (values["no-today"]) continue;

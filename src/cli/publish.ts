@@ -24,6 +24,8 @@ export interface PublishToBucketReport {
   fallback?: string;
   /** Seconds of each part: the bucket read (lease, record, ledger), the build, the uploads. */
   seconds: { open: number; build: number; send: number };
+  /** The ledger's objects: the index read, the groups read and written (issue 48). */
+  ledger: ReturnType<InstanceType<typeof import("../deploy/publish-run.ts").PublishRun>["ledgerFigures"]>;
 }
 
 export async function publishToBucket(o: PublishToBucketOptions): Promise<PublishToBucketReport> {
@@ -37,7 +39,10 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
   try {
     const opened = await run.open();
     const t1 = performance.now();
-    const built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
+    let built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
+    // The build read groups of the ledger not loaded (a tick's players, its tournaments): again.
+    while (!built.upToDate && (await run.buildAgain()))
+      built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
     run.run.stopIfAsked();
     const t2 = performance.now();
     const seconds = () => ({
@@ -45,11 +50,15 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
       build: (t2 - t1) / 1000,
       send: (performance.now() - t2) / 1000,
     });
-    if (built.upToDate) return { deploy: await run.unchanged(), seconds: seconds() };
+    if (built.upToDate) {
+      const deploy = await run.unchanged();
+      return { deploy, seconds: seconds(), ledger: run.ledgerFigures() };
+    }
     const deploy = await run.send(built.changes);
     return {
       build: built.report,
       deploy,
+      ledger: run.ledgerFigures(),
       ...(opened.fallback !== undefined && { fallback: opened.fallback }),
       seconds: seconds(),
     };

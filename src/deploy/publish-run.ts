@@ -1,28 +1,36 @@
 // `build-api publish`'s bucket side: a deploy whose snapshot is not on this disk. The ledger lives
-// in the bucket beside the deploy record (LEDGER_KEY: ledger/bucket-site.ts packs it), so a fresh
-// runner holding only the store learns there what the bucket serves. The phases, in order:
-//   open:  the deploy lease (lease.ts), the record and pending mark, the ledger downloaded (with its
+// in the bucket beside the deploy record, split (ledger/ledger-groups.ts): a small index (LEDGER_KEY:
+// ledger/bucket-site.ts packs it) and one object per group (ledger-objects.ts), fetched only for
+// the groups a run reads, so a fresh runner holding only the store learns there what the bucket
+// serves, in proportion to what changed. The phases, in order:
+//   open:  the deploy lease (lease.ts), the record and pending mark, the index downloaded (with its
 //          ETag) into a working copy and recovered: a delta staged by a run killed after its
-//          record was written is applied, one killed before it dropped.
-//   (the build renders what changed into a temporary folder: cli/publish.ts joins the two)
-//   send:  the ledger with its pending delta put over the one read (If-Match: two publishers cannot
-//          both advance one ledger), then the same steps as `deploy` (run.ts: pending mark,
-//          uploads in link order, retags, removals, the record), then the delta applied and the
-//          ledger put again over the one this run wrote, and the lease given back.
+//          record was written is applied (its groups' old rows loaded first), one killed before
+//          it dropped; the objects either left behind are removed.
+//   (the build renders what changed into a temporary folder: cli/publish.ts joins the two, and
+//   runs the build again after loading the groups it read that were not loaded)
+//   send:  the changed groups cut and named, the index with its pending delta put over the one
+//          read (If-Match: two publishers cannot both advance one ledger), the new group objects,
+//          then the same steps as `deploy` (run.ts: pending mark, uploads in link order, retags,
+//          removals, the record), then the delta applied and the index switched to the new
+//          objects (put over the one this run wrote), the replaced objects removed, the lease given back.
 // A run killed anywhere leaves the pending mark or the staged delta: the next run settles it. After
 // a pending mark the next run renders every file (the keys a dead run touched need their bytes,
 // and only a full render has them here) but still sends only what differs from the ledger.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { entryHex } from "../ledger/file-entry.ts";
+import { INPUTS_FILE } from "../ledger/inputs.ts";
 import type { Ledger } from "../ledger/port.ts";
 import { workingCopy } from "../ledger/bucket-site.ts";
+import { io } from "../publish/io.ts";
 import { EDGE_FILE } from "../hosting/rules.ts";
 import type { BucketChanges } from "../publish/bucket-publication.ts";
 import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { requestFailure } from "./failure.ts";
+import { LedgerObjects } from "./ledger-objects.ts";
 import { metadataDigest, objectSpec } from "./objects.ts";
 import { edgeFactsOf } from "./plan-source.ts";
 import { headerSuspects, orderRemovals, planChanges, planDeploy, type DeployPlan } from "./plan.ts";
@@ -63,6 +71,12 @@ export class PublishRun {
   private readonly o: PublishRunOptions;
   private ledgerEtag: string | undefined;
   private ledgerRequests = 0;
+  private objects: LedgerObjects | undefined;
+  /** The index's bytes read, and how many times the build ran (again after loading what it missed). */
+  private indexBytes = 0;
+  /** The inputs record as the index had it: a build run again reads it, not the one the first wrote. */
+  private inputs: Buffer | undefined;
+  builds = 0;
   private state: BucketState | undefined;
   private opened: Opened | undefined;
 
@@ -92,13 +106,21 @@ export class PublishRun {
     this.state = state;
     const read = await this.request("reading the ledger", () => run.bucket.getTagged(LEDGER_KEY));
     this.ledgerEtag = read?.etag;
+    this.indexBytes = read?.body.length ?? 0;
     const readable = this.copy.unpack(read?.body);
     if (!readable) this.copy.unpack(undefined);
+    const inputsFile = path.join(this.copy.dir, INPUTS_FILE);
+    this.inputs = existsSync(inputsFile) ? readFileSync(inputsFile) : undefined;
     const ledger = this.copy.open();
+    const objects = new LedgerObjects(ledger, run.bucket, (d, op) => this.request(d, op), this.o.concurrency);
+    this.objects = objects;
+    objects.attach(ledger);
     const at = state.trusted?.at;
     const sameLog = at !== undefined && at.log === ledger.log;
     const live = sameLog ? versionOf(at.generation) : undefined;
     // A delta whose record was written is applied (the run died after it); any other, dropped.
+    const pending = ledger.pendingTarget();
+    await objects.settle(pending !== undefined && pending.version === live);
     ledger.recover(live, true);
     const describes = sameLog && ledger.describes(live, at.generation);
     const fallback = !read
@@ -114,6 +136,8 @@ export class PublishRun {
               : state.pendingBytes
                 ? "a publication was interrupted: every file is rendered to settle the keys it touched"
                 : undefined;
+    // Every file is compared with the ledger's rows: all of them are read.
+    if (describes && fallback !== undefined) await objects.loadAll();
     const generation = ledger.generation + 1;
     this.opened = {
       ledger,
@@ -138,19 +162,68 @@ export class PublishRun {
       (made.plan.retags.length > 0 ? 1 : 0) +
       (made.plan.removals.length > 0 ? 1 : 0);
     // Staged before any object changes: a run killed after its record finds the delta to apply.
+    const objects = this.objects!;
+    objects.stage();
     await this.putLedger("writing the ledger's pending delta");
+    await objects.upload();
     await run.markPending(state, made);
     await run.upload(made, total);
     await run.retag(made, total);
     await run.remove(made, total);
     await run.writeRecord(state, made);
     const ledger = this.copy.open();
+    objects.attach(ledger);
     ledger.apply();
+    const garbage = objects.switchMap();
     ledger.close();
     await this.putLedger("writing the ledger");
+    await objects.remove(garbage);
     const done = await run.finish();
     done.requests += this.ledgerRequests;
     return { ...report, ...done };
+  }
+
+  /**
+   * After a build: when it read groups not loaded, its staged delta is dropped, they are loaded,
+   * and true says to build again (the out folder emptied).
+   */
+  async buildAgain(): Promise<boolean> {
+    this.builds++;
+    const objects = this.objects!;
+    if (objects.missing.size === 0) return false;
+    this.opened!.ledger.discard();
+    io.rmSync(this.outDir, { recursive: true, force: true });
+    const inputsFile = path.join(this.copy.dir, INPUTS_FILE);
+    if (this.inputs) io.writeFileSync(inputsFile, this.inputs);
+    else io.rmSync(inputsFile, { force: true });
+    // A build that keeps missing groups (it should not: what it reads follows from what it loaded) loads all.
+    if (this.builds >= 4) {
+      objects.missing.clear();
+      await objects.loadAll();
+    } else await objects.loadMissing();
+    return true;
+  }
+
+  /** What the ledger's own objects cost this run. */
+  ledgerFigures(): {
+    indexBytes: number;
+    objectsRead: number;
+    bytesRead: number;
+    objectsWritten: number;
+    bytesWritten: number;
+    objectsRemoved: number;
+    builds: number;
+  } {
+    const o = this.objects;
+    return {
+      indexBytes: this.indexBytes,
+      objectsRead: o?.read.objects ?? 0,
+      bytesRead: o?.read.bytes ?? 0,
+      objectsWritten: o?.written.objects ?? 0,
+      bytesWritten: o?.written.bytes ?? 0,
+      objectsRemoved: o?.written.removed ?? 0,
+      builds: this.builds,
+    };
   }
 
   /** The bucket already holds what the store gives: nothing is written, the lease is given back. */
@@ -175,6 +248,19 @@ export class PublishRun {
       uploads: [],
       touched: [],
     });
+    const objects = this.objects;
+    if (objects?.owesWriteBack) {
+      // A recovered delta changed groups: their objects and the index are written back.
+      objects.stage(true);
+      await this.putLedger("writing the ledger's pending objects");
+      await objects.upload();
+      const ledger = this.copy.open();
+      objects.attach(ledger);
+      const garbage = objects.switchMap();
+      ledger.close();
+      await this.putLedger("writing the ledger");
+      await objects.remove(garbage);
+    }
     this.opened?.ledger.close();
     const done = await this.run.finish();
     done.requests += this.ledgerRequests;
@@ -225,7 +311,9 @@ export class PublishRun {
     let rowsRead = written.size;
     if (changes.liveKnown && record?.metadata === metadata) {
       // Keys whose headers may change: a tournament entering or leaving the archive reads every row.
-      const keys = archiveChanged(facts, record.facts) ? [...ledger.allFiles()].map(([k]) => k) : [];
+      const archive = archiveChanged(facts, record.facts);
+      if (archive) await this.objects!.loadAll();
+      const keys = archive ? [...ledger.allFiles()].map(([k]) => k) : [];
       const suspects = new Map<string, SnapshotFile | undefined>();
       for (const k of headerSuspects(facts, record.facts, keys)) {
         const row = written.get(k) ?? rowOf(ledger, k);

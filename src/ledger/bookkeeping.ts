@@ -46,6 +46,7 @@ import {
   sumsOf,
   type RecordSums,
 } from "./records.ts";
+import type { LedgerNeeds } from "./needs.ts";
 import type { Delta, FileRow, Ledger } from "./port.ts";
 import { StagedRows } from "./staged-rows.ts";
 import { TournamentIndex } from "./tournament-index.ts";
@@ -89,6 +90,7 @@ CREATE TABLE IF NOT EXISTS pending_members (list TEXT NOT NULL, rank TEXT NOT NU
 
 export class Bookkeeping implements Ledger {
   readonly file: string;
+  needs?: LedgerNeeds;
   private readonly db: Database.Database;
   /** False for a reader of another format: its rows describe nothing (openReader). */
   private current = true;
@@ -201,7 +203,7 @@ export class Bookkeeping implements Ledger {
 
   /** The tournament index of one build on this connection: over the live records when `live`. */
   index(live: boolean): TournamentIndex {
-    return new TournamentIndex(this.db, live);
+    return new TournamentIndex(this.db, live, this.needs);
   }
 
   /** Fresh TEMP tables for one build's per-file rows (staged-rows.ts), on this connection. */

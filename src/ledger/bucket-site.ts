@@ -1,18 +1,21 @@
 // The ledger's second site: a ledger that lives in a bucket (docs/design/ledger.md, "A ledger in a
-// bucket"). The bucket holds one object: the SQLite file and the inputs record packed together and
-// gzipped, so that one conditional put advances both at once. A build works on a private working
+// bucket"). The bucket holds an index object (the SQLite file less the groups' rows, and the inputs
+// record, packed together and gzipped, so that one conditional put advances both at once) and one
+// object per group (ledger-groups.ts), which the deploy layer loads into the copy when a tick reads them. A build works on a private working
 // copy (this site's `open`), exactly as beside a snapshot; the I/O with the bucket is the deploy
 // layer's (deploy/publish-ledger.ts). Nothing here reads a row: the site ships the file whole, so
 // it stays the same whatever columns the ledger's rows have.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
+import Database from "better-sqlite3";
 import { Bookkeeping, BOOKKEEPING_NAME } from "./bookkeeping.ts";
 import { INPUTS_FILE } from "./inputs.ts";
+import { cutIndex } from "./ledger-groups.ts";
 import type { LedgerSite } from "./port.ts";
 
 /** The packed object's first bytes: its format (a reader of another one starts anew). */
-const MAGIC = Buffer.from("build-api-ledger 1\n", "latin1");
+const MAGIC = Buffer.from("build-api-ledger 2\n", "latin1");
 
 /** What a packed ledger holds: the database file and the inputs record (either may be missing). */
 export interface PackedLedger {
@@ -21,10 +24,11 @@ export interface PackedLedger {
 }
 
 /** A working directory holding one ledger copy: `<dir>/bookkeeping.sqlite` and the inputs record. */
-export function workingCopy(dir: string): LedgerSite & {
+export function workingCopy(dir: string): Omit<LedgerSite, "open"> & {
+  open(): Bookkeeping;
   /** The inputs record's path in the copy (build's `readRecord` reads it from `dir`). */
   readonly dir: string;
-  /** Packs the copy for the bucket; the ledger must be closed (its WAL merged into the file). */
+  /** Packs the copy's index for the bucket; the ledger must be closed (its WAL merged into the file). */
   pack(): Buffer;
   /** Replaces the copy with a packed one (undefined: an empty copy); false when not of this format. */
   unpack(bytes: Buffer | undefined): boolean;
@@ -39,7 +43,7 @@ export function workingCopy(dir: string): LedgerSite & {
     openReadOnly: () => Bookkeeping.openReader(dir),
     pack: () =>
       packLedger({
-        ...(existsSync(file) && { database: readFileSync(file) }),
+        ...(existsSync(file) && { database: indexOf(file) }),
         ...(existsSync(inputs) && { inputs: readFileSync(inputs) }),
       }),
     unpack(bytes) {
@@ -53,6 +57,23 @@ export function workingCopy(dir: string): LedgerSite & {
       return true;
     },
   };
+}
+
+/** The index cut from a copy of the closed database `file` (ledger-groups.ts cutIndex). */
+function indexOf(file: string): Buffer {
+  const copy = `${file}.index`;
+  copyFileSync(file, copy);
+  try {
+    const db = new Database(copy);
+    try {
+      cutIndex(db);
+    } finally {
+      db.close();
+    }
+    return readFileSync(copy);
+  } finally {
+    rmSync(copy, { force: true });
+  }
 }
 
 /** MAGIC, then two parts, each a decimal length line and its bytes; gzip level 6. */

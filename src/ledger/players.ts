@@ -11,6 +11,7 @@
 // never a tournament's owner.
 import type Database from "better-sqlite3";
 import type { FideEntry } from "../views/fide-players.ts";
+import type { LedgerNeeds } from "./needs.ts";
 
 // This build's entries and player records wait in TEMP tables of the ledger connection, not in the
 // heap: a first build at M has about 130,000 entries (docs/benchmarks.md, issue 47's section).
@@ -58,9 +59,12 @@ export class PlayerRecords {
   private pending = 0;
   readonly live: boolean;
 
-  constructor(db: Database.Database, live: boolean) {
+  private readonly needs: LedgerNeeds | undefined;
+
+  constructor(db: Database.Database, live: boolean, needs?: LedgerNeeds) {
     this.db = db;
     this.live = live;
+    this.needs = needs;
     this.get = live ? db.prepare("SELECT fp, detail FROM main.records WHERE key = ?") : null;
     db.exec(TEMP_SCHEMA);
     this.putEntry = db.prepare("INSERT INTO temp.px_entries (fide_id, body) VALUES (?, ?)");
@@ -70,6 +74,7 @@ export class PlayerRecords {
 
   /** The previous record of a player, or null. */
   previous(fideId: string): PlayerRecord | null {
+    if (this.live) this.needs?.record(playerKey(fideId));
     const r = this.get?.get(playerKey(fideId));
     return r ? { fp: r.fp, entries: (JSON.parse(r.detail) as { entries: FideEntry[] }).entries } : null;
   }
@@ -88,6 +93,7 @@ export class PlayerRecords {
   /** How many players the previous build had (a tick: their ids are not read). */
   previousCount(): number {
     if (!this.live) return 0;
+    if (this.needs) return this.needs.playerCount();
     return this.db
       .prepare<[], number>("SELECT count(*) FROM main.records WHERE key >= 'p:' AND key < 'p;'")
       .pluck()
@@ -156,6 +162,7 @@ export class PlayerRecords {
 
   /** The previous record under any key (the search index's records: search-records.ts). */
   previousRow(key: string): { fp: string; detail: string } | null {
+    if (this.live) this.needs?.record(key);
     return this.get?.get(key) ?? null;
   }
 }

@@ -3,6 +3,7 @@
 // beside the snapshot's versions (besideSnapshot); a ledger held in a bucket is another site of
 // the same port (docs/design/ledger.md).
 import type { FileEntry } from "./file-entry.ts";
+import type { LedgerNeeds } from "./needs.ts";
 import type { RecordSums } from "./records.ts";
 import type { StagedRows } from "./staged-rows.ts";
 import type { TournamentIndex } from "./tournament-index.ts";
@@ -52,6 +53,8 @@ export interface Generation {
 
 /** The ledger of one publication: its files, records, change log and crash protocol. */
 export interface Ledger {
+  /** Set when the rows are partial (a bucket's split ledger): what the build reads is reported. */
+  needs?: LedgerNeeds;
   /** Where it lives, for messages (a file name, a bucket key). */
   readonly name: string;
   /** The generation the rows describe (0: none yet), and the version directory they describe. */

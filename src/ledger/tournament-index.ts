@@ -26,6 +26,7 @@ import {
   type RecordSums,
 } from "./records.ts";
 import type { KeyedIds } from "./keyed-ids.ts";
+import type { LedgerNeeds } from "./needs.ts";
 import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
 import { PlayerRecords } from "./players.ts";
 
@@ -176,7 +177,7 @@ export class TournamentIndex {
   /** The players across tournaments: the previous records and this build's (TEMP rows too). */
   private readonly playerRecords: PlayerRecords;
 
-  constructor(db: Database.Database, live: boolean) {
+  constructor(db: Database.Database, live: boolean, needs?: LedgerNeeds) {
     this.db = db;
     this.live = live;
     db.exec(TEMP_SCHEMA);
@@ -192,7 +193,7 @@ export class TournamentIndex {
     this.getOld = live
       ? db.prepare("SELECT detail, fp, vfrom, vuntil FROM main.records WHERE key = ?")
       : null;
-    this.playerRecords = new PlayerRecords(db, live);
+    this.playerRecords = new PlayerRecords(db, live, needs);
     const lists = this.previousRecord(LISTS_KEY);
     this.previousLists = lists
       ? { fp: lists.fp, ...(JSON.parse(lists.detail) as Omit<ListsRecord, "fp">) }

@@ -270,6 +270,7 @@ export class StagingWriter implements SnapshotWriter {
     const key = this.register(relPath);
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     const sha = createHash("sha256").update(bytes).digest();
+    this.live?.needs?.owner(owner);
     const before = this.live?.get(relPath);
     const same = this.compareFiles
       ? this.liveCopyEqual(relPath, bytes.length, sha)
@@ -316,6 +317,7 @@ export class StagingWriter implements SnapshotWriter {
 
   keepOwned(owner: string): number | false {
     if (this.sealed) throw new Error("keepOwned() after the snapshot was finished");
+    this.live?.needs?.owner(owner);
     const owned = this.live?.owned(owner);
     if (owned === undefined || this.keptOwners.has(owner)) return false;
     // Kept already by keepOwnersUnder (and counted when the writer finishes), unless dropped.
@@ -341,6 +343,7 @@ export class StagingWriter implements SnapshotWriter {
   dropOwner(owner: string): void {
     if (this.sealed) throw new Error("dropOwner() after the snapshot was finished");
     if (!this.staged.isUnder(owner)) throw new Error(`dropOwner(${JSON.stringify(owner)}): not a kept owner`);
+    this.live?.needs?.owner(owner);
     this.staged.dropOwner(owner);
   }
 

@@ -102,15 +102,28 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
     client,
     events,
     async list(prefix = "") {
-      const keys: string[] = [];
-      let token: string | undefined;
-      do {
-        const r = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
-        );
-        for (const o of r.Contents ?? []) keys.push(o.Key!.slice(prefix.length));
-        token = r.IsTruncated ? r.NextContinuationToken : undefined;
-      } while (token);
+      // s3rver pages a listing in its folder walk's order and resumes after a page's last key in
+      // key order, so a file beside the folder a page ends in (`feeds/1.atom` beside `feeds/1/…`)
+      // can be lost: the keys under that folder's parent name are listed again at each boundary.
+      const found = new Set<string>();
+      const flat = async (under: string, fill: boolean): Promise<void> => {
+        let after: string | undefined;
+        let more = true;
+        while (more) {
+          const r = await client.send(
+            new ListObjectsV2Command({ Bucket: bucket, Prefix: under, StartAfter: after }),
+          );
+          for (const o of r.Contents ?? []) found.add(o.Key!);
+          after = r.Contents?.at(-1)?.Key;
+          more = !!r.IsTruncated && after !== undefined;
+          if (more && fill) {
+            const cut = after!.lastIndexOf("/", after!.lastIndexOf("/") - 1);
+            if (cut > under.length) await flat(after!.slice(0, cut), false);
+          }
+        }
+      };
+      await flat(prefix, true);
+      const keys = [...found].map((k) => k.slice(prefix.length));
       return keys.sort();
     },
     async get(key) {

@@ -141,9 +141,13 @@ describe("publish: a store straight to a bucket", () => {
     expect(r.deploy.sent).toBe(changed.length);
     // Rendered: only the changed tournament (and the lists), not the whole store.
     expect(r.build!.render.rendered?.tournaments).toBe(1);
-    // The objects, plus a constant: lease (2), record and pending mark read, ledger read, ledger
-    // put twice, pending mark put and removed, record put.
-    expect(r.deploy.requests).toBe(changed.length + 10);
+    // The objects, plus a constant: lease (2), record and pending mark read, ledger index read,
+    // index put twice, pending mark put and removed, record put; plus the ledger's group objects
+    // read (the changed tournament's and its players'), written anew and the replaced removed.
+    const l = r.ledger;
+    expect(r.deploy.requests).toBe(changed.length + 10 + l.objectsRead + l.objectsWritten + l.objectsRemoved);
+    expect(l.objectsRead).toBeGreaterThan(0);
+    expect(l.objectsRemoved).toBe(l.objectsWritten);
     expect(r.deploy.purge.tags.length).toBeGreaterThan(0);
     await expectSameBucket("pub/", "ref/");
   }, 240_000);
