@@ -3,7 +3,8 @@
 // snapshot holds. Row ids are small integers, so a plain hash could be reversed by counting.
 //
 // The key comes from the store, which a build may open read-only (so it cannot add a secret of
-// its own): the file's identity and the random stamp of its clubs revision (64 bits drawn by
+// its own): the store's history (revisions.ts storeHistory: the file's identity only for a store
+// without stamped revisions) and the random stamp of its clubs revision (64 bits drawn by
 // SQLite when the clubs last changed). Both are part of the fingerprints' common part (`base`):
 // when the key changes, every fingerprint changes too, the build renders every tournament and
 // writes every keyed value anew, so no value kept under an older key is ever looked up. The
@@ -20,7 +21,7 @@ export class KeyedIds {
     this.key = key;
   }
 
-  /** The key of the store file `identity` (fileIdentity) whose clubs revision token is `clubs`. */
+  /** The key of the store of history `identity` (storeHistory) whose clubs revision token is `clubs`. */
   static of(identity: string, clubs: string): KeyedIds {
     return new KeyedIds(createHash("sha256").update(`build-api ledger key\0${identity}\0${clubs}`).digest());
   }

@@ -209,7 +209,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     // count not past today's, the render may look only at what changed since (render/snapshot.ts
     // onHistory decides, with the tournaments that build found changed last).
     const counts = store.revisionCounts();
-    const before = checkedOf(previous?.checked, store.identity);
+    const before = checkedOf(previous?.checked, store.history);
     const checked =
       counts && before && before.clubs === clubsDigest(counts.clubs) && before.since <= counts.all
         ? {
@@ -264,7 +264,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
         pool,
       });
       notes.push(...fallbackNotes(pool?.fallback, MEMORY_BUDGET_MIB));
-      if (inputs) writeInputs(publication, inputs, storeKey, counts, store.identity, render);
+      if (inputs) writeInputs(publication, inputs, storeKey, counts, store.history, render);
     } catch (e) {
       throw publication.abort(e);
     }

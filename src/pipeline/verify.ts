@@ -73,7 +73,7 @@ const REBUILD = "run `build-api build --rebuild`: it renders every tournament fr
 function storeHistory(store: Store, out: string, problems: Problem[]): HistoryCheck {
   const result: HistoryCheck = { same: 0, changedSince: 0, differing: 0 };
   // Null too when the snapshot was built from another file (the next build renders everything).
-  const checked = checkedOf(readRecord(out)?.checked, store.identity);
+  const checked = checkedOf(readRecord(out)?.checked, store.history);
   if (checked === null)
     return { ...result, skipped: "the snapshot's build recorded no revisions of this store file" };
   const since = checked.since;
@@ -118,7 +118,7 @@ function rowFinder(
 ): (externalId: string, keyedRow: string) => number | "changed" | null {
   const counts = store.revisionCounts();
   const keyed =
-    counts && checked.clubs === clubsDigest(counts.clubs) ? KeyedIds.of(store.identity, counts.clubs) : null;
+    counts && checked.clubs === clubsDigest(counts.clubs) ? KeyedIds.of(store.history, counts.clubs) : null;
   let changed: Set<string> | undefined;
   return (externalId, keyedRow) => {
     const rows = store.rowsOfExternalIds([externalId]);

@@ -193,7 +193,7 @@ export async function renderSnapshot(
   const programKey = opts.programKey ?? null;
   const { counts, clubsKey, base } = fingerprintBase(store, programKey, vocab.languages);
   const ix = opts.index;
-  const keyed = counts !== null ? KeyedIds.of(store.identity, counts.clubs) : null;
+  const keyed = counts !== null ? KeyedIds.of(store.history, counts.clubs) : null;
   ix.useKey(keyed);
   // A tick: the live snapshot was built from this store's history by this program, so only the
   // tournaments changed since (and those whose window ended) are looked at; the others keep their
@@ -403,7 +403,7 @@ function fingerprintBase(
 ): { counts: { all: bigint; clubs: string } | null; clubsKey: string; base: string | null } {
   if (programKey === null) return { counts: null, clubsKey: "", base: null };
   const counts = store.revisionCounts();
-  const clubsKey = counts ? `revision:${store.identity}:${counts.clubs}` : `rows:${store.clubsHash()}`;
+  const clubsKey = counts ? `revision:${store.history}:${counts.clubs}` : `rows:${store.clubsHash()}`;
   return { counts, clubsKey, base: sha256(programKey, clubsKey, JSON.stringify(languages)) };
 }
 

@@ -17,6 +17,7 @@ import {
   fileIdentity,
   recentRevisions,
   revisionCounts,
+  storeHistory,
   revisionState,
   revisionTokens,
   revisionTrouble,
@@ -45,6 +46,12 @@ export interface Store {
   readonly file: string;
   /** Which file the connection reads (revisions.ts fileIdentity), as of the open. */
   readonly identity: string;
+  /**
+   * Which history the ledger's records of this store belong to (revisions.ts storeHistory): with
+   * stamped revisions, any copy of the file continues its history (a fresh CI runner's download
+   * ticks); without them, the file's identity.
+   */
+  readonly history: string;
   /** Enabled clubs only, ordered by slug. Rows that fail their checks are left out here;
    * checkStore() reports them. A club's catalog comes from its tournaments (loadTournament). */
   clubs(): Club[];
@@ -188,6 +195,7 @@ export class StoreReader implements Store {
   private readonly db: Database.Database;
   readonly file: string;
   readonly identity: string;
+  readonly history: string;
   /** The file's size and mtime when this reader began: a read that fails after they moved says so. */
   private readonly opened: string;
 
@@ -200,6 +208,7 @@ export class StoreReader implements Store {
     this.db = db;
     this.file = file;
     this.identity = identity;
+    this.history = storeHistory(db, identity);
     this.opened = contentStamp(file);
     this.name = basename(file);
     this.queries = prepareQueries(db);

@@ -214,6 +214,17 @@ export function storeKeyOf(db: Database.Database, file: string): string | null {
 }
 
 /**
+ * Which history a ledger's records of this store belong to. With stamped revisions (version 4)
+ * every token carries its change's random stamp, which another history cannot share: a copy of the
+ * file anywhere (a CI runner that downloads the store) continues the same history, and another
+ * store shows other stamps (the tick's check of the last changed tournaments, the clubs' token in
+ * every fingerprint). Without trusted revisions the file's identity names it, as before.
+ */
+export function storeHistory(db: Database.Database, identity: string): string {
+  return maintainsRevisions(db) ? "stamped" : identity;
+}
+
+/**
  * Which file the store is: device, inode and birth time. Revisions are counts along one file's
  * history; another file (a store rebuilt from scratch, another store at the same path) may repeat
  * them, so a tournament's fingerprint includes this too and every tournament of another file is

@@ -270,3 +270,80 @@ describe("incremental builds after changes no DELETE trigger sees (CLI)", () => 
     ).toEqual([]);
   }, 180_000);
 });
+
+// A CI runner downloads the store afresh: another file (inode, birth time) of the same history.
+// Stamped revisions tell histories apart, so the copy ticks; another history renders everything.
+describe("the store at another path (a fresh runner's copy)", () => {
+  async function moved(
+    setup: (dir: string, s: string) => string,
+    before?: (s: string) => void,
+  ): Promise<{ rendered: number; tick: Record<string, string>; full: Record<string, string> }> {
+    const dir = tempDir("moved");
+    const s = path.join(dir, "s.sqlite");
+    copyFileSync(sample, s);
+    before?.(s);
+    const out = path.join(dir, "out");
+    const full = path.join(dir, "full");
+    await build({ db: s, out, now: SAMPLE_NOW, jobs: 1 });
+    const next = setup(dir, s);
+    expect(identity(next)).not.toBe(identity(s));
+    const tick = await build({ db: next, out, now: SAMPLE_NOW, jobs: 1 });
+    await build({ db: next, out: full, now: SAMPLE_NOW, rebuild: true, jobs: 1 });
+    return {
+      rendered: tick.render!.rendered!.tournaments,
+      tick: hashTree(realpathSync(out)),
+      full: hashTree(realpathSync(full)),
+    };
+  }
+
+  it("a copy of the same store renders nothing", async () => {
+    const r = await moved((dir, s) => {
+      const copy = path.join(dir, "copy.sqlite");
+      copyFileSync(s, copy);
+      return copy;
+    });
+    expect(r.rendered).toBe(0);
+    expect(differences(r.tick, r.full)).toEqual([]);
+  }, 120_000);
+
+  it("a copy with one tournament changed renders that tournament only", async () => {
+    const r = await moved((dir, s) => {
+      const copy = path.join(dir, "copy.sqlite");
+      copyFileSync(s, copy);
+      rename(copy, "Carla Copied");
+      return copy;
+    });
+    expect(r.rendered).toBe(1);
+    expect(differences(r.tick, r.full)).toEqual([]);
+  }, 120_000);
+
+  it("a fork of the history (equal counts, another stamp) renders the forked tournament", async () => {
+    const r = await moved(
+      (dir) => {
+        const other = path.join(dir, "other.sqlite");
+        copyFileSync(sample, other);
+        rename(other, "Bert Other");
+        return other;
+      },
+      (s) => rename(s, "Anna Stale"),
+    );
+    expect(r.rendered).toBe(1);
+    expect(differences(r.tick, r.full)).toEqual([]);
+  }, 120_000);
+
+  it("another history at equal counts (every stamp differs) renders every tournament", async () => {
+    // The sample's builder derives its stamps from its SQL text (same rows, same revisions): a
+    // store that another writer filled draws them at random, as here.
+    const r = await moved((dir) => {
+      const other = path.join(dir, "other.sqlite");
+      copyFileSync(sample, other);
+      sql(
+        other,
+        "UPDATE store_revisions SET stamp = randomblob(8); UPDATE tournament_revisions SET stamp = randomblob(8)",
+      );
+      return other;
+    });
+    expect(r.rendered).toBe(8);
+    expect(differences(r.tick, r.full)).toEqual([]);
+  }, 120_000);
+});

@@ -2,7 +2,7 @@
 // group objects of what it renders only (asserted on the GET requests the bucket saw), and a run
 // killed between writing its new group objects and switching the index leaves the old index
 // valid; the next run settles it, and the index then names exactly the group objects the bucket holds.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -152,6 +152,24 @@ describe("publish: the ledger split into an index and group objects", () => {
     // Nothing changed: the newest store is up to date.
     const next = await publishToBucket(options());
     expect(next.build).toBeUndefined();
+  }, 240_000);
+
+  it("a fresh runner's own copy of the store (another file, the same history) ticks", async () => {
+    await publishToBucket(options());
+    const copy = path.join(mkdtempSync(path.join(tempDir("fresh-runner"), "s-")), "store.sqlite");
+    copyFileSync(fixture.db, copy);
+    const d = new Database(copy);
+    d.prepare("UPDATE tournaments SET name = name || ' (copy)' WHERE tournament_id = 1").run();
+    d.close();
+    const gets: string[] = [];
+    const r = await publishToBucket(
+      options({ bucketImpl: watchedBucket(gets), build: { db: copy, now: SAMPLE_NOW, jobs: 1 } }),
+    );
+    expect(r.fallback).toBeUndefined();
+    expect(r.build!.render.rendered?.tournaments).toBe(1);
+    // Tournament 1's groups, as the tick above from the bucket's own file read them.
+    const groups = await groupObjects();
+    expect(r.ledger.objectsRead).toBeLessThan(groups.named.length / 3);
   }, 240_000);
 
   it("names group objects by their content", () => {
