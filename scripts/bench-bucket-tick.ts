@@ -20,13 +20,14 @@
 // tick the fresh runner's is compared with.
 // Each publication reads its own copy of the store (another file, as a runner's download is);
 // the copy's time is not counted.
-import { execSync, spawn } from "node:child_process";
+import { execSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { CreateBucketCommand, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { scriptArgs } from "./lib/args.ts";
+import { startS3Child } from "./lib/s3-child.ts";
 import { Harness } from "./bench.ts";
 import { generateStore, REFERENCE_NOW } from "./gen-store.ts";
 import { build } from "../src/pipeline/build.ts";
@@ -59,20 +60,6 @@ Object.assign(process.env, {
 
 const load = () => loadavg()[0]!.toFixed(1);
 const mb = (n: number) => (n / 1e6).toFixed(2);
-
-async function startServer(dir: string): Promise<{ endpoint: string; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "s3-server-child.ts"), dir], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      const m = /port (\d+)/.exec(d);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", () => reject(new Error("s3 server exited")));
-  });
-  return { endpoint: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
-}
 
 /** `du -sb` of the given paths, in bytes (apparent sizes: hard links counted once). */
 const du = (paths: string[]): number =>
@@ -138,7 +125,7 @@ for (const size of sizes) {
   const work = mkdtempSync(path.join(tmpdir(), `build-api-bench-bucket-${size}-`));
   const server = values.sink
     ? { endpoint: "http://127.0.0.1:9", stop: () => {} }
-    : await startServer(path.join(work, "s3"));
+    : await startS3Child(path.join(work, "s3"));
   const sink = values.sink ? sinkBucket() : undefined;
   try {
     const db = path.join(work, "store.sqlite");

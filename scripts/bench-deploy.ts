@@ -15,11 +15,11 @@
 // but sends none of them (a bucket that drops object writes): the ticks after it are measured as
 // after a full first deploy, since a deploy trusts its record and never lists the bucket, without
 // the hour of uploads; the first-deploy rate then comes from the smaller sizes.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { scriptArgs } from "./lib/args.ts";
+import { startS3Child } from "./lib/s3-child.ts";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { openBucket, type Bucket } from "../src/deploy/bucket.ts";
 import { deploy, type DeployReport } from "../src/deploy/deploy.ts";
@@ -52,20 +52,6 @@ function cpuOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
 }
 
-async function startServer(dir: string): Promise<{ endpoint: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, "s3-server-child.ts"), dir], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      const m = /port (\d+)/.exec(d);
-      if (m) resolve(Number(m[1]));
-    });
-    child.on("exit", () => reject(new Error("s3 server exited")));
-  });
-  return { endpoint: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill("SIGTERM") };
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** The bucket with object writes dropped: only the deploy's own bookkeeping (keys `_build-api-…`) goes up. */
@@ -90,7 +76,7 @@ console.log(
 );
 for (const size of sizes) {
   const work = mkdtempSync(path.join(tmpdir(), `build-api-bench-deploy-${size}-`));
-  const server = await startServer(path.join(work, "s3"));
+  const server = await startS3Child(path.join(work, "s3"));
   try {
     const kept = values.keep === undefined ? work : path.resolve(values.keep, String(size));
     mkdirSync(kept, { recursive: true });

@@ -446,6 +446,26 @@ function requestSeconds(value: string): number {
   return n;
 }
 
+/** The deploy lease's length, which `deploy` and `publish` share (`word`: the command's name). */
+function leaseOption(word: string): Option {
+  return new Option(
+    "--lease-seconds <n>",
+    `how long the prefix's deploy lease lasts unrenewed: a killed ${word} blocks others this long`,
+  )
+    .argParser(leaseSeconds)
+    .default(120); // DEFAULT_LEASE_SECONDS (src/deploy/lease.ts), not imported: deploy loads lazily
+}
+
+/** One request's time limit, which `deploy` and `publish` share. */
+function requestTimeoutOption(): Option {
+  return new Option(
+    "--request-timeout <seconds>",
+    "how long one request may take, its answer included; the SDK tries a timed-out request 5 times in all",
+  )
+    .argParser(requestSeconds)
+    .default(60); // DEFAULT_REQUEST_SECONDS (src/deploy/timeouts.ts)
+}
+
 bucketOptions(
   subcommand("deploy")
     .description(
@@ -459,18 +479,8 @@ bucketOptions(
     "--kvs-arn <arn>",
     "the CloudFront Function's KeyValueStore: its ?tag= keys are kept equal to the snapshot's",
   )
-  .option(
-    "--lease-seconds <n>",
-    "how long the prefix's deploy lease lasts unrenewed: a killed deploy blocks others this long",
-    leaseSeconds,
-    120, // DEFAULT_LEASE_SECONDS (src/deploy/lease.ts), not imported: deploy loads lazily
-  )
-  .option(
-    "--request-timeout <seconds>",
-    "how long one request may take, its answer included; the SDK tries a timed-out request 5 times in all",
-    requestSeconds,
-    60, // DEFAULT_REQUEST_SECONDS (src/deploy/timeouts.ts)
-  )
+  .addOption(leaseOption("deploy"))
+  .addOption(requestTimeoutOption())
   .option("--dry-run", "read the deploy record and print the plan; send nothing")
   .option("--json", "print the deploy report as JSON on stdout")
   .action(async (o) => {
@@ -569,18 +579,8 @@ statusOptions(
     languageOption,
     DEFAULT_LANGUAGE,
   )
-  .option(
-    "--lease-seconds <n>",
-    "how long the prefix's deploy lease lasts unrenewed: a killed publish blocks others this long",
-    leaseSeconds,
-    120, // DEFAULT_LEASE_SECONDS (src/deploy/lease.ts), not imported: deploy loads lazily
-  )
-  .option(
-    "--request-timeout <seconds>",
-    "how long one request may take, its answer included; the SDK tries a timed-out request 5 times in all",
-    requestSeconds,
-    60, // DEFAULT_REQUEST_SECONDS (src/deploy/timeouts.ts)
-  )
+  .addOption(leaseOption("publish"))
+  .addOption(requestTimeoutOption())
   .option("--json", "print the build and deploy reports as JSON on stdout")
   .action(async (o) => {
     const [
