@@ -6,6 +6,7 @@ import { rmSync } from "node:fs";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "@20minutes/s3rver";
 import type { DeployOptions } from "../../src/deploy/deploy.ts";
+import { inPool } from "./run-child.ts";
 import { startConditionalFront, type ConditionalFront } from "./s3-conditional.ts";
 import { ownedTempDir } from "./temp.ts";
 
@@ -22,6 +23,8 @@ export interface LocalS3 {
   client: S3Client;
   /** Every object write and removal, in order; clear it with events.length = 0. */
   events: S3Event[];
+  /** How many events (writes, single removals) each key has had so far; never cleared, unlike `events`. */
+  touched: Map<string, number>;
   /** Keys under `prefix`, relative to it, sorted. */
   list(prefix?: string): Promise<string[]>;
   get(key: string): Promise<
@@ -83,8 +86,13 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
   });
   const { port } = await server.run();
   const events: S3Event[] = [];
+  const touched = new Map<string, number>();
   server.on("event", (e: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
-    for (const r of e.Records) events.push({ name: r.eventName, key: decodeURIComponent(r.s3.object.key) });
+    for (const r of e.Records) {
+      const key = decodeURIComponent(r.s3.object.key);
+      events.push({ name: r.eventName, key });
+      touched.set(key, (touched.get(key) ?? 0) + 1);
+    }
   });
   const front = await startConditionalFront(`http://127.0.0.1:${port}`);
   const endpoint = front.endpoint;
@@ -101,6 +109,7 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
     front,
     client,
     events,
+    touched,
     async list(prefix = "") {
       // s3rver pages a listing in its folder walk's order and resumes after a page's last key in
       // key order, so a file beside the folder a page ends in (`feeds/1.atom` beside `feeds/1/…`)
@@ -148,4 +157,37 @@ export async function startS3(bucket = "snapshots"): Promise<LocalS3> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Each server's objects as last read, with the key's count of writes and removals then. */
+const readBefore = new WeakMap<LocalS3, Map<string, { touched: number; value: string }>>();
+
+/**
+ * Every served object under `prefix` (the build-api bookkeeping keys left out), its bytes and the
+ * headers a client sees, as one comparable string per key. The keys are listed anew each time (a
+ * removed key drops out, even one a batch delete removed, which raises no event); an object is read
+ * again only when the server saw a write of its key since it was last read (every put, copy and
+ * completed multipart upload raises one): reading a sample's thousand-odd objects in full for each
+ * comparison took most of a publish test's time. Reads go 16 at a time.
+ */
+export async function servedObjects(s3: LocalS3, prefix: string): Promise<Map<string, string>> {
+  const cache = readBefore.get(s3) ?? new Map<string, { touched: number; value: string }>();
+  readBefore.set(s3, cache);
+  const keys = (await s3.list(prefix)).filter((key) => !key.startsWith("_build-api"));
+  const read = async (key: string): Promise<string> => {
+    const full = `${prefix}${key}`;
+    const touched = s3.touched.get(full) ?? 0;
+    const known = cache.get(full);
+    if (known?.touched === touched) return known.value;
+    const o = (await s3.get(full))!;
+    const { contentType, cacheControl, metadata } = o;
+    const value = JSON.stringify([o.body.toString("base64"), contentType, cacheControl, metadata]);
+    cache.set(full, { touched, value });
+    return value;
+  };
+  const values = await inPool(
+    16,
+    keys.map((key) => () => read(key)),
+  );
+  return new Map(keys.map((key, i) => [key, values[i]!]));
 }

@@ -17,7 +17,7 @@ import { publishToBucket, type PublishToBucketOptions } from "../../../src/cli/p
 import { BuildError } from "../../../src/shared/errors.ts";
 import { SAMPLE_NOW } from "../../support/e2e.ts";
 import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
-import { localDeploy, type LocalS3 } from "../../support/s3-server.ts";
+import { localDeploy, servedObjects } from "../../support/s3-server.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const fixture = sampleOnLocalS3("publish", true);
@@ -35,18 +35,6 @@ function options(prefix: string, more: Partial<PublishToBucketOptions> = {}): Pu
   };
 }
 
-/** Every served object under `prefix` (the build-api bookkeeping keys left out), with its headers. */
-async function objects(s3: LocalS3, prefix: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const key of await s3.list(prefix)) {
-    if (key.startsWith("_build-api")) continue;
-    const o = (await s3.get(`${prefix}${key}`))!;
-    const { contentType, cacheControl, metadata } = o;
-    out.set(key, JSON.stringify([o.body.toString("base64"), contentType, cacheControl, metadata]));
-  }
-  return out;
-}
-
 let refOut: string | undefined;
 
 /** `build` (one snapshot folder, built on) and `deploy` to `prefix`: what publish must equal. */
@@ -57,7 +45,7 @@ async function buildAndDeploy(prefix: string): Promise<void> {
 }
 
 async function expectSameBucket(a: string, b: string): Promise<void> {
-  const [x, y] = await Promise.all([objects(fixture.s3, a), objects(fixture.s3, b)]);
+  const [x, y] = await Promise.all([servedObjects(fixture.s3, a), servedObjects(fixture.s3, b)]);
   expect([...x.keys()]).toEqual([...y.keys()]);
   const differ = [...x].filter(([k, v]) => y.get(k) !== v).map(([k]) => k);
   expect(differ).toEqual([]);
@@ -220,7 +208,7 @@ describe("publish: a store straight to a bucket", () => {
   }, 240_000);
 
   it("a bucket failing mid-way leaves the previous publication serving, and says what to do", async () => {
-    const before = await objects(fixture.s3, "pub/");
+    const before = await servedObjects(fixture.s3, "pub/");
     renameTournament(1, " (failed)");
     let objectPuts = 0;
     const bucketImpl = faultyBucket("pub/", (k) => !k.startsWith("_build-api") && ++objectPuts === 3);
@@ -233,7 +221,7 @@ describe("publish: a store straight to a bucket", () => {
     expect(problem.fix).toBeTruthy();
     // Two objects went up (new bytes under the same keys, ahead of what links to them); every
     // other object, and every list, is the previous publication's.
-    const after = await objects(fixture.s3, "pub/");
+    const after = await servedObjects(fixture.s3, "pub/");
     expect([...after.keys()]).toEqual([...before.keys()]);
     expect([...after].filter(([k, v]) => before.get(k) !== v)).toHaveLength(2);
     const next = await publishToBucket(options("pub/"));
