@@ -1,8 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { ISOLATED } from "./test/support/tiers.ts";
 
 // Three tiers: `npx vitest --project unit` answers in seconds (pure code, in-memory stores, small
 // temp files); integration runs real stores and publications in process; e2e runs the CLI as a
 // process, the npm package, kills and concurrent builds. `npm test` runs all three.
+//
+// No tier loads its modules again for each file (isolate: false): a worker runs file after file
+// with what the previous files loaded, which saved about a second per file on a loaded 2-core
+// machine (docs/benchmarks.md#tests). That is right only while a file changes nothing the next
+// would see (test/unit/tiers.test.ts checks it); the few files that mock a module run isolated,
+// in their own project (test/support/tiers.ts).
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -16,15 +23,26 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],
-          // Unit tests share no process state (no mocks, no chdir, no globals), so a worker
-          // thread runs file after file with its modules loaded once: loading them again for
-          // each file took most of the tier's time.
+          // Pure code: worker threads, which start faster than processes.
           pool: "threads",
           isolate: false,
         },
       },
-      { extends: true, test: { name: "integration", include: ["test/integration/**/*.test.ts"] } },
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"] } },
+      // Processes (forks): some files change the working directory, which a thread may not.
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          exclude: ISOLATED,
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], exclude: ISOLATED, isolate: false },
+      },
+      { extends: true, test: { name: "isolated", include: ISOLATED } },
     ],
   },
 });

@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { build, type BuildReport } from "../../src/pipeline/build.ts";
-import { REPO_ROOT } from "./run.ts";
+import { childEnv, REPO_ROOT } from "./run.ts";
 
 export const SAMPLE_NOW = Date.parse("2026-11-22T12:00:00Z");
 
@@ -11,6 +11,7 @@ export function makeSampleStore(dir: string): string {
   const file = path.join(dir, "sample.sqlite");
   execFileSync(process.execPath, ["scripts/build-sample.ts", "--out", file], {
     cwd: REPO_ROOT,
+    env: childEnv(),
     stdio: "pipe",
   });
   return file;

@@ -1,6 +1,7 @@
 // Starts test/support/child-build.ts in a separate Node process and reports how it ended.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { childEnv } from "./run.ts";
 
 const script = fileURLToPath(new URL("./child-build.ts", import.meta.url));
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -20,6 +21,7 @@ export function startChild(
 ): { child: ChildProcess; done: Promise<ChildResult> } {
   const child = spawn(process.execPath, [script, outDir, String(variant), String(killAt), String(holdMs)], {
     cwd: repoRoot,
+    env: childEnv(),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

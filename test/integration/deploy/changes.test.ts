@@ -17,6 +17,7 @@ import { Bookkeeping } from "../../../src/ledger/bookkeeping.ts";
 import { buildSample, SAMPLE_NOW } from "../../support/e2e.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
 import { S3_ENV, startS3, type LocalS3 } from "../../support/s3-server.ts";
+import { inPool } from "../../support/run-child.ts";
 
 let s3: LocalS3;
 let db: string;
@@ -53,7 +54,11 @@ function served(): Map<string, string> {
 async function expectBucketEqualsSnapshot(prefix: string): Promise<void> {
   const want = served();
   expect(await s3.list(prefix)).toEqual([...want.keys(), RECORD_KEY].sort());
-  for (const [p, h] of want) expect((await s3.get(`${prefix}${p}`))!.metadata.sha256, p).toBe(h);
+  const got = await inPool(
+    16,
+    [...want.keys()].map((p) => async () => (await s3.get(`${prefix}${p}`))!.metadata.sha256),
+  );
+  [...want].forEach(([p, h], i) => expect(got[i], p).toBe(h));
 }
 
 async function recordIn(prefix: string) {

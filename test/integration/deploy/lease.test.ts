@@ -72,24 +72,31 @@ describe("the deploy lease", () => {
   }, 120_000);
 
   it("is renewed while its deploy runs, so a deploy past the lease's lifetime still holds it", async () => {
-    // A 1 s lease, and a deploy of a few hundred objects one at a time, each upload held 10 ms:
-    // longer than 1 s whatever the machine's speed.
-    const real = openBucket(options("renew/", { concurrency: 1 }));
+    // A 1 s lease, and a deploy whose uploads are held back until the test has seen the lease
+    // outlive its lifetime and refuse a second deploy: longer than 1 s whatever the machine's speed.
+    const real = openBucket(options("renew/"));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
     const slow: Bucket = {
       ...real,
       put: async (o) => {
-        await new Promise((r) => setTimeout(r, 10));
+        await held;
         return real.put(o);
       },
       close: () => real.close(),
     };
-    const long = deploy(options("renew/", { concurrency: 1, leaseSeconds: 1, bucketImpl: slow }));
+    let finished = false;
+    const long = deploy(options("renew/", { leaseSeconds: 1, bucketImpl: slow })).finally(
+      () => (finished = true),
+    );
     await new Promise((r) => setTimeout(r, 1600));
-    const held = await fixture.s3.get(`renew/${LEASE_KEY}`);
-    expect(held, "the first deploy is still running").toBeDefined();
-    const holder = decodeLease(held!.body)!;
+    expect(finished, "the first deploy is still running").toBe(false);
+    const lease = await fixture.s3.get(`renew/${LEASE_KEY}`);
+    expect(lease, "the first deploy holds its lease").toBeDefined();
+    const holder = decodeLease(lease!.body)!;
     expect(Date.parse(holder.expires) - Date.parse(holder.acquired)).toBeGreaterThan(1000);
     await expect(deploy(options("renew/"))).rejects.toMatchObject({ exitCode: EXIT.deploy });
+    release();
     const report = await long;
     real.close();
     expect(report.sent).toBe(served().length);
