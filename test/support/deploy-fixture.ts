@@ -1,7 +1,10 @@
 // The fixture of a deploy test file: the local S3 server and the sample snapshot, made before the
 // file's tests and removed after them (each file its own server and snapshot).
+import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll } from "vitest";
-import { buildSample } from "./e2e.ts";
+import { build } from "../../src/pipeline/build.ts";
+import { makeSampleStore, SAMPLE_NOW } from "./e2e.ts";
 import { S3_ENV, startS3, type LocalS3 } from "./s3-server.ts";
 import { removeTempDirs, tempDir } from "./temp.ts";
 
@@ -14,14 +17,27 @@ export interface DeployFixture {
 
 /**
  * Registers the hooks; the fields are there once the file's tests run. `inProcess`: the deploys
- * run in this process, which then reads the server's credentials from the environment.
+ * run in this process, which then reads the server's credentials from the environment. `only`:
+ * the sample's tournaments (ids) that stay published, the others made drafts, for a test whose
+ * point is not the snapshot's size (tournament 1 alone is 111 files of the sample's 1,263).
  */
-export function sampleOnLocalS3(name: string, inProcess: boolean): DeployFixture {
+export function sampleOnLocalS3(name: string, inProcess: boolean, only?: readonly number[]): DeployFixture {
   let made: { s3: LocalS3; db: string; out: string } | undefined;
   beforeAll(async () => {
     if (inProcess) Object.assign(process.env, S3_ENV);
     const s3 = await startS3();
-    made = { s3, ...(await buildSample(tempDir(name))) };
+    const dir = tempDir(name);
+    const db = makeSampleStore(dir);
+    if (only) {
+      const d = new Database(db);
+      d.prepare(
+        `UPDATE tournaments SET is_draft = 1 WHERE tournament_id NOT IN (${only.map(() => "?").join(", ")})`,
+      ).run(...only);
+      d.close();
+    }
+    const out = path.join(dir, "dist");
+    await build({ db, out, now: SAMPLE_NOW });
+    made = { s3, db, out };
   }, 240_000);
   afterAll(async () => {
     await made?.s3.close();
