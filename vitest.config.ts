@@ -3,13 +3,14 @@ import { ISOLATED } from "./test/support/tiers.ts";
 
 // Three tiers: `npx vitest --project unit` answers in seconds (pure code, in-memory stores, small
 // temp files); integration runs real stores and publications in process; e2e runs the CLI as a
-// process, the npm package, kills and concurrent builds. `npm test` runs all three.
+// process, the npm package, kills and concurrent builds. `npm test` runs them all, and the `isolated`
+// project: an integration file that mocks a module (below).
 //
 // No tier loads its modules again for each file (isolate: false): a worker runs file after file
-// with what the previous files loaded, which saved about a second per file on a loaded 2-core
-// machine (docs/benchmarks.md#tests). That is right only while a file changes nothing the next
-// would see (test/unit/tiers.test.ts checks it); the few files that mock a module run isolated,
-// in their own project (test/support/tiers.ts).
+// with what the previous files loaded. 24 integration files took 25 s so, 45 s isolated,
+// run back to back on the 2-core machine at a load of 9. That is right only while a file changes
+// nothing the next would see (test/unit/tiers.test.ts checks it); the files that mock a module run
+// isolated, as their own project (test/support/tiers.ts).
 export default defineConfig({
   test: {
     testTimeout: 60_000,
