@@ -86,7 +86,7 @@ async function groupObjects(): Promise<{ named: string[]; held: string[] }> {
 describe("publish: the ledger split into an index and group objects", () => {
   it("a tick reads the index and the groups of what it renders, not the others'", async () => {
     const first = await publishToBucket(options());
-    expect(first.ledger.objectsWritten).toBeGreaterThan(50);
+    expect(first.ledger.objectsWritten).toBeGreaterThan(0);
     const before = await groupObjects();
     expect(before.held).toEqual(before.named);
 
