@@ -326,9 +326,9 @@ export class LedgerObjects implements LedgerNeeds {
     return garbage;
   }
 
-  /** Whether a recovered delta left groups to write back. */
+  /** Whether a recovered delta left groups to write back, or the layout is to change (format 2's converted). */
   get owesWriteBack(): boolean {
-    return this.recovered.size > 0;
+    return this.recovered.size > 0 || this.targetLayout() !== this.layout;
   }
 
   async remove(objects: readonly string[]): Promise<void> {
