@@ -11,6 +11,12 @@
 //   commit  after the deploy record: the delta applied, the map switched to the new names, the
 //           replaced ones listed as garbage, the index put (If-Match), the garbage removed.
 // A run killed anywhere leaves either the old index (its objects intact) or the new one.
+//
+// The players' layout (how many groups they are hashed into) is the index's (`ledger_layout`): a
+// run that finds it no longer fits the player count (or finds format 2's fixed 4,096 groups, whose
+// tournament groups lack their records' FIDE IDs) loads every group at open, and its stage cuts
+// every group anew under the layout that fits; the layout it stages is pending with the delta, so a
+// run that recovers the delta cuts the same.
 import type Database from "better-sqlite3";
 import type { Bookkeeping } from "../ledger/bookkeeping.ts";
 import {
@@ -19,7 +25,11 @@ import {
   groupOfOwner,
   groupOfRecord,
   GROUPS_SCHEMA,
+  keepsLayout,
+  LEGACY_LAYOUT,
   loadGroup,
+  playerLayoutFor,
+  type PlayerLayout,
 } from "../ledger/ledger-groups.ts";
 import type { LedgerNeeds } from "../ledger/needs.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
@@ -44,6 +54,9 @@ export class LedgerObjects implements LedgerNeeds {
   private readonly recovered = new Set<string>();
   /** The bodies cut by stage, by object name, until they are uploaded. */
   private bodies = new Map<string, Buffer>();
+  /** The players' layout the map's names follow, and the one a recovered delta was staged under. */
+  private layout: PlayerLayout;
+  private forced: PlayerLayout | undefined;
   private ledger: Bookkeeping;
   private readonly bucket: Bucket;
   private readonly request: Request;
@@ -55,6 +68,11 @@ export class LedgerObjects implements LedgerNeeds {
     this.request = request;
     this.concurrency = concurrency;
     this.db.exec(GROUPS_SCHEMA);
+    this.layout = this.layoutRow("players") ?? LEGACY_LAYOUT;
+  }
+
+  private layoutRow(k: string): PlayerLayout | undefined {
+    return this.db.prepare<[string], number>("SELECT v FROM ledger_layout WHERE k = ?").pluck().get(k);
   }
 
   private get db(): Database.Database {
@@ -80,11 +98,11 @@ export class LedgerObjects implements LedgerNeeds {
   }
 
   owner(owner: string): void {
-    this.need(groupOfOwner(owner));
+    this.need(groupOfOwner(owner, this.layout));
   }
 
   record(key: string): void {
-    this.need(groupOfRecord(key));
+    this.need(groupOfRecord(key, this.layout));
   }
 
   playerCount(): number {
@@ -141,10 +159,57 @@ export class LedgerObjects implements LedgerNeeds {
     const listed = db.prepare<[], string>("SELECT object FROM ledger_garbage").pluck().all();
     const drop = [...new Set([...listed, ...planned.flatMap((p) => (p.object === null ? [] : [p.object]))])];
     await this.remove(drop.filter((o) => !named.has(o)));
-    db.exec("DELETE FROM pending_ledger_groups; DELETE FROM ledger_garbage");
-    if (!applies) return;
-    await this.load(planned.map((p) => p.grp));
-    for (const p of planned) this.recovered.add(p.grp);
+    const pendingLayout = this.layoutRow("pending");
+    db.exec(
+      "DELETE FROM pending_ledger_groups; DELETE FROM ledger_garbage; DELETE FROM ledger_layout WHERE k = 'pending'",
+    );
+    if (applies) {
+      await this.load(planned.map((p) => p.grp));
+      for (const p of planned) this.recovered.add(p.grp);
+      this.forced = pendingLayout;
+    }
+    // A layout to change (or format 2's to convert): every group is cut anew, so all are read.
+    if (!keepsLayout(this.layout, this.playerCount()) && this.forced === undefined) await this.loadAll();
+  }
+
+  /**
+   * The players' layout to cut under: the recovered delta's, or the live one while it fits the
+   * players the copy will hold (those of the groups not loaded, and those loaded, after the delta),
+   * or, when every group is loaded, the one that fits them.
+   */
+  private targetLayout(): PlayerLayout {
+    if (this.forced !== undefined) return this.forced;
+    const db = this.db;
+    const map = db
+      .prepare<[], { grp: string; players: number }>("SELECT grp, players FROM ledger_groups")
+      .all();
+    const loaded = db
+      .prepare<[], number>("SELECT count(*) FROM records WHERE key >= 'p:' AND key < 'p;'")
+      .pluck()
+      .get()!;
+    const players = map.reduce((n, r) => n + (this.loaded.has(r.grp) ? 0 : r.players), loaded);
+    if (keepsLayout(this.layout, players) || !map.every((r) => this.loaded.has(r.grp))) return this.layout;
+    return playerLayoutFor(players);
+  }
+
+  /** Every group of the map and every group the copy's rows make under `layout` (all are loaded). */
+  private everyGroup(layout: PlayerLayout): Set<string> {
+    const db = this.db;
+    const out = new Set(this.allGroups());
+    const owners = db
+      .prepare<[], string>("SELECT owner FROM owners WHERE owner >= 't/' AND owner < 't0'")
+      .pluck();
+    for (const o of owners.iterate()) {
+      const g = groupOfOwner(o, layout);
+      if (g !== null) out.add(g);
+    }
+    const records = db
+      .prepare<[], string>(
+        "SELECT key FROM records WHERE (key >= 'p:' AND key < 'p;') OR (key >= 's:' AND key < 's;')",
+      )
+      .pluck();
+    for (const k of records.iterate()) out.add(groupOfRecord(k, layout)!);
+    return out;
   }
 
   /** The groups the pending delta changes (read before the build's own delta is applied). */
@@ -166,11 +231,11 @@ export class LedgerObjects implements LedgerNeeds {
       .pluck()
       .all();
     for (const o of owners) {
-      const g = groupOfOwner(o);
+      const g = groupOfOwner(o, this.layout);
       if (g !== null) out.add(g);
     }
     for (const k of db.prepare<[], string>("SELECT key FROM pending_records").pluck().all()) {
-      const g = groupOfRecord(k);
+      const g = groupOfRecord(k, this.layout);
       if (g !== null) out.add(g);
     }
     return out;
@@ -184,17 +249,23 @@ export class LedgerObjects implements LedgerNeeds {
   stage(applied = false): void {
     const db = this.db;
     const dirty = applied ? new Set(this.recovered) : this.dirty();
+    let layout = this.layout;
+    const cutAll = (): ReturnType<typeof extractGroups> => {
+      layout = this.targetLayout();
+      return extractGroups(db, layout === this.layout ? dirty : this.everyGroup(layout), layout);
+    };
     let cut: ReturnType<typeof extractGroups>;
-    if (applied) cut = extractGroups(db, dirty);
+    if (applied) cut = cutAll();
     else {
       db.exec("BEGIN");
       try {
         this.ledger.apply();
-        cut = extractGroups(db, dirty);
+        cut = cutAll();
       } finally {
         db.exec("ROLLBACK");
       }
     }
+    db.prepare("INSERT OR REPLACE INTO ledger_layout (k, v) VALUES ('pending', ?)").run(layout);
     const put = db.prepare(
       "INSERT OR REPLACE INTO pending_ledger_groups (grp, object, players) VALUES (?, ?, ?)",
     );
@@ -246,14 +317,18 @@ export class LedgerObjects implements LedgerNeeds {
         this.loaded.add(r.grp);
       }
       db.exec("DELETE FROM pending_ledger_groups");
+      this.layout = this.layoutRow("pending") ?? this.layout;
+      db.prepare("INSERT OR REPLACE INTO ledger_layout (k, v) VALUES ('players', ?)").run(this.layout);
+      db.exec("DELETE FROM ledger_layout WHERE k = 'pending'");
     })();
     this.recovered.clear();
+    this.forced = undefined;
     return garbage;
   }
 
-  /** Whether a recovered delta left groups to write back. */
+  /** Whether a recovered delta left groups to write back, or the layout is to change (format 2's converted). */
   get owesWriteBack(): boolean {
-    return this.recovered.size > 0;
+    return this.recovered.size > 0 || this.targetLayout() !== this.layout;
   }
 
   async remove(objects: readonly string[]): Promise<void> {

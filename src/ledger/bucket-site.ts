@@ -14,8 +14,13 @@ import { INPUTS_FILE } from "./inputs.ts";
 import { cutIndex } from "./ledger-groups.ts";
 import type { LedgerSite } from "./port.ts";
 
-/** The packed object's first bytes: its format (a reader of another one starts anew). */
-const MAGIC = Buffer.from("build-api-ledger 2\n", "latin1");
+/**
+ * The packed object's first bytes: its format (a reader of another one starts anew). Format 2 (the
+ * players in 4,096 fixed groups, the records whole in the index) is still read: the next run
+ * converts it (deploy/ledger-objects.ts), and older programs refuse format 3.
+ */
+const MAGIC = Buffer.from("build-api-ledger 3\n", "latin1");
+const READ_MAGICS = [MAGIC, Buffer.from("build-api-ledger 2\n", "latin1")];
 
 /** What a packed ledger holds: the database file and the inputs record (either may be missing). */
 export interface PackedLedger {
@@ -93,7 +98,7 @@ export function unpackLedger(gz: Uint8Array): PackedLedger | undefined {
   } catch {
     return undefined;
   }
-  if (!raw.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  if (!READ_MAGICS.some((m) => raw.subarray(0, m.length).equals(m))) return undefined;
   let at = MAGIC.length;
   const part = (): Buffer | undefined | null => {
     const nl = raw.indexOf(0x0a, at);

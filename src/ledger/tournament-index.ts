@@ -27,7 +27,7 @@ import {
 } from "./records.ts";
 import type { KeyedIds } from "./keyed-ids.ts";
 import type { LedgerNeeds } from "./needs.ts";
-import { LISTS_KEY, type ListsRecord, type TournamentState } from "./state.ts";
+import { LISTS_KEY, tournamentOwner, type ListsRecord, type TournamentState } from "./state.ts";
 import { PlayerRecords } from "./players.ts";
 
 export type { IndexTotals, ListsRecord };
@@ -176,10 +176,13 @@ export class TournamentIndex {
   private keyed: KeyedIds | null = null;
   /** The players across tournaments: the previous records and this build's (TEMP rows too). */
   private readonly playerRecords: PlayerRecords;
+  /** Told of a previous state read whole: a split ledger holds its FIDE IDs in its group. */
+  private readonly needs: LedgerNeeds | undefined;
 
   constructor(db: Database.Database, live: boolean, needs?: LedgerNeeds) {
     this.db = db;
     this.live = live;
+    this.needs = needs;
     db.exec(TEMP_SCHEMA);
     this.putRecord = db.prepare(
       `INSERT OR REPLACE INTO temp.ix_records (${RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -310,6 +313,7 @@ export class TournamentIndex {
 
   /** The whole recorded state of a previous tournament (its files counted, not listed), or null. */
   loadPrevious(id: string): TournamentState | null {
+    this.needs?.owner(tournamentOwner(id));
     const r = this.previousRecord(T + id);
     return r ? stateOf(T + id, r) : null;
   }

@@ -2,8 +2,9 @@
 // group objects of what it renders only (asserted on the GET requests the bucket saw), and a run
 // killed between writing its new group objects and switching the index leaves the old index
 // valid; the next run settles it, and the index then names exactly the group objects the bucket holds.
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openBucket, type Bucket } from "../../../src/deploy/bucket.ts";
@@ -11,7 +12,14 @@ import { LEDGER_OBJECTS } from "../../../src/deploy/ledger-objects.ts";
 import { LEDGER_KEY } from "../../../src/deploy/publish-run.ts";
 import { publishToBucket, type PublishToBucketOptions } from "../../../src/cli/publish.ts";
 import { unpackLedger } from "../../../src/ledger/bucket-site.ts";
-import { groupObjectName } from "../../../src/ledger/ledger-groups.ts";
+import {
+  extractGroups,
+  groupObjectName,
+  groupOfOwner,
+  groupOfRecord,
+  LEGACY_LAYOUT,
+  loadGroup,
+} from "../../../src/ledger/ledger-groups.ts";
 import { BuildError } from "../../../src/shared/errors.ts";
 import { SAMPLE_NOW } from "../../support/e2e.ts";
 import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
@@ -83,6 +91,52 @@ async function groupObjects(): Promise<{ named: string[]; held: string[] }> {
   return { named, held };
 }
 
+/**
+ * Rewrites the bucket's ledger as format 2 wrote it: the players in 4,096 groups `p/<xyz>`, the
+ * tournaments' records whole in the index (their groups without them), no layout recorded.
+ */
+async function toFormat2(): Promise<void> {
+  const bucket = openBucket({
+    bucket: fixture.s3.bucket,
+    prefix: PREFIX,
+    endpoint: fixture.s3.endpoint,
+    pathStyle: true,
+    concurrency: 8,
+  });
+  const packed = unpackLedger((await fixture.s3.get(`${PREFIX}${LEDGER_KEY}`))!.body)!;
+  const file = path.join(mkdtempSync(path.join(tempDir("ledger-format2"), "i-")), "index.sqlite");
+  writeFileSync(file, packed.database!);
+  const db = new Database(file);
+  const objects = db.prepare<[], string>("SELECT object FROM ledger_groups").pluck().all();
+  for (const o of objects) loadGroup(db, (await bucket.get(LEDGER_OBJECTS + o))!);
+  const groups = new Set<string>();
+  for (const o of db.prepare<[], string>("SELECT owner FROM owners").pluck().all())
+    if (groupOfOwner(o, LEGACY_LAYOUT)) groups.add(groupOfOwner(o, LEGACY_LAYOUT)!);
+  for (const k of db.prepare<[], string>("SELECT key FROM records WHERE key < 't:'").pluck().all())
+    if (groupOfRecord(k, LEGACY_LAYOUT)) groups.add(groupOfRecord(k, LEGACY_LAYOUT)!);
+  db.exec("DELETE FROM ledger_groups; DROP TABLE ledger_layout");
+  const map = db.prepare("INSERT INTO ledger_groups (grp, object, players) VALUES (?, ?, ?)");
+  const written = new Set<string>();
+  for (const [g, cut] of extractGroups(db, groups, LEGACY_LAYOUT)) {
+    const blob = JSON.parse(gunzipSync(cut!.body).toString("utf8")) as { details?: unknown };
+    delete blob.details;
+    const body = gzipSync(JSON.stringify(blob));
+    const name = groupObjectName(g, body);
+    await bucket.put({ key: LEDGER_OBJECTS + name, body, contentType: "application/gzip" });
+    map.run(g, name, cut!.players);
+    written.add(name);
+  }
+  db.exec(`DELETE FROM files WHERE owner >= 't/' AND owner < 't0';
+    DELETE FROM owners WHERE owner >= 't/' AND owner < 't0';
+    DELETE FROM records WHERE (key >= 'p:' AND key < 'p;') OR (key >= 's:' AND key < 's;'); VACUUM`);
+  db.close();
+  for (const o of objects) if (!written.has(o)) await bucket.remove(LEDGER_OBJECTS + o);
+  const parts = [readFileSync(file), packed.inputs!].flatMap((b) => [Buffer.from(`${b.length}\n`), b]);
+  const body = gzipSync(Buffer.concat([Buffer.from("build-api-ledger 2\n"), ...parts]));
+  await bucket.put({ key: LEDGER_KEY, body, contentType: "application/gzip" });
+  bucket.close();
+}
+
 describe("publish: the ledger split into an index and group objects", () => {
   it("a tick reads the index and the groups of what it renders, not the others'", async () => {
     const first = await publishToBucket(options());
@@ -152,6 +206,33 @@ describe("publish: the ledger split into an index and group objects", () => {
     // Nothing changed: the newest store is up to date.
     const next = await publishToBucket(options());
     expect(next.build).toBeUndefined();
+  }, 240_000);
+
+  it("converts a ledger of format 2 on the next run, sending no served object again", async () => {
+    await publishToBucket(options());
+    await toFormat2();
+    const legacy = await groupObjects();
+    expect(legacy.named.some((o) => o.startsWith("p_2f"))).toBe(true);
+
+    const converted = await publishToBucket(options());
+    expect(converted.fallback).toBeUndefined();
+    expect(converted.deploy.sent).toBe(0);
+    // Every group read once and cut anew: the players under a recorded layout, the old objects gone.
+    expect(converted.ledger.objectsRead).toBe(legacy.named.length);
+    const after = await groupObjects();
+    expect(after.held).toEqual(after.named);
+    expect(after.named.some((o) => o.startsWith("p_2f"))).toBe(false);
+    expect(after.named.some((o) => /^p8_2f[0-9a-f]{2}\./.test(o))).toBe(true);
+
+    // A tick then reads its own groups only, and its tournament's players come back whole.
+    renameTournament(1, " (converted)");
+    const r = await publishToBucket(options());
+    expect(r.fallback).toBeUndefined();
+    expect(r.build!.render.rendered?.tournaments).toBe(1);
+    expect(r.ledger.objectsRead).toBeLessThan(after.named.length / 3);
+    const next = await publishToBucket(options());
+    expect(next.build).toBeUndefined();
+    expect(next.ledger.objectsWritten).toBe(0);
   }, 240_000);
 
   it("a fresh runner's own copy of the store (another file, the same history) ticks", async () => {
