@@ -3,6 +3,7 @@
 // thread hands jobs out in order, keeps at most a few per worker in flight, and passes results on
 // strictly in job order, so the files are written in the same order as with --jobs 1 and the
 // output is byte-identical; memory stays bounded by the jobs in flight, whatever the store's size.
+// The players across tournaments (render/player-job.ts) follow on the same workers, when kept.
 import os from "node:os";
 import v8 from "node:v8";
 import { Worker, type ResourceLimits } from "node:worker_threads";
@@ -40,7 +41,10 @@ export interface PoolFallback {
 }
 
 export interface ClosablePool extends RenderPool {
-  /** Ends the workers (run() ends them itself once its jobs are done); safe to call again. */
+  /**
+   * Ends the workers (run() ends them itself once its jobs are done, or players() after it when
+   * run() kept them); safe to call again.
+   */
   close(): Promise<void>;
   /** Worker threads alive now (0 once run() has returned). */
   readonly liveWorkers: number;
