@@ -10,7 +10,6 @@
 // it does not name, as it keeps every tournament. Tournament ids are digits only, so `t/~…` is
 // never a tournament's owner.
 import type Database from "better-sqlite3";
-import type { FideEntry } from "../views/fide-players.ts";
 import type { LedgerNeeds } from "./needs.ts";
 
 // This build's entries and player records wait in TEMP tables of the ledger connection, not in the
@@ -39,11 +38,14 @@ export function playerOwner(fideId: string): string {
   return `t/~players/${fideId}`;
 }
 
-/** A player's previous record: the fingerprint of their files and their tournaments' entries. */
+/** A player's previous record: the fingerprint of their files and `{"entries":[…]}` (JSON). */
 export interface PlayerRecord {
   fp: string;
-  entries: FideEntry[];
+  detail: string;
 }
+
+/** One entry of a tournament rendered now: the player's FIDE ID and the entry's JSON text. */
+export type EntryRow = readonly [fideId: string, body: string];
 
 /**
  * The previous build's player records, read on the ledger connection, and this build's: the
@@ -72,11 +74,9 @@ export class PlayerRecords {
     this.putRecord = db.prepare("INSERT OR REPLACE INTO temp.px_records (key, fp, detail) VALUES (?, ?, ?)");
   }
 
-  /** The previous record of a player, or null. */
+  /** The previous record of a player, or null (parsed where the player is rendered: player-job.ts). */
   previous(fideId: string): PlayerRecord | null {
-    if (this.live) this.needs?.record(playerKey(fideId));
-    const r = this.get?.get(playerKey(fideId));
-    return r ? { fp: r.fp, entries: (JSON.parse(r.detail) as { entries: FideEntry[] }).entries } : null;
+    return this.previousRow(playerKey(fideId));
   }
 
   /** Every player of the previous build with their fingerprints (a full build keeps the unchanged). */
@@ -100,12 +100,12 @@ export class PlayerRecords {
       .get()!;
   }
 
-  /** The entries of a tournament rendered now: its players are touched. */
-  addEntries(entries: readonly FideEntry[]): void {
-    for (const e of entries)
+  /** The entries of a tournament rendered now, serialized where it was rendered: its players are touched. */
+  addEntries(rows: readonly EntryRow[]): void {
+    for (const [fideId, body] of rows)
       this.write(() => {
-        this.putEntry.run(e.fideId, JSON.stringify(e));
-        this.putTouched.run(e.fideId);
+        this.putEntry.run(fideId, body);
+        this.putTouched.run(fideId);
       });
   }
 
@@ -114,8 +114,8 @@ export class PlayerRecords {
     this.write(() => this.putTouched.run(fideId));
   }
 
-  /** The touched players in id order, each with their entries of the tournaments rendered now. */
-  *touched(): Generator<[string, FideEntry[]]> {
+  /** The touched players in id order, each with their entries (JSON) of the tournaments rendered now. */
+  *touched(): Generator<[string, string[]]> {
     const ids = this.db
       .prepare<[string], string>(
         `SELECT fide_id FROM temp.px_touched WHERE fide_id > ? ORDER BY fide_id LIMIT ${PAGE}`,
@@ -126,10 +126,10 @@ export class PlayerRecords {
     );
     // Pages of ids read whole (.all): the caller writes on this connection between them.
     for (let page = ids.all(""); page.length > 0; page = ids.all(page[page.length - 1]!)) {
-      const byId = new Map<string, FideEntry[]>();
+      const byId = new Map<string, string[]>();
       for (const r of entries.all(page[0]!, page[page.length - 1]!)) {
         const list = byId.get(r.fide_id) ?? [];
-        list.push(JSON.parse(r.body) as FideEntry);
+        list.push(r.body);
         byId.set(r.fide_id, list);
       }
       for (const id of page) yield [id, byId.get(id) ?? []];

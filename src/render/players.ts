@@ -1,19 +1,25 @@
 // Players across tournaments (issue 47): after the tournaments, the players this build touches
 // get their files again from their entries (views/fide-players.ts), kept per player in the ledger
 // (ledger/players.ts; this build's wait in its TEMP rows, not in the heap). A player is touched
-// when a tournament they play in (or played in before) was rendered or dropped now; their files are written only when their entries changed, and a
-// tick names no other player (they are kept under the tick's prefix with the tournaments).
+// when a tournament they play in (or played in before) was rendered or dropped now; their files
+// are written only when their entries changed, and a tick names no other player (they are kept
+// under the tick's prefix with the tournaments). Each player is made by render/player-job.ts, on
+// the render workers when the pool kept them (idle once the tournaments are done), else here;
+// this thread reads and writes the ledger's rows and hands the files to the sink, in id order.
 import type { SnapshotValidator } from "../output/validate.ts";
-import { toJson } from "../output/json.ts";
-import { schemaId } from "../output/jsonschema.ts";
-import { fidePlayerFiles } from "../pages/fide-player.ts";
-import { siteLocale } from "../pages/tournament.ts";
-import { ROUTES, type PlayerRoute, type SiteContext } from "../routes/table.ts";
-import { instanceFile } from "../routes/urls.ts";
+import type { SiteContext } from "../routes/table.ts";
 import { playerKey, playerOwner, type PlayerRecords } from "../ledger/players.ts";
-import { sha256 } from "../ledger/state.ts";
-import { compareEntries, type FideEntry, type FidePlayerView } from "../views/fide-players.ts";
+import {
+  playerFiles,
+  renderPlayerJob,
+  type PlayerContext,
+  type PlayerFile,
+  type PlayerJob,
+  type PlayerResult,
+} from "./player-job.ts";
+import type { FideEntry } from "../views/fide-players.ts";
 import type { AcrossSink, NameChange } from "./search.ts";
+import type { RenderPool } from "./tournament.ts";
 
 /**
  * What the tournaments of this build changed of the players. Their entries went to the ledger's
@@ -35,81 +41,92 @@ export interface PlayersInput {
   base: string;
   site: SiteContext;
   validator: SnapshotValidator;
-  sink: AcrossSink;
+  /** A worker's files come as UTF-8 bytes. */
+  sink: AcrossSink & { write(relPath: string, data: string | Uint8Array, owner: string): void };
+  /** The render workers, when the pool kept them for the players. */
+  pool?: RenderPool;
 }
 
 /** Each player's files hold this many files: resource, page, feed, calendar. */
 const FILES_PER_PLAYER = 4;
 
-const ROUTE = ROUTES.find((r): r is PlayerRoute => r.scope === "player")!;
-
-/** Renders the touched players; the count of every player file, the records and the names changed. */
-export function renderPlayers(input: PlayersInput): {
+interface PlayersOut {
   files: number;
   removed: string[];
   names: NameChange[];
-} {
-  const { records, changes, sink } = input;
-  const touched = new Set([...changes.rendered, ...changes.before.keys()]);
+}
+
+/** Renders the touched players; the count of every player file, the records and the names changed. */
+export async function renderPlayers(input: PlayersInput): Promise<PlayersOut> {
+  const { records, changes } = input;
+  const touched = [...new Set([...changes.rendered, ...changes.before.keys()])];
   for (const ids of changes.before.values()) for (const id of ids) records.touch(id);
   // A tick counts the previous players and names none of them.
   const previous = input.full ? records.previousIds() : [];
-  const out = { files: 0, removed: [] as string[], names: [] as NameChange[] };
+  const out: PlayersOut & { count: number } = {
+    files: 0,
+    removed: [],
+    names: [],
+    count: input.full ? previous.length : records.previousCount(),
+  };
+  const ctx: PlayerContext = {
+    touched: new Set(touched),
+    base: input.base,
+    site: input.site,
+    validator: input.validator,
+  };
+  const local = (job: PlayerJob): PlayerResult => renderPlayerJob(job, ctx);
   const affected = new Set<string>();
-  let count = input.full ? previous.length : records.previousCount();
-  for (const [fideId, now] of records.touched()) {
-    affected.add(fideId);
-    const prev = records.previous(fideId);
-    const next = [...(prev?.entries ?? []).filter((e) => !touched.has(e.tournamentId)), ...now];
-    next.sort((a, b) => compareEntries(a, b) || a.sourcePlayerNumber - b.sourcePlayerNumber);
-    const name = (entries: readonly FideEntry[] | undefined): string | null =>
-      entries && entries.length > 0 ? [...entries].sort(compareEntries)[0]!.name : null;
-    const change: NameChange = { kind: "p", id: fideId, before: name(prev?.entries), after: name(next) };
-    // Every touched player, unchanged names too: a search index rebuilt for another program
-    // (search.ts, fresh) takes every name from these changes.
-    out.names.push(change);
-    if (next.length === 0) {
-      if (prev) {
-        count--;
-        out.removed.push(playerKey(fideId));
-        if (!input.full) sink.dropOwner?.(playerOwner(fideId));
-      }
-      continue;
-    }
-    if (!prev) count++;
-    const json = JSON.stringify(next);
-    const fp = sha256(input.base, json);
-    records.put(fideId, fp, json);
-    if (prev?.fp === fp && (!input.full || sink.keepOwned?.(playerOwner(fideId)) !== false)) continue;
-    writePlayer(input, fideId, next);
-  }
+  const take = (job: PlayerJob, result: PlayerResult): void => {
+    affected.add(job.fideId);
+    takePlayer(input, result, out, ctx);
+  };
+  if (input.pool?.players) await input.pool.players(jobsOf(records), take, { touched, local });
+  else for (const job of jobsOf(records)) take(job, local(job));
   // A full build keeps, by owner, every player it did not touch (a tick keeps them unnamed).
   if (input.full)
     for (const fideId of previous)
-      if (!affected.has(fideId) && sink.keepOwned?.(playerOwner(fideId)) === false) {
-        const prev = records.previous(fideId)!;
-        writePlayer(input, fideId, prev.entries);
+      if (!affected.has(fideId) && input.sink.keepOwned?.(playerOwner(fideId)) === false) {
+        const { entries } = JSON.parse(records.previous(fideId)!.detail) as { entries: FideEntry[] };
+        writeFiles(input, fideId, playerFiles(fideId, entries, ctx));
       }
   records.flush();
-  out.files = count * FILES_PER_PLAYER;
-  return out;
+  return { files: out.count * FILES_PER_PLAYER, removed: out.removed, names: out.names };
 }
 
-/** The player's resource (validated against its schema), page, feed and calendar. */
-function writePlayer(input: PlayersInput, fideId: string, entries: readonly FideEntry[]): void {
+/** The touched players' jobs, in id order, with their previous records. */
+function* jobsOf(records: PlayerRecords): Generator<PlayerJob> {
+  for (const [fideId, now] of records.touched()) yield { fideId, now, prev: records.previous(fideId) };
+}
+
+/** One player's result into the ledger, the sink and the counts (in this thread). */
+function takePlayer(
+  input: PlayersInput,
+  result: PlayerResult,
+  out: PlayersOut & { count: number },
+  ctx: PlayerContext,
+): void {
+  const { fideId } = result;
+  // Every touched player, unchanged names too: a search index rebuilt for another program
+  // (search.ts, fresh) takes every name from these changes.
+  out.names.push({ kind: "p", id: fideId, before: result.before, after: result.after });
+  if (result.record === null) {
+    if (result.hadPrevious) {
+      out.count--;
+      out.removed.push(playerKey(fideId));
+      if (!input.full) input.sink.dropOwner?.(playerOwner(fideId));
+    }
+    return;
+  }
+  if (!result.hadPrevious) out.count++;
+  input.records.put(fideId, result.record.fp, result.record.entries);
+  if (result.same && (!input.full || input.sink.keepOwned?.(playerOwner(fideId)) !== false)) return;
+  // The same fingerprint, but the live copies could not be kept: made again here.
+  const files = result.files ?? playerFiles(fideId, JSON.parse(result.record.entries) as FideEntry[], ctx);
+  writeFiles(input, fideId, files);
+}
+
+function writeFiles(input: PlayersInput, fideId: string, files: readonly PlayerFile[]): void {
   const owner = playerOwner(fideId);
-  let view: FidePlayerView | undefined;
-  ROUTE.render({ fideId, entries }, input.site, (params, body) => {
-    const file = instanceFile(ROUTE, params);
-    input.validator.assert(file, schemaId(ROUTE.schema), body);
-    input.sink.write(file, toJson(body), owner);
-    view = body as FidePlayerView;
-  });
-  for (const [file, text] of fidePlayerFiles(
-    siteLocale(input.site),
-    input.site.basePath ?? "",
-    view!,
-    entries,
-  ))
-    input.sink.write(file, text, owner);
+  for (const [file, data] of files) input.sink.write(file, data, owner);
 }

@@ -3,13 +3,15 @@
 // thread hands jobs out in order, keeps at most a few per worker in flight, and passes results on
 // strictly in job order, so the files are written in the same order as with --jobs 1 and the
 // output is byte-identical; memory stays bounded by the jobs in flight, whatever the store's size.
+// The players across tournaments (render/player-job.ts) follow on the same workers, when kept.
 import os from "node:os";
 import v8 from "node:v8";
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import type { StatusOptions } from "../domain/status.ts";
 import { BuildError, type ExitCode } from "../shared/errors.ts";
 import type { RenderPool, TournamentJob, TournamentResult } from "./tournament.ts";
-import { buffersOf, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.ts";
+import type { PlayerJob, PlayerResult } from "./player-job.ts";
+import { buffersOf, type Files, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.ts";
 
 export interface PoolOptions {
   /** Worker threads to start (workerCount's `workers`); 0: none, this thread renders. */
@@ -39,7 +41,10 @@ export interface PoolFallback {
 }
 
 export interface ClosablePool extends RenderPool {
-  /** Ends the workers (run() ends them itself once its jobs are done); safe to call again. */
+  /**
+   * Ends the workers (run() ends them itself once its jobs are done, or players() after it when
+   * run() kept them); safe to call again.
+   */
   close(): Promise<void>;
   /** Worker threads alive now (0 once run() has returned). */
   readonly liveWorkers: number;
@@ -72,6 +77,25 @@ export const WORKER_SEMI_SPACE_MIB = Number(process.versions.v8.split(".")[0]) >
  * The young generation is three semi-spaces (above).
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 3 * WORKER_SEMI_SPACE_MIB, maxOldGenerationSizeMb: 64 };
+/**
+ * Players per message: a player is little work, and a message each cost the main thread more than
+ * writing their files.
+ */
+const PLAYERS_PER_MESSAGE = 64;
+
+/** The items in arrays of `size` (the last may be shorter), read as they are asked for. */
+function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
 /** Jobs in flight per worker: enough to keep it busy, few enough to bound memory. */
 const IN_FLIGHT_PER_WORKER = 4;
 
@@ -145,8 +169,8 @@ export function workerCount(
  * left to this thread's garbage collector, thousands of them are freed late and that arena stays
  * large. Detaching a buffer (`transfer(0)`) frees its memory at once.
  */
-function release(result: TournamentResult): void {
-  for (const b of buffersOf(result)) (b as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
+function release(files: Files | null): void {
+  for (const b of buffersOf(files)) (b as ArrayBuffer & { transfer(n: number): ArrayBuffer }).transfer(0);
 }
 
 /** Starts a render thread with the heap limits and young generation above. */
@@ -155,18 +179,45 @@ export function startWorker(url: URL, workerData: unknown, limits: ResourceLimit
   return new Worker(url, { workerData, resourceLimits: limits });
 }
 
+/** How one kind of job goes to the workers and back (tournaments, then players). */
+interface Lane<J, R> {
+  message(seq: number, job: J): ToWorker;
+  local(job: J): R;
+  /** Needs no renderer (a kept tournament): passed on in order like the others. */
+  keep(job: J): boolean;
+  /** Tournaments in the job (a fallback counts those this thread rendered). */
+  tournaments(job: J): number;
+  /** What a fallback names (the job a failing worker had in hand). */
+  label(job: J): string;
+  filesOf(result: R): Files | null;
+}
+
+/** The pool's shared state: its workers, and whether run() fell back to this thread. */
+interface PoolState {
+  workers: Worker[];
+  limits: ResourceLimits | undefined;
+  fallback: PoolFallback | undefined;
+  closed: boolean;
+  /** Workers that failed or exited: the players are then rendered in this thread. */
+  dead: Set<Worker>;
+}
+
 /** A pool, or undefined when tournaments are to be rendered in this thread. */
 export function createPool(opts: PoolOptions): ClosablePool | undefined {
   const jobs = opts.workers;
   // A WAL store without revisions: a worker could not prove it reads the same state.
   if (jobs < 1 || opts.storeKey === null) return undefined;
-  const workers: Worker[] = [];
-  let closed = false;
-  let fallback: PoolFallback | undefined;
+  const state: PoolState = {
+    workers: [],
+    limits: opts.limits,
+    fallback: undefined,
+    closed: false,
+    dead: new Set(),
+  };
   const close = async (): Promise<void> => {
-    closed = true;
+    state.closed = true;
     await Promise.all(
-      workers.splice(0).map(async (w) => {
+      state.workers.splice(0).map(async (w) => {
         w.postMessage({ type: "stop" } satisfies ToWorker);
         await w.terminate();
       }),
@@ -174,10 +225,10 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
   };
   return {
     get liveWorkers() {
-      return workers.length;
+      return state.workers.length;
     },
     get fallback() {
-      return fallback;
+      return state.fallback;
     },
     close,
     async run(jobsIn, onResult, ctx) {
@@ -204,132 +255,207 @@ export function createPool(opts: PoolOptions): ClosablePool | undefined {
         site: ctx.site,
         base: ctx.base,
       };
-      for (let i = 0; i < jobs; i++) workers.push(startWorker(WORKER_URL, init, opts.limits));
-      await new Promise<void>((resolve, reject) => {
-        const pending = first.values();
-        const next = (): TournamentJob | undefined => {
-          const a = pending.next();
-          if (!a.done) return a.value;
-          const b = iterator.next();
-          return b.done ? undefined : b.value;
-        };
-        const sent = new Map<number, TournamentJob>();
-        /** Results whose bytes a worker transferred here: freed as soon as they are taken. */
-        const transferred = new Set<TournamentResult>();
-        const results = new Map<number, TournamentResult>();
-        let seq = 0;
-        let delivered = 0;
-        let exhausted = false;
-        let failed = false;
-        let local = false;
-        const fail = (e: Error): void => {
-          if (failed) return;
-          failed = true;
-          reject(e);
-        };
-        const feed = (w: Worker): void => {
-          while (!exhausted && !failed && !local) {
-            // Results that arrive out of order wait in `results`: bounded by the jobs in flight.
-            if (seq - delivered >= jobs * IN_FLIGHT_PER_WORKER || pendingOf(w) >= IN_FLIGHT_PER_WORKER) break;
-            const job = next();
-            if (!job) {
-              exhausted = true;
-              break;
-            }
-            sent.set(seq, job);
-            if (job.keep) {
-              results.set(seq++, ctx.local(job));
-              deliver();
-              continue;
-            }
-            const held = inHand.get(w);
-            if (held) held.push(seq);
-            else inHand.set(w, [seq]);
-            w.postMessage({ type: "job", seq, job } satisfies ToWorker);
-            seq++;
-          }
-          if (exhausted && !local && delivered === seq) resolve();
-        };
-        /** The jobs each worker was sent and has not answered, oldest first (it answers in order). */
-        const inHand = new Map<Worker, number[]>();
-        const pendingOf = (w: Worker): number => inHand.get(w)?.length ?? 0;
-        const deliver = (): void => {
-          while (results.has(delivered)) {
-            const result = results.get(delivered)!;
-            const job = sent.get(delivered)!;
-            results.delete(delivered);
-            sent.delete(delivered);
-            delivered++;
-            try {
-              onResult(job, result);
-            } catch (e) {
-              fail(e as Error);
-              return;
-            }
-            if (transferred.delete(result)) release(result);
-          }
-        };
-        /**
-         * A worker read a newer state (a WAL writer committed while the workers started) or ran out
-         * of its capped heap: this thread, whose transaction holds the build's state, renders
-         * everything left, in order, and `fallback` tells the report.
-         */
-        const goLocal = (reason: PoolFallback["reason"], w: Worker): void => {
-          if (local) return;
-          local = true;
-          const oldest = inHand.get(w)?.[0];
-          const f: PoolFallback = {
-            reason,
-            at: oldest === undefined ? null : sent.get(oldest)!.externalId,
-            tournaments: 0,
-            heapMib: (opts.limits ?? WORKER_LIMITS).maxOldGenerationSizeMb ?? 0,
-          };
-          fallback = f;
-          const render = (job: TournamentJob): TournamentResult => {
-            if (!job.keep) f.tournaments++;
-            return ctx.local(job);
-          };
-          try {
-            for (let s = delivered; s < seq; s++) if (!results.has(s)) results.set(s, render(sent.get(s)!));
-            deliver();
-            for (let job = next(); job && !failed; job = next()) onResult(job, render(job));
-            exhausted = true;
-            if (!failed) resolve();
-          } catch (e) {
-            fail(e as Error);
-          }
-        };
-        for (const w of workers) {
-          w.on("message", (m: FromWorker) => {
-            if (local || m.type === "ready") return;
-            if (m.type === "stale") return goLocal("stale", w);
-            if (m.type === "error") {
-              if (m.exitCode === undefined) return fail(new Error(`a render worker failed: ${m.message}`));
-              const e = new BuildError("", m.problems ?? [], m.exitCode as ExitCode);
-              e.message = m.message;
-              return fail(e);
-            }
-            inHand.get(w)?.shift();
-            transferred.add(m.result);
-            results.set(m.seq, m.result);
-            deliver();
-            for (const x of workers) feed(x);
-          });
-          w.on("error", (e: Error & { code?: string }) => {
-            if (e.code === "ERR_WORKER_OUT_OF_MEMORY") goLocal("out-of-memory", w);
-            else fail(e);
-          });
-          w.on("exit", (code) => {
-            if (!closed && !local && code !== 0) fail(new Error(`a render worker exited with code ${code}`));
-          });
-        }
-        for (const w of workers) feed(w);
-        if (seq === 0) resolve();
-      });
+      for (let i = 0; i < jobs; i++) {
+        const w = startWorker(WORKER_URL, init, opts.limits);
+        // Between runs no driver listens: an error then is the next run's (the worker is gone).
+        w.on("error", () => state.dead.add(w));
+        w.on("exit", () => state.dead.add(w));
+        state.workers.push(w);
+      }
+      const lane: Lane<TournamentJob, TournamentResult> = {
+        message: (seq, job) => ({ type: "job", seq, job }),
+        local: ctx.local,
+        keep: (job) => job.keep === true,
+        tournaments: (job) => (job.keep ? 0 : 1),
+        label: (job) => job.externalId,
+        filesOf: (r) => (r.kind === "rendered" ? r.files : null),
+      };
+      await drive(state, first.values(), iterator, onResult, lane);
       // The workers are done once their last result is in: their isolates, modules and store
       // connections (60-80 MiB of RSS each) are given back before this thread renders the lists
-      // and the publication finishes, where a full build's bookkeeping is largest.
-      await close();
+      // and the publication finishes, where a full build's bookkeeping is largest. Kept for the
+      // players when asked (they render those next, and are ended by players()).
+      if (!ctx.keepWorkers || state.fallback) await close();
+    },
+    async players(jobsIn, onResult, ctx) {
+      if (state.workers.length === 0 || state.closed || state.dead.size > 0) {
+        await close();
+        for (const job of jobsIn) onResult(job, ctx.local(job));
+        return;
+      }
+      for (const w of state.workers)
+        w.postMessage({ type: "players", touched: ctx.touched } satisfies ToWorker);
+      const lane: Lane<PlayerJob[], PlayerResult[]> = {
+        message: (seq, jobs) => ({ type: "players-batch", seq, jobs }),
+        local: (jobs) => jobs.map(ctx.local),
+        keep: () => false,
+        tournaments: () => 0,
+        label: (jobs) => `player ${jobs[0]!.fideId}`,
+        filesOf: (results) => results.flatMap((r) => r.files ?? []),
+      };
+      const take = (jobs: PlayerJob[], results: PlayerResult[]): void =>
+        jobs.forEach((job, i) => onResult(job, results[i]!));
+      try {
+        await drive(state, [].values(), batches(jobsIn, PLAYERS_PER_MESSAGE), take, lane);
+      } finally {
+        await close();
+      }
     },
   };
+}
+
+/**
+ * Hands jobs to the workers in order, keeps at most a few per worker in flight, and passes the
+ * results on strictly in job order. A worker out of memory, or reading a newer state of the store,
+ * sends everything left to this thread (`state.fallback` says so).
+ */
+function drive<J, R>(
+  state: PoolState,
+  pending: Iterator<J>,
+  iterator: Iterator<J>,
+  onResult: (job: J, result: R) => void,
+  lane: Lane<J, R>,
+): Promise<void> {
+  const workers = state.workers;
+  const jobs = workers.length;
+  return new Promise<void>((resolve, reject) => {
+    const next = (): J | undefined => {
+      const a = pending.next();
+      if (!a.done) return a.value;
+      const b = iterator.next();
+      return b.done ? undefined : b.value;
+    };
+    const sent = new Map<number, J>();
+    /** Results whose bytes a worker transferred here: freed as soon as they are taken. */
+    const transferred = new Set<R>();
+    const results = new Map<number, R>();
+    let seq = 0;
+    let delivered = 0;
+    let exhausted = false;
+    let failed = false;
+    let local = false;
+    let settled = false;
+    const finish = (e?: Error): void => {
+      if (settled) return;
+      settled = true;
+      for (const w of workers) {
+        w.off("message", onMessage.get(w)!);
+        w.off("error", onError.get(w)!);
+        w.off("exit", onExit.get(w)!);
+      }
+      if (e) reject(e);
+      else resolve();
+    };
+    const fail = (e: Error): void => {
+      if (failed) return;
+      failed = true;
+      finish(e);
+    };
+    const feed = (w: Worker): void => {
+      while (!exhausted && !failed && !local) {
+        // Results that arrive out of order wait in `results`: bounded by the jobs in flight.
+        if (seq - delivered >= jobs * IN_FLIGHT_PER_WORKER || pendingOf(w) >= IN_FLIGHT_PER_WORKER) break;
+        const job = next();
+        if (job === undefined) {
+          exhausted = true;
+          break;
+        }
+        sent.set(seq, job);
+        if (lane.keep(job)) {
+          results.set(seq++, lane.local(job));
+          deliver();
+          continue;
+        }
+        const held = inHand.get(w);
+        if (held) held.push(seq);
+        else inHand.set(w, [seq]);
+        w.postMessage(lane.message(seq, job));
+        seq++;
+      }
+      if (exhausted && !local && delivered === seq) finish();
+    };
+    /** The jobs each worker was sent and has not answered, oldest first (it answers in order). */
+    const inHand = new Map<Worker, number[]>();
+    const pendingOf = (w: Worker): number => inHand.get(w)?.length ?? 0;
+    const deliver = (): void => {
+      while (results.has(delivered)) {
+        const result = results.get(delivered)!;
+        const job = sent.get(delivered)!;
+        results.delete(delivered);
+        sent.delete(delivered);
+        delivered++;
+        try {
+          onResult(job, result);
+        } catch (e) {
+          fail(e as Error);
+          return;
+        }
+        if (transferred.delete(result)) release(lane.filesOf(result));
+      }
+    };
+    /**
+     * A worker read a newer state (a WAL writer committed while the workers started) or ran out
+     * of its capped heap: this thread, whose transaction holds the build's state, renders
+     * everything left, in order, and `fallback` tells the report.
+     */
+    const goLocal = (reason: PoolFallback["reason"], w: Worker): void => {
+      if (local) return;
+      local = true;
+      const oldest = inHand.get(w)?.[0];
+      const f: PoolFallback = {
+        reason,
+        at: oldest === undefined ? null : lane.label(sent.get(oldest)!),
+        tournaments: 0,
+        heapMib: (state.limits ?? WORKER_LIMITS).maxOldGenerationSizeMb ?? 0,
+      };
+      state.fallback = f;
+      const render = (job: J): R => {
+        f.tournaments += lane.tournaments(job);
+        return lane.local(job);
+      };
+      try {
+        for (let s = delivered; s < seq; s++) if (!results.has(s)) results.set(s, render(sent.get(s)!));
+        deliver();
+        for (let job = next(); job !== undefined && !failed; job = next()) onResult(job, render(job));
+        exhausted = true;
+        if (!failed) finish();
+      } catch (e) {
+        fail(e as Error);
+      }
+    };
+    const onMessage = new Map<Worker, (m: FromWorker) => void>();
+    const onError = new Map<Worker, (e: Error & { code?: string }) => void>();
+    const onExit = new Map<Worker, (code: number) => void>();
+    for (const w of workers) {
+      onMessage.set(w, (m: FromWorker) => {
+        if (local || m.type === "ready") return;
+        if (m.type === "stale") return goLocal("stale", w);
+        if (m.type === "error") {
+          if (m.exitCode === undefined) return fail(new Error(`a render worker failed: ${m.message}`));
+          const e = new BuildError("", m.problems ?? [], m.exitCode as ExitCode);
+          e.message = m.message;
+          return fail(e);
+        }
+        inHand.get(w)?.shift();
+        const result = m.result as R;
+        transferred.add(result);
+        results.set(m.seq, result);
+        deliver();
+        for (const x of workers) feed(x);
+      });
+      onError.set(w, (e) => {
+        if (e.code === "ERR_WORKER_OUT_OF_MEMORY") goLocal("out-of-memory", w);
+        else fail(e);
+      });
+      onExit.set(w, (code) => {
+        if (!state.closed && !local && code !== 0)
+          fail(new Error(`a render worker exited with code ${code}`));
+      });
+      w.on("message", onMessage.get(w)!);
+      w.on("error", onError.get(w)!);
+      w.on("exit", onExit.get(w)!);
+    }
+    for (const w of workers) feed(w);
+    if (seq === 0 && exhausted) finish();
+  });
 }

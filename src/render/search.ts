@@ -72,14 +72,20 @@ function rangeOf(bounds: readonly string[], key: string): number {
 
 const chunkText = (items: readonly SearchItem[]): string => toJson({ items });
 
+/** The length of chunkText(items), from each item's: a first build's one chunk is never made whole. */
+function textLength(sizes: readonly number[]): number {
+  return '{"items":[]}'.length + sizes.reduce((a, b) => a + b, 0) + Math.max(sizes.length - 1, 0);
+}
+
 /** Cuts sorted items into runs of about CHUNK_MAX / 2 bytes when they pass CHUNK_MAX. */
 function cut(items: SearchItem[]): SearchItem[][] {
-  if (chunkText(items).length <= CHUNK_MAX) return [items];
+  const sizes = items.map((it) => JSON.stringify(it).length);
+  if (textLength(sizes) <= CHUNK_MAX) return [items];
   const runs: SearchItem[][] = [];
   let run: SearchItem[] = [];
   let size = 0;
-  for (const it of items) {
-    const n = JSON.stringify(it).length + 1;
+  for (const [i, it] of items.entries()) {
+    const n = sizes[i]! + 1;
     if (run.length > 0 && size + n > CHUNK_MAX / 2) {
       runs.push(run);
       run = [];

@@ -313,7 +313,15 @@ export async function renderSnapshot(
   const local = (job: TournamentJob): TournamentResult =>
     job.keep ? { kind: "unchanged", fp: job.previous!.fp } : renderTournament(store, job, ctx);
   if (opts.pool)
-    await opts.pool.run(plan.jobs, onResult, { site, base, revisions: store.revisionState(), local });
+    await opts.pool.run(plan.jobs, onResult, {
+      site,
+      base,
+      revisions: store.revisionState(),
+      local,
+      // The workers render the players next (render/players.ts); a build without a program key
+      // records no players.
+      keepWorkers: true,
+    });
   else for (const job of plan.jobs) onResult(job, local(job));
 
   // The previous tournaments neither rendered nor kept now: gone, unpublished, or invalid.
@@ -335,7 +343,16 @@ export async function renderSnapshot(
   }
 
   const totals = addTotals(report, ix, opts.listIssues ?? false);
-  const across = renderAcross(players, names, since === undefined, base ?? "", ctx, sink, ix);
+  const across = await renderAcross(
+    players,
+    names,
+    since === undefined,
+    base ?? "",
+    ctx,
+    sink,
+    ix,
+    opts.pool,
+  );
 
   // The lists change only with what they list, and with what the fingerprint below holds.
   const lists = renderLists({
@@ -368,7 +385,7 @@ export async function renderSnapshot(
  * The files across tournaments (issue 47): each touched player's, then the search index's chunks
  * that the changed names fall in. Their count (written and kept), and their ledger records.
  */
-function renderAcross(
+async function renderAcross(
   players: PlayerChanges,
   names: NameChange[],
   full: boolean,
@@ -376,9 +393,11 @@ function renderAcross(
   ctx: TournamentRenderContext,
   sink: FileSink,
   ix: TournamentIndex,
-): { files: number; records: Map<string, StateRecord>; removed: string[] } {
+  pool: RenderPool | undefined,
+): Promise<{ files: number; records: Map<string, StateRecord>; removed: string[] }> {
   const records = ix.players();
-  const p = renderPlayers({
+  const p = await renderPlayers({
+    pool,
     records,
     changes: players,
     full,

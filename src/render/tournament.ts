@@ -19,7 +19,9 @@ import type { Store } from "../store/read/open.ts";
 import { tournamentSummary } from "../views/club.ts";
 import { tournamentContext } from "../views/context.ts";
 import { publicSummary } from "../views/public.ts";
-import { fideEntries, type FideEntry } from "../views/fide-players.ts";
+import { fideEntries } from "../views/fide-players.ts";
+import type { EntryRow } from "../ledger/players.ts";
+import type { PlayerJob, PlayerResult } from "./player-job.ts";
 
 /** What renders one tournament: the fields of RenderOptions a worker needs, and the site. */
 export interface TournamentRenderContext {
@@ -57,8 +59,11 @@ export type TournamentResult =
       kind: "rendered";
       state: TournamentState;
       files: [string, string | Uint8Array][];
-      /** Its FIDE-rated players' entries (issue 47): the players' own files are made from them. */
-      fide: FideEntry[];
+      /**
+       * Its FIDE-rated players' entries (issue 47), as JSON made where it was rendered (a worker):
+       * the players' own files are made from them.
+       */
+      fide: EntryRow[];
     };
 
 /** Renders jobs elsewhere and hands the results back in the order of the jobs. */
@@ -72,7 +77,18 @@ export interface RenderPool {
       /** The hash of the store's revisions as this thread reads them; null when it keeps none. */
       revisions: string | null;
       local: (job: TournamentJob) => TournamentResult;
+      /** Keep the workers for players() (which ends them); else run() ends them. */
+      keepWorkers?: boolean;
     },
+  ): Promise<void>;
+  /**
+   * Renders the players across tournaments on the workers run() kept, in this thread when it kept
+   * none, and hands the results back in the order of the jobs; the workers are ended after.
+   */
+  players?(
+    jobs: Iterable<PlayerJob>,
+    onResult: (job: PlayerJob, result: PlayerResult) => void,
+    ctx: { touched: string[]; local: (job: PlayerJob) => PlayerResult },
   ): Promise<void>;
 }
 
@@ -166,5 +182,6 @@ export function renderTournament(
     public: published.globalTags ? publicSummary(c, published.globalTags) : null,
     ...(fide.length > 0 && { fideIds: [...new Set(fide.map((e) => e.fideId))].sort() }),
   };
-  return { kind: "rendered", state, files, fide };
+  const rows = fide.map((e): EntryRow => [e.fideId, JSON.stringify(e)]);
+  return { kind: "rendered", state, files, fide: rows };
 }

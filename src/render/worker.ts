@@ -7,6 +7,7 @@ import { renderTournament, type TournamentRenderContext } from "./tournament.ts"
 import { openCheckedStore, type Store } from "../store/read/open.ts";
 import { utf8 } from "./utf8.ts";
 import { buffersOf, type FromWorker, type ToWorker, type WorkerInit } from "./protocol.ts";
+import { renderPlayerJob, type PlayerContext } from "./player-job.ts";
 
 const init = workerData as WorkerInit;
 const port = parentPort!;
@@ -47,6 +48,8 @@ function start(store: Store): void {
     // thread without a copy.
     encode: utf8,
   };
+  // The players across tournaments come after the tournaments (render/players.ts).
+  let players: PlayerContext | undefined;
   port.on("message", (m: ToWorker) => {
     if (m.type === "stop") {
       store.close();
@@ -54,9 +57,23 @@ function start(store: Store): void {
       return;
     }
     try {
-      const result = renderTournament(store, m.job, ctx);
-      if (result.kind !== "rendered") return post({ type: "result", seq: m.seq, result });
-      port.postMessage({ type: "result", seq: m.seq, result } satisfies FromWorker, buffersOf(result));
+      if (m.type === "players") {
+        players = {
+          touched: new Set(m.touched),
+          base: ctx.base ?? "",
+          site: ctx.site,
+          validator: ctx.validator,
+          encode: utf8,
+        };
+      } else if (m.type === "players-batch") {
+        const result = m.jobs.map((job) => renderPlayerJob(job, players!));
+        const files = result.flatMap((r) => r.files ?? []);
+        port.postMessage({ type: "result", seq: m.seq, result } satisfies FromWorker, buffersOf(files));
+      } else {
+        const result = renderTournament(store, m.job, ctx);
+        const files = result.kind === "rendered" ? result.files : null;
+        port.postMessage({ type: "result", seq: m.seq, result } satisfies FromWorker, buffersOf(files));
+      }
     } catch (error) {
       fail(error);
     }

@@ -13,6 +13,7 @@ import {
   type TournamentJob,
   type TournamentResult,
 } from "../../../src/render/tournament.ts";
+import { renderPlayerJob, type PlayerJob, type PlayerResult } from "../../../src/render/player-job.ts";
 import { openStore, type Store } from "../../../src/store/read/open.ts";
 import { generateStore, REFERENCE_NOW } from "../../../scripts/gen-store.ts";
 import { removeTempDirs, tempDir } from "../../support/temp.ts";
@@ -152,6 +153,65 @@ describe("createPool", () => {
       at: jobs[0]!.externalId,
       tournaments: jobs.length,
     });
+    expect(pool.liveWorkers).toBe(0);
+  });
+
+  it("keeps its workers for the players when asked; they render the bytes this thread does, then end", async () => {
+    const { site, ctx, pool, jobs } = setup();
+    const entries = new Map<string, string[]>();
+    await pool.run(
+      jobs,
+      (_job, result) => {
+        if (result.kind !== "rendered") return;
+        for (const [id, body] of result.fide) entries.set(id, [...(entries.get(id) ?? []), body]);
+      },
+      {
+        site,
+        base: "b",
+        revisions: store.revisionState(),
+        local: (job) => renderTournament(store, job, ctx),
+        keepWorkers: true,
+      },
+    );
+    expect(pool.liveWorkers).toBe(1);
+    // Players of the previous build: one whose fingerprint stays (no files), one whose changes.
+    const ids = [...entries.keys()].sort();
+    expect(ids.length).toBeGreaterThan(2);
+    const pctx = {
+      touched: new Set(jobs.map((j) => j.externalId)),
+      base: "b",
+      site,
+      validator: ctx.validator,
+    };
+    const first = renderPlayerJob({ fideId: ids[0]!, now: entries.get(ids[0]!)!, prev: null }, pctx);
+    const playerJobs: PlayerJob[] = ids.map((fideId, i) => ({
+      fideId,
+      now: entries.get(fideId)!,
+      prev: i === 0 ? { fp: first.record!.fp, detail: `{"entries":${first.record!.entries}}` } : null,
+    }));
+    const seen: [PlayerJob, PlayerResult][] = [];
+    const workersDuring: number[] = [];
+    await pool.players!(
+      playerJobs,
+      (job, result) => {
+        workersDuring.push(pool.liveWorkers);
+        seen.push([job, result]);
+        // Whole while taken (freed after: the bytes were transferred).
+        const here = renderPlayerJob(job, pctx);
+        expect({ ...result, files: null }).toEqual({ ...here, files: null });
+        expect(
+          result.files?.map(([f, b]) => [f, Buffer.from(b as Uint8Array).toString("utf8")]) ?? null,
+        ).toEqual(here.files);
+      },
+      { touched: jobs.map((j) => j.externalId), local: (job) => renderPlayerJob(job, pctx) },
+    );
+    expect(seen.map(([job]) => job.fideId)).toEqual(ids);
+    expect(seen[0]![1]).toMatchObject({ same: true, files: null, hadPrevious: true });
+    expect(seen[1]![1].files?.length).toBe(4);
+    // Made on the worker (UTF-8 bytes), and freed once taken.
+    expect(seen[1]![1].files![0]![1]).toBeInstanceOf(Uint8Array);
+    expect((seen[1]![1].files![0]![1] as Uint8Array).byteLength).toBe(0);
+    expect(workersDuring.every((n) => n === 1)).toBe(true);
     expect(pool.liveWorkers).toBe(0);
   });
 });
