@@ -31,7 +31,8 @@ export const PENDING_KEY = "_build-api-deploy.pending.json.gz";
  * parts up to the first missing one.
  */
 export const PENDING_PARTS = "_build-api-deploy.pending-parts/";
-export const pendingPartKey = (run: string, n: number): string => `_build-api-deploy.pending.${run}.${n}.json.gz`;
+export const pendingPartKey = (run: string, n: number): string =>
+  `_build-api-deploy.pending.${run}.${n}.json.gz`;
 const FORMAT = "build-api-deploy";
 /**
  * The most a record or pending mark may be, gzipped or expanded: a version-2 record of about a

@@ -30,7 +30,10 @@ import type { FromStreamWorker, StreamBatch, StreamedObject, StreamWorkerInit } 
 /** The default local budget of a streamed publication: bytes spooled and not yet sent. */
 export const DEFAULT_STAGE_BYTES = 256 * 1024 * 1024;
 
-const WORKER_URL = new URL(`./stream-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+const WORKER_URL = new URL(
+  `./stream-worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`,
+  import.meta.url,
+);
 
 export interface StreamOptions {
   bucket: BucketOptions;
@@ -140,7 +143,10 @@ export class StreamUpload {
     }
     const record = this.o.known && { metadata: this.o.metadata, files: rows };
     const archived = this.o.archived();
-    const plan = planDeploy(files, record, this.o.unknown, this.o.metadata, { archived: [...archived], links: {} });
+    const plan = planDeploy(files, record, this.o.unknown, this.o.metadata, {
+      archived: [...archived],
+      links: {},
+    });
     const sent = new Set<string>();
     const steps: StreamedObject[][] = plan.steps.map((step) =>
       step.map((u) => {

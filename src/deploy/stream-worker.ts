@@ -64,7 +64,10 @@ async function send(b: StreamBatch): Promise<void> {
       throw requestFailure(e, init.bucket, doing);
     }
   };
-  await put({ key: b.part.key, body: Buffer.from(b.part.body), contentType: "application/gzip" }, "writing the pending mark");
+  await put(
+    { key: b.part.key, body: Buffer.from(b.part.body), contentType: "application/gzip" },
+    "writing the pending mark",
+  );
   for (const step of b.steps) {
     await pool(step, init.bucket.concurrency, async (u) => {
       const file = path.join(init.spool, u.spool);
