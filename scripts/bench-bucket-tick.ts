@@ -69,10 +69,10 @@ Object.assign(process.env, {
 const load = () => loadavg()[0]!.toFixed(1);
 const mb = (n: number) => (n / 1e6).toFixed(2);
 
-/** `du -sb` of the given paths, in bytes (apparent sizes: hard links counted once). */
+/** `du -sb` of the given paths, in bytes (apparent sizes: hard links counted once; files deleted meanwhile skipped). */
 const du = (paths: string[]): number =>
   Number(
-    execSync(`du -scb ${paths.map((p) => JSON.stringify(p)).join(" ")} | tail -1`)
+    execSync(`du -scb ${paths.map((p) => JSON.stringify(p)).join(" ")} 2>/dev/null | tail -1`)
       .toString()
       .split("\t")[0],
   );

@@ -80,6 +80,8 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
       seconds: seconds(),
     };
   } catch (e) {
+    // The upload thread stops before the lease is given back: no upload outlives it.
+    await run.endStream();
     await run.release(e);
     throw e;
   } finally {

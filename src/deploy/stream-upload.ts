@@ -82,6 +82,9 @@ export class StreamUpload {
   private dropped = 0;
   private seq = 0;
   private inFlight = 0;
+  private closed = false;
+  /** The upload thread died without a word (seen only where this thread waits asynchronously). */
+  private died: Error | undefined;
 
   constructor(o: StreamOptions) {
     this.o = o;
@@ -100,6 +103,10 @@ export class StreamUpload {
     };
     this.worker = new Worker(WORKER_URL, { workerData: init, transferList: [port2] });
     this.worker.unref();
+    this.worker.on("error", (e) => (this.died ??= e));
+    this.worker.on("exit", (code) => {
+      if (!this.closed) this.died ??= new Error(`the upload thread exited with code ${code}`);
+    });
   }
 
   /** Bytes spooled and not yet sent or deleted. */
@@ -211,11 +218,16 @@ export class StreamUpload {
     if (this.batch.length > 0) this.cut();
     while (this.inFlight > 0) {
       this.poll();
-      if (this.inFlight > 0) await new Promise((r) => setTimeout(r, 5));
+      if (this.inFlight === 0) break;
+      if (this.died) throw this.died;
+      await new Promise((r) => setTimeout(r, 5));
     }
   }
 
+  /** Ends the upload thread: the batches not sent stay named by their parts (the next run's to settle). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.worker.postMessage({ type: "stop" });
     await this.worker.terminate();
     this.port.close();
