@@ -128,7 +128,7 @@ function line(label: string, r: PublishToBucketReport, seconds: number, state: n
     `temporary folder at most ${mb(disk)} MB` +
     (r.stream
       ? `, streamed in ${r.stream.batches} batches (${r.stream.sent} objects), at most ${mb(r.stream.maxStagedBytes)} MB ` +
-        `held (budget ${mb(r.stream.budget)} MB)`
+        `held (budget ${mb(r.stream.budget)} MB), uploads ${r.stream.drainSeconds.toFixed(1)} s past the render`
       : "") +
     `${r.fallback ? ` (${r.fallback})` : ""}, load ${load()}`
   );

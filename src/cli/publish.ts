@@ -28,7 +28,7 @@ export interface PublishToBucketReport {
    * A run that rendered every file streamed it to the bucket as it rendered: its batches, and the
    * most bytes it held on this disk at once (spooled, not yet sent) against its budget.
    */
-  stream?: { batches: number; sent: number; maxStagedBytes: number; budget: number };
+  stream?: { batches: number; sent: number; maxStagedBytes: number; budget: number; drainSeconds: number };
   /** The ledger's objects: the index read, the groups read and written (issue 48). */
   ledger: ReturnType<InstanceType<typeof import("../deploy/publish-run.ts").PublishRun>["ledgerFigures"]>;
 }
@@ -74,6 +74,7 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
           sent: streamed.sent,
           maxStagedBytes: streamed.maxStagedBytes,
           budget: streamed.budget,
+          drainSeconds: streamed.drainSeconds,
         },
       }),
       ...(opened.fallback !== undefined && { fallback: opened.fallback }),

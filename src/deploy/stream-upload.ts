@@ -16,6 +16,7 @@
 // mid-stream is settled by the next as any pending mark is (run.ts reads the parts).
 import { writeFileSync, rmSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { receiveMessageOnPort, MessageChannel, Worker } from "node:worker_threads";
 import { entryHex } from "../ledger/file-entry.ts";
 import type { Ledger } from "../ledger/port.ts";
@@ -67,7 +68,16 @@ const kindOf = (owner: string): Kind | undefined =>
 
 export class StreamUpload {
   readonly files = new Map<string, Streamed>();
-  readonly stats = { batches: 0, sent: 0, sentBytes: 0, requests: 0, maxStagedBytes: 0, budget: 0 };
+  /** `drainSeconds`: how long the uploads went on after the render ended (the last batches). */
+  readonly stats = {
+    batches: 0,
+    sent: 0,
+    sentBytes: 0,
+    requests: 0,
+    maxStagedBytes: 0,
+    budget: 0,
+    drainSeconds: 0,
+  };
   readonly parts: string[] = [];
   private readonly o: StreamOptions;
   private readonly worker: Worker;
@@ -215,6 +225,7 @@ export class StreamUpload {
 
   /** After the render: the last batch sent, every batch done. */
   async finish(): Promise<void> {
+    const t0 = performance.now();
     if (this.batch.length > 0) this.cut();
     while (this.inFlight > 0) {
       this.poll();
@@ -222,6 +233,7 @@ export class StreamUpload {
       if (this.died) throw this.died;
       await new Promise((r) => setTimeout(r, 5));
     }
+    this.stats.drainSeconds = (performance.now() - t0) / 1000;
   }
 
   /** Ends the upload thread: the batches not sent stay named by their parts (the next run's to settle). */
