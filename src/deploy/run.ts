@@ -395,11 +395,12 @@ export class DeployRun {
         EXIT.deploy,
       );
     }
-    await this.request("removing the pending mark", () => this.bucket.remove(PENDING_KEY));
-    // The parts of streamed runs, once the mark no longer names them.
+    // The parts of streamed runs first: the record is written, so a kill before the mark goes leaves
+    // a mark whose keys are no longer needed (nothing is left behind unnamed).
     await pool([...state.parts, ...parts], this.o.concurrency, (key) =>
       this.request("removing the pending mark", () => this.bucket.remove(key)),
     );
+    await this.request("removing the pending mark", () => this.bucket.remove(PENDING_KEY));
   }
 
   /** Gives the lease back and completes the report. */
