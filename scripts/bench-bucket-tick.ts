@@ -11,11 +11,16 @@
 //      seconds; and the size of the snapshot a cache would carry (`du` of dist and its versions,
 //      and as `tar | zstd -3` when zstd is installed), the Pages hosts' route.
 //   node scripts/bench-bucket-tick.ts [--sizes 50,2000] [--concurrency 16] [--seed 7] [--no-today]
-//     [--today-build-only] [--sink] [--warm]
+//     [--today-build-only] [--sink] [--warm] [--stage-mb 256] [--no-stream] [--first-only]
+// The peak local disk of a publication: the temporary folder's size (`du`, the ledger's copy
+// included) sampled at each streamed batch and before the last uploads, and the stream's own count
+// of the rendered bytes it held at most (spooled, not yet sent). A first publication streams what
+// it renders with at most --stage-mb held (--no-stream: the whole snapshot rendered first, as before).
 // --sink: an in-process bucket that keeps the bytes of the build-api keys (lease, record, the
 // ledger's index and group objects) and only the size of the served objects, so a first
 // publication at M costs its build, not 678,000 loopback PUTs to s3rver: the state read, objects
-// written, local disk and wall time of the tick are measured; transfer time is not.
+// written, local disk and wall time of the tick are measured; transfer time is not. A streamed
+// publication's upload thread (its own bucket) then reads and checks each file and drops it.
 // --warm: also a local warm tick of the same change (a full `build`, the change, a `build`), the
 // tick the fresh runner's is compared with.
 // Each publication reads its own copy of the store (another file, as a runner's download is);
@@ -46,6 +51,9 @@ const values = scriptArgs(import.meta.url, {
   "today-build-only": { type: "boolean", default: false },
   sink: { type: "boolean", default: false },
   warm: { type: "boolean", default: false },
+  "stage-mb": { type: "string", default: "256" },
+  "no-stream": { type: "boolean", default: false },
+  "first-only": { type: "boolean", default: false },
 });
 const sizes = values.sizes.split(",").map(Number);
 const concurrency = Number(values.concurrency);
@@ -61,10 +69,10 @@ Object.assign(process.env, {
 const load = () => loadavg()[0]!.toFixed(1);
 const mb = (n: number) => (n / 1e6).toFixed(2);
 
-/** `du -sb` of the given paths, in bytes (apparent sizes: hard links counted once). */
+/** `du -sb` of the given paths, in bytes (apparent sizes: hard links counted once; files deleted meanwhile skipped). */
 const du = (paths: string[]): number =>
   Number(
-    execSync(`du -scb ${paths.map((p) => JSON.stringify(p)).join(" ")} | tail -1`)
+    execSync(`du -scb ${paths.map((p) => JSON.stringify(p)).join(" ")} 2>/dev/null | tail -1`)
       .toString()
       .split("\t")[0],
   );
@@ -117,7 +125,12 @@ function line(label: string, r: PublishToBucketReport, seconds: number, state: n
     `${d.requests} requests, rendered ${r.build?.render.rendered?.tournaments ?? 0} tournaments, ` +
     `state read ${mb(state)} MB (index ${mb(l.indexBytes)} MB, ${l.objectsRead} group objects ${mb(l.bytesRead)} MB), ` +
     `ledger objects written ${l.objectsWritten} (${mb(l.bytesWritten)} MB), removed ${l.objectsRemoved}, builds ${l.builds}, ` +
-    `temporary folder ${mb(disk)} MB${r.fallback ? ` (${r.fallback})` : ""}, load ${load()}`
+    `temporary folder at most ${mb(disk)} MB` +
+    (r.stream
+      ? `, streamed in ${r.stream.batches} batches (${r.stream.sent} objects), at most ${mb(r.stream.maxStagedBytes)} MB ` +
+        `held (budget ${mb(r.stream.budget)} MB), uploads ${r.stream.drainSeconds.toFixed(1)} s past the render`
+      : "") +
+    `${r.fallback ? ` (${r.fallback})` : ""}, load ${load()}`
   );
 }
 
@@ -151,10 +164,14 @@ for (const size of sizes) {
         ...(sink && { bucketImpl: sink }),
         prefix: "p/",
         tmpDir: runner,
-        // Just before the uploads the temporary folder holds all it will: measured then.
-        onStep: (done) => {
-          if (done === 1) disk = du([runner]);
+        // At each streamed batch, and just before the last uploads (the folder then holds all the
+        // files not streamed): the temporary folder's size.
+        onStep: (done, total) => {
+          if (done === 1 || total === 0) disk = Math.max(disk, du([runner]));
         },
+        stream: values["no-stream"]
+          ? false
+          : { budget: Number(values["stage-mb"]) * 1024 * 1024, ...(sink && { discard: true }) },
         build: { db: copy, now },
       });
       rmSync(download, { recursive: true, force: true });
@@ -176,6 +193,7 @@ for (const size of sizes) {
       // Back to the store the publication starts from: the same tournament changed once more below.
     }
     await publish("publish, first (fresh runner)");
+    if (values["first-only"]) continue;
     harness.changeOneTournament(db, 0);
     await publish("publish, tick after one tournament changed (fresh runner)");
     console.log(`${size} tournaments: the ledger's index is ${mb(await ledgerBytes())} MB (gzip)`);

@@ -62,6 +62,7 @@ function positiveNumber(value: string): number {
 
 const jobCount = integerIn(1, 256);
 const pageSizeOption = integerIn(1, 100_000);
+const stageMegabytes = integerIn(8, 1_000_000);
 
 /** `--base-path`: checked by the URL model (routes/urls.ts parseBasePath), a usage error otherwise. */
 function basePathOption(value: string): string {
@@ -581,6 +582,12 @@ statusOptions(
   )
   .addOption(leaseOption("publish"))
   .addOption(requestTimeoutOption())
+  .option(
+    "--stage-mb <n>",
+    "a run that renders every file sends it as it renders, holding at most about this many MB on disk",
+    stageMegabytes,
+    256, // DEFAULT_STAGE_BYTES (src/deploy/stream-upload.ts), not imported: publish loads lazily
+  )
   .option("--json", "print the build and deploy reports as JSON on stdout")
   .action(async (o) => {
     const [
@@ -610,7 +617,13 @@ statusOptions(
       leaseSeconds: o.leaseSeconds,
       requestSeconds: o.requestTimeout,
       signal: interrupt.abortSignal,
-      onStep: (done, total, what) => console.error(`build-api: publish step ${done}/${total}: ${what}`),
+      onStep: (done, total, what) =>
+        console.error(
+          total === 0
+            ? `build-api: publish streamed batch ${done}: ${what}`
+            : `build-api: publish step ${done}/${total}: ${what}`,
+        ),
+      stream: { budget: o.stageMb * 1024 * 1024 },
       build: {
         db: o.db,
         now: o.now ?? Date.now(),

@@ -24,6 +24,11 @@ export interface PublishToBucketReport {
   fallback?: string;
   /** Seconds of each part: the bucket read (lease, record, ledger), the build, the uploads. */
   seconds: { open: number; build: number; send: number };
+  /**
+   * A run that rendered every file streamed it to the bucket as it rendered: its batches, and the
+   * most bytes it held on this disk at once (spooled, not yet sent) against its budget.
+   */
+  stream?: { batches: number; sent: number; maxStagedBytes: number; budget: number; drainSeconds: number };
   /** The ledger's objects: the index read, the groups read and written (issue 48). */
   ledger: ReturnType<InstanceType<typeof import("../deploy/publish-run.ts").PublishRun>["ledgerFigures"]>;
 }
@@ -39,10 +44,13 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
   try {
     const opened = await run.open();
     const t1 = performance.now();
-    let built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
+    // A build that renders every file streams it (and the bucket is not up to date: every file).
+    const stream = await run.startStream(o.build.now);
+    const at = { ...opened, ...(stream && { stream }) };
+    let built = await buildForBucket({ ...o.build, out: run.outDir }, at);
     // The build read groups of the ledger not loaded (a tick's players, its tournaments): again.
     while (!built.upToDate && (await run.buildAgain()))
-      built = await buildForBucket({ ...o.build, out: run.outDir }, opened);
+      built = await buildForBucket({ ...o.build, out: run.outDir }, at);
     run.run.stopIfAsked();
     const t2 = performance.now();
     const seconds = () => ({
@@ -55,17 +63,30 @@ export async function publishToBucket(o: PublishToBucketOptions): Promise<Publis
       return { deploy, seconds: seconds(), ledger: run.ledgerFigures() };
     }
     const deploy = await run.send(built.changes);
+    const streamed = run.streamFigures();
     return {
       build: built.report,
       deploy,
       ledger: run.ledgerFigures(),
+      ...(streamed && {
+        stream: {
+          batches: streamed.batches,
+          sent: streamed.sent,
+          maxStagedBytes: streamed.maxStagedBytes,
+          budget: streamed.budget,
+          drainSeconds: streamed.drainSeconds,
+        },
+      }),
       ...(opened.fallback !== undefined && { fallback: opened.fallback }),
       seconds: seconds(),
     };
   } catch (e) {
+    // The upload thread stops before the lease is given back: no upload outlives it.
+    await run.endStream();
     await run.release(e);
     throw e;
   } finally {
+    await run.endStream();
     run.close();
     rmSync(work, { recursive: true, force: true });
   }

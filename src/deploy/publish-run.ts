@@ -17,7 +17,7 @@
 // A run killed anywhere leaves the pending mark or the staged delta: the next run settles it. After
 // a pending mark the next run renders every file (the keys a dead run touched need their bytes,
 // and only a full render has them here) but still sends only what differs from the ledger.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { entryHex } from "../ledger/file-entry.ts";
@@ -26,14 +26,22 @@ import type { Ledger } from "../ledger/port.ts";
 import { workingCopy } from "../ledger/bucket-site.ts";
 import { io } from "../publish/io.ts";
 import { EDGE_FILE } from "../hosting/rules.ts";
-import type { BucketChanges } from "../publish/bucket-publication.ts";
+import type { BucketChanges, BucketPublicationOptions } from "../publish/bucket-publication.ts";
 import { NO_EDGE_FACTS, type EdgeFacts } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { requestFailure } from "./failure.ts";
 import { LedgerObjects } from "./ledger-objects.ts";
 import { metadataDigest, objectSpec } from "./objects.ts";
 import { edgeFactsOf } from "./plan-source.ts";
-import { headerSuspects, orderRemovals, planChanges, planDeploy, type DeployPlan } from "./plan.ts";
+import {
+  headerSuspects,
+  orderRemovals,
+  planChanges,
+  planDeploy,
+  type DeployPlan,
+  type Upload,
+} from "./plan.ts";
+import { DEFAULT_STAGE_BYTES, StreamUpload, type Streamed } from "./stream-upload.ts";
 import { DeployRun, type BucketState, type Made } from "./run.ts";
 import type { SnapshotFile } from "./snapshot-files.ts";
 import type { DeployOptions, DeployReport } from "./types.ts";
@@ -59,6 +67,13 @@ export interface Opened {
 /** `work`: an empty private folder (the ledger copy in `ledger/`, the new files in `out/`). */
 export interface PublishRunOptions extends Omit<DeployOptions, "dir" | "kvs" | "dryRun"> {
   work: string;
+  /**
+   * A run that renders every file streams it to the bucket as it renders (stream-upload.ts), with
+   * at most `budget` bytes (default DEFAULT_STAGE_BYTES) spooled and not yet sent; false: never
+   * (the files wait in `out/`). Not with `bucketImpl` (the upload thread opens its own bucket)
+   * unless `discard` (bench hook: the served objects are read and dropped, not sent).
+   */
+  stream?: false | { budget?: number; discard?: boolean };
 }
 
 /** The name the ledger gives the bucket's generation `g` (the deploy record's). */
@@ -79,6 +94,8 @@ export class PublishRun {
   builds = 0;
   private state: BucketState | undefined;
   private opened: Opened | undefined;
+  private stream: StreamUpload | undefined;
+  private streamRun: string | undefined;
 
   constructor(o: PublishRunOptions) {
     this.o = o;
@@ -151,12 +168,64 @@ export class PublishRun {
     return this.opened;
   }
 
+  /**
+   * Before a build that renders every file: the pending mark naming this run, and the stream the
+   * build hands its tournaments', players' and search files to (undefined: no stream).
+   */
+  async startStream(now: number): Promise<BucketPublicationOptions["stream"]> {
+    const opened = this.opened!;
+    const o = this.o.stream;
+    if (!opened.rewriteAll || o === false || (this.o.bucketImpl && !o?.discard)) return undefined;
+    const state = this.state!;
+    const metadata = metadataDigest();
+    const known = opened.describes && state.trusted?.metadata === metadata ? opened.ledger : undefined;
+    const runId = randomBytes(8).toString("hex");
+    await this.run.markStreaming(state, runId);
+    const { bucketImpl: _b, signal: _s, onStep: _o, onLease: _l, stream: _t, work: _w, ...bucket } = this.o;
+    let archived: () => readonly string[] = () => [];
+    const stream = new StreamUpload({
+      bucket,
+      spool: path.join(this.o.work, "spool"),
+      budget: o?.budget ?? DEFAULT_STAGE_BYTES,
+      known,
+      unknown: state.unknown,
+      metadata,
+      archived: () => archived(),
+      run: runId,
+      check: () => {
+        this.run.checkLease();
+        this.run.stopIfAsked();
+      },
+      onBatch: (n, sent) => this.o.onStep?.(n, 0, `${sent} uploaded while rendering`),
+      discard: o?.discard ?? false,
+    });
+    this.stream = stream;
+    this.streamRun = runId;
+    return {
+      take: stream.take,
+      useIndex: (index) => {
+        archived = () => index.archived(now);
+      },
+    };
+  }
+
+  /** The stream's figures (undefined: the run did not stream). */
+  streamFigures(): StreamUpload["stats"] | undefined {
+    return this.stream?.stats;
+  }
+
   /** After the build staged its delta: the ledger, the objects, the record, the ledger applied. */
   async send(changes: BucketChanges): Promise<DeployReport> {
     const run = this.run;
     const state = this.state!;
+    const stream = this.stream;
+    await stream?.finish();
     const made = await this.plan(changes);
     const report = run.startReport(state, made);
+    if (stream) {
+      report.sent += stream.stats.sent;
+      report.sentBytes += stream.stats.sentBytes;
+    }
     const total =
       made.plan.steps.length +
       (made.plan.retags.length > 0 ? 1 : 0) +
@@ -166,11 +235,11 @@ export class PublishRun {
     objects.stage();
     await this.putLedger("writing the ledger's pending delta");
     await objects.upload();
-    await run.markPending(state, made);
+    await run.markPending(state, made, this.streamRun);
     await run.upload(made, total);
     await run.retag(made, total);
     await run.remove(made, total);
-    await run.writeRecord(state, made);
+    await run.writeRecord(state, made, stream?.parts);
     const ledger = this.copy.open();
     objects.attach(ledger);
     ledger.apply();
@@ -179,7 +248,7 @@ export class PublishRun {
     await this.putLedger("writing the ledger");
     await objects.remove(garbage);
     const done = await run.finish();
-    done.requests += this.ledgerRequests;
+    done.requests += this.ledgerRequests + (stream?.stats.requests ?? 0);
     return { ...report, ...done };
   }
 
@@ -191,6 +260,8 @@ export class PublishRun {
     this.builds++;
     const objects = this.objects!;
     if (objects.missing.size === 0) return false;
+    // A streamed build loaded every group first (it renders every file): it never builds again.
+    if (this.stream) throw new Error("a streamed publication's build read ledger groups it had not loaded");
     this.opened!.ledger.discard();
     io.rmSync(this.outDir, { recursive: true, force: true });
     const inputsFile = path.join(this.copy.dir, INPUTS_FILE);
@@ -305,7 +376,8 @@ export class PublishRun {
     const facts: EdgeFacts = changes.fresh.includes(EDGE_FILE)
       ? edgeFactsOf(this.outDir)
       : (record?.facts ?? NO_EDGE_FACTS);
-    const written = new Map(changes.fresh.map((p) => [p, this.fileOf(p)]));
+    const streamed = this.stream?.files;
+    const written = new Map(changes.fresh.map((p) => [p, streamed?.get(p) ?? this.fileOf(p)]));
     const to = { log: ledger.log, generation: opened.generation };
     let plan: DeployPlan;
     let rowsRead = written.size;
@@ -337,6 +409,7 @@ export class PublishRun {
       }
     }
     const uploads = plan.steps.flat();
+    if (streamed) withoutStreamed(plan, uploads, streamed);
     const touched = [...uploads.map((u) => u.file), ...plan.retags.map((u) => u.file), ...plan.removals];
     return {
       plan,
@@ -360,6 +433,11 @@ export class PublishRun {
     await this.run.release(e);
   }
 
+  /** Ends the upload thread (its spooled files go with the work folder). */
+  async endStream(): Promise<void> {
+    await this.stream?.close();
+  }
+
   close(): void {
     try {
       this.opened?.ledger.close();
@@ -368,6 +446,22 @@ export class PublishRun {
     }
     this.run.close();
   }
+}
+
+/**
+ * The plan of a streamed run, once the stream sent its files: the plan's steps keep the files left
+ * on disk only; a streamed file whose final headers differ from those it went up with (a
+ * tournament found archived after its batch) is retagged; `uploads` (the report's, the purge's)
+ * keeps them all.
+ */
+function withoutStreamed(plan: DeployPlan, uploads: Upload[], streamed: ReadonlyMap<string, Streamed>): void {
+  plan.steps = plan.steps.map((s) => s.filter((u) => !streamed.has(u.file))).filter((s) => s.length > 0);
+  const retags = plan.retags.filter((u) => streamed.get(u.file)?.cacheControl === undefined);
+  for (const u of uploads) {
+    const sent = streamed.get(u.file)?.cacheControl;
+    if (sent !== undefined && sent !== u.spec.cacheControl) retags.push(u);
+  }
+  plan.retags = retags.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
 function rowOf(ledger: Ledger, p: string): SnapshotFile | undefined {

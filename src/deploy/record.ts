@@ -24,6 +24,15 @@ import type { SnapshotFile } from "./snapshot-files.ts";
 
 export const RECORD_KEY = "_build-api-deploy.json.gz";
 export const PENDING_KEY = "_build-api-deploy.pending.json.gz";
+/**
+ * A publication that streams as it renders (stream-upload.ts) cannot name its keys before the
+ * first upload: its pending mark names its run (`<PENDING_PARTS><run>`, not a key), and before each
+ * batch a part `pendingPartKey(run, n)` (n from 1) lists that batch's keys. A reader takes the
+ * parts up to the first missing one.
+ */
+export const PENDING_PARTS = "_build-api-deploy.pending-parts/";
+export const pendingPartKey = (run: string, n: number): string =>
+  `_build-api-deploy.pending.${run}.${n}.json.gz`;
 const FORMAT = "build-api-deploy";
 /**
  * The most a record or pending mark may be, gzipped or expanded: a version-2 record of about a

@@ -20,6 +20,8 @@ import {
   encodePending,
   encodeRecord,
   PENDING_KEY,
+  PENDING_PARTS,
+  pendingPartKey,
   RECORD_KEY,
   type DeployRecord,
 } from "./record.ts";
@@ -34,6 +36,8 @@ export interface BucketState {
   trusted?: DeployRecord;
   /** Keys a dead deploy may have touched. */
   unknown: Set<string>;
+  /** The pending parts of a dead streamed publication (record.ts PENDING_PARTS): removed after the record. */
+  parts: string[];
 }
 
 /** The plan made, with what deciding and carrying it out needs. */
@@ -131,15 +135,54 @@ export class DeployRun {
       Promise.all([this.bucket.getTagged(RECORD_KEY), this.counted(this.bucket.get(PENDING_KEY))]),
     );
     const record = recordRead ? decodeRecord(recordRead.body) : undefined;
-    const pendingKeys = pendingBytes ? decodePending(pendingBytes) : undefined;
+    let pendingKeys = pendingBytes ? decodePending(pendingBytes) : undefined;
     this.hadRecord = recordRead !== undefined;
+    const parts: string[] = [];
+    if (pendingKeys?.some((k) => k.startsWith(PENDING_PARTS))) {
+      const read = await this.readParts(pendingKeys);
+      pendingKeys = read.keys;
+      parts.push(...read.parts);
+    }
     return {
       ...(recordRead && { recordRead }),
       ...(pendingBytes && { pendingBytes }),
       // An unreadable pending mark: a dead deploy touched keys we cannot name, so trust no record.
       ...(!(pendingBytes && !pendingKeys) && record && { trusted: record }),
       unknown: new Set(pendingKeys ?? []),
+      parts,
     };
+  }
+
+  /** A streamed run's mark: its keys with those of each of its parts (undefined: a part unreadable). */
+  private async readParts(marked: string[]): Promise<{ keys: string[] | undefined; parts: string[] }> {
+    const keys = new Set(marked.filter((k) => !k.startsWith(PENDING_PARTS)));
+    const parts: string[] = [];
+    let readable = true;
+    for (const run of marked.filter((k) => k.startsWith(PENDING_PARTS))) {
+      for (let n = 1; ; n++) {
+        const key = pendingPartKey(run.slice(PENDING_PARTS.length), n);
+        const body = await this.request("reading the pending mark", () => this.bucket.get(key));
+        if (!body) break;
+        parts.push(key);
+        const listed = decodePending(body);
+        if (!listed) readable = false;
+        for (const k of listed ?? []) keys.add(k);
+      }
+    }
+    return { keys: readable ? [...keys] : undefined, parts };
+  }
+
+  /**
+   * Before a streamed publication's render (stream-upload.ts): the mark names this run, whose
+   * parts will list its keys, with the keys of a dead run.
+   */
+  async markStreaming(state: BucketState, run: string): Promise<void> {
+    this.stopIfAsked();
+    this.stage = "changing";
+    const body = encodePending(new Set([...state.unknown, `${PENDING_PARTS}${run}`]));
+    await this.request("writing the pending mark", () =>
+      this.bucket.put({ key: PENDING_KEY, body, contentType: "application/gzip" }),
+    );
   }
 
   async plan(state: BucketState): Promise<Made> {
@@ -213,11 +256,12 @@ export class DeployRun {
   }
 
   /** Before the first change: the keys this run may touch, with those of a dead run. */
-  async markPending(state: BucketState, m: Made): Promise<void> {
+  async markPending(state: BucketState, m: Made, streamed?: string): Promise<void> {
     this.stopIfAsked();
     // From the pending mark on, a stop leaves it for the rerun.
     this.stage = "changing";
-    const body = encodePending(new Set([...state.unknown, ...m.touched]));
+    const run = streamed === undefined ? [] : [`${PENDING_PARTS}${streamed}`];
+    const body = encodePending(new Set([...state.unknown, ...m.touched, ...run]));
     await this.request("writing the pending mark", () =>
       this.bucket.put({ key: PENDING_KEY, body, contentType: "application/gzip" }),
     );
@@ -329,7 +373,7 @@ export class DeployRun {
    * keeps the older generation, and the pending mark names what this run touched: a rerun after a
    * kill sends both.
    */
-  async writeRecord(state: BucketState, m: Made): Promise<void> {
+  async writeRecord(state: BucketState, m: Made, parts: readonly string[] = []): Promise<void> {
     this.checkLease();
     this.stage = "before-record";
     this.stopIfAsked();
@@ -351,6 +395,11 @@ export class DeployRun {
         EXIT.deploy,
       );
     }
+    // The parts of streamed runs first: the record is written, so a kill before the mark goes leaves
+    // a mark whose keys are no longer needed (nothing is left behind unnamed).
+    await pool([...state.parts, ...parts], this.o.concurrency, (key) =>
+      this.request("removing the pending mark", () => this.bucket.remove(key)),
+    );
     await this.request("removing the pending mark", () => this.bucket.remove(PENDING_KEY));
   }
 

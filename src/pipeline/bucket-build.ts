@@ -8,7 +8,11 @@ import Database from "better-sqlite3";
 import { DEFAULT_STATUS_OPTIONS } from "../domain/status.ts";
 import { currentInputs, INPUTS_FILE, readRecord, upToDate } from "../ledger/inputs.ts";
 import type { Ledger } from "../ledger/port.ts";
-import { beginBucketPublication, type BucketChanges } from "../publish/bucket-publication.ts";
+import {
+  beginBucketPublication,
+  type BucketChanges,
+  type BucketPublicationOptions,
+} from "../publish/bucket-publication.ts";
 import { LIST_PAGE_SIZE } from "../routes/pagination.ts";
 import { BuildError, EXIT } from "../shared/errors.ts";
 import { revisionCounts } from "../store/read/revisions.ts";
@@ -22,6 +26,8 @@ export interface BucketLedger {
   rewriteAll: boolean;
   version: string;
   generation: number;
+  /** Files streamed to the bucket as they are rendered (deploy/stream-upload.ts), when it streams. */
+  stream?: BucketPublicationOptions["stream"];
 }
 
 export type BucketBuild =
@@ -59,6 +65,7 @@ export async function buildForBucket(o: BuildOptions, at: BucketLedger): Promise
           generation: at.generation,
           outDir: o.out,
           rewriteAll: at.rewriteAll,
+          ...(at.stream && { stream: at.stream }),
         });
         return Promise.resolve(publication);
       },

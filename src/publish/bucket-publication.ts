@@ -10,7 +10,8 @@ import { performance } from "node:perf_hooks";
 import type { Ledger } from "../ledger/port.ts";
 import { io } from "./io.ts";
 import type { Publication, PublishReport } from "./publish.ts";
-import { CHANGED_PATHS_CAP, StagingWriter } from "./staging-writer.ts";
+import type { TournamentIndex } from "../ledger/tournament-index.ts";
+import { CHANGED_PATHS_CAP, StagingWriter, type WriterOptions } from "./staging-writer.ts";
 
 export interface BucketPublicationOptions {
   /** The working copy of the bucket's ledger, recovered. */
@@ -24,11 +25,20 @@ export interface BucketPublicationOptions {
   outDir: string;
   /** Write every file anew (a full comparison: nothing is known of the bucket, or a killed run). */
   rewriteAll: boolean;
+  /**
+   * Streams files with new bytes to the bucket as they are rendered (deploy/stream-upload.ts):
+   * `take` keeps a file off the out folder (true), and the stream reads the archived tournaments
+   * from the build's index.
+   */
+  stream?: {
+    take: NonNullable<WriterOptions["takeFresh"]>;
+    useIndex(index: TournamentIndex): void;
+  };
 }
 
 /** What the commit leaves for the upload: the changed paths, read once from the staged rows. */
 export interface BucketChanges {
-  /** Files with new bytes, each at `<outDir>/<path>`. */
+  /** Files with new bytes, each at `<outDir>/<path>` (but those a stream took). */
   fresh: string[];
   /** Files of the live ledger this build neither wrote nor kept. */
   removed: string[];
@@ -51,8 +61,10 @@ export function beginBucketPublication(
     direct: o.outDir,
     staged: o.ledger.staging(),
     index: (live) => o.ledger.index(live),
+    ...(o.stream && { takeFresh: o.stream.take }),
     step: () => {},
   });
+  o.stream?.useIndex(writer.index);
   let changes: BucketChanges | undefined;
   return {
     writer,

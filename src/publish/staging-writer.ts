@@ -199,6 +199,11 @@ export interface WriterOptions {
    * tournaments, instead of in one pass after the switch. Trouble abandons it (`Collected.second`).
    */
   second?: string;
+  /**
+   * Takes a file with new bytes instead of the disk (a bucket publication streams some to the
+   * bucket as it renders: deploy/stream-upload.ts); false: written as usual.
+   */
+  takeFresh?: (relPath: string, bytes: Uint8Array, sha: Buffer, owner: string) => boolean;
   step: (step: string) => void;
 }
 
@@ -282,7 +287,7 @@ export class StagingWriter implements SnapshotWriter {
       this.counts.filesUnchanged++;
     } else {
       const seq = this.counts.filesWritten;
-      this.writeFresh(seq, relPath, bytes);
+      if (!this.opts.takeFresh?.(relPath, bytes, sha, owner)) this.writeFresh(seq, relPath, bytes);
       this.staged.add(key, KIND.fresh, owner, sha, bytes.length, seq);
       this.counts.filesWritten++;
       this.counts.bytesWritten += bytes.length;
