@@ -24,6 +24,11 @@ beforeAll(async () => {
   Object.assign(process.env, S3_ENV);
   s3 = await startS3();
   db = makeSampleStore(tempDir("publish-cli"));
+  // The tournaments the test changes and one more, the others drafts: a third of the sample's
+  // objects to send, read and compare, and what is tested (a killed run settled) is the same.
+  const d = new Database(db);
+  d.prepare("UPDATE tournaments SET is_draft = 1 WHERE tournament_id NOT IN (1, 2, 3)").run();
+  d.close();
 }, 240_000);
 
 afterAll(async () => {

@@ -12,7 +12,8 @@ import { readSnapshotFiles } from "../../../src/deploy/snapshot-files.ts";
 import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
 import { localDeploy } from "../../support/s3-server.ts";
 
-const fixture = sampleOnLocalS3("deploy-stop", true);
+// Three tournaments published, the others drafts: the stop comes after the tenth object either way.
+const fixture = sampleOnLocalS3("deploy-stop", true, [1, 2, 3]);
 
 const options = (prefix: string, more: Partial<DeployOptions> = {}): DeployOptions =>
   localDeploy(fixture.s3, fixture.out, prefix, { concurrency: 4, retries: 0, ...more });
