@@ -3,6 +3,7 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll } from "vitest";
+import type { PublishToBucketOptions } from "../../src/cli/publish.ts";
 import { build } from "../../src/pipeline/build.ts";
 import { makeSampleStore, SAMPLE_NOW } from "./e2e.ts";
 import { S3_ENV, startS3, type LocalS3 } from "./s3-server.ts";
@@ -57,5 +58,24 @@ export function sampleOnLocalS3(name: string, inProcess: boolean, only?: readonl
     get out() {
       return get().out;
     },
+  };
+}
+
+/** `build-api publish`'s options for the fixture's store into `prefix` of its bucket. */
+export function publishOptions(
+  fixture: DeployFixture,
+  prefix: string,
+  concurrency: number,
+  more: Partial<PublishToBucketOptions> = {},
+): PublishToBucketOptions {
+  const s3 = fixture.s3;
+  return {
+    bucket: s3.bucket,
+    prefix,
+    endpoint: s3.endpoint,
+    pathStyle: true,
+    concurrency,
+    build: { db: fixture.db, now: SAMPLE_NOW, jobs: 1 },
+    ...more,
   };
 }

@@ -22,23 +22,14 @@ import {
 } from "../../../src/ledger/ledger-groups.ts";
 import { BuildError } from "../../../src/shared/errors.ts";
 import { SAMPLE_NOW } from "../../support/e2e.ts";
-import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
+import { publishOptions, sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const fixture = sampleOnLocalS3("publish-ledger", true);
 const PREFIX = "split/";
 
 function options(more: Partial<PublishToBucketOptions> = {}): PublishToBucketOptions {
-  const s3 = fixture.s3;
-  return {
-    bucket: s3.bucket,
-    prefix: PREFIX,
-    endpoint: s3.endpoint,
-    pathStyle: true,
-    concurrency: 8,
-    build: { db: fixture.db, now: SAMPLE_NOW, jobs: 1 },
-    ...more,
-  };
+  return publishOptions(fixture, PREFIX, 8, more);
 }
 
 /** The real bucket, with every GET logged and the puts of keys `failPut` picks failing. */

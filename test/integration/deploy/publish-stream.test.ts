@@ -20,7 +20,7 @@ import { DeployStopped } from "../../../src/deploy/types.ts";
 import type { PublishToBucketReport } from "../../../src/cli/publish.ts";
 import { publishToBucket, type PublishToBucketOptions } from "../../../src/cli/publish.ts";
 import { SAMPLE_NOW } from "../../support/e2e.ts";
-import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
+import { publishOptions, sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
 import { localDeploy, S3_ENV, type LocalS3 } from "../../support/s3-server.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -28,16 +28,7 @@ const fixture = sampleOnLocalS3("publish-stream", true);
 const BUDGET = 96 * 1024;
 
 function options(prefix: string, more: Partial<PublishToBucketOptions> = {}): PublishToBucketOptions {
-  const s3 = fixture.s3;
-  return {
-    bucket: s3.bucket,
-    prefix,
-    endpoint: s3.endpoint,
-    pathStyle: true,
-    concurrency: 4,
-    build: { db: fixture.db, now: SAMPLE_NOW, jobs: 1 },
-    ...more,
-  };
+  return publishOptions(fixture, prefix, 4, more);
 }
 
 const CHILD = fileURLToPath(new URL("../../support/child-publish.ts", import.meta.url));

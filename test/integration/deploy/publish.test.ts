@@ -16,7 +16,7 @@ import { DeployStopped } from "../../../src/deploy/types.ts";
 import { publishToBucket, type PublishToBucketOptions } from "../../../src/cli/publish.ts";
 import { BuildError } from "../../../src/shared/errors.ts";
 import { SAMPLE_NOW } from "../../support/e2e.ts";
-import { sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
+import { publishOptions, sampleOnLocalS3 } from "../../support/deploy-fixture.ts";
 import { localDeploy, servedObjects } from "../../support/s3-server.ts";
 import { tempDir } from "../../support/temp.ts";
 
@@ -24,16 +24,7 @@ import { tempDir } from "../../support/temp.ts";
 const fixture = sampleOnLocalS3("publish", true, [1, 2, 3]);
 
 function options(prefix: string, more: Partial<PublishToBucketOptions> = {}): PublishToBucketOptions {
-  const s3 = fixture.s3;
-  return {
-    bucket: s3.bucket,
-    prefix,
-    endpoint: s3.endpoint,
-    pathStyle: true,
-    concurrency: 8,
-    build: { db: fixture.db, now: SAMPLE_NOW, jobs: 1 },
-    ...more,
-  };
+  return publishOptions(fixture, prefix, 8, more);
 }
 
 let refOut: string | undefined;
