@@ -24,7 +24,9 @@ import { publishOptions, sampleOnLocalS3 } from "../../support/deploy-fixture.ts
 import { localDeploy, S3_ENV, type LocalS3 } from "../../support/s3-server.ts";
 import { tempDir } from "../../support/temp.ts";
 
-const fixture = sampleOnLocalS3("publish-stream", true);
+// The tournaments the tests change, the others drafts: the stream still cuts many batches (an
+// owner a batch at this budget) and sends more than twice what it may hold.
+const fixture = sampleOnLocalS3("publish-stream", true, [1, 2, 3]);
 const BUDGET = 96 * 1024;
 
 function options(prefix: string, more: Partial<PublishToBucketOptions> = {}): PublishToBucketOptions {
@@ -121,10 +123,11 @@ describe("publish: a first publication streams to the bucket as it renders", () 
     expect(s.budget).toBe(BUDGET);
     const ref = await freshBuildAndDeploy("s-ref/");
     const bound = BUDGET + largestOwner(ref);
-    // Streamed in many batches: most objects went up while rendering, many times the budget.
+    // Streamed in many batches: most objects went up while rendering, more than twice the most
+    // it may hold (the budget and the largest tournament).
     expect(s.batches).toBeGreaterThan(5);
     expect(s.sent).toBeGreaterThan(r!.deploy.sent / 2);
-    expect(r!.deploy.sentBytes).toBeGreaterThan(4 * bound);
+    expect(r!.deploy.sentBytes).toBeGreaterThan(2 * bound);
     expect(s.maxStagedBytes).toBeGreaterThan(0);
     expect(s.maxStagedBytes).toBeLessThanOrEqual(bound);
     // The rendered files found on disk at each batch (the lists', kept for the end, included).
